@@ -1,0 +1,44 @@
+#pragma once
+
+#include "core/api/apierror.h"
+
+#include <QByteArray>
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+namespace nb2 {
+
+/** An image the user supplies (edit-local target or style reference): bytes plus sniffed type. */
+struct ImageInput {
+    QByteArray bytes;
+    QString mimeType;   // sniffed from the magic bytes, never from the file name
+    QString fileName;   // for messages only; may be empty
+    QSize size;         // pixel size read from the header (no full decode)
+};
+
+/** The whole create request may not exceed this (spec §2.1, inline data limit). */
+constexpr qint64 kMaxRequestBytes = 20 * 1000 * 1000;
+
+/** MIME type from magic bytes: image/png, image/jpeg, image/webp, image/gif, image/bmp, image/tiff, image/heic; empty if none. */
+QString sniffImageMimeType(const QByteArray &bytes);
+
+/** Aspect ratios gemini-3.1-flash-lite-image accepts (spec §2.2). */
+const QStringList &supportedAspectRatios();
+
+/** The supported ratio closest to the size's (log-ratio distance); "1:1" for an empty size. */
+QString nearestAspectRatio(const QSize &size);
+
+/** Reads and checks a local image: exists, readable, really an image, under the size limit. */
+Result<ImageInput> loadImageInput(const QString &path);
+
+/** Checks bytes from memory (paste, drop of image data). */
+Result<ImageInput> imageInputFromBytes(const QByteArray &bytes, const QString &name);
+
+/**
+ * Explicit, opt-in re-encoding of an oversized input as JPEG so that its base64 fits in
+ * maxBytes (quality stepped down, then scaled). Never applied silently.
+ */
+Result<ImageInput> reencodeToFit(const ImageInput &input, qint64 maxBytes);
+
+} // namespace nb2

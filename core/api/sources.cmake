@@ -1,0 +1,11 @@
+nb2_core_area(nb2core_api SOURCES
+    api/apierror.h api/apierror.cpp
+    api/interaction.h
+    api/turnrequest.h api/turnrequest.cpp
+    api/imageinput.h api/imageinput.cpp
+    api/apikey.h api/apikey.cpp
+    api/clientconfig.h api/clientconfig.cpp
+    api/thinkinglevels.h api/thinkinglevels.cpp
+    api/cancellation.h api/cancellation.cpp
+    api/interactionsclient.h api/interactionsclient.cpp
+)

@@ -1,0 +1,1 @@
+// Replaced by the export work; keeps the target buildable meanwhile.

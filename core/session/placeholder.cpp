@@ -1,0 +1,1 @@
+// Replaced by the session work; keeps the target buildable meanwhile.

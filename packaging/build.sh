@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Configures and builds into ./build (or $NB2_BUILD_DIR). Incremental; uses ccache when present.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${NB2_BUILD_DIR:-$root/build}
+"$root/packaging/install-deps.sh"
+launcher=()
+if command -v ccache >/dev/null; then
+    launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+if [[ ! -f "$build/build.ninja" ]]; then
+    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" >/dev/null
+fi
+cmake --build "$build" -j "$(nproc)"

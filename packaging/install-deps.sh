@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs what NB2Lite Studio needs to build, run and test, from Debian 12's packages.
+# Idempotent and quick when everything is already there (one dpkg query, no network).
+set -euo pipefail
+
+packages=(
+    build-essential cmake ninja-build pkg-config ccache git
+    qt6-base-dev qt6-base-dev-tools qt6-svg-dev qt6-image-formats-plugins libgl-dev
+    libcpp-httplib-dev nlohmann-json3-dev libssl-dev
+    qtkeychain-qt6-dev libarchive-dev
+    fonts-dejavu-core xvfb xauth
+    nodejs npm
+)
+# Extra groups, asked for by the scripts that need them (e.g. the browser for export tests).
+if [[ "${NB2_EXTRA_PACKAGES:-}" != "" ]]; then
+    read -r -a extra <<<"${NB2_EXTRA_PACKAGES}"
+    packages+=("${extra[@]}")
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+    status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+    [[ "$status" == "install ok installed" ]] || missing+=("$p")
+done
+# A machine may already have a newer Node.js from elsewhere; that one is fine.
+if command -v node >/dev/null && command -v npm >/dev/null; then
+    filtered=()
+    for p in "${missing[@]}"; do [[ "$p" == nodejs || "$p" == npm ]] || filtered+=("$p"); done
+    missing=("${filtered[@]+"${filtered[@]}"}")
+fi
+
+if (( ${#missing[@]} == 0 )); then
+    exit 0
+fi
+
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then
+    command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+    sudo="sudo"
+fi
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

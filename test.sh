@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Runs every test. Installs dependencies (Debian packages, the npm registry) and builds first.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+"$root/packaging/build.sh"
+build=${NB2_BUILD_DIR:-$root/build}
+(cd "$root/tests/conformance" && npm ci --no-audit --no-fund --loglevel=error)
+cd "$build"
+ctest --output-on-failure -j "$(nproc)" "$@"

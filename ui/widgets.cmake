@@ -1,0 +1,1 @@
+list(APPEND NB2UI_SOURCES)

@@ -10,6 +10,7 @@ packages=(
     qtkeychain-qt6-dev libarchive-dev
     fonts-dejavu-core xvfb xauth
     nodejs npm
+    chromium   # the HTML export test loads exported pages in headless chromium
 )
 # Extra groups, asked for by the scripts that need them (e.g. the browser for export tests).
 if [[ "${NB2_EXTRA_PACKAGES:-}" != "" ]]; then

@@ -1,1 +1,15 @@
-list(APPEND NB2UI_SOURCES)
+# Main window, timeline model/view/delegate, prompt and info panels (owner: window helper).
+# Paths relative to ui/.
+list(APPEND NB2UI_SOURCES
+    timelineroles.h
+    timelinemodel.h timelinemodel.cpp
+    timelinedelegate.h timelinedelegate.cpp
+    timelineview.h timelineview.cpp
+    thumbnailprovider.h thumbnailprovider.cpp
+    promptpanel.h promptpanel.cpp
+    infopanel.h infopanel.cpp
+    importcheck.h importcheck.cpp
+    pendingindicator.h pendingindicator.cpp
+    windowsettings.h windowsettings.cpp
+    mainwindow.h mainwindow.cpp
+)

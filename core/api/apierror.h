@@ -41,6 +41,7 @@ struct ApiError {
     QStringList allowedValues;    // InvalidRequest naming "Allowed values are: ..."
     int retryAfterMs = -1;        // RateLimited: server-suggested delay, -1 if none
     int attempts = 0;             // HTTP requests made for this call (a retried create may bill twice)
+    QString interactionId;        // set when the server created an interaction anyway (NoImage, failed, stream cut)
 };
 
 /**

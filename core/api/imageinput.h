@@ -29,8 +29,11 @@ const QStringList &supportedAspectRatios();
 /** The supported ratio closest to the size's (log-ratio distance); "1:1" for an empty size. */
 QString nearestAspectRatio(const QSize &size);
 
-/** Reads and checks a local image: exists, readable, really an image, under the size limit. */
-Result<ImageInput> loadImageInput(const QString &path);
+/**
+ * Reads and checks a local image: exists, readable, really an image, under the size limit.
+ * allowOversize skips the 20 MB check so that the caller can offer reencodeToFit().
+ */
+Result<ImageInput> loadImageInput(const QString &path, bool allowOversize = false);
 
 /** Checks bytes from memory (paste, drop of image data). */
 Result<ImageInput> imageInputFromBytes(const QByteArray &bytes, const QString &name);

@@ -1,1 +1,794 @@
 #include "core/api/interactionsclient.h"
+
+#include "core/api/responseparser.h"
+#include "core/api/sseparser.h"
+#include "core/api/streamassembler.h"
+#include "core/api/thinkinglevels.h"
+
+#include <QFileInfo>
+#include <QUrl>
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+#include <openssl/x509.h>
+
+#include <chrono>
+#include <csignal>
+#include <mutex>
+#include <cmath>
+#include <random>
+#include <thread>
+
+#ifndef NB2_VERSION
+#define NB2_VERSION "0.0.0"
+#endif
+
+namespace nb2 {
+
+using ordered_json = nlohmann::ordered_json;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr auto kSystemCaBundle = "/etc/ssl/certs/ca-certificates.crt";
+
+struct Endpoint {
+    std::string schemeHostPort; // what httplib::Client wants
+    std::string pathPrefix;     // "" or "/some/prefix"
+    QString host;
+    bool https = false;
+};
+
+Endpoint parseEndpoint(const QString &baseUrl)
+{
+    const QUrl url(baseUrl.trimmed());
+    Endpoint e;
+    e.https = url.scheme().toLower() == QLatin1String("https");
+    e.host = url.host();
+    const int port = url.port(e.https ? 443 : 80);
+    const QString host = e.host.contains(QLatin1Char(':')) ? QStringLiteral("[%1]").arg(e.host) : e.host;
+    e.schemeHostPort = QStringLiteral("%1://%2:%3").arg(e.https ? QStringLiteral("https") : QStringLiteral("http"),
+                                                       host).arg(port).toStdString();
+    QString path = url.path(QUrl::FullyEncoded);
+    while (path.endsWith(QLatin1Char('/')))
+        path.chop(1);
+    e.pathPrefix = path.toStdString();
+    return e;
+}
+
+ApiError makeError(ErrorKind kind, const QString &message, int attempts = 0)
+{
+    ApiError e;
+    e.kind = kind;
+    e.message = message;
+    e.attempts = attempts;
+    return e;
+}
+
+int backoffMs(const ClientConfig &config, int attempt)
+{
+    thread_local std::mt19937 rng{std::random_device{}()};
+    std::uniform_real_distribution<double> jitter(0.0, 1.0);
+    const double delay = config.backoffBaseMs * std::pow(2.0, attempt) * (1.0 - jitter(rng) * 0.25);
+    return int(std::min<double>(delay, config.backoffCapMs));
+}
+
+bool isRetryableStatus(int status)
+{
+    return status == 408 || status == 409 || status == 429 || status >= 500;
+}
+
+// Everything one HTTP attempt produced, seen from the calling thread.
+struct AttemptOutcome {
+    int status = 0;                 // 0: no response
+    QString contentType;
+    QString retryAfter;
+    QString retryAfterMs;
+    QByteArray body;                // unless a chunk handler consumed it
+    httplib::Error error = httplib::Error::Success;
+    long tlsVerifyResult = 0;
+    bool cancelled = false;
+    bool timedOut = false;          // our own watchdog or a read that ran into the timeout
+    bool stoppedByHandler = false;  // the chunk handler had all it needed
+};
+
+// State shared between the calling thread and the thread that runs the blocking httplib call.
+// The calling thread never blocks inside httplib, so a cancel is seen within one wake-up.
+struct Transfer {
+    std::mutex mutex;
+    std::condition_variable cv;
+    std::shared_ptr<httplib::Client> client;
+    bool headersReady = false;
+    int status = 0;
+    httplib::Headers headers;
+    std::string pending;
+    bool finished = false;
+    httplib::Error error = httplib::Error::Success;
+    long tlsVerifyResult = 0;
+    bool cancelled = false;
+    bool abandoned = false;
+    Clock::time_point lastProgress = Clock::now();
+};
+
+// Gives up on a transfer without waiting for it: the blocking call is interrupted by
+// stop() (repeated, because stop() before the socket exists is a no-op) and the threads
+// clean up on their own once httplib returns.
+void abandon(const std::shared_ptr<Transfer> &st, std::thread &worker)
+{
+    {
+        std::lock_guard lock(st->mutex);
+        st->abandoned = true;
+    }
+    worker.detach();
+    std::thread([st] {
+        std::unique_lock lock(st->mutex);
+        while (!st->finished) {
+            lock.unlock();
+            st->client->stop();
+            lock.lock();
+            st->cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return st->finished; });
+        }
+    }).detach();
+}
+
+using ChunkHandler = std::function<bool(int status, const QString &contentType, const QByteArray &chunk)>;
+
+struct RequestContext {
+    const TurnRequest *turn = nullptr;
+    QString interactionId;  // get / remove
+    QString operation;      // "create", "get", "delete"
+};
+
+class ClientCall
+{
+public:
+    ClientCall(const ClientConfig &config, const CallOptions &options)
+        : m_config(config), m_options(options) {}
+
+    AttemptOutcome attempt(const std::string &method, const std::string &path, const std::string &body,
+                           bool stream, const ChunkHandler &onChunk);
+
+private:
+    const ClientConfig &m_config;
+    const CallOptions &m_options;
+};
+
+AttemptOutcome ClientCall::attempt(const std::string &method, const std::string &path,
+                                   const std::string &body, bool stream, const ChunkHandler &onChunk)
+{
+    const Endpoint endpoint = parseEndpoint(m_config.baseUrl);
+    auto st = std::make_shared<Transfer>();
+    st->client = std::make_shared<httplib::Client>(endpoint.schemeHostPort);
+    httplib::Client &cli = *st->client;
+    const int connectMs = std::max(1, m_config.connectTimeoutMs);
+    const int readMs = std::max(1, m_config.readTimeoutMs);
+    cli.set_connection_timeout(std::chrono::milliseconds(connectMs));
+    cli.set_read_timeout(std::chrono::milliseconds(readMs));
+    cli.set_write_timeout(std::chrono::milliseconds(std::max(readMs, 30'000)));
+    cli.set_keep_alive(false);
+    cli.set_follow_location(false);
+    if (endpoint.https) {
+        // Debian's bundle by default; elsewhere OpenSSL's default verify paths (httplib's fallback).
+        QString ca = m_config.caBundlePath;
+        if (ca.isEmpty() && QFileInfo::exists(QString::fromLatin1(kSystemCaBundle)))
+            ca = QString::fromLatin1(kSystemCaBundle);
+        if (!ca.isEmpty())
+            cli.set_ca_cert_path(QFile::encodeName(ca).toStdString());
+        cli.enable_server_certificate_verification(true);
+    }
+
+    httplib::Request req;
+    req.method = method;
+    req.path = path;
+    req.body = body;
+    req.headers.emplace("Content-Type", "application/json");
+    req.headers.emplace("Accept", stream ? "text/event-stream" : "application/json");
+    if (!m_config.apiKey.isEmpty())
+        req.headers.emplace("x-goog-api-key", m_config.apiKey.value().toStdString());
+    req.headers.emplace("User-Agent", "nb2lite-studio/" NB2_VERSION);
+    req.response_handler = [st](const httplib::Response &res) {
+        std::lock_guard lock(st->mutex);
+        st->status = res.status;
+        st->headers = res.headers;
+        st->headersReady = true;
+        st->lastProgress = Clock::now();
+        st->cv.notify_all();
+        return !st->abandoned;
+    };
+    req.content_receiver = [st](const char *data, size_t n, uint64_t, uint64_t) {
+        std::lock_guard lock(st->mutex);
+        if (st->abandoned)
+            return false;
+        st->pending.append(data, n);
+        st->lastProgress = Clock::now();
+        st->cv.notify_all();
+        return true;
+    };
+
+    if (m_options.cancel) {
+        m_options.cancel->setAbortHook([st] {
+            std::lock_guard lock(st->mutex);
+            st->cancelled = true;
+            st->cv.notify_all();
+        });
+    }
+
+    std::thread worker([st, req]() mutable {
+        httplib::Response res;
+        httplib::Error err = httplib::Error::Success;
+        const bool ok = st->client->send(req, res, err);
+        const long verify = st->client->get_openssl_verify_result();
+        std::lock_guard lock(st->mutex);
+        st->finished = true;
+        st->error = ok ? httplib::Error::Success : err;
+        st->tlsVerifyResult = verify;
+        if (!st->headersReady && ok) {
+            st->status = res.status;
+            st->headers = res.headers;
+            st->headersReady = true;
+        }
+        st->cv.notify_all();
+    });
+
+    AttemptOutcome out;
+    bool headersSeen = false;
+    auto absorbHeaders = [&] {
+        headersSeen = true;
+        out.status = st->status;
+        auto header = [&](const char *name) {
+            const auto it = st->headers.find(name);
+            return it == st->headers.end() ? QString() : QString::fromStdString(it->second);
+        };
+        out.contentType = header("Content-Type");
+        out.retryAfter = header("Retry-After");
+        out.retryAfterMs = header("retry-after-ms");
+    };
+    // Backstop in case the socket timeouts do not fire (e.g. a peer that trickles forever
+    // is fine, one that says nothing is not).
+    const auto silenceLimit = std::chrono::milliseconds(connectMs + readMs + 1000);
+
+    std::unique_lock lock(st->mutex);
+    for (;;) {
+        st->cv.wait_for(lock, std::chrono::milliseconds(100), [&] {
+            return st->finished || st->cancelled || !st->pending.empty() || (st->headersReady && !headersSeen);
+        });
+        if (st->cancelled) {
+            out.cancelled = true;
+            break;
+        }
+        if (st->headersReady && !headersSeen)
+            absorbHeaders();
+        if (!st->pending.empty()) {
+            const QByteArray chunk = QByteArray::fromStdString(std::exchange(st->pending, {}));
+            lock.unlock();
+            bool more = true;
+            if (onChunk)
+                more = onChunk(out.status, out.contentType, chunk);
+            else
+                out.body.append(chunk);
+            lock.lock();
+            if (!more) {
+                out.stoppedByHandler = true;
+                break;
+            }
+            continue;
+        }
+        if (st->finished)
+            break;
+        if (Clock::now() - st->lastProgress > silenceLimit) {
+            out.timedOut = true;
+            break;
+        }
+    }
+
+    const bool finished = st->finished && !out.cancelled && !out.stoppedByHandler && !out.timedOut;
+    if (finished) {
+        out.error = st->error;
+        out.tlsVerifyResult = st->tlsVerifyResult;
+        if (st->error == httplib::Error::Read || st->error == httplib::Error::ConnectionTimeout) {
+            // httplib reports a read timeout as a plain read error; the clock tells them apart.
+            if (Clock::now() - st->lastProgress >= std::chrono::milliseconds(readMs - readMs / 10)
+                || st->error == httplib::Error::ConnectionTimeout)
+                out.timedOut = true;
+        }
+        if (st->error == httplib::Error::Connection && !st->headersReady
+            && Clock::now() - st->lastProgress >= std::chrono::milliseconds(connectMs - connectMs / 10))
+            out.timedOut = true;
+        if (st->headersReady && !headersSeen)
+            absorbHeaders();
+        lock.unlock();
+        worker.join();
+    } else {
+        lock.unlock();
+        abandon(st, worker);
+    }
+    if (m_options.cancel)
+        m_options.cancel->setAbortHook({});
+    if (m_options.cancel && m_options.cancel->isCancelled())
+        out.cancelled = true;
+    return out;
+}
+
+} // namespace
+
+InteractionsClient::InteractionsClient(ClientConfig config)
+    : m_config(std::move(config))
+{
+    // OpenSSL writes to a socket the peer already closed (e.g. a server that rejects a large
+    // upload early) raise SIGPIPE, whose default action kills the process. Plain sockets use
+    // MSG_NOSIGNAL; for TLS the only remedy is to ignore the signal, unless the app chose a handler.
+    static std::once_flag once;
+    std::call_once(once, [] {
+        struct sigaction current {};
+        if (::sigaction(SIGPIPE, nullptr, &current) == 0 && current.sa_handler == SIG_DFL)
+            ::signal(SIGPIPE, SIG_IGN);
+    });
+}
+
+InteractionsClient::~InteractionsClient() = default;
+
+namespace {
+
+std::string encodeBase64(const QByteArray &bytes)
+{
+    return bytes.toBase64().toStdString();
+}
+
+ordered_json buildBody(const ClientConfig &config, const TurnRequest &request, bool stream, bool withImageData)
+{
+    ordered_json b;
+    b["model"] = config.model.toStdString();
+    if (request.kind == TurnKind::Edit && !request.previousInteractionId.isEmpty())
+        b["previous_interaction_id"] = request.previousInteractionId.toStdString();
+    if (request.images.isEmpty()) {
+        b["input"] = request.prompt.toStdString();
+    } else {
+        ordered_json parts = ordered_json::array();
+        for (const ImageInput &image : request.images) {
+            ordered_json part;
+            part["type"] = "image";
+            part["data"] = withImageData ? encodeBase64(image.bytes) : std::string();
+            const QString mime = image.mimeType.isEmpty() ? sniffImageMimeType(image.bytes) : image.mimeType;
+            part["mime_type"] = mime.toStdString();
+            parts.push_back(part);
+        }
+        parts.push_back(ordered_json{{"type", "text"}, {"text", request.prompt.toStdString()}});
+        b["input"] = parts;
+    }
+    ordered_json format;
+    format["type"] = "image";
+    if (!request.aspectRatio.isEmpty())
+        format["aspect_ratio"] = request.aspectRatio.toStdString();
+    b["response_format"] = format;
+    if (!request.thinkingLevel.trimmed().isEmpty())
+        b["generation_config"] = ordered_json{{"thinking_level", request.thinkingLevel.trimmed().toLower().toStdString()}};
+    b["store"] = true;
+    if (stream)
+        b["stream"] = true;
+    return b;
+}
+
+QString megabytes(qint64 bytes)
+{
+    return QString::number(double(bytes) / 1e6, 'f', 1) + QStringLiteral(" MB");
+}
+
+} // namespace
+
+QByteArray InteractionsClient::requestBody(const TurnRequest &request, bool stream) const
+{
+    return QByteArray::fromStdString(buildBody(m_config, request, stream, true).dump());
+}
+
+std::optional<ApiError> InteractionsClient::validate(const TurnRequest &request) const
+{
+    if (request.prompt.trimmed().isEmpty()) {
+        return makeError(ErrorKind::InvalidInput,
+                         QStringLiteral("The prompt is empty; describe the image (or the change) you want."));
+    }
+    if (request.kind == TurnKind::Edit && request.previousInteractionId.trimmed().isEmpty()) {
+        return makeError(ErrorKind::InvalidInput,
+                         QStringLiteral("An edit needs the id of the interaction to continue from; "
+                                        "generate an image first or use edit-local with a file."));
+    }
+    const bool ratioOptional = request.kind == TurnKind::EditLocal || request.kind == TurnKind::StyleEdit;
+    if (request.aspectRatio.isEmpty() ? !ratioOptional : !supportedAspectRatios().contains(request.aspectRatio)) {
+        return makeError(ErrorKind::InvalidInput,
+                         QStringLiteral("Aspect ratio '%1' is not supported by %2; choose one of: %3.")
+                             .arg(request.aspectRatio, m_config.model,
+                                  supportedAspectRatios().join(QStringLiteral(", "))));
+    }
+    const QString level = request.thinkingLevel.trimmed().toLower();
+    if (!level.isEmpty()) {
+        const QStringList allowed = m_config.thinkingLevels ? m_config.thinkingLevels->allowed(m_config.model)
+                                                            : ThinkingLevels::defaultLevels();
+        if (!allowed.contains(level)) {
+            const bool learned = m_config.thinkingLevels && m_config.thinkingLevels->isLearned(m_config.model);
+            return makeError(ErrorKind::InvalidInput,
+                             QStringLiteral("Thinking level '%1' is not accepted by %2 (%3); choose one of: %4.")
+                                 .arg(request.thinkingLevel, m_config.model,
+                                      learned ? QStringLiteral("as the server told us")
+                                              : QStringLiteral("default set until the server says otherwise"),
+                                      allowed.join(QStringLiteral(", "))));
+        }
+    }
+    const int expectedImages = request.kind == TurnKind::EditLocal ? 1 : request.kind == TurnKind::StyleEdit ? 2 : 0;
+    if (request.images.size() != expectedImages) {
+        return makeError(ErrorKind::InvalidInput,
+                         QStringLiteral("%1 needs %2 image(s), got %3.")
+                             .arg(turnKindName(request.kind)).arg(expectedImages).arg(request.images.size()));
+    }
+    qint64 imageBytes = 0;
+    for (const ImageInput &image : request.images) {
+        const QString name = image.fileName.isEmpty() ? QStringLiteral("The image") : QStringLiteral("'%1'").arg(image.fileName);
+        if (image.bytes.isEmpty())
+            return makeError(ErrorKind::InvalidInput, QStringLiteral("%1 is empty; choose an image file.").arg(name));
+        if (sniffImageMimeType(image.bytes).isEmpty()) {
+            return makeError(ErrorKind::InvalidInput,
+                             QStringLiteral("%1 is not an image (unknown file signature); choose a PNG, JPEG or WebP file.")
+                                 .arg(name));
+        }
+        imageBytes += 4 * ((image.bytes.size() + 2) / 3);
+    }
+    // The skeleton (without image data) plus the base64 length is the exact body size.
+    const qint64 total = qint64(buildBody(m_config, request, true, false).dump().size()) + imageBytes;
+    if (total > kMaxRequestBytes) {
+        ApiError e = makeError(ErrorKind::TooLarge,
+            QStringLiteral("The request would be %1 (images are base64-encoded, 4/3 of their size); the limit is %2. "
+                           "Use smaller images, or choose the explicit re-encode option to compress them as JPEG.")
+                .arg(megabytes(total), megabytes(kMaxRequestBytes)));
+        return e;
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+// Turns an httplib transport failure into a kind and a message that names the fix.
+ApiError transportError(const AttemptOutcome &o, const ClientConfig &config)
+{
+    const QString base = config.baseUrl;
+    switch (o.error) {
+    case httplib::Error::SSLServerVerification: {
+        const char *why = X509_verify_cert_error_string(o.tlsVerifyResult);
+        const QString reason = o.tlsVerifyResult != 0 && why ? QString::fromUtf8(why) : QStringLiteral("host name mismatch");
+        return makeError(ErrorKind::Tls,
+                         QStringLiteral("The TLS certificate of %1 could not be verified (%2). Check the base URL; "
+                                        "for a private CA set the CA bundle path.").arg(base, reason));
+    }
+    case httplib::Error::SSLConnection:
+        return makeError(ErrorKind::Tls, QStringLiteral("The TLS handshake with %1 failed. Check that the base URL "
+                                                        "really serves https.").arg(base));
+    case httplib::Error::SSLLoadingCerts:
+        return makeError(ErrorKind::Tls, QStringLiteral("The CA certificates could not be loaded from '%1'. Install "
+                                                        "ca-certificates or fix the CA bundle path.")
+                                             .arg(config.caBundlePath.isEmpty() ? QString::fromLatin1(kSystemCaBundle)
+                                                                                : config.caBundlePath));
+    default:
+        break;
+    }
+    if (o.timedOut) {
+        if (o.status == 0 && o.error == httplib::Error::ConnectionTimeout)
+            return makeError(ErrorKind::Timeout, QStringLiteral("Connecting to %1 timed out after %2 s. Check the "
+                                                                "network and the base URL.")
+                                                     .arg(base).arg(config.connectTimeoutMs / 1000.0));
+        return makeError(ErrorKind::Timeout, QStringLiteral("%1 did not answer within %2 s. Try again, or raise the "
+                                                            "read timeout.").arg(base).arg(config.readTimeoutMs / 1000.0));
+    }
+    if (o.error == httplib::Error::Connection)
+        return makeError(ErrorKind::Network, QStringLiteral("Could not connect to %1. Check the network connection "
+                                                            "and the base URL.").arg(base));
+    if (o.status != 0)
+        return makeError(ErrorKind::Network, QStringLiteral("The connection to %1 broke while the answer was "
+                                                            "arriving. Try again.").arg(base));
+    return makeError(ErrorKind::Network, QStringLiteral("The connection to %1 failed (%2). Check the network and "
+                                                        "try again.").arg(base, QString::fromStdString(httplib::to_string(o.error))));
+}
+
+bool mentionsThinking(const QString &message)
+{
+    return message.contains(QLatin1String("thinking"), Qt::CaseInsensitive);
+}
+
+// Adds what only the caller knows (which level, which id, which key source) to the message.
+void refineError(ApiError &e, const RequestContext &ctx, const ClientConfig &config)
+{
+    const TurnRequest *turn = ctx.turn;
+    const QString verbatim = e.serverMessage.isEmpty() ? QStringLiteral("(no message)") : e.serverMessage;
+    if (e.kind == ErrorKind::InvalidRequest && turn && !turn->thinkingLevel.isEmpty()
+        && mentionsThinking(e.serverMessage)) {
+        const QString level = turn->thinkingLevel.trimmed().toLower();
+        if (!e.allowedValues.isEmpty()) {
+            if (config.thinkingLevels)
+                config.thinkingLevels->learn(config.model, e.allowedValues);
+            e.message = QStringLiteral("The server rejected thinking level '%1': %2. Allowed levels for this model: %3.")
+                            .arg(level, verbatim, e.allowedValues.join(QStringLiteral(", ")));
+        } else {
+            e.message = QStringLiteral("The server rejected thinking level '%1': %2. Choose another thinking level.")
+                            .arg(level, verbatim);
+        }
+    } else if (e.kind == ErrorKind::InvalidRequest && !e.allowedValues.isEmpty()) {
+        e.message = QStringLiteral("The server rejected the request: %1. Allowed values: %2.")
+                        .arg(verbatim, e.allowedValues.join(QStringLiteral(", ")));
+    } else if (e.kind == ErrorKind::NotFound) {
+        if (turn && turn->kind == TurnKind::Edit && !e.serverMessage.contains(QLatin1String("model"), Qt::CaseInsensitive)) {
+            e.message = QStringLiteral("The previous interaction '%1' is no longer on the server (HTTP %2: %3). Stored "
+                                       "interactions expire (55 days, 1 day on free keys) or may have been deleted; "
+                                       "re-send the last image inline (edit-local) to continue.")
+                            .arg(turn->previousInteractionId).arg(e.httpStatus).arg(verbatim);
+        } else if (turn) {
+            e.message = QStringLiteral("Model '%1' or the endpoint was not found (HTTP %2: %3). Check the model name "
+                                       "and the base URL.").arg(config.model).arg(e.httpStatus).arg(verbatim);
+        } else {
+            e.message = QStringLiteral("Interaction '%1' was not found (HTTP %2: %3): it may have expired or been deleted.")
+                            .arg(ctx.interactionId).arg(e.httpStatus).arg(verbatim);
+        }
+    } else if (e.kind == ErrorKind::Auth) {
+        e.message = QStringLiteral("The server rejected the API key (HTTP %1: %2). The key came from %3; check it "
+                                   "(GEMINI_API_KEY, GOOGLE_API_KEY or ~/gemini.key).")
+                        .arg(e.httpStatus).arg(verbatim,
+                             config.apiKey.source().isEmpty() ? QStringLiteral("nowhere") : config.apiKey.source());
+    } else if (e.kind == ErrorKind::RateLimited && e.retryAfterMs >= 0) {
+        e.message = QStringLiteral("Rate limited by the server (HTTP 429: %1). Try again in %2 s.")
+                        .arg(verbatim).arg(std::ceil(e.retryAfterMs / 100.0) / 10.0);
+    }
+}
+
+// The key must never leave in a message, even if a server or proxy echoed it back.
+void scrubKey(ApiError &e, const ClientConfig &config)
+{
+    const QString key = config.apiKey.value();
+    if (key.size() < 4)
+        return;
+    const QString mask = config.apiKey.masked();
+    for (QString *s : {&e.message, &e.serverMessage, &e.serverCode, &e.modelText})
+        s->replace(key, mask);
+}
+
+template <typename T>
+Result<T> finish(Result<T> result, int attempts, const RequestContext &ctx, const ClientConfig &config)
+{
+    if (result.ok()) {
+        if constexpr (std::is_same_v<T, Interaction> || std::is_same_v<T, Done>)
+            result.value().attempts = attempts;
+        return result;
+    }
+    ApiError e = result.error();
+    e.attempts = attempts;
+    refineError(e, ctx, config);
+    scrubKey(e, config);
+    return e;
+}
+
+// What a successful exchange hands back to the operation.
+struct Exchange {
+    int status = 0;
+    QByteArray body;
+    bool streamed = false;
+};
+
+/** One logical call: attempts, classification of failures, backoff and Retry-After. */
+class ExchangeRunner
+{
+public:
+    ExchangeRunner(const ClientConfig &config, const CallOptions &options)
+        : m_config(config), m_options(options) {}
+
+    /** Runs the request with retries; streamed 200 bodies go through assembler. */
+    Result<Exchange> run(const std::string &method, const std::string &path, const std::string &body,
+                         bool stream, StreamAssembler *assembler, int &attempts);
+
+private:
+    const ClientConfig &m_config;
+    const CallOptions &m_options;
+};
+
+Result<Exchange> ExchangeRunner::run(const std::string &method, const std::string &path,
+                                     const std::string &body, bool stream, StreamAssembler *assembler,
+                                     int &attempts)
+{
+    attempts = 0;
+    for (int attempt = 0;; ++attempt) {
+        if (m_options.cancel && m_options.cancel->isCancelled())
+            return makeError(ErrorKind::Cancelled, QStringLiteral("Cancelled."));
+
+        SseParser parser;
+        bool streaming = false;
+        ChunkHandler onChunk;
+        QByteArray plainBody;
+        if (stream && assembler) {
+            onChunk = [&](int status, const QString &contentType, const QByteArray &chunk) {
+                if (status == 200 && contentType.contains(QLatin1String("text/event-stream"), Qt::CaseInsensitive)) {
+                    streaming = true;
+                    for (const SseEvent &ev : parser.feed(chunk)) {
+                        for (const StreamEvent &se : assembler->feed(ev)) {
+                            if (m_options.onEvent)
+                                m_options.onEvent(se);
+                        }
+                        if (assembler->isDone())
+                            return false; // everything needed has arrived
+                    }
+                    return true;
+                }
+                plainBody.append(chunk);
+                return true;
+            };
+        }
+
+        ClientCall call(m_config, m_options);
+        AttemptOutcome o = call.attempt(method, path, body, stream, onChunk);
+        ++attempts;
+        if (o.cancelled)
+            return makeError(ErrorKind::Cancelled, QStringLiteral("Cancelled."));
+        if (streaming && !o.stoppedByHandler && o.error == httplib::Error::Success) {
+            for (const SseEvent &ev : parser.finish()) {
+                for (const StreamEvent &se : assembler->feed(ev)) {
+                    if (m_options.onEvent)
+                        m_options.onEvent(se);
+                }
+            }
+        }
+        if (onChunk && !streaming)
+            o.body = plainBody;
+
+        ApiError error;
+        bool retryable = false;
+        int serverDelay = -1;
+        const bool transportFailed = !o.stoppedByHandler
+            && (o.error != httplib::Error::Success || o.timedOut || o.status == 0);
+        if (transportFailed && !(streaming && assembler && assembler->isDone())) {
+            error = transportError(o, m_config);
+            // Once stream events arrived the interaction exists; re-sending would bill again.
+            retryable = (error.kind == ErrorKind::Network || error.kind == ErrorKind::Timeout)
+                        && !(assembler && assembler->sawAnyEvent());
+            if (streaming && assembler && assembler->sawAnyEvent()) {
+                error.interactionId = assembler->interactionId();
+                error.message += QStringLiteral(" The stream was cut after it started%1.")
+                                     .arg(error.interactionId.isEmpty() ? QString()
+                                          : QStringLiteral("; interaction %1 may still finish on the server").arg(error.interactionId));
+            }
+        } else if (o.status >= 200 && o.status < 300) {
+            Exchange ex;
+            ex.status = o.status;
+            ex.body = o.body;
+            ex.streamed = streaming;
+            return ex;
+        } else {
+            error = ResponseParser::parseError(o.status, o.body);
+            serverDelay = ResponseParser::parseRetryAfter(o.retryAfter, o.retryAfterMs);
+            if (serverDelay < 0)
+                serverDelay = error.retryAfterMs; // details[].retryDelay in the body
+            if (serverDelay >= 0)
+                error.retryAfterMs = serverDelay;
+            retryable = isRetryableStatus(o.status);
+        }
+
+        if (!retryable || attempt >= m_config.maxRetries)
+            return error;
+        if (serverDelay > m_config.maxRateLimitWaitMs) {
+            // Too long to sleep on a worker: hand the delay to the caller to schedule.
+            error.message = QStringLiteral("%1 The server asks to wait %2 s, longer than the %3 s this client "
+                                           "waits by itself; try again later.")
+                                .arg(error.message).arg(serverDelay / 1000.0).arg(m_config.maxRateLimitWaitMs / 1000.0);
+            return error;
+        }
+        const int delay = serverDelay >= 0 ? serverDelay : backoffMs(m_config, attempt);
+        if (m_options.cancel) {
+            if (!m_options.cancel->sleepFor(delay))
+                return makeError(ErrorKind::Cancelled, QStringLiteral("Cancelled."));
+        } else {
+            std::this_thread::sleep_for(std::chrono::milliseconds(delay));
+        }
+    }
+}
+
+std::optional<ApiError> preflight(const ClientConfig &config)
+{
+    const QString transport = checkTransportSecurity(config.baseUrl);
+    if (!transport.isEmpty())
+        return makeError(ErrorKind::Tls, transport);
+    if (config.apiVersion != QLatin1String("v1") && config.apiVersion != QLatin1String("v1beta"))
+        return makeError(ErrorKind::InvalidInput, QStringLiteral("API version '%1' is not supported; use v1 or v1beta.")
+                                                      .arg(config.apiVersion));
+    if (config.apiKey.isEmpty()) {
+        const QString host = QUrl(config.baseUrl).host();
+        if (checkTransportSecurity(QStringLiteral("http://%1/").arg(host.contains(QLatin1Char(':')) ? QStringLiteral("[%1]").arg(host) : host)).isEmpty())
+            return std::nullopt; // a local (fake) server may run without a key
+        return makeError(ErrorKind::Auth, QStringLiteral("No API key found. Set GEMINI_API_KEY (or GOOGLE_API_KEY), "
+                                                         "or put the key on the first line of ~/gemini.key."));
+    }
+    return std::nullopt;
+}
+
+std::string collectionPath(const ClientConfig &config)
+{
+    return parseEndpoint(config.baseUrl).pathPrefix + "/" + config.apiVersion.toStdString() + "/interactions";
+}
+
+std::string itemPath(const ClientConfig &config, const QString &id)
+{
+    return collectionPath(config) + "/" + QUrl::toPercentEncoding(id).toStdString();
+}
+
+} // namespace
+
+Result<Interaction> InteractionsClient::create(const TurnRequest &request, const CallOptions &options)
+{
+    RequestContext ctx;
+    ctx.turn = &request;
+    ctx.operation = QStringLiteral("create");
+    if (auto e = validate(request))
+        return finish<Interaction>(*e, 0, ctx, m_config);
+    if (auto e = preflight(m_config))
+        return finish<Interaction>(*e, 0, ctx, m_config);
+
+    const std::string body = requestBody(request, options.stream).toStdString();
+    StreamAssembler assembler;
+    ExchangeRunner runner(m_config, options);
+    int attempts = 0;
+    Result<Exchange> ex = runner.run("POST", collectionPath(m_config), body, options.stream, &assembler, attempts);
+    if (!ex.ok())
+        return finish<Interaction>(ex.error(), attempts, ctx, m_config);
+
+    if (!ex.value().streamed)
+        return finish(ResponseParser::parseInteraction(ex.value().body), attempts, ctx, m_config);
+    if (assembler.error())
+        return finish<Interaction>(*assembler.error(), attempts, ctx, m_config);
+    if (!assembler.isCompleted()) {
+        ApiError e = makeError(ErrorKind::MalformedResponse,
+            QStringLiteral("The stream ended early, before the interaction was reported complete%1. Try again%2.")
+                .arg(assembler.interactionId().isEmpty() ? QString() : QStringLiteral(" (id %1)").arg(assembler.interactionId()),
+                     assembler.interactionId().isEmpty() ? QString() : QStringLiteral(", or fetch that id later")));
+        e.interactionId = assembler.interactionId();
+        return finish<Interaction>(e, attempts, ctx, m_config);
+    }
+    return finish(ResponseParser::parseInteraction(assembler.interactionJson()), attempts, ctx, m_config);
+}
+
+Result<Interaction> InteractionsClient::get(const QString &interactionId, const CallOptions &options)
+{
+    RequestContext ctx;
+    ctx.interactionId = interactionId;
+    ctx.operation = QStringLiteral("get");
+    if (interactionId.trimmed().isEmpty())
+        return makeError(ErrorKind::InvalidInput, QStringLiteral("No interaction id given; pass the id a generate or edit printed."));
+    if (auto e = preflight(m_config))
+        return finish<Interaction>(*e, 0, ctx, m_config);
+    CallOptions unary = options;
+    unary.stream = false;
+    ExchangeRunner runner(m_config, unary);
+    int attempts = 0;
+    Result<Exchange> ex = runner.run("GET", itemPath(m_config, interactionId) + "?stream=false", std::string(),
+                                     false, nullptr, attempts);
+    if (!ex.ok())
+        return finish<Interaction>(ex.error(), attempts, ctx, m_config);
+    return finish(ResponseParser::parseInteraction(ex.value().body, true), attempts, ctx, m_config);
+}
+
+Result<Done> InteractionsClient::remove(const QString &interactionId, const CallOptions &options)
+{
+    RequestContext ctx;
+    ctx.interactionId = interactionId;
+    ctx.operation = QStringLiteral("delete");
+    if (interactionId.trimmed().isEmpty())
+        return makeError(ErrorKind::InvalidInput, QStringLiteral("No interaction id given; pass the id to delete."));
+    if (auto e = preflight(m_config))
+        return finish<Done>(*e, 0, ctx, m_config);
+    CallOptions unary = options;
+    unary.stream = false;
+    ExchangeRunner runner(m_config, unary);
+    int attempts = 0;
+    Result<Exchange> ex = runner.run("DELETE", itemPath(m_config, interactionId), std::string(), false, nullptr, attempts);
+    if (!ex.ok())
+        return finish<Done>(ex.error(), attempts, ctx, m_config);
+    if (ex.value().status != 200) {
+        return finish<Done>(makeError(ErrorKind::Server,
+                                      QStringLiteral("Delete answered HTTP %1 instead of 200; the interaction may "
+                                                     "not be deleted. Try again.").arg(ex.value().status)),
+                            attempts, ctx, m_config);
+    }
+    Done done;
+    return finish<Done>(done, attempts, ctx, m_config);
+}
+
+} // namespace nb2

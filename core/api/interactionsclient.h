@@ -7,6 +7,7 @@
 #include "core/api/turnrequest.h"
 
 #include <functional>
+#include <optional>
 
 namespace nb2 {
 

@@ -1,3 +1,14 @@
 nb2_core_area(nb2core_export DEPENDS nb2core_session SOURCES
-    export/placeholder.cpp
+    export/exportsession.h export/exportsession.cpp
+    export/exportfiles.h export/exportfiles.cpp
+    export/provenance.h export/provenance.cpp
+    export/htmlexporter.h export/htmlexporter.cpp
+    export/sessionbundle.h export/sessionbundle.cpp
+    export/captionfont.h export/captionfont.cpp
+    export/contactsheet.h export/contactsheet.cpp
+    export/framesexporter.h export/framesexporter.cpp
+    export/exporter.h export/exporter.cpp
 )
+# Zip reading and writing for .nb2session bundles (Debian libarchive-dev).
+find_package(LibArchive REQUIRED)
+target_link_libraries(nb2core_export PRIVATE LibArchive::LibArchive)

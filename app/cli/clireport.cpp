@@ -1,0 +1,144 @@
+#include "app/cli/clireport.h"
+
+#include <nlohmann/json.hpp>
+
+namespace nb2 {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json optionalString(const QString &value)
+{
+    return value.isEmpty() ? Json(nullptr) : Json(value.toStdString());
+}
+
+Json optionalCount(qint64 value)
+{
+    return value < 0 ? Json(nullptr) : Json(value);
+}
+
+// Messages go on one stderr line; a server's multi-line text must not break that.
+QString oneLine(QString text)
+{
+    text.replace(QLatin1String("\r\n"), QLatin1String(" "));
+    text.replace(QLatin1Char('\n'), QLatin1Char(' '));
+    text.replace(QLatin1Char('\r'), QLatin1Char(' '));
+    return text.trimmed();
+}
+
+// The readable message, plus the server's own words when the message does not carry them.
+QString fullMessage(const ApiError &error)
+{
+    QString message = error.message.isEmpty() ? QStringLiteral("failed") : error.message;
+    if (!error.serverMessage.isEmpty() && !message.contains(error.serverMessage))
+        message += QStringLiteral(" (server said: %1)").arg(error.serverMessage);
+    if (error.kind == ErrorKind::TooLarge && !message.contains(QLatin1String("--reencode")))
+        message += QStringLiteral(" Re-run with --reencode to send a re-encoded JPEG copy instead.");
+    return message;
+}
+
+QString kindName(const CliReport &report)
+{
+    if (!report.errorKind.isEmpty())
+        return report.errorKind;
+    return report.error ? errorKindName(report.error->kind) : QString();
+}
+
+} // namespace
+
+QString ReportPrinter::redact(const QString &text) const
+{
+    // Short secrets (test and demo keys) would mangle ordinary words; real keys are ~39 chars.
+    if (m_secret.size() < 6 || !text.contains(m_secret))
+        return text;
+    QString copy = text;
+    copy.replace(m_secret, QStringLiteral("[redacted]"));
+    return copy;
+}
+
+QByteArray ReportPrinter::json(const CliReport &report) const
+{
+    Json object;
+    object["ok"] = report.ok;
+    object["path"] = optionalString(report.path);
+    object["interaction_id"] = optionalString(redact(report.interactionId));
+    object["mime_type"] = optionalString(report.mimeType);
+    object["width"] = report.width < 0 ? Json(nullptr) : Json(report.width);
+    object["height"] = report.height < 0 ? Json(nullptr) : Json(report.height);
+    object["text"] = optionalString(redact(report.text));
+    if (report.usage) {
+        Json usage;
+        usage["input_tokens"] = optionalCount(report.usage->inputTokens);
+        usage["output_tokens"] = optionalCount(report.usage->outputTokens);
+        usage["thought_tokens"] = optionalCount(report.usage->thoughtTokens);
+        usage["total_tokens"] = optionalCount(report.usage->totalTokens);
+        object["usage"] = usage;
+    } else {
+        object["usage"] = nullptr;
+    }
+    object["attempts"] = report.attempts;
+    if (report.error) {
+        Json error;
+        const ApiError &e = *report.error;
+        error["kind"] = kindName(report).toStdString();
+        error["http_status"] = e.httpStatus > 0 ? Json(e.httpStatus) : Json(nullptr);
+        error["message"] = redact(oneLine(fullMessage(e))).toStdString();
+        object["error"] = error;
+    } else {
+        object["error"] = nullptr;
+    }
+    return QByteArray::fromStdString(object.dump()) + '\n';
+}
+
+QString ReportPrinter::human(const CliReport &report) const
+{
+    QString out;
+    const auto line = [&out](const QString &label, const QString &value) {
+        if (!value.isEmpty())
+            out += label + value + QLatin1Char('\n');
+    };
+    line(QString(), report.notice);
+    line(QStringLiteral("Saved to: "), report.path);
+    line(QStringLiteral("Interaction ID: "), report.interactionId);
+    if (report.ok) {
+        line(QStringLiteral("Status: "), report.status);
+        line(QStringLiteral("Model: "), report.model);
+        line(QStringLiteral("Previous interaction ID: "), report.previousInteractionId);
+        if (report.width > 0 && report.height > 0)
+            out += QStringLiteral("Image: %1x%2 %3\n").arg(report.width).arg(report.height).arg(report.mimeType);
+        line(QStringLiteral("Model text: "), oneLine(report.text));
+        if (report.attempts > 1)
+            out += QStringLiteral("Attempts: %1 (the request was retried)\n").arg(report.attempts);
+    }
+    return redact(out);
+}
+
+QString ReportPrinter::errorLine(const CliReport &report) const
+{
+    if (!report.error)
+        return {};
+    const ApiError &error = *report.error;
+    const QString kind = kindName(report);
+    QString line = QStringLiteral("nb2lite: error (%1").arg(kind);
+    if (error.httpStatus > 0)
+        line += QStringLiteral(", HTTP %1").arg(error.httpStatus);
+    line += QStringLiteral("): ") + oneLine(fullMessage(error));
+    if (error.kind == ErrorKind::NoImage && !error.modelText.isEmpty() && !line.contains(oneLine(error.modelText)))
+        line += QStringLiteral(" Model said: \"%1\"").arg(oneLine(error.modelText));
+    if (error.attempts > 1)
+        line += QStringLiteral(" [%1 attempts]").arg(error.attempts);
+    return redact(line) + QLatin1Char('\n');
+}
+
+CliReport failureReport(const QString &kind, const QString &message)
+{
+    CliReport report;
+    ApiError error;
+    error.message = message;
+    report.error = error;
+    report.errorKind = kind;
+    return report;
+}
+
+} // namespace nb2

@@ -1,0 +1,97 @@
+#include "app/cli/imagefile.h"
+
+#include "core/api/imageinput.h"
+
+#include <QBuffer>
+#include <QDir>
+#include <QFileInfo>
+#include <QImageReader>
+#include <QSaveFile>
+#include <QUuid>
+
+namespace nb2 {
+
+namespace {
+
+QString extensionForMimeType(const QString &mimeType)
+{
+    const QString type = mimeType.toLower();
+    if (type == QLatin1String("image/jpeg") || type == QLatin1String("image/jpg"))
+        return QStringLiteral("jpg");
+    if (type == QLatin1String("image/png"))
+        return QStringLiteral("png");
+    if (type == QLatin1String("image/webp"))
+        return QStringLiteral("webp");
+    if (type == QLatin1String("image/gif"))
+        return QStringLiteral("gif");
+    if (type == QLatin1String("image/bmp"))
+        return QStringLiteral("bmp");
+    if (type == QLatin1String("image/tiff"))
+        return QStringLiteral("tiff");
+    if (type == QLatin1String("image/heic") || type == QLatin1String("image/heif"))
+        return QStringLiteral("heic");
+    return {};
+}
+
+ApiError ioError(const QString &message)
+{
+    ApiError error;
+    error.kind = ErrorKind::Io;
+    error.message = message;
+    return error;
+}
+
+} // namespace
+
+QString imageExtension(const QByteArray &bytes, const QString &declaredMimeType)
+{
+    // The bytes are the truth: a server that says image/png but sends JPEG gets a .jpg.
+    QString extension = extensionForMimeType(sniffImageMimeType(bytes));
+    if (extension.isEmpty())
+        extension = extensionForMimeType(declaredMimeType);
+    return extension.isEmpty() ? QStringLiteral("bin") : extension;
+}
+
+QString imageFileName(const QString &prefix, qint64 unixSeconds, const QString &uniqueId8, const QString &extension)
+{
+    return QStringLiteral("%1_%2_%3.%4").arg(prefix).arg(unixSeconds).arg(uniqueId8, extension);
+}
+
+QSize imagePixelSize(const QByteArray &bytes)
+{
+    QBuffer buffer;
+    buffer.setData(bytes);
+    buffer.open(QIODevice::ReadOnly);
+    QImageReader reader(&buffer);
+    return reader.size();
+}
+
+Result<QString> saveResultImage(const ImageData &image, const QString &folder, const QString &prefix)
+{
+    if (image.isNull())
+        return ioError(QStringLiteral("there is no image to save"));
+    QDir dir(folder);
+    if (!dir.exists() && !QDir().mkpath(dir.absolutePath()))
+        return ioError(QStringLiteral("cannot create the output folder %1; choose another with --out or IMAGE_OUTPUT_DIR")
+                           .arg(dir.absolutePath()));
+
+    const QString extension = imageExtension(image.bytes, image.mimeType);
+    const qint64 now = QDateTime::currentSecsSinceEpoch();
+    // A fresh random id per attempt; a collision is astronomically unlikely but cheap to avoid.
+    QString path;
+    for (int attempt = 0; attempt < 8; ++attempt) {
+        const QString uniqueId = QUuid::createUuid().toString(QUuid::Id128).left(8);
+        path = dir.absoluteFilePath(imageFileName(prefix, now, uniqueId, extension));
+        if (!QFileInfo::exists(path))
+            break;
+    }
+
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return ioError(QStringLiteral("cannot write %1: %2; choose another folder with --out").arg(path, file.errorString()));
+    if (file.write(image.bytes) != image.bytes.size() || !file.commit())
+        return ioError(QStringLiteral("writing %1 failed: %2 (nothing was left behind)").arg(path, file.errorString()));
+    return QFileInfo(path).absoluteFilePath();
+}
+
+} // namespace nb2

@@ -1,0 +1,47 @@
+#include "app/cli/signalcancel.h"
+
+#include <csignal>
+#include <ctime>
+#include <unistd.h>
+
+namespace nb2 {
+
+namespace {
+
+sigset_t cancelSignals()
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    return set;
+}
+
+} // namespace
+
+SignalCanceller::SignalCanceller()
+    : m_token(std::make_shared<CancelToken>())
+{
+    const sigset_t set = cancelSignals();
+    pthread_sigmask(SIG_BLOCK, &set, nullptr); // inherited by every thread started later
+    m_waiter = std::thread([this, set] {
+        const timespec tick{0, 100'000'000}; // re-check m_stop ten times a second
+        while (!m_stop.load()) {
+            const int signal = sigtimedwait(&set, nullptr, &tick);
+            if (signal <= 0)
+                continue;
+            if (m_token->isCancelled())
+                _exit(128 + signal); // second Ctrl-C: the user really wants out
+            m_token->cancel();
+        }
+    });
+}
+
+SignalCanceller::~SignalCanceller()
+{
+    m_stop.store(true);
+    if (m_waiter.joinable())
+        m_waiter.join();
+}
+
+} // namespace nb2

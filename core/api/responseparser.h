@@ -1,0 +1,45 @@
+#pragma once
+
+#include "core/api/apierror.h"
+#include "core/api/interaction.h"
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QString>
+
+namespace nb2 {
+
+/**
+ * Reads what the server sends back (spec §3, §6): an Interaction body into the current turn's
+ * image, caption, drafts and usage, and an error body of any of the three shapes (or HTML)
+ * into an ApiError. Pure functions of the bytes, so that every rule can be tested without a
+ * server; the client adds the request context (thinking level, ids, key source) to messages.
+ */
+class ResponseParser
+{
+public:
+    /**
+     * Parses an Interaction. A completed interaction without an image is ErrorKind::NoImage
+     * (with the model's text); failed/cancelled/... is an error with the server's detail.
+     * allowUnfinished accepts in_progress/queued/... interactions (a get() while it runs).
+     */
+    static Result<Interaction> parseInteraction(const QByteArray &body, bool allowUnfinished = false);
+
+    /** Classifies a non-200 response; the message is generic until the client refines it. */
+    static ApiError parseError(int httpStatus, const QByteArray &body);
+
+    /** Standard or url-safe base64; tolerates whitespace and missing padding. */
+    static QByteArray decodeBase64(const QByteArray &text, bool *ok = nullptr);
+
+    /** Retry-After (seconds or HTTP-date) / retry-after-ms headers in ms; -1 when absent or unparsable. */
+    static int parseRetryAfter(const QString &retryAfter, const QString &retryAfterMs,
+                               const QDateTime &now = QDateTime::currentDateTimeUtc());
+
+    /** A protobuf Duration string ("7s", "1.5s", "250ms") in ms; -1 when unparsable. */
+    static int parseDurationMs(const QString &text);
+
+    /** The kind an in-body error code string implies ("resource_exhausted" -> RateLimited ...). */
+    static ErrorKind kindForCode(const QString &code, ErrorKind fallback);
+};
+
+} // namespace nb2

@@ -1,0 +1,73 @@
+#include "core/api/sseparser.h"
+
+namespace nb2 {
+
+QList<SseEvent> SseParser::feed(const QByteArray &chunk)
+{
+    QList<SseEvent> out;
+    for (char c : chunk) {
+        if (m_lastWasCR) {
+            m_lastWasCR = false;
+            if (c == '\n')
+                continue; // the LF of a CRLF pair
+        }
+        if (c == '\r' || c == '\n') {
+            m_lastWasCR = (c == '\r');
+            processLine(m_buffer, out);
+            m_buffer.clear();
+        } else {
+            m_buffer.append(c);
+        }
+    }
+    return out;
+}
+
+QList<SseEvent> SseParser::finish()
+{
+    QList<SseEvent> out;
+    if (!m_buffer.isEmpty()) {
+        processLine(m_buffer, out);
+        m_buffer.clear();
+    }
+    dispatch(out);
+    return out;
+}
+
+void SseParser::processLine(const QByteArray &line, QList<SseEvent> &out)
+{
+    if (line.isEmpty()) {
+        dispatch(out);
+        return;
+    }
+    if (line.startsWith(':'))
+        return; // comment / keep-alive
+    const qsizetype colon = line.indexOf(':');
+    QByteArray field = colon < 0 ? line : line.left(colon);
+    QByteArray value = colon < 0 ? QByteArray() : line.mid(colon + 1);
+    if (value.startsWith(' '))
+        value.remove(0, 1);
+    if (field == "event") {
+        m_current.event = value;
+    } else if (field == "data") {
+        if (m_hasData)
+            m_current.data.append('\n');
+        m_current.data.append(value);
+        m_hasData = true;
+    } else if (field == "id") {
+        if (!value.contains('\0'))
+            m_lastId = value;
+    }
+    // "retry" and unknown fields are ignored.
+}
+
+void SseParser::dispatch(QList<SseEvent> &out)
+{
+    if (m_hasData) {
+        m_current.id = m_lastId;
+        out.append(m_current);
+    }
+    m_current = SseEvent();
+    m_hasData = false;
+}
+
+} // namespace nb2

@@ -1,0 +1,305 @@
+#include "core/api/streamassembler.h"
+
+#include "core/api/imageinput.h"
+#include "core/api/responseparser.h"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+
+namespace nb2 {
+
+using json = nlohmann::json;
+
+namespace {
+
+QString str(const json &obj, const char *key)
+{
+    if (!obj.is_object())
+        return {};
+    const auto it = obj.find(key);
+    return (it != obj.end() && it->is_string()) ? QString::fromStdString(it->get<std::string>()) : QString();
+}
+
+// Whether base64 image data already holds a whole encoded file, so that a following image
+// delta starts a new image instead of continuing this one (spec §5, U3).
+bool looksComplete(const std::string &data)
+{
+    std::string clean;
+    clean.reserve(data.size());
+    for (char c : data) {
+        if (c != '\n' && c != '\r' && c != ' ' && c != '\t')
+            clean.push_back(c);
+    }
+    if (clean.empty())
+        return false;
+    if (clean.back() == '=')
+        return true; // padding only ever ends an encoding
+    if (clean.size() % 4 != 0)
+        return false;
+    const QByteArray tail = ResponseParser::decodeBase64(QByteArray::fromStdString(clean.substr(clean.size() - 12)));
+    const QByteArray head = ResponseParser::decodeBase64(QByteArray::fromStdString(clean.substr(0, std::min<size_t>(16, clean.size()))));
+    if (tail.endsWith("\xFF\xD9"))
+        return true; // JPEG end of image
+    if (tail.endsWith(QByteArray("IEND\xAE\x42\x60\x82", 8)))
+        return true; // PNG IEND chunk
+    if (head.startsWith("RIFF") && head.size() >= 8) {
+        const auto size = quint32(quint8(head[4])) | quint32(quint8(head[5])) << 8
+                          | quint32(quint8(head[6])) << 16 | quint32(quint8(head[7])) << 24;
+        return clean.size() / 4 * 3 >= size + 8;
+    }
+    return false;
+}
+
+bool decodeImagePart(const json &part, ImageData &out)
+{
+    const QString data = str(part, "data");
+    if (data.isEmpty())
+        return false;
+    bool ok = false;
+    out.bytes = ResponseParser::decodeBase64(data.toLatin1(), &ok);
+    out.mimeType = sniffImageMimeType(out.bytes);
+    return ok && !out.mimeType.isEmpty();
+}
+
+} // namespace
+
+struct StreamAssembler::Private {
+    json interaction = json::object();
+    std::map<long long, json> steps;
+    bool sawAny = false;
+    bool completed = false;
+    bool done = false;
+    std::optional<ApiError> error;
+    QString status;
+
+    json &step(long long index, const char *defaultType)
+    {
+        auto it = steps.find(index);
+        if (it == steps.end())
+            it = steps.emplace(index, json{{"type", defaultType}}).first;
+        return it->second;
+    }
+
+    QString textSoFar() const
+    {
+        QStringList texts;
+        for (const auto &[index, s] : steps) {
+            if (str(s, "type") == QLatin1String("user_input"))
+                texts.clear();
+            if (str(s, "type") != QLatin1String("model_output") || !s.contains("content") || !s["content"].is_array())
+                continue;
+            for (const json &part : s["content"]) {
+                if (str(part, "type") == QLatin1String("text") && !str(part, "text").isEmpty())
+                    texts.append(str(part, "text"));
+            }
+        }
+        return texts.join(QLatin1Char('\n'));
+    }
+
+    void mergeInteraction(const json &obj)
+    {
+        if (!obj.is_object())
+            return;
+        for (auto it = obj.begin(); it != obj.end(); ++it) {
+            if (it.key() == "steps") {
+                // interaction.completed usually lacks steps; when present they are authoritative.
+                if (it.value().is_array() && !it.value().empty()) {
+                    steps.clear();
+                    long long i = 0;
+                    for (const json &s : it.value())
+                        steps.emplace(i++, s);
+                }
+                continue;
+            }
+            interaction[it.key()] = it.value();
+        }
+    }
+
+    void statusChanged(const QString &newStatus, QList<StreamEvent> &out)
+    {
+        if (newStatus.isEmpty() || newStatus == status)
+            return;
+        status = newStatus;
+        interaction["status"] = newStatus.toStdString();
+        StreamEvent e;
+        e.type = StreamEvent::Type::StatusChanged;
+        e.interactionId = str(interaction, "id");
+        e.status = newStatus;
+        out.append(e);
+    }
+
+    void draft(const json &part, QList<StreamEvent> &out)
+    {
+        StreamEvent e;
+        e.type = StreamEvent::Type::Draft;
+        e.interactionId = str(interaction, "id");
+        if (decodeImagePart(part, e.image))
+            out.append(e);
+    }
+};
+
+StreamAssembler::StreamAssembler()
+    : d(std::make_unique<Private>())
+{
+}
+
+StreamAssembler::~StreamAssembler() = default;
+
+bool StreamAssembler::sawAnyEvent() const { return d->sawAny; }
+bool StreamAssembler::isCompleted() const { return d->completed; }
+bool StreamAssembler::isDone() const { return d->done; }
+const std::optional<ApiError> &StreamAssembler::error() const { return d->error; }
+QString StreamAssembler::interactionId() const { return str(d->interaction, "id"); }
+
+QByteArray StreamAssembler::interactionJson() const
+{
+    json out = d->interaction;
+    json steps = json::array();
+    for (const auto &[index, s] : d->steps)
+        steps.push_back(s);
+    out["steps"] = steps;
+    return QByteArray::fromStdString(out.dump());
+}
+
+QList<StreamEvent> StreamAssembler::feed(const SseEvent &event)
+{
+    QList<StreamEvent> out;
+    if (d->done)
+        return out;
+    if (event.data.trimmed() == "[DONE]") {
+        d->done = true;
+        return out;
+    }
+    d->sawAny = true;
+    const json payload = json::parse(event.data.constBegin(), event.data.constEnd(), nullptr, false);
+    if (payload.is_discarded() || !payload.is_object()) {
+        ApiError e;
+        e.kind = ErrorKind::MalformedResponse;
+        e.interactionId = interactionId();
+        e.message = QStringLiteral("The server sent a stream event that is not JSON; try again without streaming.");
+        d->error = e;
+        d->done = true;
+        return out;
+    }
+    QString type = str(payload, "event_type");
+    if (type.isEmpty())
+        type = QString::fromUtf8(event.event);
+
+    if (type == QLatin1String("interaction.created")) {
+        d->mergeInteraction(payload.value("interaction", json::object()));
+        StreamEvent e;
+        e.type = StreamEvent::Type::Created;
+        e.interactionId = interactionId();
+        e.status = str(d->interaction, "status");
+        d->status = e.status;
+        out.append(e);
+    } else if (type == QLatin1String("interaction.status_update")) {
+        if (interactionId().isEmpty() && !str(payload, "interaction_id").isEmpty())
+            d->interaction["id"] = payload["interaction_id"];
+        if (payload.contains("usage"))
+            d->interaction["usage"] = payload["usage"];
+        d->statusChanged(str(payload, "status"), out);
+    } else if (type == QLatin1String("step.start")) {
+        const long long index = payload.value("index", json(0)).is_number() ? payload["index"].get<long long>() : 0;
+        json step = payload.value("step", json::object());
+        if (!step.is_object())
+            step = json::object();
+        d->steps[index] = step;
+        if (str(step, "type") == QLatin1String("thought") && step.contains("summary") && step["summary"].is_array()) {
+            for (const json &part : step["summary"]) {
+                if (str(part, "type") == QLatin1String("image"))
+                    d->draft(part, out);
+            }
+        }
+    } else if (type == QLatin1String("step.delta")) {
+        const long long index = payload.value("index", json(0)).is_number() ? payload["index"].get<long long>() : 0;
+        const json delta = payload.value("delta", json::object());
+        const QString dtype = str(delta, "type");
+        if (dtype == QLatin1String("text") || dtype == QLatin1String("image")) {
+            json &step = d->step(index, "model_output");
+            if (!step.contains("content") || !step["content"].is_array())
+                step["content"] = json::array();
+            json &content = step["content"];
+            json *last = content.empty() ? nullptr : &content.back();
+            if (dtype == QLatin1String("text")) {
+                const std::string text = delta.value("text", std::string());
+                if (last && str(*last, "type") == QLatin1String("text"))
+                    (*last)["text"] = last->value("text", std::string()) + text;
+                else
+                    content.push_back(json{{"type", "text"}, {"text", text}});
+                StreamEvent e;
+                e.type = StreamEvent::Type::Text;
+                e.interactionId = interactionId();
+                e.text = d->textSoFar();
+                out.append(e);
+            } else {
+                const std::string data = delta.value("data", std::string());
+                if (last && str(*last, "type") == QLatin1String("image") && last->contains("data")
+                    && (*last)["data"].is_string() && !looksComplete((*last)["data"].get<std::string>())) {
+                    (*last)["data"] = (*last)["data"].get<std::string>() + data;
+                    if (delta.contains("mime_type") && !last->contains("mime_type"))
+                        (*last)["mime_type"] = delta["mime_type"];
+                } else {
+                    json part = delta;
+                    part["type"] = "image";
+                    content.push_back(part);
+                }
+            }
+        } else if (dtype == QLatin1String("thought_signature")) {
+            json &step = d->step(index, "thought");
+            step["signature"] = delta.value("signature", json(""));
+        } else if (dtype == QLatin1String("thought_summary")) {
+            json &step = d->step(index, "thought");
+            if (!step.contains("summary") || !step["summary"].is_array())
+                step["summary"] = json::array();
+            const json part = delta.value("content", json::object());
+            step["summary"].push_back(part);
+            if (str(part, "type") == QLatin1String("image"))
+                d->draft(part, out);
+        }
+    } else if (type == QLatin1String("step.stop")) {
+        const long long index = payload.value("index", json(0)).is_number() ? payload["index"].get<long long>() : 0;
+        const auto it = d->steps.find(index);
+        if (it != d->steps.end() && str(it->second, "type") == QLatin1String("model_output")
+            && it->second.contains("content") && it->second["content"].is_array()) {
+            const json &content = it->second["content"];
+            for (auto p = content.rbegin(); p != content.rend(); ++p) {
+                if (str(*p, "type") != QLatin1String("image"))
+                    continue;
+                StreamEvent e;
+                e.type = StreamEvent::Type::ImageReceived;
+                e.interactionId = interactionId();
+                if (decodeImagePart(*p, e.image))
+                    out.append(e);
+                break;
+            }
+        }
+    } else if (type == QLatin1String("interaction.completed")) {
+        const json obj = payload.value("interaction", json::object());
+        const QString newStatus = str(obj, "status");
+        d->mergeInteraction(obj);
+        d->status = QString(); // force a final StatusChanged with the terminal status
+        d->statusChanged(newStatus.isEmpty() ? QStringLiteral("completed") : newStatus, out);
+        d->completed = true;
+        d->done = true;
+    } else if (type == QLatin1String("error")) {
+        const json err = payload.value("error", json::object());
+        ApiError e;
+        e.serverCode = str(err, "code");
+        if (e.serverCode.isEmpty() && err.contains("code") && err["code"].is_number())
+            e.serverCode = QString::number(err["code"].get<long long>());
+        e.serverMessage = str(err, "message");
+        e.kind = ResponseParser::kindForCode(e.serverCode, ErrorKind::Server);
+        e.interactionId = interactionId();
+        e.message = QStringLiteral("The server reported an error during the stream%1%2. Try again.")
+                        .arg(e.serverCode.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(e.serverCode),
+                             e.serverMessage.isEmpty() ? QString() : QStringLiteral(": %1").arg(e.serverMessage));
+        d->error = e;
+        d->done = true;
+    }
+    // Unknown event types (legacy names, future additions) are ignored on purpose.
+    return out;
+}
+
+} // namespace nb2

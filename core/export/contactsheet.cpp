@@ -1,0 +1,176 @@
+#include "core/export/contactsheet.h"
+
+#include "core/export/captionfont.h"
+
+#include <QBuffer>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFont>
+#include <QFontMetrics>
+#include <QGuiApplication>
+#include <QImageReader>
+#include <QPainter>
+
+#include <cmath>
+
+namespace nb2 {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("nb2::ContactSheet", text);
+}
+
+constexpr int kGap = 16;
+constexpr int kMargin = 24;
+constexpr int kCaptionHeight = 34;   // two lines of the bitmap font
+constexpr int kTitleHeight = 44;
+const QColor kBackground(0xf6, 0xf5, 0xf2);
+const QColor kInk(0x1d, 0x1d, 0x1f);
+const QColor kMuted(0x6b, 0x6b, 0x70);
+
+bool haveGui()
+{
+    return qobject_cast<QGuiApplication *>(QCoreApplication::instance()) != nullptr;
+}
+
+// Draws one line of text at (x, top) within width, elided; font when possible, bitmap otherwise.
+void drawLine(QImage *img, QPainter *p, int x, int top, int width, const QString &text, const QColor &color, bool bold, int pixelSize)
+{
+    if (haveGui()) {
+        QFont f(QStringLiteral("DejaVu Sans"));
+        f.setPixelSize(pixelSize);
+        f.setBold(bold);
+        p->setFont(f);
+        p->setPen(color);
+        const QFontMetrics fm(f);
+        p->drawText(x, top + fm.ascent(), fm.elidedText(text, Qt::ElideRight, width));
+        return;
+    }
+    const int scale = pixelSize >= 20 ? 2 : 1;
+    CaptionFont::draw(img, QPoint(x, top), CaptionFont::elided(text, width, scale), color, scale);
+}
+
+QImage thumbnail(const QString &path, int box)
+{
+    QImageReader reader(path);
+    reader.setAutoTransform(true);
+    const QSize size = reader.size();
+    if (size.isValid())
+        reader.setScaledSize(size.scaled(box, box, Qt::KeepAspectRatio));
+    return reader.read();
+}
+
+} // namespace
+
+QString ContactSheet::caption(int n, const ExportFrame &frame, bool stripPrompts)
+{
+    QString s = QLatin1Char('#') + QString::number(n) + QLatin1Char(' ') + frame.kind;
+    if (frame.isFailed())
+        s += QLatin1Char(' ') + tr("(failed)");
+    if (!stripPrompts && !frame.prompt.isEmpty())
+        s += QLatin1String(" - ") + frame.prompt.simplified();
+    return s;
+}
+
+QImage ContactSheet::render(const QList<const ExportFrame *> &frames, const QString &title,
+                            const ContactSheetOptions &options, QStringList *warnings)
+{
+    const int count = int(frames.size());
+    const int cell = qBound(32, options.cellSize, 2048);
+    const int cols = options.columns > 0 ? options.columns
+                                         : qBound(1, int(std::ceil(std::sqrt(double(count)))), 6);
+    const int rows = qMax(1, (count + cols - 1) / cols);
+    const int captionH = options.captions ? kCaptionHeight : 0;
+    const int width = 2 * kMargin + cols * cell + (cols - 1) * kGap;
+    const int height = 2 * kMargin + kTitleHeight + rows * (cell + captionH) + (rows - 1) * kGap;
+
+    QImage sheet(width, height, QImage::Format_RGB32);
+    sheet.fill(kBackground);
+    QPainter p(&sheet);
+    p.setRenderHint(QPainter::SmoothPixmapTransform);
+    p.setRenderHint(QPainter::TextAntialiasing);
+    p.setRenderHint(QPainter::Antialiasing);
+    drawLine(&sheet, &p, kMargin, kMargin, width - 2 * kMargin, title, kInk, true, 22);
+
+    for (int i = 0; i < count; ++i) {
+        const ExportFrame &f = *frames.at(i);
+        const int x = kMargin + (i % cols) * (cell + kGap);
+        const int y = kMargin + kTitleHeight + (i / cols) * (cell + captionH + kGap);
+        const QRect box(x, y, cell, cell);
+        p.fillRect(box, QColor(0xe9, 0xe7, 0xe1));
+        QImage thumb = f.hasImage() ? thumbnail(f.imagePath, cell) : QImage();
+        if (!thumb.isNull()) {
+            const QSize s = thumb.size().scaled(cell, cell, Qt::KeepAspectRatio);
+            p.drawImage(QRect(QPoint(x + (cell - s.width()) / 2, y + (cell - s.height()) / 2), s), thumb);
+        } else {
+            if (f.hasImage() && warnings)
+                warnings->append(tr("Frame #%1: the image could not be decoded.").arg(i + 1));
+            p.setPen(QPen(kMuted, 1, Qt::DashLine));
+            p.drawRect(box.adjusted(0, 0, -1, -1));
+            const QString label = f.isFailed() ? tr("failed") : tr("no image");
+            drawLine(&sheet, &p, x + 10, y + cell / 2 - 8, cell - 20, label, kMuted, false, 13);
+        }
+        if (options.captions) {
+            // The whole caption wraps onto a second line once, then elides.
+            const QString text = caption(i + 1, f, options.stripPrompts);
+            const int perLine = qMax(1, (cell - 4) / CaptionFont::kGlyphWidth);
+            QString first = text, second;
+            if (!haveGui() && text.size() > perLine) {
+                int cut = int(text.lastIndexOf(QLatin1Char(' '), perLine));
+                if (cut < perLine / 2)
+                    cut = perLine;
+                first = text.left(cut);
+                second = text.mid(cut).trimmed();
+            } else if (haveGui()) {
+                QFont fnt(QStringLiteral("DejaVu Sans"));
+                fnt.setPixelSize(13);
+                const QFontMetrics fm(fnt);
+                int cut = int(text.size());
+                while (cut > 0 && fm.horizontalAdvance(text.left(cut)) > cell)
+                    cut = int(text.lastIndexOf(QLatin1Char(' '), cut - 1));
+                if (cut <= 0)
+                    cut = int(text.size());
+                first = text.left(cut);
+                second = text.mid(cut).trimmed();
+            }
+            drawLine(&sheet, &p, x, y + cell + 3, cell, first, kInk, false, 13);
+            if (!second.isEmpty())
+                drawLine(&sheet, &p, x, y + cell + 3 + 15, cell, second, kMuted, false, 13);
+        }
+    }
+    p.end();
+    return sheet;
+}
+
+Result<ExportReport> ContactSheet::write(const QList<const ExportFrame *> &frames, const QString &title,
+                                         const QString &outFile, const ContactSheetOptions &options)
+{
+    ExportReport report;
+    report.output = outFile;
+    report.frames = int(frames.size());
+    if (frames.isEmpty()) {
+        ApiError e;
+        e.kind = ErrorKind::InvalidInput;
+        e.message = tr("There are no frames to put on a contact sheet.");
+        return e;
+    }
+    const QImage sheet = render(frames, title, options, &report.warnings);
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    if (!sheet.save(&buffer, "PNG")) {
+        ApiError e;
+        e.kind = ErrorKind::Io;
+        e.message = tr("The contact sheet could not be encoded as PNG.");
+        return e;
+    }
+    auto written = exportfiles::writeAtomically(outFile, png);
+    if (!written)
+        return written.error();
+    report.bytesWritten = written.value();
+    return report;
+}
+
+} // namespace nb2

@@ -1,0 +1,99 @@
+#include "core/export/exporter.h"
+
+#include "core/export/contactsheet.h"
+#include "core/export/framesexporter.h"
+#include "core/export/htmlexporter.h"
+#include "core/export/sessionbundle.h"
+
+#include <QCoreApplication>
+
+namespace nb2 {
+
+namespace {
+
+ApiError invalid(const QString &message)
+{
+    ApiError e;
+    e.kind = ErrorKind::InvalidInput;
+    e.message = message;
+    return e;
+}
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("nb2::Exporter", text);
+}
+
+} // namespace
+
+QString Exporter::formatName(ExportFormat format)
+{
+    switch (format) {
+    case ExportFormat::Html: return QStringLiteral("html");
+    case ExportFormat::Bundle: return QStringLiteral("bundle");
+    case ExportFormat::Sheet: return QStringLiteral("sheet");
+    case ExportFormat::Frames: return QStringLiteral("frames");
+    }
+    return {};
+}
+
+std::optional<ExportFormat> Exporter::formatFromName(const QString &name)
+{
+    for (ExportFormat f : {ExportFormat::Html, ExportFormat::Bundle, ExportFormat::Sheet, ExportFormat::Frames}) {
+        if (formatName(f) == name)
+            return f;
+    }
+    return std::nullopt;
+}
+
+Result<ExportReport> Exporter::run(const ExportSession &session, const ExportRequest &request)
+{
+    if (request.output.isEmpty())
+        return invalid(tr("No output path was given."));
+    if (request.singleFile && request.format != ExportFormat::Html)
+        return invalid(tr("--single-file only applies to the html format."));
+    if (request.format == ExportFormat::Bundle) {
+        // A bundle is the session itself: leaving anything out would break the round trip.
+        if (request.scope.kind != ExportScope::Kind::Session)
+            return invalid(tr("A bundle always holds the whole session; --branch and --frames do not apply."));
+        if (request.stripPrompts || request.stripIds)
+            return invalid(tr("A bundle is a lossless copy of the session; --strip-prompts and --strip-ids do not apply."));
+        return SessionBundle::write(session, request.output);
+    }
+
+    // Frames export is about pictures: failed turns (no image) are never part of it.
+    const bool includeFailed = request.includeFailed && request.format != ExportFormat::Frames;
+    auto frames = session.select(request.scope, includeFailed);
+    if (!frames)
+        return frames.error();
+    if (frames.value().isEmpty())
+        return invalid(tr("The chosen scope has no frames to export."));
+
+    switch (request.format) {
+    case ExportFormat::Html: {
+        HtmlExportOptions o;
+        o.singleFile = request.singleFile;
+        o.includeFailed = includeFailed;
+        o.linkImages = request.linkImages;
+        o.stripPrompts = request.stripPrompts;
+        o.stripIds = request.stripIds;
+        return HtmlExporter::write(session, frames.value(), request.output, o);
+    }
+    case ExportFormat::Sheet: {
+        ContactSheetOptions o;
+        o.stripPrompts = request.stripPrompts;
+        return ContactSheet::write(frames.value(), session.title, request.output, o);
+    }
+    case ExportFormat::Frames: {
+        FramesExportOptions o;
+        o.provenance.stripPrompts = request.stripPrompts;
+        o.provenance.stripIds = request.stripIds;
+        return FramesExporter::write(session, frames.value(), request.output, o);
+    }
+    case ExportFormat::Bundle:
+        break;
+    }
+    return invalid(tr("Unknown export format."));
+}
+
+} // namespace nb2

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "core/export/exportfiles.h"
+#include "core/export/exportsession.h"
+
+#include <optional>
+
+namespace nb2 {
+
+enum class ExportFormat { Html, Bundle, Sheet, Frames };
+
+/** Everything the dialog or the CLI asks for in one export. */
+struct ExportRequest {
+    ExportFormat format = ExportFormat::Html;
+    ExportScope scope;
+    QString output;              // folder (html, frames) or file (html --single-file, bundle, sheet)
+    bool singleFile = false;     // html only
+    bool stripPrompts = false;   // not for bundles (a bundle is the whole session, lossless)
+    bool stripIds = false;       // not for bundles
+    bool includeFailed = true;   // html and sheet
+    bool linkImages = true;      // html folder: hard links where possible
+};
+
+/**
+ * The one entry point for exporting: checks that the request makes sense for its format,
+ * resolves the scope and hands off to the format's exporter. Blocking and free of GUI
+ * state, so the dialog can run it on a worker thread and the CLI can call it directly.
+ */
+class Exporter
+{
+public:
+    static Result<ExportReport> run(const ExportSession &session, const ExportRequest &request);
+
+    static QString formatName(ExportFormat format);                       // "html", "bundle", "sheet", "frames"
+    static std::optional<ExportFormat> formatFromName(const QString &name);
+};
+
+} // namespace nb2

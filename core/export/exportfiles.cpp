@@ -1,0 +1,164 @@
+#include "core/export/exportfiles.h"
+
+#include "core/api/imageinput.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+
+#include <unistd.h>
+
+namespace nb2::exportfiles {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("nb2::Export", text);
+}
+
+ApiError ioError(const QString &message)
+{
+    ApiError e;
+    e.kind = ErrorKind::Io;
+    e.message = message;
+    return e;
+}
+
+} // namespace
+
+Result<qint64> writeAtomically(const QString &path, const QByteArray &bytes)
+{
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return ioError(tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), f.errorString()));
+    if (f.write(bytes) != bytes.size() || !f.commit())
+        return ioError(tr("Writing %1 failed: %2").arg(QDir::toNativeSeparators(path), f.errorString()));
+    return qint64(bytes.size());
+}
+
+Result<bool> linkOrCopy(const QString &src, const QString &dst, bool allowLink)
+{
+    if (allowLink && ::link(QFile::encodeName(src).constData(), QFile::encodeName(dst).constData()) == 0)
+        return true;
+    // Cross-device, unsupported file system or links not wanted: a plain byte copy. (Not
+    // QFile::copy: it is several times slower per small file, which shows at 1,000 frames.)
+    auto bytes = readFile(src);
+    if (!bytes)
+        return bytes.error();
+    // Temp + rename like QSaveFile, but without its per-file fdatasync: these are copies of
+    // files the session keeps, in a fresh export folder, and syncing each of 1,000 small files
+    // made the export ~50x slower. A crash leaves no half-written image under its real name.
+    const QString part = dst + QLatin1String(".part");
+    QFile out(part);
+    if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(bytes.value()) != bytes.value().size()) {
+        const QString why = out.errorString();
+        out.close();
+        QFile::remove(part);
+        return ioError(tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(dst), why));
+    }
+    out.close();
+    if (!QFile::rename(part, dst)) {
+        QFile::remove(part);
+        return ioError(tr("Cannot write %1.").arg(QDir::toNativeSeparators(dst)));
+    }
+    return false;
+}
+
+Result<bool> prepareEmptyDir(const QString &dir)
+{
+    QFileInfo fi(dir);
+    if (fi.exists()) {
+        if (!fi.isDir())
+            return ioError(tr("%1 exists and is not a folder.").arg(QDir::toNativeSeparators(dir)));
+        if (!QDir(dir).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System))
+            return ioError(tr("The folder %1 is not empty; choose a new or empty folder so that nothing in it is overwritten.")
+                               .arg(QDir::toNativeSeparators(dir)));
+        return true;
+    }
+    if (!QDir().mkpath(dir))
+        return ioError(tr("Cannot create the folder %1.").arg(QDir::toNativeSeparators(dir)));
+    return true;
+}
+
+QString slugify(const QString &text, int maxLen)
+{
+    // Decompose so that "café" becomes "cafe" rather than "caf".
+    const QString d = text.normalized(QString::NormalizationForm_KD);
+    QString out;
+    bool dash = false;
+    for (QChar c : d) {
+        if (c.unicode() < 128 && c.isLetterOrNumber()) {
+            if (dash && !out.isEmpty())
+                out += QLatin1Char('-');
+            dash = false;
+            out += c.toLower();
+        } else if (c.category() != QChar::Mark_NonSpacing) {
+            dash = true;
+        }
+    }
+    if (out.size() > maxLen) {
+        // Cut at a word boundary when there is one in the second half.
+        const qsizetype dash = out.lastIndexOf(QLatin1Char('-'), maxLen);
+        out.truncate(dash > maxLen / 2 ? dash : maxLen);
+    }
+    while (out.endsWith(QLatin1Char('-')))
+        out.chop(1);
+    return out;
+}
+
+QString safeName(const QString &id)
+{
+    QString out;
+    out.reserve(id.size());
+    for (QChar c : id) {
+        const bool ok = c.unicode() < 128 && (c.isLetterOrNumber() || c == QLatin1Char('-') || c == QLatin1Char('_'));
+        out += ok ? c : QLatin1Char('_');
+    }
+    return out.isEmpty() ? QStringLiteral("_") : out;
+}
+
+QString htmlEscape(const QString &text)
+{
+    QString out;
+    out.reserve(text.size() + text.size() / 8);
+    for (QChar c : text) {
+        switch (c.unicode()) {
+        case '&': out += QLatin1String("&amp;"); break;
+        case '<': out += QLatin1String("&lt;"); break;
+        case '>': out += QLatin1String("&gt;"); break;
+        case '"': out += QLatin1String("&quot;"); break;
+        case '\'': out += QLatin1String("&#39;"); break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
+QString imageMimeType(const QByteArray &bytes)
+{
+    const QString m = sniffImageMimeType(bytes);
+    return m.isEmpty() ? QStringLiteral("application/octet-stream") : m;
+}
+
+QString imageExtension(const QByteArray &bytes)
+{
+    const QString m = sniffImageMimeType(bytes);
+    if (m == QLatin1String("image/jpeg"))
+        return QStringLiteral("jpg");
+    if (m.startsWith(QLatin1String("image/")))
+        return m.mid(6);
+    return QStringLiteral("bin");
+}
+
+Result<QByteArray> readFile(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return ioError(tr("Cannot read %1: %2").arg(QDir::toNativeSeparators(path), f.errorString()));
+    return f.readAll();
+}
+
+} // namespace nb2::exportfiles

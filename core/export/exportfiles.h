@@ -1,0 +1,56 @@
+#pragma once
+
+#include "core/api/apierror.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+namespace nb2 {
+
+/** What an export did, for the dialog, the CLI and the benchmark. */
+struct ExportReport {
+    QString output;             // the file or folder written
+    int frames = 0;             // frames in the export
+    int imagesLinked = 0;       // hard links to the session's files (same bytes, no copy)
+    int imagesCopied = 0;       // byte copies
+    qint64 bytesWritten = 0;
+    QStringList files;          // written files, relative to output (folder formats)
+    QStringList warnings;       // e.g. "frame 7 is WebP: no provenance written"
+};
+
+/**
+ * File helpers the exporters share: atomic writes, link-or-copy, safe names and escaping.
+ * They keep every exporter's promises in one place: nothing half-written, nothing re-encoded,
+ * no name that can escape the output folder.
+ */
+namespace exportfiles {
+
+/** Writes through QSaveFile (temp + rename): a crash never leaves a half file. */
+Result<qint64> writeAtomically(const QString &path, const QByteArray &bytes);
+
+/** Hard-links src to dst (same bytes, no copy); falls back to a byte copy. *linked says which. */
+Result<bool> linkOrCopy(const QString &src, const QString &dst, bool allowLink);
+
+/** Creates dir, which must not exist or be empty: an export never mixes into other files. */
+Result<bool> prepareEmptyDir(const QString &dir);
+
+/** "Add a lantern, then dim!" -> "add-a-lantern-then-dim"; ASCII letters/digits, at most maxLen. */
+QString slugify(const QString &text, int maxLen = 40);
+
+/** A file-name-safe form of an id: [A-Za-z0-9_-] kept, everything else '_'. */
+QString safeName(const QString &id);
+
+/** &, <, >, ", ' escaped: safe in element text and in double- or single-quoted attributes. */
+QString htmlEscape(const QString &text);
+
+/** Lowercase file extension for encoded image bytes ("png", "jpg", "webp", ...); "bin" if unknown. */
+QString imageExtension(const QByteArray &bytes);
+
+/** MIME type for encoded image bytes; application/octet-stream if unknown. */
+QString imageMimeType(const QByteArray &bytes);
+
+Result<QByteArray> readFile(const QString &path);
+
+} // namespace exportfiles
+} // namespace nb2

@@ -1,0 +1,230 @@
+#include "core/export/exportsession.h"
+
+#include "core/session/framegraph.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QHash>
+#include <QSet>
+
+namespace nb2 {
+
+namespace {
+
+ApiError invalid(const QString &message)
+{
+    ApiError e;
+    e.kind = ErrorKind::InvalidInput;
+    e.message = message;
+    return e;
+}
+
+ExportFrame fromFrame(const Frame &f, const QDir &dir)
+{
+    ExportFrame e;
+    e.id = f.id;
+    e.parentId = f.parentId;
+    e.kind = frameKindName(f.kind);
+    e.status = frameStatusName(f.status);
+    e.prompt = f.prompt;
+    e.modelText = f.modelText;
+    e.model = f.model;
+    e.interactionId = f.interactionId;
+    const auto tr = [](const char *s) { return QCoreApplication::translate("nb2::Export", s); };
+    if (!f.title.isEmpty())
+        e.parameters.append({tr("title"), f.title});
+    if (!f.aspectRatio.isEmpty())
+        e.parameters.append({tr("aspect"), f.aspectRatio});
+    if (!f.thinkingLevel.isEmpty())
+        e.parameters.append({tr("thinking"), f.thinkingLevel});
+    if (!f.image.isNull() && f.image.width > 0)
+        e.parameters.append({tr("size"), QStringLiteral("%1\u00d7%2").arg(f.image.width).arg(f.image.height)});
+    if (f.usage.totalTokens >= 0)
+        e.parameters.append({tr("tokens"), QString::number(f.usage.totalTokens)});
+    if (f.attempts > 1)
+        e.parameters.append({tr("attempts"), QString::number(f.attempts)});
+    if (f.starred)
+        e.parameters.append({tr("starred"), QStringLiteral("\u2605")});
+    if (!f.note.isEmpty())
+        e.parameters.append({tr("note"), f.note});
+    e.created = f.requestedAt;
+    e.finished = f.finishedAt;
+    if (f.reAnchored || f.kind == FrameKind::ReAnchor)
+        e.reanchor = tr("the parent's server id was gone, so its stored pixels were sent instead; continuity may differ");
+    if (!f.error.isEmpty()) {
+        e.error = f.error.message;
+        if (!f.error.serverMessage.isEmpty() && !e.error.contains(f.error.serverMessage))
+            e.error += QLatin1String(" (") + f.error.serverMessage + QLatin1Char(')');
+    }
+    if (!f.image.isNull()) {
+        e.imageRelPath = f.image.file;
+        e.imagePath = dir.filePath(f.image.file);
+    }
+    e.inputRelPaths = f.inputImages;
+    return e;
+}
+
+} // namespace
+
+ExportSession ExportSession::fromGraph(const FrameGraph &graph, const QString &sessionDir)
+{
+    ExportSession s;
+    const QDir dir(sessionDir);
+    s.sessionDir = dir.absolutePath();
+    s.title = dir.dirName();
+    for (const Frame &f : graph.frames()) {
+        if (!f.isTrashed())
+            s.frames.append(fromFrame(f, dir));
+    }
+    const QList<Branch> branches = graph.branches();
+    for (int i = 0; i < branches.size(); ++i)
+        s.branches.append({QString::number(i + 1), branches.at(i).head()});
+
+    // The bundle carries the record (manifest, journal) and every file a frame refers to,
+    // trashed frames included, so that an opened bundle can still restore from the trash.
+    for (const QString &name : {QStringLiteral("manifest.json"), QStringLiteral("journal.jsonl")}) {
+        if (QFileInfo::exists(dir.filePath(name)))
+            s.sessionFiles.append(name);
+    }
+    QSet<QString> seen;
+    for (const Frame &f : graph.frames()) {
+        QStringList files = f.inputImages;
+        if (!f.image.isNull())
+            files.prepend(f.image.file);
+        for (const QString &rel : files) {
+            if (!rel.isEmpty() && !seen.contains(rel) && QFileInfo::exists(dir.filePath(rel))) {
+                seen.insert(rel);
+                s.sessionFiles.append(rel);
+            }
+        }
+    }
+    return s;
+}
+
+const ExportFrame *ExportSession::frame(const QString &id) const
+{
+    for (const ExportFrame &f : frames) {
+        if (f.id == id)
+            return &f;
+    }
+    return nullptr;
+}
+
+QList<const ExportFrame *> ExportSession::children(const QString &id) const
+{
+    QList<const ExportFrame *> out;
+    for (const ExportFrame &f : frames) {
+        if (f.parentId == id && !id.isEmpty())
+            out.append(&f);
+    }
+    return out;
+}
+
+QList<const ExportFrame *> ExportSession::roots() const
+{
+    QSet<QString> ids;
+    for (const ExportFrame &f : frames)
+        ids.insert(f.id);
+    QList<const ExportFrame *> out;
+    // A frame whose parent is missing is treated as a root so that nothing is silently dropped.
+    for (const ExportFrame &f : frames) {
+        if (f.parentId.isEmpty() || !ids.contains(f.parentId))
+            out.append(&f);
+    }
+    return out;
+}
+
+QList<const ExportFrame *> ExportSession::pathTo(const QString &id) const
+{
+    QHash<QString, const ExportFrame *> byId;
+    for (const ExportFrame &f : frames)
+        byId.insert(f.id, &f);
+    QList<const ExportFrame *> path;
+    QSet<QString> seen; // a corrupt manifest with a cycle must not hang the export
+    const ExportFrame *f = byId.value(id);
+    while (f && !seen.contains(f->id)) {
+        seen.insert(f->id);
+        path.prepend(f);
+        f = f->parentId.isEmpty() ? nullptr : byId.value(f->parentId);
+    }
+    return path;
+}
+
+QList<const ExportFrame *> ExportSession::treeOrder() const
+{
+    QHash<QString, QList<const ExportFrame *>> kids;
+    for (const ExportFrame &f : frames)
+        kids[f.parentId].append(&f);
+    QList<const ExportFrame *> out;
+    out.reserve(frames.size());
+    QSet<QString> seen;
+    // Iterative DFS: a 1,000-frame linear chain must not recurse 1,000 deep.
+    QList<const ExportFrame *> stack;
+    const QList<const ExportFrame *> rs = roots();
+    for (auto it = rs.crbegin(); it != rs.crend(); ++it)
+        stack.append(*it);
+    while (!stack.isEmpty()) {
+        const ExportFrame *f = stack.takeLast();
+        if (seen.contains(f->id))
+            continue;
+        seen.insert(f->id);
+        out.append(f);
+        const QList<const ExportFrame *> &c = kids.value(f->id);
+        for (auto it = c.crbegin(); it != c.crend(); ++it)
+            stack.append(*it);
+    }
+    return out;
+}
+
+Result<QList<const ExportFrame *>> ExportSession::select(const ExportScope &scope, bool includeFailed) const
+{
+    QList<const ExportFrame *> chosen;
+    switch (scope.kind) {
+    case ExportScope::Kind::Session:
+        chosen = treeOrder();
+        break;
+    case ExportScope::Kind::Branch: {
+        QString head;
+        for (const ExportBranch &b : branches) {
+            if (b.name == scope.branch)
+                head = b.headId;
+        }
+        if (head.isEmpty() && frame(scope.branch))
+            head = scope.branch;
+        if (head.isEmpty()) {
+            QStringList names;
+            for (const ExportBranch &b : branches)
+                names.append(b.name);
+            return invalid(QCoreApplication::translate("nb2::Export",
+                "No branch or frame named \"%1\" in this session. Branches: %2.")
+                    .arg(scope.branch, names.isEmpty() ? QStringLiteral("(none)") : names.join(QStringLiteral(", "))));
+        }
+        chosen = pathTo(head);
+        break;
+    }
+    case ExportScope::Kind::Frames: {
+        if (scope.frameIds.isEmpty())
+            return invalid(QCoreApplication::translate("nb2::Export", "No frames were selected."));
+        QSet<QString> wanted;
+        for (const QString &id : scope.frameIds) {
+            if (!frame(id))
+                return invalid(QCoreApplication::translate("nb2::Export",
+                    "No frame with id \"%1\" in this session.").arg(id));
+            wanted.insert(id);
+        }
+        for (const ExportFrame *f : treeOrder()) {
+            if (wanted.contains(f->id))
+                chosen.append(f);
+        }
+        // Explicitly chosen frames are exported even when failed: the user asked for them.
+        return chosen;
+    }
+    }
+    if (!includeFailed) {
+        chosen.removeIf([](const ExportFrame *f) { return f->isFailed(); });
+    }
+    return chosen;
+}
+
+} // namespace nb2

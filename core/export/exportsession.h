@@ -1,0 +1,88 @@
+#pragma once
+
+#include "core/api/apierror.h"
+
+#include <QDateTime>
+#include <QList>
+#include <QPair>
+#include <QString>
+#include <QStringList>
+
+namespace nb2 {
+
+class FrameGraph;
+
+/** One frame as the exporters see it: plain values, no link to the live session. */
+struct ExportFrame {
+    QString id;                 // the session's frame id (stable, not a server id)
+    QString parentId;           // empty for a root
+    QString kind;               // "generate", "edit", "edit_local", "style_edit", "import", ...
+    QString status;             // "done", "failed", "pending", ...
+    QString prompt;
+    QString modelText;          // the model's own words for this turn
+    QString model;
+    QString interactionId;      // server id; may be empty or expired
+    QList<QPair<QString, QString>> parameters; // aspect ratio, thinking level, ... (display order)
+    QDateTime created;
+    QDateTime finished;         // invalid while pending
+    QString reanchor;           // non-empty: this turn re-sent stored pixels instead of the server id (why)
+    QString error;              // failed turns: the readable message
+    QString imagePath;          // absolute path of the image file on disk; empty when none
+    QString imageRelPath;       // the same file relative to the session folder (what exports show)
+    QStringList inputRelPaths;  // imported inputs (style reference, edit-local target), relative
+
+    bool hasImage() const { return !imagePath.isEmpty(); }
+    bool isFailed() const { return status == QLatin1String("failed"); }
+};
+
+/** A named branch: the frame it ends at. */
+struct ExportBranch {
+    QString name;
+    QString headId;
+};
+
+/** What to export: everything, one branch (root to head), or chosen frames. */
+struct ExportScope {
+    enum class Kind { Session, Branch, Frames };
+    Kind kind = Kind::Session;
+    QString branch;             // Branch: a branch name, or a frame id taken as the head
+    QStringList frameIds;       // Frames
+
+    static ExportScope session() { return {}; }
+    static ExportScope ofBranch(const QString &nameOrHead) { return {Kind::Branch, nameOrHead, {}}; }
+    static ExportScope ofFrames(const QStringList &ids) { return {Kind::Frames, {}, ids}; }
+};
+
+/**
+ * The session as a read-only value for exporting: frames in creation order, branch heads and
+ * the session folder's file list. Responsible for tree walks (tree order, root-to-frame
+ * paths) and for resolving an ExportScope to frames; owns copies, never the live graph, so
+ * an export can run on a worker thread while the user keeps working.
+ */
+struct ExportSession
+{
+    QString title;
+    QString sessionDir;                 // absolute; never written into an export
+    QList<ExportFrame> frames;          // creation order
+    QList<ExportBranch> branches;
+    QStringList sessionFiles;           // every file the session consists of, relative to sessionDir
+
+    /**
+     * The adapter from the live session: live (not trashed) frames of the graph, branches
+     * numbered "1", "2", ... in FrameGraph::branches() order, and the session's files
+     * (manifest.json, journal.jsonl, every image or input a frame refers to, trashed ones too).
+     */
+    static ExportSession fromGraph(const FrameGraph &graph, const QString &sessionDir);
+
+    const ExportFrame *frame(const QString &id) const;
+    QList<const ExportFrame *> children(const QString &id) const;   // creation order
+    QList<const ExportFrame *> roots() const;
+    /** Root first, ending at id. Empty if id is unknown. */
+    QList<const ExportFrame *> pathTo(const QString &id) const;
+    /** Depth-first pre-order, siblings in creation order: parents always before children. */
+    QList<const ExportFrame *> treeOrder() const;
+    /** The frames of a scope in tree order; failed turns only when includeFailed. */
+    Result<QList<const ExportFrame *>> select(const ExportScope &scope, bool includeFailed) const;
+};
+
+} // namespace nb2

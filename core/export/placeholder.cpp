@@ -1,1 +1,0 @@
-// Replaced by the export work; keeps the target buildable meanwhile.

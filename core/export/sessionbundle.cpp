@@ -1,0 +1,275 @@
+#include "core/export/sessionbundle.h"
+
+#include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+#include <QSet>
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include <memory>
+
+#ifndef NB2_VERSION
+#define NB2_VERSION "0.0.0"
+#endif
+
+namespace nb2 {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("nb2::SessionBundle", text);
+}
+
+ApiError error(ErrorKind kind, const QString &message)
+{
+    ApiError e;
+    e.kind = kind;
+    e.message = message;
+    return e;
+}
+
+// A bundle entry larger than this is refused: no session image comes close, a zip bomb does.
+constexpr qint64 kMaxEntryBytes = qint64(2) << 30;
+
+struct ArchiveDeleter {
+    void operator()(archive *a) const { archive_free(a); }
+};
+using ArchivePtr = std::unique_ptr<archive, ArchiveDeleter>;
+struct EntryDeleter {
+    void operator()(archive_entry *e) const { archive_entry_free(e); }
+};
+using EntryPtr = std::unique_ptr<archive_entry, EntryDeleter>;
+
+QString archiveMessage(archive *a)
+{
+    const char *s = archive_error_string(a);
+    return s ? QString::fromLocal8Bit(s) : tr("unknown error");
+}
+
+la_ssize_t writeToSaveFile(archive *, void *client, const void *buffer, size_t length)
+{
+    auto *file = static_cast<QSaveFile *>(client);
+    return file->write(static_cast<const char *>(buffer), qint64(length));
+}
+
+Result<bool> addEntry(archive *a, const QString &name, const QByteArray &bytes, const QDateTime &mtime, bool compress)
+{
+    // Images are already compressed: storing them keeps the bundle fast to write and read.
+    if (compress)
+        archive_write_zip_set_compression_deflate(a);
+    else
+        archive_write_zip_set_compression_store(a);
+    EntryPtr entry(archive_entry_new());
+    const QByteArray utf8 = name.toUtf8();
+    archive_entry_set_pathname_utf8(entry.get(), utf8.constData());
+    archive_entry_set_filetype(entry.get(), AE_IFREG);
+    archive_entry_set_perm(entry.get(), 0644);
+    archive_entry_set_size(entry.get(), bytes.size());
+    archive_entry_set_mtime(entry.get(), mtime.isValid() ? mtime.toSecsSinceEpoch() : 0, 0);
+    if (archive_write_header(a, entry.get()) != ARCHIVE_OK)
+        return error(ErrorKind::Io, tr("Cannot add %1 to the bundle: %2").arg(name, archiveMessage(a)));
+    if (!bytes.isEmpty() && archive_write_data(a, bytes.constData(), size_t(bytes.size())) != bytes.size())
+        return error(ErrorKind::Io, tr("Cannot write %1 into the bundle: %2").arg(name, archiveMessage(a)));
+    return true;
+}
+
+bool isDeflatable(const QString &name)
+{
+    return name.endsWith(QLatin1String(".json")) || name.endsWith(QLatin1String(".jsonl"));
+}
+
+} // namespace
+
+bool SessionBundle::isSafeEntryName(const QString &name)
+{
+    if (name.isEmpty() || name.size() > 1024)
+        return false;
+    if (name.startsWith(QLatin1Char('/')) || name.contains(QLatin1Char('\\')) || name.contains(QLatin1Char(':'))
+        || name.contains(QChar(0)))
+        return false;
+    const QStringList parts = name.split(QLatin1Char('/'));
+    for (int i = 0; i < parts.size(); ++i) {
+        const QString &p = parts.at(i);
+        // A trailing '/' (directory entry) is the only empty component allowed.
+        if (p.isEmpty() && i != parts.size() - 1)
+            return false;
+        if (p == QLatin1String("..") || p == QLatin1String("."))
+            return false;
+    }
+    return true;
+}
+
+Result<ExportReport> SessionBundle::write(const ExportSession &session, const QString &outFile)
+{
+    ExportReport report;
+    report.output = outFile;
+    report.frames = int(session.frames.size());
+    if (session.sessionFiles.isEmpty())
+        return error(ErrorKind::InvalidInput, tr("The session has no files to bundle."));
+
+    // Read everything first: a missing file fails the export before a byte is written.
+    const QDir dir(session.sessionDir);
+    QList<QPair<QString, QByteArray>> files;
+    QJsonArray index;
+    for (const QString &rel : session.sessionFiles) {
+        if (!isSafeEntryName(rel) || rel == QLatin1String(kIndexName))
+            return error(ErrorKind::InvalidInput, tr("The session file name \"%1\" cannot go into a bundle.").arg(rel));
+        auto bytes = exportfiles::readFile(dir.filePath(rel));
+        if (!bytes)
+            return bytes.error();
+        QJsonObject o;
+        o.insert(QStringLiteral("path"), rel);
+        o.insert(QStringLiteral("size"), qint64(bytes.value().size()));
+        o.insert(QStringLiteral("sha256"), QString::fromLatin1(
+            QCryptographicHash::hash(bytes.value(), QCryptographicHash::Sha256).toHex()));
+        index.append(o);
+        files.append({rel, bytes.value()});
+    }
+    QJsonObject head;
+    head.insert(QStringLiteral("format"), QLatin1String(kFormatName));
+    head.insert(QStringLiteral("version"), kFormatVersion);
+    head.insert(QStringLiteral("app"), QStringLiteral("nb2lite " NB2_VERSION));
+    head.insert(QStringLiteral("title"), session.title);
+    head.insert(QStringLiteral("frames"), qint64(session.frames.size()));
+    head.insert(QStringLiteral("files"), index);
+    const QByteArray indexBytes = QJsonDocument(head).toJson(QJsonDocument::Indented);
+
+    QSaveFile out(outFile);
+    if (!out.open(QIODevice::WriteOnly))
+        return error(ErrorKind::Io, tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(outFile), out.errorString()));
+    ArchivePtr a(archive_write_new());
+    archive_write_set_format_zip(a.get());
+    if (archive_write_open2(a.get(), &out, nullptr, writeToSaveFile, nullptr, nullptr) != ARCHIVE_OK)
+        return error(ErrorKind::Io, tr("Cannot start the bundle: %1").arg(archiveMessage(a.get())));
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    auto added = addEntry(a.get(), QLatin1String(kIndexName), indexBytes, now, true);
+    if (!added)
+        return added.error();
+    for (const auto &f : files) {
+        added = addEntry(a.get(), f.first, f.second, QFileInfo(dir.filePath(f.first)).lastModified(), isDeflatable(f.first));
+        if (!added)
+            return added.error();
+        report.files.append(f.first);
+    }
+    if (archive_write_close(a.get()) != ARCHIVE_OK)
+        return error(ErrorKind::Io, tr("Cannot finish the bundle: %1").arg(archiveMessage(a.get())));
+    a.reset();
+    if (!out.commit())
+        return error(ErrorKind::Io, tr("Writing %1 failed: %2").arg(QDir::toNativeSeparators(outFile), out.errorString()));
+    report.bytesWritten = QFileInfo(outFile).size();
+    return report;
+}
+
+Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QString &targetDir)
+{
+    ExportReport report;
+    report.output = targetDir;
+    if (!QFileInfo(bundleFile).isFile())
+        return error(ErrorKind::Io, tr("The bundle %1 does not exist.").arg(QDir::toNativeSeparators(bundleFile)));
+    const bool existed = QFileInfo::exists(targetDir);
+    auto ready = exportfiles::prepareEmptyDir(targetDir);
+    if (!ready)
+        return ready.error();
+    const QDir dir(targetDir);
+
+    QStringList written;
+    // The folder was new or empty, so everything in it is ours: on failure it is emptied
+    // (and removed if this call created it), leaving nothing of a bad bundle behind.
+    auto fail = [&](ErrorKind kind, const QString &message) -> Result<ExportReport> {
+        QDir(targetDir).removeRecursively();
+        if (existed)
+            QDir().mkpath(targetDir);
+        return error(kind, message);
+    };
+
+    ArchivePtr a(archive_read_new());
+    archive_read_support_format_zip(a.get());
+    archive_read_support_filter_none(a.get());
+    const QByteArray path = QFile::encodeName(bundleFile);
+    if (archive_read_open_filename(a.get(), path.constData(), 64 * 1024) != ARCHIVE_OK)
+        return fail(ErrorKind::InvalidInput, tr("%1 is not a readable NB2Lite bundle: %2")
+                                                 .arg(QFileInfo(bundleFile).fileName(), archiveMessage(a.get())));
+    QJsonObject head;
+    QHash<QString, QString> hashes;
+    QSet<QString> seen;
+    archive_entry *entry = nullptr;
+    int rc = ARCHIVE_OK;
+    while ((rc = archive_read_next_header(a.get(), &entry)) == ARCHIVE_OK) {
+        const char *utf8 = archive_entry_pathname_utf8(entry);
+        const QString name = utf8 ? QString::fromUtf8(utf8) : QString::fromLocal8Bit(archive_entry_pathname(entry));
+        if (!isSafeEntryName(name))
+            return fail(ErrorKind::InvalidInput, tr("The bundle contains an unsafe entry name \"%1\" (absolute or leaving the folder); nothing was extracted.").arg(name));
+        const auto type = archive_entry_filetype(entry);
+        if (type == AE_IFDIR)
+            continue;
+        if (type != AE_IFREG || archive_entry_hardlink(entry) || archive_entry_symlink(entry))
+            return fail(ErrorKind::InvalidInput, tr("The bundle entry \"%1\" is not a plain file; nothing was extracted.").arg(name));
+        if (seen.contains(name))
+            return fail(ErrorKind::InvalidInput, tr("The bundle contains \"%1\" twice.").arg(name));
+        seen.insert(name);
+        if (archive_entry_size_is_set(entry) && archive_entry_size(entry) > kMaxEntryBytes)
+            return fail(ErrorKind::TooLarge, tr("The bundle entry \"%1\" is too large.").arg(name));
+
+        QByteArray data;
+        char buffer[64 * 1024];
+        la_ssize_t n = 0;
+        while ((n = archive_read_data(a.get(), buffer, sizeof buffer)) > 0) {
+            data.append(buffer, n);
+            if (data.size() > kMaxEntryBytes)
+                return fail(ErrorKind::TooLarge, tr("The bundle entry \"%1\" is too large.").arg(name));
+        }
+        if (n < 0)
+            return fail(ErrorKind::InvalidInput, tr("The bundle entry \"%1\" is damaged: %2").arg(name, archiveMessage(a.get())));
+
+        if (name == QLatin1String(kIndexName)) {
+            head = QJsonDocument::fromJson(data).object();
+            continue;   // the index describes the bundle; it is not part of the session
+        }
+        hashes.insert(name, QString::fromLatin1(QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex()));
+        const QString target = dir.filePath(name);
+        if (!QDir().mkpath(QFileInfo(target).absolutePath()))
+            return fail(ErrorKind::Io, tr("Cannot create a folder for %1.").arg(name));
+        auto ok = exportfiles::writeAtomically(target, data);
+        if (!ok)
+            return fail(ok.error().kind, ok.error().message);
+        written.append(name);
+        report.bytesWritten += data.size();
+    }
+    if (rc != ARCHIVE_EOF)
+        return fail(ErrorKind::InvalidInput, tr("The bundle is damaged: %1").arg(archiveMessage(a.get())));
+
+    if (head.value(QStringLiteral("format")).toString() != QLatin1String(kFormatName))
+        return fail(ErrorKind::InvalidInput, tr("This zip is not an NB2Lite session bundle (no %1).").arg(QLatin1String(kIndexName)));
+    if (head.value(QStringLiteral("version")).toInt() > kFormatVersion)
+        return fail(ErrorKind::InvalidInput, tr("The bundle was made by a newer NB2Lite (bundle version %1); update to open it.")
+                                                 .arg(head.value(QStringLiteral("version")).toInt()));
+    const QJsonArray files = head.value(QStringLiteral("files")).toArray();
+    for (const QJsonValue &v : files) {
+        const QJsonObject o = v.toObject();
+        const QString rel = o.value(QStringLiteral("path")).toString();
+        if (!hashes.contains(rel))
+            return fail(ErrorKind::InvalidInput, tr("The bundle is incomplete: %1 is missing.").arg(rel));
+        if (hashes.value(rel) != o.value(QStringLiteral("sha256")).toString())
+            return fail(ErrorKind::InvalidInput, tr("The bundle is damaged: %1 does not match its checksum.").arg(rel));
+    }
+    if (files.size() != hashes.size())
+        return fail(ErrorKind::InvalidInput, tr("The bundle holds files its index does not list."));
+    if (!hashes.contains(QStringLiteral("manifest.json")))
+        return fail(ErrorKind::InvalidInput, tr("The bundle has no manifest.json."));
+    report.files = written;
+    report.frames = head.value(QStringLiteral("frames")).toInt();
+    return report;
+}
+
+} // namespace nb2

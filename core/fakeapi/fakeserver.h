@@ -1,0 +1,110 @@
+#pragma once
+
+#include <QByteArray>
+#include <QList>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <optional>
+
+namespace nb2 {
+
+/** One injected misbehaviour; consumed by the next create/get request(s). */
+struct FakeFault {
+    enum class Kind {
+        RateLimit,              // 429 resource_exhausted with Retry-After (and retry-after-ms if set)
+        ServerErrorJson,        // 500 {"error":{"code":"internal",...}}
+        ServiceUnavailableHtml, // 503 text/html body (a proxy page)
+        ConnectionReset,        // headers + part of the body, then the connection is dropped
+        TruncatedJson,          // 200, complete HTTP message whose JSON body is cut in half
+        SlowTrickle,            // 200, correct body sent in small chunks spread over trickleMs
+        TextOnlyRefusal,        // 200 completed interaction with a text refusal and no image
+        InvalidKey,             // 400 API_KEY_INVALID (array-wrapped google error) whatever the key
+    };
+    Kind kind = Kind::RateLimit;
+    int retryAfterSeconds = 1; // RateLimit: Retry-After header (seconds); < 0 = omit the header
+    int retryAfterMs = -1;     // RateLimit: retry-after-ms header when >= 0
+    int trickleMs = 2000;      // SlowTrickle: total time over which the body is spread
+};
+
+/** Stable lower-case names used by the binary's --fault flag and the control endpoint:
+ *  rate_limit, server_error, unavailable_html, connection_reset, truncated_json,
+ *  slow_trickle, text_only, invalid_key. */
+std::optional<FakeFault::Kind> fakeFaultKindFromName(const QString &name);
+QString fakeFaultKindName(FakeFault::Kind kind);
+
+/** One request as received, for tests (e.g. SDK conformance compares bodies). The API key
+ *  header is kept verbatim so tests can check it; never print it. */
+struct FakeRequest {
+    QString method;
+    QString path;                   // path without the query string, as sent (not decoded)
+    QString query;                  // raw query string without '?', empty when none
+    QByteArray body;
+    QMap<QString, QString> headers; // header names lower-cased
+};
+
+struct FakeServerOptions {
+    QString apiKey = QStringLiteral("test-key");
+    QStringList models{QStringLiteral("gemini-3.1-flash-lite-image")};
+    QStringList thinkingLevels{QStringLiteral("low"), QStringLiteral("high")};
+    int latencyMs = 0;      // added before every create/get/cancel answer (interruptible by stop())
+    bool requireKey = true; // false: any (or no) key is accepted (CLI --demo)
+};
+
+/**
+ * A strict, in-memory fake of the Gemini Interactions API (spec §1–9) served over plain
+ * HTTP on 127.0.0.1 from its own thread pool. It is an independent reading of the spec:
+ * it validates requests the way the real service does (key, model, thinking level, aspect
+ * ratio, image size, previous id, base64, image bytes, 20 MB limit), keeps every stored
+ * interaction's pixels so that edits visibly continue from their parent, draws
+ * deterministic synthetic JPEGs without needing a QGuiApplication, answers JSON or SSE,
+ * and misbehaves on request (injected faults, latency, forgotten ids) for tests and demos.
+ * It owns the stored interactions and the request log; all methods are thread-safe.
+ */
+class FakeServer
+{
+public:
+    explicit FakeServer(FakeServerOptions options = {});
+    ~FakeServer(); // stops
+
+    FakeServer(const FakeServer &) = delete;
+    FakeServer &operator=(const FakeServer &) = delete;
+
+    /** Binds 127.0.0.1:port (0 = ephemeral) and serves on background threads. */
+    bool start(quint16 port = 0);
+    /** Returns within about a second even while slow or trickled responses are in flight. */
+    void stop();
+    bool isRunning() const;
+    quint16 port() const;
+    QString baseUrl() const; // "http://127.0.0.1:PORT" (no trailing slash, no version)
+    QString errorString() const;
+
+    void setLatencyMs(int ms);
+    int latencyMs() const;
+    void setThinkingLevels(const QStringList &levels);
+    QStringList thinkingLevels() const;
+    void setRequireKey(bool require);
+
+    /** The next `count` create/get requests get this fault instead of a normal answer. */
+    void injectFault(const FakeFault &fault, int count = 1);
+    void clearFaults();
+    int pendingFaults() const;
+
+    /** The id now answers 404, as if it expired on the server. */
+    void forget(const QString &interactionId);
+
+    QList<FakeRequest> requests() const;
+    void clearRequests();
+
+    /** Number of stored (retrievable) interactions. */
+    int interactionCount() const;
+
+    class Private;
+
+private:
+    std::unique_ptr<Private> d;
+};
+
+} // namespace nb2

@@ -1,0 +1,334 @@
+#include "core/session/frame.h"
+
+#include <QJsonArray>
+#include <QUuid>
+
+namespace nb2 {
+
+namespace {
+
+struct KindEntry {
+    FrameKind kind;
+    const char *name;
+    const char *prefix;
+};
+
+constexpr KindEntry kKinds[] = {
+    {FrameKind::Generate, "generate", "gen"},
+    {FrameKind::Edit, "edit", "edit"},
+    {FrameKind::EditLocal, "edit_local", "edit_local"},
+    {FrameKind::StyleEdit, "style_edit", "style_edit"},
+    {FrameKind::Import, "import", "import"},
+    {FrameKind::ReAnchor, "re_anchor", "edit_local"},
+};
+
+struct StatusEntry {
+    FrameStatus status;
+    const char *name;
+};
+
+constexpr StatusEntry kStatuses[] = {
+    {FrameStatus::Pending, "pending"},
+    {FrameStatus::Done, "done"},
+    {FrameStatus::Failed, "failed"},
+    {FrameStatus::Cancelled, "cancelled"},
+    {FrameStatus::Interrupted, "interrupted"},
+};
+
+// Manifest field names (snake_case like the API and errorKindName()).
+const QLatin1String kId("id"), kParent("parent"), kKind("kind"), kPrompt("prompt"),
+    kAspect("aspect_ratio"), kThinking("thinking_level"), kModel("model"),
+    kInteraction("interaction_id"), kContinued("continued_interaction_id"), kStatus("status"),
+    kError("error"), kRequested("requested_at"), kFinished("finished_at"), kImage("image"),
+    kInputs("input_images"), kText("model_text"), kUsage("usage"), kAttempts("attempts"),
+    kReAnchored("re_anchored"), kTitle("title"), kStarred("starred"), kNote("note"),
+    kExpires("id_expires_at"), kTrashed("trashed_at"), kTrashGroup("trash_group"),
+    kOwnerPid("owner_pid");
+
+const QLatin1String kKnown[] = {kId, kParent, kKind, kPrompt, kAspect, kThinking, kModel,
+                                kInteraction, kContinued, kStatus, kError, kRequested, kFinished,
+                                kImage, kInputs, kText, kUsage, kAttempts, kReAnchored, kTitle,
+                                kStarred, kNote, kExpires, kTrashed, kTrashGroup, kOwnerPid};
+
+void putString(QJsonObject &o, QLatin1String key, const QString &value)
+{
+    if (!value.isEmpty())
+        o.insert(key, value);
+}
+
+void putTime(QJsonObject &o, QLatin1String key, const QDateTime &value)
+{
+    if (value.isValid())
+        o.insert(key, toIsoUtc(value));
+}
+
+void putTokens(QJsonObject &o, const char *key, qint64 value)
+{
+    if (value >= 0)
+        o.insert(QLatin1String(key), value);
+}
+
+qint64 tokens(const QJsonObject &o, const char *key)
+{
+    const QJsonValue v = o.value(QLatin1String(key));
+    return v.isDouble() ? qint64(v.toDouble()) : -1;
+}
+
+} // namespace
+
+QString frameKindName(FrameKind kind)
+{
+    for (const auto &e : kKinds)
+        if (e.kind == kind)
+            return QLatin1String(e.name);
+    return QStringLiteral("generate");
+}
+
+FrameKind frameKindFromName(const QString &name, bool *ok)
+{
+    for (const auto &e : kKinds) {
+        if (name == QLatin1String(e.name)) {
+            if (ok)
+                *ok = true;
+            return e.kind;
+        }
+    }
+    if (ok)
+        *ok = false;
+    return FrameKind::Generate;
+}
+
+QString frameKindFilePrefix(FrameKind kind)
+{
+    for (const auto &e : kKinds)
+        if (e.kind == kind)
+            return QLatin1String(e.prefix);
+    return QStringLiteral("gen");
+}
+
+QString frameStatusName(FrameStatus status)
+{
+    for (const auto &e : kStatuses)
+        if (e.status == status)
+            return QLatin1String(e.name);
+    return QStringLiteral("pending");
+}
+
+FrameStatus frameStatusFromName(const QString &name, bool *ok)
+{
+    for (const auto &e : kStatuses) {
+        if (name == QLatin1String(e.name)) {
+            if (ok)
+                *ok = true;
+            return e.status;
+        }
+    }
+    if (ok)
+        *ok = false;
+    return FrameStatus::Pending;
+}
+
+bool isValidStatusTransition(FrameStatus from, FrameStatus to)
+{
+    switch (from) {
+    case FrameStatus::Pending:
+        // A pending turn ends in any terminal state; Interrupted only via crash recovery.
+        return to != FrameStatus::Pending;
+    case FrameStatus::Done:
+        return false; // a done frame is history; a new try is a new frame
+    case FrameStatus::Failed:
+    case FrameStatus::Cancelled:
+    case FrameStatus::Interrupted:
+        return to == FrameStatus::Pending; // retry / re-anchor / recovery
+    }
+    return false;
+}
+
+FrameError FrameError::fromApiError(const ApiError &error)
+{
+    FrameError e;
+    e.kind = errorKindName(error.kind);
+    e.httpStatus = error.httpStatus;
+    e.serverMessage = error.serverMessage;
+    e.message = error.message;
+    return e;
+}
+
+bool Frame::hasUsableId(const QDateTime &now) const
+{
+    if (interactionId.isEmpty())
+        return false;
+    return !idExpiresAt.isValid() || idExpiresAt > now;
+}
+
+QString Frame::statusText() const
+{
+    QString text;
+    switch (status) {
+    case FrameStatus::Pending:
+        text = QStringLiteral("pending");
+        break;
+    case FrameStatus::Done:
+        text = QStringLiteral("done");
+        break;
+    case FrameStatus::Failed:
+        text = QStringLiteral("failed: %1").arg(error.message.isEmpty() ? error.kind : error.message);
+        break;
+    case FrameStatus::Cancelled:
+        text = QStringLiteral("cancelled");
+        break;
+    case FrameStatus::Interrupted:
+        text = interactionId.isEmpty()
+            ? QStringLiteral("interrupted — the request may not have reached the server; retry to re-send it")
+            : QStringLiteral("interrupted — could not recover %1; retry to re-send").arg(interactionId);
+        break;
+    }
+    if (reAnchored)
+        text += QStringLiteral(" · re-anchored (continuity may differ)");
+    if (isTrashed())
+        text += QStringLiteral(" · in trash");
+    return text;
+}
+
+QJsonObject Frame::toJson() const
+{
+    QJsonObject o = extra;
+    o.insert(kId, id);
+    putString(o, kParent, parentId);
+    o.insert(kKind, frameKindName(kind));
+    o.insert(kPrompt, prompt);
+    putString(o, kAspect, aspectRatio);
+    putString(o, kThinking, thinkingLevel);
+    putString(o, kModel, model);
+    putString(o, kInteraction, interactionId);
+    putString(o, kContinued, continuedInteractionId);
+    o.insert(kStatus, frameStatusName(status));
+    if (!error.isEmpty()) {
+        QJsonObject e;
+        e.insert(QLatin1String("kind"), error.kind);
+        if (error.httpStatus)
+            e.insert(QLatin1String("http_status"), error.httpStatus);
+        putString(e, QLatin1String("server_message"), error.serverMessage);
+        putString(e, QLatin1String("message"), error.message);
+        o.insert(kError, e);
+    }
+    putTime(o, kRequested, requestedAt);
+    putTime(o, kFinished, finishedAt);
+    if (!image.isNull()) {
+        QJsonObject i;
+        i.insert(QLatin1String("file"), image.file);
+        i.insert(QLatin1String("sha256"), image.sha256);
+        i.insert(QLatin1String("mime_type"), image.mimeType);
+        i.insert(QLatin1String("width"), image.width);
+        i.insert(QLatin1String("height"), image.height);
+        o.insert(kImage, i);
+    }
+    if (!inputImages.isEmpty())
+        o.insert(kInputs, QJsonArray::fromStringList(inputImages));
+    putString(o, kText, modelText);
+    QJsonObject u;
+    putTokens(u, "input_tokens", usage.inputTokens);
+    putTokens(u, "output_tokens", usage.outputTokens);
+    putTokens(u, "thought_tokens", usage.thoughtTokens);
+    putTokens(u, "total_tokens", usage.totalTokens);
+    if (!u.isEmpty())
+        o.insert(kUsage, u);
+    o.insert(kAttempts, attempts);
+    if (reAnchored)
+        o.insert(kReAnchored, true);
+    putString(o, kTitle, title);
+    if (starred)
+        o.insert(kStarred, true);
+    putString(o, kNote, note);
+    putTime(o, kExpires, idExpiresAt);
+    putTime(o, kTrashed, trashedAt);
+    putString(o, kTrashGroup, trashGroup);
+    if (ownerPid)
+        o.insert(kOwnerPid, ownerPid);
+    return o;
+}
+
+bool Frame::fromJson(const QJsonObject &o, Frame *frame, QString *errorMessage)
+{
+    auto fail = [&](const QString &m) {
+        if (errorMessage)
+            *errorMessage = m;
+        return false;
+    };
+    Frame f;
+    f.id = o.value(kId).toString();
+    if (f.id.isEmpty())
+        return fail(QStringLiteral("frame without an \"id\""));
+    bool ok = false;
+    f.kind = frameKindFromName(o.value(kKind).toString(), &ok);
+    if (!ok)
+        return fail(QStringLiteral("frame %1: unknown kind \"%2\"").arg(f.id, o.value(kKind).toString()));
+    f.status = frameStatusFromName(o.value(kStatus).toString(), &ok);
+    if (!ok)
+        return fail(QStringLiteral("frame %1: unknown status \"%2\"").arg(f.id, o.value(kStatus).toString()));
+    f.parentId = o.value(kParent).toString();
+    f.prompt = o.value(kPrompt).toString();
+    f.aspectRatio = o.value(kAspect).toString();
+    f.thinkingLevel = o.value(kThinking).toString();
+    f.model = o.value(kModel).toString();
+    f.interactionId = o.value(kInteraction).toString();
+    f.continuedInteractionId = o.value(kContinued).toString();
+    const QJsonObject e = o.value(kError).toObject();
+    f.error.kind = e.value(QLatin1String("kind")).toString();
+    f.error.httpStatus = e.value(QLatin1String("http_status")).toInt();
+    f.error.serverMessage = e.value(QLatin1String("server_message")).toString();
+    f.error.message = e.value(QLatin1String("message")).toString();
+    f.requestedAt = fromIsoUtc(o.value(kRequested).toString());
+    f.finishedAt = fromIsoUtc(o.value(kFinished).toString());
+    const QJsonObject i = o.value(kImage).toObject();
+    f.image.file = i.value(QLatin1String("file")).toString();
+    f.image.sha256 = i.value(QLatin1String("sha256")).toString();
+    f.image.mimeType = i.value(QLatin1String("mime_type")).toString();
+    f.image.width = i.value(QLatin1String("width")).toInt();
+    f.image.height = i.value(QLatin1String("height")).toInt();
+    const QJsonArray inputs = o.value(kInputs).toArray();
+    for (const QJsonValue &v : inputs)
+        f.inputImages.append(v.toString());
+    f.modelText = o.value(kText).toString();
+    const QJsonObject u = o.value(kUsage).toObject();
+    f.usage.inputTokens = tokens(u, "input_tokens");
+    f.usage.outputTokens = tokens(u, "output_tokens");
+    f.usage.thoughtTokens = tokens(u, "thought_tokens");
+    f.usage.totalTokens = tokens(u, "total_tokens");
+    f.attempts = o.value(kAttempts).toInt();
+    f.reAnchored = o.value(kReAnchored).toBool();
+    f.title = o.value(kTitle).toString();
+    f.starred = o.value(kStarred).toBool();
+    f.note = o.value(kNote).toString();
+    f.idExpiresAt = fromIsoUtc(o.value(kExpires).toString());
+    f.trashedAt = fromIsoUtc(o.value(kTrashed).toString());
+    f.trashGroup = o.value(kTrashGroup).toString();
+    f.ownerPid = qint64(o.value(kOwnerPid).toDouble());
+    f.extra = o;
+    for (const QLatin1String &k : kKnown)
+        f.extra.remove(k);
+    *frame = f;
+    return true;
+}
+
+QString Frame::newId()
+{
+    return QUuid::createUuid().toString(QUuid::Id128).left(8);
+}
+
+QString toIsoUtc(const QDateTime &dt)
+{
+    return dt.toUTC().toString(Qt::ISODateWithMs);
+}
+
+QDateTime fromIsoUtc(const QString &text)
+{
+    if (text.isEmpty())
+        return {};
+    QDateTime dt = QDateTime::fromString(text, Qt::ISODateWithMs);
+    if (!dt.isValid())
+        dt = QDateTime::fromString(text, Qt::ISODate);
+    return dt.toUTC();
+}
+
+} // namespace nb2

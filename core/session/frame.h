@@ -1,0 +1,106 @@
+#pragma once
+
+#include "core/api/apierror.h"
+#include "core/api/interaction.h"
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+
+namespace nb2 {
+
+/** How a frame came to be. ReAnchor: an edit whose parent's server id was gone, sent as the parent's stored pixels inline (edit-local form). */
+enum class FrameKind { Generate, Edit, EditLocal, StyleEdit, Import, ReAnchor };
+
+/** Lifecycle of a frame's turn. Done is terminal; Failed/Cancelled/Interrupted may go back to Pending by retry(). */
+enum class FrameStatus { Pending, Done, Failed, Cancelled, Interrupted };
+
+QString frameKindName(FrameKind kind);            // "generate", "edit", "edit_local", "style_edit", "import", "re_anchor"
+FrameKind frameKindFromName(const QString &name, bool *ok = nullptr);
+QString frameStatusName(FrameStatus status);      // "pending", "done", "failed", "cancelled", "interrupted"
+FrameStatus frameStatusFromName(const QString &name, bool *ok = nullptr);
+/** Image-file prefix of a kind: gen, edit, edit_local, style_edit, import (ReAnchor uses edit_local: it is that wire form). */
+QString frameKindFilePrefix(FrameKind kind);
+
+/** Whether a frame may move from one status to another (the session's state machine). */
+bool isValidStatusTransition(FrameStatus from, FrameStatus to);
+
+/** Why a turn failed, as stored in the session (from ApiError). */
+struct FrameError {
+    QString kind;           // errorKindName(): "not_found", "network", ... empty = no error
+    int httpStatus = 0;
+    QString serverMessage;  // verbatim
+    QString message;        // readable, names the fix
+
+    bool isEmpty() const { return kind.isEmpty() && message.isEmpty(); }
+    static FrameError fromApiError(const ApiError &error);
+};
+
+/** A frame's image on disk, relative to the session folder (e.g. "images/gen_1767000000_ab12cd34.jpg"). */
+struct FrameImage {
+    QString file;           // relative path; empty = no image
+    QString sha256;         // lower-case hex of the file's bytes
+    QString mimeType;
+    int width = 0;
+    int height = 0;
+
+    bool isNull() const { return file.isEmpty(); }
+};
+
+/**
+ * One node of a session's history: what was asked (kind, prompt, parameters, parent, input
+ * images), what the server answered (ids, image, text, usage, error), and what the user added
+ * (title, star, note). A plain value; the manifest stores one JSON object per frame and keeps
+ * any field it does not know in `extra`, so a newer writer's data survives an older reader.
+ */
+struct Frame {
+    QString id;                     // local frame id: 8 lower-case hex chars, unique in the session
+    QString parentId;               // empty for roots
+    FrameKind kind = FrameKind::Generate;
+    QString prompt;
+    QString aspectRatio;            // empty: model's choice
+    QString thinkingLevel;          // empty: omitted
+    QString model;
+    QString interactionId;          // the id this turn produced (may be empty)
+    QString continuedInteractionId; // previous_interaction_id sent (Edit only)
+    FrameStatus status = FrameStatus::Pending;
+    FrameError error;
+    QDateTime requestedAt;          // UTC
+    QDateTime finishedAt;           // UTC; invalid while pending
+    FrameImage image;
+    QStringList inputImages;        // relative files sent inline: EditLocal/ReAnchor {target}; StyleEdit {style, target}
+    QString modelText;
+    Usage usage;
+    int attempts = 0;               // HTTP requests made for this frame, over all tries
+    bool reAnchored = false;        // "re-anchored (continuity may differ)"
+    QString title;
+    bool starred = false;
+    QString note;
+    QDateTime idExpiresAt;          // when interactionId stops being usable as a parent (invalid: no id)
+    QDateTime trashedAt;            // valid: the frame is in the trash
+    QString trashGroup;             // frames trashed by one delete share a group; restore brings the group back
+    qint64 ownerPid = 0;            // pid of the process running this pending turn (crash recovery)
+
+    QJsonObject extra;              // unknown fields, preserved verbatim
+
+    bool isTrashed() const { return trashedAt.isValid(); }
+    bool isPending() const { return status == FrameStatus::Pending; }
+    bool isDone() const { return status == FrameStatus::Done; }
+    /** The server id can be continued at `now` (present and not expired). */
+    bool hasUsableId(const QDateTime &now = QDateTime::currentDateTimeUtc()) const;
+    /** "re-anchored (continuity may differ)", "interrupted — retry to re-send", ... for views. */
+    QString statusText() const;
+
+    QJsonObject toJson() const;
+    /** Missing optional fields take defaults; returns false with a message when id/kind/status are unusable. */
+    static bool fromJson(const QJsonObject &object, Frame *frame, QString *errorMessage = nullptr);
+
+    static QString newId(); // 8 hex chars from a random UUID
+};
+
+/** "1767000000" style UTC seconds and ISO-8601 helpers used by the manifest/journal. */
+QString toIsoUtc(const QDateTime &dt);
+QDateTime fromIsoUtc(const QString &text);
+
+} // namespace nb2

@@ -1,0 +1,79 @@
+#pragma once
+
+#include "core/session/frame.h"
+
+#include <QHash>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace nb2 {
+
+/** One branch: the path from a root to a leaf (its head). */
+struct Branch {
+    QStringList path;          // root first, head last
+    QString head() const { return path.isEmpty() ? QString() : path.last(); }
+    QString root() const { return path.isEmpty() ? QString() : path.first(); }
+};
+
+/**
+ * The session's history as pure data: frames keyed by id, in insertion (creation) order,
+ * with parent links. It derives everything else — children, roots, leaves, branches (every
+ * root-to-leaf path), the path to a frame, the part of a branch no other branch shares —
+ * and never touches disk or the network. Frames in the trash stay in the graph but are
+ * invisible to the derived queries unless IncludeTrashed is passed.
+ */
+class FrameGraph
+{
+public:
+    enum Visibility { LiveOnly, IncludeTrashed };
+
+    void clear();
+    int size() const { return m_frames.size(); }
+    bool isEmpty() const { return m_frames.isEmpty(); }
+    bool contains(const QString &id) const { return m_index.contains(id); }
+
+    /** nullptr when absent. The pointer is invalidated by upsert/remove. */
+    const Frame *frame(const QString &id) const;
+    Frame value(const QString &id) const;       // default Frame when absent
+    const QList<Frame> &frames() const { return m_frames; } // all, incl. trashed, creation order
+    QStringList frameIds(Visibility v = LiveOnly) const;
+
+    /** Insert, or replace the frame with the same id (keeping its position). */
+    void upsert(const Frame &frame);
+    bool remove(const QString &id);
+
+    QString parent(const QString &id) const;
+    QStringList children(const QString &id, Visibility v = LiveOnly) const; // creation order
+    bool hasChildren(const QString &id, Visibility v = LiveOnly) const;
+    QStringList roots(Visibility v = LiveOnly) const;
+    /** Live frames without live children: the heads of all branches. */
+    QStringList heads() const;
+    /** Every root-to-leaf path of live frames, in creation order of their heads. */
+    QList<Branch> branches() const;
+    /** Root..id (inclusive). Empty if id is absent or the parent chain is broken/cyclic. */
+    QStringList pathTo(const QString &id) const;
+    /** The id and every descendant (depth-first, creation order), incl. trashed when asked. */
+    QStringList subtree(const QString &id, Visibility v = LiveOnly) const;
+    /** Head of the branch continuing from id: follow the most recently created live child down to a leaf. */
+    QString headFrom(const QString &id) const;
+    /**
+     * The frames only this branch has: walk up from head while the frame is its parent's
+     * only live child. Deleting a branch trashes exactly these.
+     */
+    QStringList branchOwnFrames(const QString &headId) const;
+    /** Frame ids starting with ref (exact match wins). */
+    QStringList matchPrefix(const QString &ref, Visibility v = IncludeTrashed) const;
+    /** Ids whose status is s (live only). */
+    QStringList withStatus(FrameStatus s) const;
+    /** Relative files referenced (image or input) by frames other than those in `excluding`. */
+    QStringList referencedFiles(const QStringList &excluding = {}) const;
+
+private:
+    void reindex();
+
+    QList<Frame> m_frames;
+    QHash<QString, int> m_index;
+};
+
+} // namespace nb2

@@ -1,0 +1,156 @@
+#include "core/session/journal.h"
+
+#include <QDateTime>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QMutexLocker>
+
+#ifdef Q_OS_UNIX
+#include <unistd.h>
+#endif
+
+namespace nb2 {
+
+namespace {
+const QLatin1String kOp("op"), kAt("at"), kFrame("frame"), kFrameId("frame_id"),
+    kInteractionId("interaction_id"), kIds("frame_ids");
+} // namespace
+
+Journal::Journal(QString path) : m_path(std::move(path)) {}
+
+void Journal::setPath(const QString &path)
+{
+    QMutexLocker locker(&m_mutex);
+    m_path = path;
+}
+
+bool Journal::append(QJsonObject record, QString *error)
+{
+    if (!record.contains(kAt))
+        record.insert(kAt, toIsoUtc(QDateTime::currentDateTimeUtc()));
+    QByteArray line = QJsonDocument(record).toJson(QJsonDocument::Compact);
+    line.append('\n');
+
+    QMutexLocker locker(&m_mutex);
+    QFile file(m_path);
+    // Append mode is O_APPEND: one write() per record keeps lines whole across processes.
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Append)) {
+        if (error)
+            *error = QStringLiteral("%1: cannot open the journal for appending: %2").arg(m_path, file.errorString());
+        return false;
+    }
+    if (file.write(line) != line.size() || !file.flush()) {
+        if (error)
+            *error = QStringLiteral("%1: cannot append to the journal: %2").arg(m_path, file.errorString());
+        return false;
+    }
+#ifdef Q_OS_UNIX
+    ::fdatasync(file.handle());
+#endif
+    return true;
+}
+
+bool Journal::beginTurn(const Frame &frame, QString *error)
+{
+    return append({{kOp, QStringLiteral("begin")}, {kFrame, frame.toJson()}}, error);
+}
+
+bool Journal::recordInteractionId(const QString &frameId, const QString &interactionId, QString *error)
+{
+    return append({{kOp, QStringLiteral("id")}, {kFrameId, frameId}, {kInteractionId, interactionId}}, error);
+}
+
+bool Journal::endTurn(const Frame &frame, QString *error)
+{
+    return append({{kOp, QStringLiteral("end")}, {kFrame, frame.toJson()}}, error);
+}
+
+bool Journal::recordFrame(const Frame &frame, QString *error)
+{
+    return append({{kOp, QStringLiteral("frame")}, {kFrame, frame.toJson()}}, error);
+}
+
+bool Journal::recordRemoval(const QStringList &frameIds, QString *error)
+{
+    return append({{kOp, QStringLiteral("remove")}, {kIds, QJsonArray::fromStringList(frameIds)}}, error);
+}
+
+QList<QJsonObject> Journal::readAll(const QString &path, int *badLines)
+{
+    QList<QJsonObject> records;
+    int bad = 0;
+    QFile file(path);
+    if (file.open(QIODevice::ReadOnly)) {
+        const QByteArray all = file.readAll();
+        const QList<QByteArray> lines = all.split('\n');
+        for (const QByteArray &raw : lines) {
+            const QByteArray line = raw.trimmed();
+            if (line.isEmpty())
+                continue;
+            QJsonParseError pe;
+            const QJsonDocument doc = QJsonDocument::fromJson(line, &pe);
+            if (pe.error != QJsonParseError::NoError || !doc.isObject()) {
+                ++bad; // a torn write from a crash; the records around it are still good
+                continue;
+            }
+            records.append(doc.object());
+        }
+    }
+    if (badLines)
+        *badLines = bad;
+    return records;
+}
+
+Journal::Replay Journal::replay(const QString &path)
+{
+    Replay r;
+    const QList<QJsonObject> records = readAll(path, &r.badLines);
+    r.records = records.size();
+    auto see = [&r](const QString &id) {
+        if (!r.frames.contains(id) && !r.order.contains(id))
+            r.order.append(id);
+    };
+    for (const QJsonObject &rec : records) {
+        const QString op = rec.value(kOp).toString();
+        if (op == QLatin1String("begin") || op == QLatin1String("end") || op == QLatin1String("frame")) {
+            Frame f;
+            if (!Frame::fromJson(rec.value(kFrame).toObject(), &f))
+                continue;
+            see(f.id);
+            if (op == QLatin1String("begin")) {
+                // A new attempt: only an id learned after this record belongs to it.
+                r.openTurns.insert(f.id);
+                r.interactionIds.remove(f.id);
+            } else if (f.interactionId.isEmpty() && f.isPending() && r.interactionIds.contains(f.id)) {
+                // A snapshot written before the id record must not erase the id learned meanwhile.
+                f.interactionId = r.interactionIds.value(f.id);
+            }
+            if (op == QLatin1String("end"))
+                r.openTurns.remove(f.id);
+            if (!f.interactionId.isEmpty())
+                r.interactionIds.insert(f.id, f.interactionId);
+            r.frames.insert(f.id, f);
+            r.removed.remove(f.id);
+        } else if (op == QLatin1String("id")) {
+            const QString fid = rec.value(kFrameId).toString();
+            const QString iid = rec.value(kInteractionId).toString();
+            if (fid.isEmpty() || iid.isEmpty())
+                continue;
+            r.interactionIds.insert(fid, iid);
+            if (r.frames.contains(fid) && r.frames[fid].isPending())
+                r.frames[fid].interactionId = iid;
+        } else if (op == QLatin1String("remove")) {
+            const QJsonArray ids = rec.value(kIds).toArray();
+            for (const QJsonValue &v : ids) {
+                r.removed.insert(v.toString());
+                r.frames.remove(v.toString());
+                r.openTurns.remove(v.toString());
+                r.order.removeAll(v.toString());
+            }
+        }
+    }
+    return r;
+}
+
+} // namespace nb2

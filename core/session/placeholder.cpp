@@ -1,1 +1,0 @@
-// Replaced by the session work; keeps the target buildable meanwhile.

@@ -1,0 +1,1100 @@
+#include "core/session/sessioncontroller.h"
+
+#include "core/api/imageinput.h"
+#include "core/api/interactionsclient.h"
+#include "core/session/framecommands.h"
+#include "core/session/sessionstore.h"
+
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QSize>
+#include <QThread>
+#include <QThreadPool>
+#include <QUndoStack>
+#include <QUuid>
+#include <QtConcurrent/QtConcurrentRun>
+
+#ifdef Q_OS_UNIX
+#include <cerrno>
+#include <signal.h>
+#include <unistd.h>
+#endif
+
+namespace nb2 {
+
+/** Everything a worker needs for one call; built on the GUI thread, read-only afterwards. */
+struct SessionController::Job {
+    QString frameId;
+    FrameKind kind = FrameKind::Generate;
+    QString prompt, aspectRatio, thinkingLevel;
+    QString previousInteractionId; // Edit
+    QStringList inputFiles;        // absolute: EditLocal/ReAnchor {target}; StyleEdit {style, target}
+    QString reAnchorFile;          // Edit: the parent's image, sent inline if the id is rejected as not found
+    bool canReAnchor = false;
+    QString recoverId;             // recovery: get this id instead of creating
+    QString sessionDir;
+    bool stream = true;
+    int stepDelayMs = 0;
+    std::shared_ptr<InteractionsClient> client;
+    CancelTokenPtr cancel = std::make_shared<CancelToken>();
+    Journal *journal = nullptr;
+    SessionController *controller = nullptr;
+};
+
+/** What a worker hands back to the GUI thread. */
+struct SessionController::JobResult {
+    QString frameId;
+    bool recovery = false;
+    bool ok = false;
+    ApiError error;
+    Interaction interaction;
+    FrameImage image;
+    bool reAnchored = false;
+    int attempts = 0;
+};
+
+namespace {
+
+ApiError makeError(ErrorKind kind, const QString &message)
+{
+    ApiError e;
+    e.kind = kind;
+    e.message = message;
+    return e;
+}
+
+qint64 currentPid()
+{
+    return QCoreApplication::applicationPid();
+}
+
+bool processAlive(qint64 pid)
+{
+#ifdef Q_OS_UNIX
+    if (pid <= 0)
+        return false;
+    return ::kill(pid_t(pid), 0) == 0 || errno == EPERM;
+#else
+    Q_UNUSED(pid);
+    return false;
+#endif
+}
+
+Result<ImageInput> loadInput(const QString &path)
+{
+    return loadImageInput(path);
+}
+
+Result<TurnRequest> buildRequest(const SessionController::Job &job, FrameKind kind)
+{
+    switch (kind) {
+    case FrameKind::Generate:
+        return TurnRequest::generate(job.prompt, job.aspectRatio, job.thinkingLevel);
+    case FrameKind::Edit:
+        return TurnRequest::edit(job.previousInteractionId, job.prompt, job.aspectRatio, job.thinkingLevel);
+    case FrameKind::EditLocal:
+    case FrameKind::ReAnchor: {
+        const QString file = kind == FrameKind::ReAnchor && job.kind == FrameKind::Edit ? job.reAnchorFile
+                                                                                         : job.inputFiles.value(0);
+        const Result<ImageInput> target = loadInput(file);
+        if (!target)
+            return target.error();
+        return TurnRequest::editLocal(target.value(), job.prompt, job.aspectRatio, job.thinkingLevel);
+    }
+    case FrameKind::StyleEdit: {
+        const Result<ImageInput> style = loadInput(job.inputFiles.value(0));
+        if (!style)
+            return style.error();
+        const Result<ImageInput> target = loadInput(job.inputFiles.value(1));
+        if (!target)
+            return target.error();
+        return TurnRequest::styleEdit(target.value(), style.value(), job.prompt, job.aspectRatio, job.thinkingLevel);
+    }
+    case FrameKind::Import:
+        break;
+    }
+    return makeError(ErrorKind::InvalidInput, QStringLiteral("an import frame has no request to send"));
+}
+
+void storeImage(const SessionController::Job &job, FrameKind kind, SessionController::JobResult &r)
+{
+    const ImageData &img = r.interaction.image;
+    if (img.isNull()) {
+        r.ok = false;
+        r.error = makeError(ErrorKind::NoImage, QStringLiteral("The model answered without an image."));
+        r.error.modelText = r.interaction.text;
+        return;
+    }
+    const QString rel = SessionStore::imageFileName(frameKindFilePrefix(kind), QDateTime::currentDateTimeUtc(),
+                                                    job.frameId, img.bytes);
+    const Result<FrameImage> written = SessionStore::writeImageFile(job.sessionDir, rel, img.bytes);
+    if (!written) {
+        r.ok = false;
+        r.error = written.error();
+        return;
+    }
+    r.image = written.value();
+    if (job.stepDelayMs > 0)
+        QThread::msleep(job.stepDelayMs); // widen the image-written/manifest-not-yet window for crash tests
+}
+
+/** The blocking part of a turn: runs on a pool thread, touches no QObject. */
+SessionController::JobResult runJob(std::shared_ptr<SessionController::Job> job)
+{
+    SessionController::JobResult r;
+    r.frameId = job->frameId;
+    if (!job->client) {
+        r.error = makeError(ErrorKind::Auth, QStringLiteral("No API client is configured for this session."));
+        return r;
+    }
+
+    if (!job->recoverId.isEmpty()) {
+        r.recovery = true;
+        CallOptions opts;
+        opts.cancel = job->cancel;
+        // The server may still be drawing it: poll briefly (get is free; create would bill again).
+        for (int poll = 0; poll < 20; ++poll) {
+            Result<Interaction> got = job->client->get(job->recoverId, opts);
+            if (!got) {
+                r.error = got.error();
+                r.attempts += got.error().attempts;
+                return r;
+            }
+            r.attempts += got.value().attempts;
+            const QString status = got.value().status;
+            if (status == QLatin1String("in_progress") || status == QLatin1String("queued")) {
+                if (!job->cancel->sleepFor(500)) {
+                    r.error = makeError(ErrorKind::Cancelled, QStringLiteral("Recovery was cancelled."));
+                    return r;
+                }
+                continue;
+            }
+            r.interaction = got.value();
+            if (r.interaction.id.isEmpty())
+                r.interaction.id = job->recoverId;
+            if (status != QLatin1String("completed")) {
+                r.error = makeError(ErrorKind::Server,
+                                    QStringLiteral("The server reports this interaction as \"%1\".").arg(status));
+                return r;
+            }
+            r.ok = true;
+            storeImage(*job, job->kind, r);
+            return r;
+        }
+        r.error = makeError(ErrorKind::Timeout, QStringLiteral("The server was still working on this interaction."));
+        return r;
+    }
+
+    Result<TurnRequest> request = buildRequest(*job, job->kind);
+    if (!request) {
+        r.error = request.error();
+        return r;
+    }
+    CallOptions opts;
+    opts.cancel = job->cancel;
+    opts.stream = job->stream;
+    const QString frameId = job->frameId;
+    Journal *journal = job->journal;
+    SessionController *controller = job->controller;
+    opts.onEvent = [frameId, journal, controller](const StreamEvent &e) {
+        if (e.type != StreamEvent::Type::Created || e.interactionId.isEmpty())
+            return;
+        // Persist first: if we die now, reopening fetches this id instead of paying again.
+        journal->recordInteractionId(frameId, e.interactionId);
+        const QString iid = e.interactionId;
+        QMetaObject::invokeMethod(
+            controller,
+            [controller, frameId, iid] { controller->onInteractionIdLearned(frameId, iid); },
+            Qt::QueuedConnection);
+    };
+    Result<Interaction> res = job->client->create(request.value(), opts);
+    r.attempts += res ? res.value().attempts : res.error().attempts;
+    FrameKind finalKind = job->kind;
+    if (!res && res.error().kind == ErrorKind::NotFound && job->canReAnchor && !job->cancel->isCancelled()) {
+        // The parent's id is gone on the server: send its stored pixels instead.
+        Result<TurnRequest> inlineRequest = buildRequest(*job, FrameKind::ReAnchor);
+        if (!inlineRequest) {
+            r.error = inlineRequest.error();
+            return r;
+        }
+        r.reAnchored = true;
+        finalKind = FrameKind::ReAnchor;
+        res = job->client->create(inlineRequest.value(), opts);
+        r.attempts += res ? res.value().attempts : res.error().attempts;
+    }
+    if (!res) {
+        r.error = res.error();
+        return r;
+    }
+    r.ok = true;
+    r.interaction = res.value();
+    storeImage(*job, finalKind, r);
+    return r;
+}
+
+} // namespace
+
+SessionController::SessionController(QObject *parent) : QObject(parent)
+{
+    qRegisterMetaType<nb2::ApiError>();
+    m_store = new SessionStore(this);
+    m_undoStack = new QUndoStack(this);
+    m_pool = new QThreadPool(this);
+    m_pool->setMaxThreadCount(m_settings.concurrencyLimit + 1);
+    connect(m_store, &SessionStore::changedExternally, this, &SessionController::onStoreChanged);
+}
+
+SessionController::~SessionController()
+{
+    close();
+}
+
+void SessionController::setClient(std::shared_ptr<InteractionsClient> client)
+{
+    m_client = std::move(client);
+}
+
+void SessionController::setSettings(const SessionSettings &settings)
+{
+    m_settings = settings;
+    m_pool->setMaxThreadCount(qMax(1, settings.concurrencyLimit) + 1);
+    m_store->setLockTimeoutMs(settings.lockTimeoutMs);
+    pump();
+}
+
+bool SessionController::open(const QString &dir, QString *errorMessage)
+{
+    close();
+    if (!m_store->open(dir, SessionStore::OpenMode::CreateIfMissing, errorMessage))
+        return false;
+    m_undoStack->clear();
+    emit opened();
+    if (m_settings.recoverOnOpen)
+        recoverInterrupted();
+    return true;
+}
+
+bool SessionController::rebuild(const QString &dir, QString *errorMessage)
+{
+    close();
+    if (!m_store->rebuild(dir, errorMessage))
+        return false;
+    m_undoStack->clear();
+    emit opened();
+    if (m_settings.recoverOnOpen)
+        recoverInterrupted();
+    return true;
+}
+
+void SessionController::close()
+{
+    // Queued turns stay pending on disk and come back as "interrupted" (never re-sent unasked).
+    m_queue.clear();
+    for (auto it = m_jobs.begin(); it != m_jobs.end();)
+        it = m_running.contains(it.key()) ? std::next(it) : m_jobs.erase(it);
+    while (!m_running.isEmpty())
+        waitForIdle(60000);
+    m_store->close();
+    m_undoStack->clear();
+}
+
+bool SessionController::isOpen() const
+{
+    return m_store->isOpen();
+}
+
+const FrameGraph &SessionController::graph() const
+{
+    return m_store->graph();
+}
+
+bool SessionController::isTracked(const QString &frameId) const
+{
+    return m_jobs.contains(frameId);
+}
+
+QDateTime SessionController::expiryFor(const QDateTime &from) const
+{
+    return from.addSecs(qint64(m_settings.retentionDays()) * 24 * 3600);
+}
+
+Result<QString> SessionController::checkParams(const TurnParams &params, FrameKind kind) const
+{
+    if (!isOpen())
+        return makeError(ErrorKind::InvalidInput, QStringLiteral("No session is open."));
+    if (!m_client)
+        return makeError(ErrorKind::Auth, QStringLiteral("No API client is configured (set an API key)."));
+    // Prompt, ratio and thinking level are checked the way the client will check them; image
+    // inputs are checked when they are read. Edits without a ratio inherit the parent's (see edit()).
+    Q_UNUSED(kind);
+    const TurnRequest probe = TurnRequest::generate(
+        params.prompt, params.aspectRatio.isEmpty() ? QStringLiteral("1:1") : params.aspectRatio, params.thinkingLevel);
+    if (const auto err = m_client->validate(probe))
+        return *err;
+    return QString();
+}
+
+Result<QString> SessionController::checkParentForChild(const QString &parentId, const TurnParams &params,
+                                                       bool needsImage) const
+{
+    const Frame *parent = graph().frame(parentId);
+    if (!parent)
+        return makeError(ErrorKind::InvalidInput, QStringLiteral("There is no frame %1 in this session.").arg(parentId));
+    if (parent->isTrashed())
+        return makeError(ErrorKind::InvalidInput,
+                         QStringLiteral("Frame %1 is in the trash; restore it before continuing from it.").arg(parentId));
+    if (!parent->isDone())
+        return makeError(ErrorKind::InvalidInput,
+                         QStringLiteral("Frame %1 is %2; only a finished frame can be continued.")
+                             .arg(parentId, frameStatusName(parent->status)));
+    if (needsImage && parent->image.isNull())
+        return makeError(ErrorKind::InvalidInput, QStringLiteral("Frame %1 has no image to edit.").arg(parentId));
+    if (graph().hasChildren(parentId) && !params.newBranch)
+        return makeError(ErrorKind::InvalidInput,
+                         QStringLiteral("Frame %1 already has %2 child frame(s); continuing from it starts a new "
+                                        "branch. Use branchFrom() (CLI: --branch) to fork on purpose, or continue "
+                                        "from the branch head %3.")
+                             .arg(parentId)
+                             .arg(graph().children(parentId).size())
+                             .arg(graph().headFrom(parentId)));
+    return QString();
+}
+
+Frame SessionController::newFrame(FrameKind kind, const QString &parentId, const TurnParams &params) const
+{
+    Frame f;
+    do {
+        f.id = Frame::newId();
+    } while (graph().contains(f.id));
+    f.parentId = parentId;
+    f.kind = kind;
+    f.prompt = params.prompt;
+    f.aspectRatio = params.aspectRatio;
+    if (kind == FrameKind::Generate && f.aspectRatio.isEmpty())
+        f.aspectRatio = QStringLiteral("1:1");
+    f.thinkingLevel = params.thinkingLevel;
+    f.model = m_client ? m_client->config().model : QString();
+    f.status = FrameStatus::Pending;
+    f.requestedAt = QDateTime::currentDateTimeUtc();
+    f.ownerPid = currentPid();
+    return f;
+}
+
+bool SessionController::prepareEdit(Frame &frame, const Frame &parent, ApiError *error) const
+{
+    if (parent.hasUsableId()) {
+        frame.kind = FrameKind::Edit;
+        frame.continuedInteractionId = parent.interactionId;
+        frame.inputImages.clear();
+        return true;
+    }
+    const QString why = parent.interactionId.isEmpty()
+        ? QStringLiteral("frame %1 has no server interaction id").arg(parent.id)
+        : QStringLiteral("the server id of frame %1 expired at %2").arg(parent.id, toIsoUtc(parent.idExpiresAt));
+    if (!m_settings.autoReAnchor) {
+        *error = makeError(ErrorKind::NotFound,
+                           QStringLiteral("Cannot continue: %1 and automatic re-anchoring is off. Re-anchor this "
+                                          "frame to send the parent's stored image instead (continuity may differ).")
+                               .arg(why));
+        return false;
+    }
+    frame.kind = FrameKind::ReAnchor;
+    frame.reAnchored = true;
+    frame.continuedInteractionId.clear();
+    frame.inputImages = {parent.image.file};
+    return true;
+}
+
+Result<QString> SessionController::generate(const TurnParams &params)
+{
+    if (auto r = checkParams(params, FrameKind::Generate); !r)
+        return r;
+    return addAndQueue(newFrame(FrameKind::Generate, {}, params), false);
+}
+
+Result<QString> SessionController::edit(const QString &parentId, const TurnParams &paramsIn)
+{
+    // The API needs a ratio for an edit: keep the parent's unless the user picked one.
+    TurnParams params = paramsIn;
+    const Frame parent = graph().value(parentId);
+    if (params.aspectRatio.isEmpty())
+        params.aspectRatio = !parent.aspectRatio.isEmpty()
+            ? parent.aspectRatio
+            : nearestAspectRatio(QSize(parent.image.width, parent.image.height));
+    if (auto r = checkParams(params, FrameKind::Edit); !r)
+        return r;
+    if (auto r = checkParentForChild(parentId, params, true); !r)
+        return r;
+    const bool forks = graph().hasChildren(parentId);
+    Frame f = newFrame(FrameKind::Edit, parentId, params);
+    ApiError err;
+    if (!prepareEdit(f, parent, &err)) {
+        // Visible as a failed frame with an explicit re-anchor action; nothing was sent.
+        f.status = FrameStatus::Failed;
+        f.error = FrameError::fromApiError(err);
+        f.finishedAt = f.requestedAt;
+        f.ownerPid = 0;
+        if (!commitFrames({f}, f.id))
+            return makeError(ErrorKind::Io, QStringLiteral("Could not write the session manifest."));
+        m_store->journal().recordFrame(f);
+        emit frameAdded(f.id);
+        if (forks)
+            emit branchCreated(parentId, f.id);
+        emit turnFinished(f.id);
+        emit turnFailed(f.id, err);
+        return f.id;
+    }
+    return addAndQueue(f, forks);
+}
+
+Result<QString> SessionController::branchFrom(const QString &parentId, const TurnParams &params)
+{
+    TurnParams p = params;
+    p.newBranch = true;
+    return edit(parentId, p);
+}
+
+Result<QString> SessionController::editLocal(const QString &parentId, const QString &targetFile, const TurnParams &params)
+{
+    if (auto r = checkParams(params, FrameKind::EditLocal); !r)
+        return r;
+    if (parentId.isEmpty() && targetFile.isEmpty())
+        return makeError(ErrorKind::InvalidInput,
+                         QStringLiteral("Edit-local needs a target: a parent frame or an image file."));
+    bool forks = false;
+    if (!parentId.isEmpty()) {
+        if (auto r = checkParentForChild(parentId, params, targetFile.isEmpty()); !r)
+            return r;
+        forks = graph().hasChildren(parentId);
+    }
+    Frame f = newFrame(FrameKind::EditLocal, parentId, params);
+    if (targetFile.isEmpty()) {
+        f.inputImages = {graph().value(parentId).image.file};
+    } else {
+        const Result<QString> copied = SessionStore::copyInputImage(m_store->dir(), targetFile);
+        if (!copied)
+            return copied.error();
+        f.inputImages = {copied.value()};
+    }
+    return addAndQueue(f, forks);
+}
+
+Result<QString> SessionController::styleEdit(const QString &parentId, const QString &targetFile,
+                                             const QString &styleFile, const TurnParams &params)
+{
+    if (auto r = checkParams(params, FrameKind::StyleEdit); !r)
+        return r;
+    if (styleFile.isEmpty())
+        return makeError(ErrorKind::InvalidInput, QStringLiteral("A style edit needs a style image file."));
+    if (parentId.isEmpty() && targetFile.isEmpty())
+        return makeError(ErrorKind::InvalidInput,
+                         QStringLiteral("A style edit needs a target: a parent frame or an image file."));
+    bool forks = false;
+    if (!parentId.isEmpty()) {
+        if (auto r = checkParentForChild(parentId, params, targetFile.isEmpty()); !r)
+            return r;
+        forks = graph().hasChildren(parentId);
+    }
+    Frame f = newFrame(FrameKind::StyleEdit, parentId, params);
+    const Result<QString> style = SessionStore::copyInputImage(m_store->dir(), styleFile);
+    if (!style)
+        return style.error();
+    QString target;
+    if (targetFile.isEmpty()) {
+        target = graph().value(parentId).image.file;
+    } else {
+        const Result<QString> copied = SessionStore::copyInputImage(m_store->dir(), targetFile);
+        if (!copied)
+            return copied.error();
+        target = copied.value();
+    }
+    f.inputImages = {style.value(), target};
+    return addAndQueue(f, forks);
+}
+
+Result<QString> SessionController::importImage(const QString &file, const QString &title)
+{
+    if (!isOpen())
+        return makeError(ErrorKind::InvalidInput, QStringLiteral("No session is open."));
+    const Result<ImageInput> input = loadImageInput(file);
+    if (!input)
+        return input.error();
+    Frame f;
+    do {
+        f.id = Frame::newId();
+    } while (graph().contains(f.id));
+    f.kind = FrameKind::Import;
+    f.requestedAt = QDateTime::currentDateTimeUtc();
+    f.finishedAt = f.requestedAt;
+    f.title = title.isEmpty() ? QFileInfo(file).fileName() : title;
+    const QString rel = SessionStore::imageFileName(QStringLiteral("import"), f.requestedAt, f.id, input.value().bytes);
+    const Result<FrameImage> written = SessionStore::writeImageFile(m_store->dir(), rel, input.value().bytes);
+    if (!written)
+        return written.error();
+    f.image = written.value();
+    f.status = FrameStatus::Done;
+    if (!commitFrames({f}, f.id))
+        return makeError(ErrorKind::Io, QStringLiteral("Could not write the session manifest."));
+    m_store->journal().recordFrame(f);
+    emit frameAdded(f.id);
+    return f.id;
+}
+
+Result<QString> SessionController::addAndQueue(Frame frame, bool forks)
+{
+    QString err;
+    if (!m_store->commit({frame}, {}, frame.id, &err))
+        return makeError(ErrorKind::Io, err);
+    auto job = std::make_shared<Job>();
+    job->frameId = frame.id;
+    m_jobs.insert(frame.id, job);
+    m_queue.append(frame.id);
+    emit frameAdded(frame.id);
+    if (forks)
+        emit branchCreated(frame.parentId, frame.id);
+    pump();
+    return frame.id;
+}
+
+void SessionController::pump()
+{
+    while (!m_queue.isEmpty() && m_running.size() < qMax(1, m_settings.concurrencyLimit))
+        launch(m_queue.takeFirst());
+    if (isIdle()) {
+        if (m_recovering) {
+            m_recovering = false;
+            emit recoveryFinished(m_recovered, m_interrupted);
+        }
+        emit idle();
+    }
+}
+
+void SessionController::launch(const QString &frameId)
+{
+    std::shared_ptr<Job> job = m_jobs.value(frameId);
+    const Frame *fp = graph().frame(frameId);
+    if (!job || !fp || !fp->isPending()) {
+        m_jobs.remove(frameId);
+        return;
+    }
+    Frame f = *fp;
+    job->kind = f.kind;
+    job->prompt = f.prompt;
+    job->aspectRatio = f.aspectRatio;
+    job->thinkingLevel = f.thinkingLevel;
+    job->previousInteractionId = f.continuedInteractionId;
+    job->inputFiles.clear();
+    for (const QString &rel : std::as_const(f.inputImages))
+        job->inputFiles.append(m_store->absolutePath(rel));
+    const Frame parent = graph().value(f.parentId);
+    job->canReAnchor = f.kind == FrameKind::Edit && m_settings.autoReAnchor && !parent.image.isNull();
+    job->reAnchorFile = m_store->absolutePath(parent.image.file);
+    job->sessionDir = m_store->dir();
+    job->stream = m_settings.streamTurns;
+    job->stepDelayMs = m_stepDelayMs;
+    job->client = m_client;
+    job->journal = &m_store->journal();
+    job->controller = this;
+
+    if (job->recoverId.isEmpty()) {
+        // The journal record is on disk before the request leaves.
+        QString err;
+        if (!m_store->journal().beginTurn(f, &err)) {
+            f.status = FrameStatus::Failed;
+            f.error = FrameError::fromApiError(makeError(ErrorKind::Io, err));
+            f.finishedAt = QDateTime::currentDateTimeUtc();
+            f.ownerPid = 0;
+            commitFrames({f});
+            m_jobs.remove(frameId);
+            emit frameChanged(frameId);
+            emit turnFinished(frameId);
+            emit turnFailed(frameId, makeError(ErrorKind::Io, err));
+            return;
+        }
+    }
+    m_running.insert(frameId, job);
+    auto *watcher = new QFutureWatcher<JobResult>(this);
+    connect(watcher, &QFutureWatcher<JobResult>::finished, this, [this, watcher] {
+        const JobResult result = watcher->result();
+        watcher->deleteLater();
+        finishJob(result);
+    });
+    watcher->setFuture(QtConcurrent::run(m_pool, runJob, job));
+    emit turnStarted(frameId);
+}
+
+void SessionController::onInteractionIdLearned(const QString &frameId, const QString &interactionId)
+{
+    if (!m_running.contains(frameId))
+        return;
+    const Frame *fp = graph().frame(frameId);
+    if (!fp || !fp->isPending() || fp->interactionId == interactionId)
+        return;
+    Frame f = *fp;
+    f.interactionId = interactionId;
+    if (commitFrames({f}))
+        emit frameChanged(frameId);
+}
+
+void SessionController::finishJob(const JobResult &result)
+{
+    std::shared_ptr<Job> job = m_running.take(result.frameId);
+    m_jobs.remove(result.frameId);
+    const Frame *fp = graph().frame(result.frameId);
+    if (!fp) {
+        pump();
+        return;
+    }
+    Frame f = *fp;
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    f.attempts += result.attempts;
+    f.finishedAt = now;
+    f.ownerPid = 0;
+    if (result.ok) {
+        f.status = FrameStatus::Done;
+        f.error = {};
+        f.image = result.image;
+        f.interactionId = result.interaction.id;
+        f.idExpiresAt = f.interactionId.isEmpty() ? QDateTime() : expiryFor(now);
+        f.modelText = result.interaction.text;
+        f.usage = result.interaction.usage;
+        if (!result.interaction.model.isEmpty())
+            f.model = result.interaction.model;
+        if (result.reAnchored) {
+            f.kind = FrameKind::ReAnchor;
+            f.reAnchored = true;
+            f.continuedInteractionId.clear();
+            f.inputImages = {graph().value(f.parentId).image.file};
+        }
+        if (result.recovery)
+            ++m_recovered;
+    } else if (result.error.kind == ErrorKind::Cancelled) {
+        f.status = FrameStatus::Cancelled;
+        f.error = FrameError::fromApiError(result.error);
+    } else if (result.recovery) {
+        f.status = FrameStatus::Interrupted;
+        f.error = FrameError::fromApiError(result.error);
+        if (result.error.kind == ErrorKind::NotFound)
+            f.interactionId.clear(); // gone on the server: a retry has to send it again
+        ++m_interrupted;
+    } else {
+        f.status = FrameStatus::Failed;
+        f.error = FrameError::fromApiError(result.error);
+        if (!result.error.modelText.isEmpty())
+            f.modelText = result.error.modelText;
+    }
+    if (!commitFrames({f}))
+        emit errorOccurred(QStringLiteral("Could not record the result of frame %1 in the manifest.").arg(f.id));
+    if (m_stepDelayMs > 0)
+        QThread::msleep(m_stepDelayMs); // widen the manifest-written/journal-not-closed window for crash tests
+    endTurn(f);
+    emit frameChanged(f.id);
+    if (f.reAnchored && f.isDone())
+        emit frameReAnchored(f.id);
+    emit turnFinished(f.id);
+    if (f.status != FrameStatus::Done) {
+        ApiError e = result.error;
+        emit turnFailed(f.id, e);
+    }
+    pump();
+}
+
+void SessionController::endTurn(const Frame &frame)
+{
+    QString err;
+    if (!m_store->journal().endTurn(frame, &err))
+        emit errorOccurred(err);
+}
+
+bool SessionController::commitFrames(const QList<Frame> &frames, const QString &current)
+{
+    QString err;
+    if (m_store->commit(frames, {}, current, &err))
+        return true;
+    emit errorOccurred(err);
+    return false;
+}
+
+bool SessionController::cancel(const QString &frameId)
+{
+    if (m_queue.contains(frameId)) {
+        m_queue.removeAll(frameId);
+        m_jobs.remove(frameId);
+        Frame f = graph().value(frameId);
+        if (f.id.isEmpty())
+            return false;
+        f.status = FrameStatus::Cancelled;
+        f.finishedAt = QDateTime::currentDateTimeUtc();
+        f.ownerPid = 0;
+        commitFrames({f});
+        m_store->journal().recordFrame(f);
+        emit frameChanged(frameId);
+        emit turnFinished(frameId);
+        pump();
+        return true;
+    }
+    if (auto job = m_running.value(frameId)) {
+        job->cancel->cancel();
+        return true;
+    }
+    return false;
+}
+
+Result<QString> SessionController::retry(const QString &frameId)
+{
+    const Frame *fp = graph().frame(frameId);
+    if (!fp)
+        return makeError(ErrorKind::InvalidInput, QStringLiteral("There is no frame %1 in this session.").arg(frameId));
+    if (!isValidStatusTransition(fp->status, FrameStatus::Pending) || isTracked(frameId))
+        return makeError(ErrorKind::InvalidInput,
+                         QStringLiteral("Frame %1 is %2; only failed, cancelled or interrupted frames can be retried.")
+                             .arg(frameId, frameStatusName(fp->status)));
+    if (fp->kind == FrameKind::Import)
+        return makeError(ErrorKind::InvalidInput, QStringLiteral("An imported frame has nothing to retry."));
+    if (!m_client)
+        return makeError(ErrorKind::Auth, QStringLiteral("No API client is configured (set an API key)."));
+    Frame f = *fp;
+    auto job = std::make_shared<Job>();
+    job->frameId = f.id;
+    if (f.status == FrameStatus::Interrupted && !f.interactionId.isEmpty()) {
+        job->recoverId = f.interactionId; // the server may have it: fetch, don't pay again
+    } else {
+        if (f.kind == FrameKind::Edit || f.kind == FrameKind::ReAnchor) {
+            if (auto r = checkParentForChild(f.parentId, TurnParams{f.prompt, {}, {}, true}, true); !r)
+                return r;
+            if (f.kind == FrameKind::Edit) {
+                ApiError err;
+                if (!prepareEdit(f, graph().value(f.parentId), &err))
+                    return err;
+            }
+        }
+        f.interactionId.clear();
+    }
+    f.status = FrameStatus::Pending;
+    f.error = {};
+    f.finishedAt = {};
+    f.ownerPid = currentPid();
+    if (!commitFrames({f}))
+        return makeError(ErrorKind::Io, QStringLiteral("Could not write the session manifest."));
+    m_jobs.insert(f.id, job);
+    m_queue.append(f.id);
+    emit frameChanged(f.id);
+    pump();
+    return f.id;
+}
+
+Result<QString> SessionController::reAnchor(const QString &frameId)
+{
+    const Frame *fp = graph().frame(frameId);
+    if (!fp)
+        return makeError(ErrorKind::InvalidInput, QStringLiteral("There is no frame %1 in this session.").arg(frameId));
+    if (fp->kind != FrameKind::Edit && fp->kind != FrameKind::ReAnchor)
+        return makeError(ErrorKind::InvalidInput,
+                         QStringLiteral("Frame %1 is not an edit of a parent frame; there is nothing to re-anchor.").arg(frameId));
+    if (!isValidStatusTransition(fp->status, FrameStatus::Pending) || isTracked(frameId))
+        return makeError(ErrorKind::InvalidInput,
+                         QStringLiteral("Frame %1 is %2; only failed, cancelled or interrupted edits can be re-anchored.")
+                             .arg(frameId, frameStatusName(fp->status)));
+    if (!m_client)
+        return makeError(ErrorKind::Auth, QStringLiteral("No API client is configured (set an API key)."));
+    if (auto r = checkParentForChild(fp->parentId, TurnParams{fp->prompt, {}, {}, true}, true); !r)
+        return r;
+    Frame f = *fp;
+    f.kind = FrameKind::ReAnchor;
+    f.reAnchored = true;
+    f.continuedInteractionId.clear();
+    f.interactionId.clear();
+    f.inputImages = {graph().value(f.parentId).image.file};
+    f.status = FrameStatus::Pending;
+    f.error = {};
+    f.finishedAt = {};
+    f.ownerPid = currentPid();
+    if (!commitFrames({f}))
+        return makeError(ErrorKind::Io, QStringLiteral("Could not write the session manifest."));
+    m_jobs.insert(f.id, std::make_shared<Job>());
+    m_jobs[f.id]->frameId = f.id;
+    m_queue.append(f.id);
+    emit frameChanged(f.id);
+    pump();
+    return f.id;
+}
+
+void SessionController::recoverInterrupted()
+{
+    if (!isOpen())
+        return;
+    m_recovered = 0;
+    m_interrupted = 0;
+    QList<Frame> interrupted;
+    QStringList toFetch;
+    for (const Frame &f : graph().frames()) {
+        if (!f.isPending() || isTracked(f.id))
+            continue;
+        if (f.ownerPid != currentPid() && processAlive(f.ownerPid))
+            continue; // another live process is running this turn
+        if (f.interactionId.isEmpty() || !m_client) {
+            Frame g = f;
+            g.status = FrameStatus::Interrupted;
+            g.finishedAt = QDateTime::currentDateTimeUtc();
+            g.ownerPid = 0;
+            g.error.kind = errorKindName(ErrorKind::Network);
+            g.error.message = f.interactionId.isEmpty()
+                ? QStringLiteral("The program stopped before the server confirmed this request. Nothing was "
+                                 "re-sent; retry to send it.")
+                : QStringLiteral("The program stopped during this turn and no API client is configured to recover "
+                                 "it; retry later.");
+            interrupted.append(g);
+        } else {
+            toFetch.append(f.id);
+        }
+    }
+    if (!interrupted.isEmpty()) {
+        commitFrames(interrupted);
+        for (const Frame &g : std::as_const(interrupted)) {
+            m_store->journal().endTurn(g);
+            emit frameChanged(g.id);
+            emit turnFinished(g.id);
+        }
+    }
+    m_interrupted = interrupted.size();
+    for (const QString &id : std::as_const(toFetch)) {
+        Frame f = graph().value(id);
+        f.ownerPid = currentPid(); // ours now: another process must not recover it twice
+        commitFrames({f});
+        auto job = std::make_shared<Job>();
+        job->frameId = id;
+        job->recoverId = f.interactionId;
+        m_jobs.insert(id, job);
+        m_queue.append(id);
+    }
+    m_recovering = true;
+    pump();
+}
+
+bool SessionController::waitForIdle(int timeoutMs)
+{
+    QDeadlineTimer deadline(timeoutMs);
+    while (!isIdle()) {
+        if (deadline.hasExpired())
+            return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 50);
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    }
+    return true;
+}
+
+Result<QString> SessionController::resolveFrameRef(const QString &ref) const
+{
+    if (ref.isEmpty())
+        return makeError(ErrorKind::InvalidInput, QStringLiteral("Empty frame reference."));
+    if (ref == QLatin1String("head")) {
+        QString start = m_store->currentFrameId();
+        if (start.isEmpty() || !graph().contains(start) || graph().frame(start)->isTrashed()) {
+            const QStringList heads = graph().heads();
+            if (heads.isEmpty())
+                return makeError(ErrorKind::InvalidInput, QStringLiteral("The session has no frames yet."));
+            start = heads.last();
+        }
+        return graph().headFrom(start);
+    }
+    const QStringList matches = graph().matchPrefix(ref);
+    if (matches.isEmpty())
+        return makeError(ErrorKind::InvalidInput, QStringLiteral("No frame matches \"%1\".").arg(ref));
+    if (matches.size() > 1)
+        return makeError(ErrorKind::InvalidInput, QStringLiteral("\"%1\" is ambiguous: it matches %2.")
+                                                      .arg(ref, matches.join(QStringLiteral(", "))));
+    return matches.first();
+}
+
+// ---- local operations ----
+
+bool SessionController::applyUserFields(const QList<Frame> &frames)
+{
+    QList<Frame> updated;
+    for (const Frame &src : frames) {
+        const Frame *cur = graph().frame(src.id);
+        if (!cur)
+            continue;
+        Frame f = *cur;
+        f.title = src.title;
+        f.starred = src.starred;
+        f.note = src.note;
+        f.trashedAt = src.trashedAt;
+        f.trashGroup = src.trashGroup;
+        updated.append(f);
+    }
+    if (updated.isEmpty() || !commitFrames(updated))
+        return false;
+    for (const Frame &f : std::as_const(updated)) {
+        m_store->journal().recordFrame(f); // so a rebuild keeps titles, stars, notes and the trash
+        emit frameChanged(f.id);
+    }
+    return true;
+}
+
+namespace {
+template <typename Fn>
+bool editUserField(SessionController *c, QUndoStack *stack, const QString &id, const QString &text, Fn change)
+{
+    const Frame *cur = c->graph().frame(id);
+    if (!cur)
+        return false;
+    Frame after = *cur;
+    change(after);
+    stack->push(new FrameEditCommand(c, text, {*cur}, {after}));
+    return true;
+}
+} // namespace
+
+bool SessionController::setTitle(const QString &frameId, const QString &title)
+{
+    return editUserField(this, m_undoStack, frameId, tr("Rename frame"), [&](Frame &f) { f.title = title; });
+}
+
+bool SessionController::setStarred(const QString &frameId, bool starred)
+{
+    return editUserField(this, m_undoStack, frameId, starred ? tr("Star frame") : tr("Unstar frame"),
+                         [&](Frame &f) { f.starred = starred; });
+}
+
+bool SessionController::setNote(const QString &frameId, const QString &note)
+{
+    return editUserField(this, m_undoStack, frameId, tr("Edit note"), [&](Frame &f) { f.note = note; });
+}
+
+bool SessionController::trash(const QStringList &ids, const QString &text, QString *errorMessage)
+{
+    if (ids.isEmpty()) {
+        if (errorMessage)
+            *errorMessage = QStringLiteral("Nothing to delete.");
+        return false;
+    }
+    QList<Frame> before, after;
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const QString group = QUuid::createUuid().toString(QUuid::Id128).left(8);
+    for (const QString &id : ids) {
+        const Frame *f = graph().frame(id);
+        if (!f)
+            continue;
+        if (f->isPending()) {
+            if (errorMessage)
+                *errorMessage = QStringLiteral("Frame %1 is still running; cancel it before deleting.").arg(id);
+            return false;
+        }
+        before.append(*f);
+        Frame a = *f;
+        a.trashedAt = now;
+        a.trashGroup = group;
+        after.append(a);
+    }
+    m_undoStack->push(new FrameEditCommand(this, text, before, after));
+    return true;
+}
+
+bool SessionController::deleteFrame(const QString &frameId, QString *errorMessage)
+{
+    if (!graph().contains(frameId) || graph().frame(frameId)->isTrashed()) {
+        if (errorMessage)
+            *errorMessage = QStringLiteral("There is no frame %1 outside the trash.").arg(frameId);
+        return false;
+    }
+    return trash(graph().subtree(frameId), tr("Delete frame"), errorMessage);
+}
+
+bool SessionController::deleteBranch(const QString &headId, QString *errorMessage)
+{
+    const QStringList own = graph().branchOwnFrames(headId);
+    if (own.isEmpty()) {
+        if (errorMessage)
+            *errorMessage = QStringLiteral("Frame %1 is not the head of a branch.").arg(headId);
+        return false;
+    }
+    return trash(own, tr("Delete branch"), errorMessage);
+}
+
+bool SessionController::restoreFrame(const QString &frameId, QString *errorMessage)
+{
+    const Frame *f = graph().frame(frameId);
+    if (!f || !f->isTrashed()) {
+        if (errorMessage)
+            *errorMessage = QStringLiteral("Frame %1 is not in the trash.").arg(frameId);
+        return false;
+    }
+    QStringList ids;
+    for (const Frame &g : graph().frames())
+        if (g.isTrashed() && g.trashGroup == f->trashGroup)
+            ids.append(g.id);
+    // A restored frame needs its ancestors back too, or it would hang off nothing.
+    for (const QString &a : graph().pathTo(frameId))
+        if (graph().frame(a)->isTrashed() && !ids.contains(a))
+            ids.append(a);
+    QList<Frame> before, after;
+    for (const QString &id : std::as_const(ids)) {
+        const Frame *g = graph().frame(id);
+        before.append(*g);
+        Frame a = *g;
+        a.trashedAt = {};
+        a.trashGroup.clear();
+        after.append(a);
+    }
+    m_undoStack->push(new FrameEditCommand(this, tr("Restore from trash"), before, after));
+    return true;
+}
+
+bool SessionController::emptyTrash(QString *errorMessage)
+{
+    QStringList trashed;
+    for (const Frame &f : graph().frames())
+        if (f.isTrashed())
+            trashed.append(f.id);
+    if (trashed.isEmpty())
+        return true;
+    const QStringList stillUsed = graph().referencedFiles(trashed);
+    const QSet<QString> keep(stillUsed.cbegin(), stillUsed.cend());
+    QStringList files;
+    for (const QString &id : std::as_const(trashed)) {
+        const Frame *f = graph().frame(id);
+        if (!f->image.isNull())
+            files.append(f->image.file);
+        files.append(f->inputImages);
+    }
+    files.removeDuplicates();
+    QString err;
+    // Manifest first: a crash after it leaves unreferenced files (harmless), never dangling references.
+    if (!m_store->commit({}, trashed, {}, &err)) {
+        if (errorMessage)
+            *errorMessage = err;
+        return false;
+    }
+    m_store->journal().recordRemoval(trashed);
+    for (const QString &rel : std::as_const(files))
+        if (!keep.contains(rel))
+            QFile::remove(m_store->absolutePath(rel));
+    for (const QString &id : std::as_const(trashed)) {
+        const QStringList thumbs = QDir(m_store->thumbsDir()).entryList({id + QStringLiteral("_*")}, QDir::Files);
+        for (const QString &t : thumbs)
+            QFile::remove(m_store->thumbsDir() + QLatin1Char('/') + t);
+    }
+    m_undoStack->clear(); // the commands refer to frames that no longer exist
+    for (const QString &id : std::as_const(trashed))
+        emit frameRemoved(id);
+    return true;
+}
+
+void SessionController::onStoreChanged(const QStringList &added, const QStringList &changed, const QStringList &removed)
+{
+    for (const QString &id : added)
+        emit frameAdded(id);
+    for (const QString &id : changed)
+        emit frameChanged(id);
+    for (const QString &id : removed)
+        emit frameRemoved(id);
+    emit changedExternally();
+}
+
+} // namespace nb2

@@ -1,0 +1,190 @@
+#pragma once
+
+#include "core/api/apierror.h"
+#include "core/session/framegraph.h"
+#include "core/session/sessionsettings.h"
+
+#include <QHash>
+#include <QList>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+class QUndoStack;
+class QThreadPool;
+
+namespace nb2 {
+
+class InteractionsClient;
+class SessionStore;
+struct ImageData;
+
+/** What the user asks for in one turn (the parent and the images are separate arguments). */
+struct TurnParams {
+    QString prompt;
+    QString aspectRatio;      // empty: model's choice (edits); generate defaults to "1:1" when empty
+    QString thinkingLevel;    // empty: omitted
+    /** The parent already has children: fork a new branch on purpose (what branchFrom() sets). */
+    bool newBranch = false;
+};
+
+/**
+ * Runs a session: the GUI-thread object that turns user requests into frames. It validates
+ * a turn, adds a pending frame (manifest + journal "begin" before anything is sent), runs the
+ * blocking InteractionsClient call on a worker thread (QtConcurrent + QFutureWatcher, at most
+ * concurrencyLimit at once, the rest queued), writes the image (temp, fsync, rename) on the
+ * worker, and on the GUI thread marks the frame done/failed, updates the manifest and closes
+ * the journal record. It re-anchors turns whose parent id is expired, missing or 404, recovers
+ * crashed turns on open (get for known ids; "interrupted" otherwise — nothing is re-sent
+ * unasked), and keeps local edits (delete/restore, title, star, note) on a QUndoStack whose
+ * commands never call the API. Owns the store, the undo stack and the worker pool.
+ *
+ * Usage:
+ *   nb2::SessionController session;
+ *   session.setClient(std::make_shared<nb2::InteractionsClient>(config));
+ *   session.setSettings(nb2::SessionSettings::load(QSettings()));
+ *   QString error;
+ *   if (!session.open(dir, &error)) { ... maybe session.rebuild(dir, &error) ... }
+ *   connect(&session, &nb2::SessionController::frameChanged, view, ...);
+ *   auto r = session.generate({QStringLiteral("a red fox"), QStringLiteral("1:1")});
+ *   if (!r) show(r.error().message);         // invalid input: nothing was added or sent
+ *   auto e = session.edit(r.value(), {QStringLiteral("make it blue")});
+ *   if (!e && session.graph().hasChildren(r.value())) session.branchFrom(r.value(), {...});
+ *   session.undoStack()->undo();             // local ops only
+ */
+class SessionController : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit SessionController(QObject *parent = nullptr);
+    ~SessionController() override; // cancels nothing; waits for running turns to come back
+
+    // ---- setup ----
+    void setClient(std::shared_ptr<InteractionsClient> client);
+    std::shared_ptr<InteractionsClient> client() const { return m_client; }
+    void setSettings(const SessionSettings &settings);
+    const SessionSettings &settings() const { return m_settings; }
+
+    /** Opens/creates the session; with recoverOnOpen, starts recovery of crashed turns. */
+    bool open(const QString &dir, QString *errorMessage = nullptr);
+    /** SessionStore::rebuild, then open. */
+    bool rebuild(const QString &dir, QString *errorMessage = nullptr);
+    void close();
+    bool isOpen() const;
+
+    SessionStore *store() const { return m_store; }
+    const FrameGraph &graph() const;
+    QUndoStack *undoStack() const { return m_undoStack; }
+
+    // ---- turns (return the new frame's id, or an error with nothing added or sent) ----
+    Result<QString> generate(const TurnParams &params);
+    /** Continues parent's server id. Fails with InvalidInput naming branchFrom() if parent has children (unless params.newBranch). */
+    Result<QString> edit(const QString &parentId, const TurnParams &params);
+    /** edit() that forks a new branch from a parent that already has children; emits branchCreated. */
+    Result<QString> branchFrom(const QString &parentId, const TurnParams &params);
+    /**
+     * Edit-local: sends a target image inline. targetFile empty: the parent's stored pixels.
+     * parentId empty: a new root (targetFile required; copied into the session).
+     */
+    Result<QString> editLocal(const QString &parentId, const QString &targetFile, const TurnParams &params);
+    /** Style edit: style image from styleFile (copied in); target from targetFile or the parent's pixels. */
+    Result<QString> styleEdit(const QString &parentId, const QString &targetFile, const QString &styleFile,
+                              const TurnParams &params);
+    /** A root frame from a local file, done at once, no API call. */
+    Result<QString> importImage(const QString &file, const QString &title = {});
+
+    /** Cancels a pending frame (queued: at once; running: aborts the call). */
+    bool cancel(const QString &frameId);
+    /** Re-runs a failed/cancelled/interrupted frame's stored request (same frame, attempts accumulate). */
+    Result<QString> retry(const QString &frameId);
+    /** Explicitly re-anchors a failed/interrupted edit: re-sends the parent's pixels inline with the same prompt. */
+    Result<QString> reAnchor(const QString &frameId);
+    /** Starts get() for crashed turns with known ids; others become Interrupted. Emits recoveryFinished. */
+    void recoverInterrupted();
+
+    int runningCount() const { return m_running.size(); }
+    int queuedCount() const { return m_queue.size(); }
+    bool isIdle() const { return m_running.isEmpty() && m_queue.isEmpty(); }
+    /** Blocks (spinning the event loop) until idle or timeout. For the CLI and tests. */
+    bool waitForIdle(int timeoutMs);
+
+    /** Frame ids a user-facing reference means: full id, unique prefix, "head" (of the current branch). */
+    Result<QString> resolveFrameRef(const QString &ref) const;
+
+    // ---- undoable local operations (QUndoStack; never call the API) ----
+    bool setTitle(const QString &frameId, const QString &title);
+    bool setStarred(const QString &frameId, bool starred);
+    bool setNote(const QString &frameId, const QString &note);
+    /** Moves the frame and its descendants to the trash. Refused while any of them is pending. */
+    bool deleteFrame(const QString &frameId, QString *errorMessage = nullptr);
+    /** Moves the frames only this branch has (see FrameGraph::branchOwnFrames) to the trash. */
+    bool deleteBranch(const QString &headId, QString *errorMessage = nullptr);
+    /** Brings the frame's trash group (and trashed ancestors) back. */
+    bool restoreFrame(const QString &frameId, QString *errorMessage = nullptr);
+    /** Removes trashed frames for good and deletes their files unless another frame uses them. Not undoable (clears the undo stack). */
+    bool emptyTrash(QString *errorMessage = nullptr);
+
+    /** Testing hook: sleep this long between crash-relevant steps (image written / manifest written). */
+    void setStepDelayForTesting(int ms) { m_stepDelayMs = ms; }
+
+signals:
+    void opened();
+    void frameAdded(const QString &frameId);
+    void frameChanged(const QString &frameId);
+    void frameRemoved(const QString &frameId);
+    void turnStarted(const QString &frameId);    // the request left the queue
+    void turnFinished(const QString &frameId);   // reached done/failed/cancelled/interrupted
+    void turnFailed(const QString &frameId, const nb2::ApiError &error);
+    void frameReAnchored(const QString &frameId);
+    void branchCreated(const QString &parentId, const QString &frameId);
+    void recoveryFinished(int recovered, int interrupted);
+    void changedExternally();                    // another process wrote the session
+    void idle();
+    void errorOccurred(const QString &message);  // local I/O problems (lock timeout, disk full)
+
+public:
+    struct Job;
+    struct JobResult;
+    /** Used by the undo commands: writes only the user fields (title, star, note, trash) of these frames. */
+    bool applyUserFields(const QList<Frame> &frames);
+    /** Called (queued) by a worker when streaming reveals a running turn's interaction id. */
+    void onInteractionIdLearned(const QString &frameId, const QString &interactionId);
+
+private:
+    Result<QString> checkParams(const TurnParams &params, FrameKind kind) const;
+    Result<QString> checkParentForChild(const QString &parentId, const TurnParams &params, bool needsImage) const;
+    Frame newFrame(FrameKind kind, const QString &parentId, const TurnParams &params) const;
+    Result<QString> addAndQueue(Frame frame, bool branchCreated);
+    /** Fills continuedInteractionId or switches an edit to the re-anchor form; false: fail (auto re-anchor off). */
+    bool prepareEdit(Frame &frame, const Frame &parent, ApiError *error) const;
+    void pump();
+    void launch(const QString &frameId);
+    void finishJob(const JobResult &result);
+    bool commitFrames(const QList<Frame> &frames, const QString &current = {});
+    void endTurn(const Frame &frame);
+    void onStoreChanged(const QStringList &added, const QStringList &changed, const QStringList &removed);
+    QDateTime expiryFor(const QDateTime &from) const;
+    bool trash(const QStringList &ids, const QString &text, QString *errorMessage);
+    bool isTracked(const QString &frameId) const;
+
+    SessionStore *m_store = nullptr;
+    QUndoStack *m_undoStack = nullptr;
+    QThreadPool *m_pool = nullptr;
+    std::shared_ptr<InteractionsClient> m_client;
+    SessionSettings m_settings;
+    QStringList m_queue;                              // pending frame ids waiting for a slot
+    QHash<QString, std::shared_ptr<Job>> m_jobs;      // queued or running jobs by frame id
+    QHash<QString, std::shared_ptr<Job>> m_running;   // the running subset
+    bool m_recovering = false;
+    int m_recovered = 0;
+    int m_interrupted = 0;
+    int m_stepDelayMs = 0;
+};
+
+} // namespace nb2
+
+Q_DECLARE_METATYPE(nb2::ApiError)

@@ -1,0 +1,22 @@
+#pragma once
+
+#include <QByteArray>
+#include <QFile>
+#include <QString>
+#include <QtTest>
+
+/** Reads tests/data/api/<name>; fails the test when the fixture is missing. */
+inline QByteArray apiFixture(const QString &name)
+{
+    QFile f(QStringLiteral(NB2_TEST_DATA_DIR "/api/") + name);
+    if (!f.open(QIODevice::ReadOnly)) {
+        qWarning("missing fixture %s", qPrintable(name));
+        return {};
+    }
+    return f.readAll();
+}
+
+inline QString apiFixturePath(const QString &name)
+{
+    return QStringLiteral(NB2_TEST_DATA_DIR "/api/") + name;
+}

@@ -1,0 +1,154 @@
+#include "app/cli/exportcommands.h"
+#include "core/export/provenance.h"
+
+#include "tests/export/exportfixture.h"
+
+#include <QDir>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextStream>
+
+using namespace nb2;
+
+/** The `nb2lite --session DIR export|open-bundle` command layer, run in-process. */
+class tst_ExportCli : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_tmp;
+    QString m_session;
+    testing::StandardSession m_ids;
+
+    struct Run {
+        int status = -1;
+        QString out, err;
+    };
+
+    Run run(const QStringList &args)
+    {
+        Run r;
+        QTextStream out(&r.out), err(&r.err);
+        r.status = cli::runExportCommand(QStringList{QStringLiteral("--session"), m_session} + args, out, err);
+        out.flush();
+        err.flush();
+        return r;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        m_session = m_tmp.filePath(QStringLiteral("session"));
+        SessionStore store;
+        QVERIFY(store.open(m_session));
+        m_ids = testing::buildStandardSession(store, QStringLiteral("<b>bold</b>"));
+    }
+
+    void recognisesItsCommands_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<bool>("isExport");
+        QTest::newRow("export") << QStringList{QStringLiteral("--session"), QStringLiteral("d"), QStringLiteral("export"), QStringLiteral("o")} << true;
+        QTest::newRow("json-first") << QStringList{QStringLiteral("--json"), QStringLiteral("--session"), QStringLiteral("export"), QStringLiteral("open-bundle")} << true;
+        QTest::newRow("open-bundle") << QStringList{QStringLiteral("--session"), QStringLiteral("d"), QStringLiteral("open-bundle"), QStringLiteral("f")} << true;
+        QTest::newRow("generate") << QStringList{QStringLiteral("--session"), QStringLiteral("export"), QStringLiteral("generate"), QStringLiteral("x")} << false;
+        QTest::newRow("no-session") << QStringList{QStringLiteral("export"), QStringLiteral("o")} << false;
+    }
+
+    void recognisesItsCommands()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(bool, isExport);
+        QCOMPARE(cli::isExportCommand(args), isExport);
+    }
+
+    void usageErrors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no-format") << QStringList{QStringLiteral("export"), QStringLiteral("out")} << QStringLiteral("--format");
+        QTest::newRow("bad-format") << QStringList{QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("pdf"), QStringLiteral("out")} << QStringLiteral("unknown export format");
+        QTest::newRow("no-out") << QStringList{QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("html")} << QStringLiteral("one output");
+        QTest::newRow("both-scopes") << QStringList{QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("html"), QStringLiteral("--branch"), QStringLiteral("1"), QStringLiteral("--frames"), QStringLiteral("a"), QStringLiteral("out")} << QStringLiteral("either");
+        QTest::newRow("unknown-flag") << QStringList{QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("html"), QStringLiteral("--zip"), QStringLiteral("out")} << QStringLiteral("unknown option --zip");
+    }
+
+    void usageErrors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const Run r = run(args);
+        QCOMPARE(r.status, 2);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    }
+
+    void exportsEachFormat_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("frames");
+        QTest::newRow("html") << QStringList{QStringLiteral("--format"), QStringLiteral("html")} << 7;
+        QTest::newRow("html-branch") << QStringList{QStringLiteral("--format"), QStringLiteral("html"), QStringLiteral("--branch"), QStringLiteral("1")} << 4;
+        QTest::newRow("html-single") << QStringList{QStringLiteral("--format"), QStringLiteral("html"), QStringLiteral("--single-file"), QStringLiteral("--no-failed")} << 6;
+        QTest::newRow("sheet") << QStringList{QStringLiteral("--format"), QStringLiteral("sheet")} << 7;
+        QTest::newRow("bundle") << QStringList{QStringLiteral("--format"), QStringLiteral("bundle")} << 7;
+        QTest::newRow("frames") << QStringList{QStringLiteral("--format"), QStringLiteral("frames"), QStringLiteral("--strip-prompts")} << 6;
+    }
+
+    void exportsEachFormat()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, frames);
+        const QString out = m_tmp.filePath(QString::fromLatin1(QTest::currentDataTag()));
+        const Run r = run(QStringList{QStringLiteral("export"), QStringLiteral("--json")} + args + QStringList{out});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(o.value(QStringLiteral("ok")).toBool(), true);
+        QCOMPARE(o.value(QStringLiteral("frames")).toInt(), frames);
+        QVERIFY(QFileInfo::exists(out));
+    }
+
+    void framesScopeAndStrippedMetadata()
+    {
+        const QString out = m_tmp.filePath(QStringLiteral("chosen"));
+        // Prefixes work; the last word is the output even right after --frames.
+        const Run r = run({QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("frames"), QStringLiteral("--strip-ids"),
+                           QStringLiteral("--frames"), m_ids.style.left(6), m_ids.root, out});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const QStringList files = QDir(out).entryList(QDir::Files, QDir::Name);
+        QCOMPARE(files, (QStringList{QStringLiteral("01-a-quiet-harbour-at-dusk.png"), QStringLiteral("02-in-the-style-of-the-reference.jpg")}));
+        const auto p = readProvenance(QDir(out).filePath(files.at(1)));
+        QVERIFY(p.ok());
+        QVERIFY(p.value().frameId.isEmpty());
+        QVERIFY(p.value().interactionId.isEmpty());
+        QCOMPARE(p.value().promptChain.size(), 2);
+
+        const Run bad = run({QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("frames"), QStringLiteral("--frames"),
+                             QStringLiteral("zzzzzz"), m_tmp.filePath(QStringLiteral("never"))});
+        QVERIFY(bad.status != 0);
+        QVERIFY(bad.err.contains(QStringLiteral("no frame \"zzzzzz\"")));
+        QVERIFY(!QFileInfo::exists(m_tmp.filePath(QStringLiteral("never"))));
+    }
+
+    void bundleThenOpenBundle()
+    {
+        const QString bundle = m_tmp.filePath(QStringLiteral("round.nb2session"));
+        QCOMPARE(run({QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("bundle"), bundle}).status, 0);
+        Run r;
+        {
+            QTextStream out(&r.out), err(&r.err);
+            const QString target = m_tmp.filePath(QStringLiteral("reopened"));
+            r.status = cli::runExportCommand({QStringLiteral("--session"), target, QStringLiteral("open-bundle"), bundle}, out, err);
+        }
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("7 frames")), qPrintable(r.out));
+        // Opening into a session that already exists is refused (nothing is overwritten).
+        const Run again = run({QStringLiteral("open-bundle"), bundle});
+        QVERIFY(again.status != 0);
+        QVERIFY(again.err.contains(QStringLiteral("not empty")));
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_ExportCli)
+#include "tst_exportcli.moc"

@@ -1,0 +1,243 @@
+#include "core/session/framegraph.h"
+
+#include <QtTest>
+
+using namespace nb2;
+
+/** Graph operations and branch derivation, driven by small textual graphs. */
+class tst_FrameGraph : public QObject
+{
+    Q_OBJECT
+
+private:
+    // "a b<a c<a d<b x!<c": id, optional "<parent", "!" = trashed
+    static FrameGraph build(const QString &spec)
+    {
+        FrameGraph g;
+        const QStringList items = spec.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        for (const QString &item : items) {
+            Frame f;
+            QString s = item;
+            const int lt = s.indexOf(QLatin1Char('<'));
+            if (lt >= 0) {
+                f.parentId = s.mid(lt + 1);
+                s = s.left(lt);
+            }
+            if (s.endsWith(QLatin1Char('!'))) {
+                s.chop(1);
+                f.trashedAt = QDateTime::currentDateTimeUtc();
+            }
+            f.id = s;
+            f.status = FrameStatus::Done;
+            g.upsert(f);
+        }
+        return g;
+    }
+    static QString j(const QStringList &l) { return l.join(QLatin1Char(',')); }
+
+private slots:
+    void queries_data()
+    {
+        QTest::addColumn<QString>("graph");
+        QTest::addColumn<QString>("query");
+        QTest::addColumn<QString>("arg");
+        QTest::addColumn<QString>("expected");
+
+        const QString tree = QStringLiteral("a b<a c<a d<b e<d f<c r");
+        QTest::newRow("roots") << tree << "roots" << "" << "a,r";
+        QTest::newRow("children a") << tree << "children" << "a" << "b,c";
+        QTest::newRow("children leaf") << tree << "children" << "e" << "";
+        QTest::newRow("heads") << tree << "heads" << "" << "e,f,r";
+        QTest::newRow("branches") << tree << "branches" << "" << "a>b>d>e|a>c>f|r";
+        QTest::newRow("path to e") << tree << "pathTo" << "e" << "a,b,d,e";
+        QTest::newRow("path to root") << tree << "pathTo" << "a" << "a";
+        QTest::newRow("path unknown") << tree << "pathTo" << "zz" << "";
+        QTest::newRow("subtree b") << tree << "subtree" << "b" << "b,d,e";
+        QTest::newRow("subtree a") << tree << "subtree" << "a" << "a,b,d,e,c,f";
+        QTest::newRow("own frames e") << tree << "own" << "e" << "e,d,b";
+        QTest::newRow("own frames f") << tree << "own" << "f" << "f,c";
+        QTest::newRow("own frames of non-head") << tree << "own" << "b" << "";
+        QTest::newRow("own frames single root") << tree << "own" << "r" << "r";
+        QTest::newRow("headFrom a (latest child)") << tree << "headFrom" << "a" << "f";
+        QTest::newRow("headFrom b") << tree << "headFrom" << "b" << "e";
+        QTest::newRow("hasChildren a") << tree << "hasChildren" << "a" << "1";
+        QTest::newRow("hasChildren e") << tree << "hasChildren" << "e" << "0";
+
+        const QString trashed = QStringLiteral("a b<a c!<a d<b");
+        QTest::newRow("trash hides child") << trashed << "children" << "a" << "b";
+        QTest::newRow("trash: a keeps one child") << trashed << "own" << "d" << "d,b,a";
+        QTest::newRow("trash: heads") << trashed << "heads" << "" << "d";
+        QTest::newRow("trash: hasChildren ignores trashed") << QStringLiteral("a b!<a") << "hasChildren" << "a" << "0";
+
+        QTest::newRow("orphan is a root") << QStringLiteral("a b<gone") << "roots" << "" << "a,b";
+        QTest::newRow("cycle gives no path") << QStringLiteral("a<b b<a") << "pathTo" << "a" << "";
+
+        const QString ids = QStringLiteral("ab12 ab34 cd56");
+        QTest::newRow("prefix unique") << ids << "prefix" << "cd" << "cd56";
+        QTest::newRow("prefix ambiguous") << ids << "prefix" << "ab" << "ab12,ab34";
+        QTest::newRow("prefix exact wins") << QStringLiteral("ab ab12") << "prefix" << "ab" << "ab";
+        QTest::newRow("prefix none") << ids << "prefix" << "zz" << "";
+    }
+
+    void queries()
+    {
+        QFETCH(QString, graph);
+        QFETCH(QString, query);
+        QFETCH(QString, arg);
+        QFETCH(QString, expected);
+        const FrameGraph g = build(graph);
+        QString actual;
+        if (query == QLatin1String("roots"))
+            actual = j(g.roots());
+        else if (query == QLatin1String("children"))
+            actual = j(g.children(arg));
+        else if (query == QLatin1String("heads"))
+            actual = j(g.heads());
+        else if (query == QLatin1String("branches")) {
+            QStringList parts;
+            for (const Branch &b : g.branches())
+                parts.append(b.path.join(QLatin1Char('>')));
+            actual = parts.join(QLatin1Char('|'));
+        } else if (query == QLatin1String("pathTo"))
+            actual = j(g.pathTo(arg));
+        else if (query == QLatin1String("subtree"))
+            actual = j(g.subtree(arg));
+        else if (query == QLatin1String("own"))
+            actual = j(g.branchOwnFrames(arg));
+        else if (query == QLatin1String("headFrom"))
+            actual = g.headFrom(arg);
+        else if (query == QLatin1String("hasChildren"))
+            actual = g.hasChildren(arg) ? QStringLiteral("1") : QStringLiteral("0");
+        else if (query == QLatin1String("prefix"))
+            actual = j(g.matchPrefix(arg));
+        else
+            QFAIL("unknown query");
+        QCOMPARE(actual, expected);
+    }
+
+    void upsertKeepsPositionAndRemoveReindexes()
+    {
+        FrameGraph g = build(QStringLiteral("a b<a c<a"));
+        Frame b = g.value(QStringLiteral("b"));
+        b.title = QStringLiteral("renamed");
+        g.upsert(b);
+        QCOMPARE(g.frameIds(), (QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")}));
+        QCOMPARE(g.frame(QStringLiteral("b"))->title, QStringLiteral("renamed"));
+        QVERIFY(g.remove(QStringLiteral("b")));
+        QVERIFY(!g.remove(QStringLiteral("b")));
+        QCOMPARE(g.frame(QStringLiteral("c"))->id, QStringLiteral("c"));
+        QCOMPARE(g.size(), 2);
+    }
+
+    void referencedFiles()
+    {
+        FrameGraph g;
+        Frame a;
+        a.id = QStringLiteral("a");
+        a.image.file = QStringLiteral("images/gen_1_a.jpg");
+        Frame b;
+        b.id = QStringLiteral("b");
+        b.parentId = QStringLiteral("a");
+        b.image.file = QStringLiteral("images/edit_local_2_b.jpg");
+        b.inputImages = {QStringLiteral("images/gen_1_a.jpg")};
+        g.upsert(a);
+        g.upsert(b);
+        QCOMPARE(g.referencedFiles({QStringLiteral("a")}), QStringList{QStringLiteral("images/edit_local_2_b.jpg")}
+                                                               << QStringLiteral("images/gen_1_a.jpg"));
+        QCOMPARE(g.referencedFiles({QStringLiteral("b")}), QStringList{QStringLiteral("images/gen_1_a.jpg")});
+    }
+
+    void statusTransitions_data()
+    {
+        QTest::addColumn<int>("from");
+        QTest::addColumn<int>("to");
+        QTest::addColumn<bool>("valid");
+        using S = FrameStatus;
+        const S all[] = {S::Pending, S::Done, S::Failed, S::Cancelled, S::Interrupted};
+        for (S from : all) {
+            for (S to : all) {
+                bool valid = false;
+                if (from == S::Pending)
+                    valid = to != S::Pending;
+                else if (from != S::Done)
+                    valid = to == S::Pending;
+                QTest::addRow("%s->%s", qPrintable(frameStatusName(from)), qPrintable(frameStatusName(to)))
+                    << int(from) << int(to) << valid;
+            }
+        }
+    }
+
+    void statusTransitions()
+    {
+        QFETCH(int, from);
+        QFETCH(int, to);
+        QFETCH(bool, valid);
+        QCOMPARE(isValidStatusTransition(FrameStatus(from), FrameStatus(to)), valid);
+    }
+
+    void frameJsonRoundTripKeepsUnknownFields()
+    {
+        Frame f;
+        f.id = QStringLiteral("ab12cd34");
+        f.parentId = QStringLiteral("00112233");
+        f.kind = FrameKind::ReAnchor;
+        f.prompt = QStringLiteral("make it blue");
+        f.aspectRatio = QStringLiteral("16:9");
+        f.thinkingLevel = QStringLiteral("high");
+        f.model = QStringLiteral("gemini-3.1-flash-lite-image");
+        f.interactionId = QStringLiteral("v1_abc");
+        f.status = FrameStatus::Failed;
+        f.error = {QStringLiteral("not_found"), 404, QStringLiteral("gone"), QStringLiteral("expired")};
+        f.requestedAt = QDateTime::fromMSecsSinceEpoch(1767000000123, Qt::UTC);
+        f.finishedAt = f.requestedAt.addSecs(3);
+        f.image = {QStringLiteral("images/edit_local_1767000000_ab12cd34.jpg"), QStringLiteral("ff"),
+                   QStringLiteral("image/jpeg"), 64, 48};
+        f.inputImages = {QStringLiteral("images/gen_1_x.jpg")};
+        f.modelText = QStringLiteral("here");
+        f.usage.inputTokens = 10;
+        f.usage.totalTokens = 30;
+        f.attempts = 2;
+        f.reAnchored = true;
+        f.title = QStringLiteral("t");
+        f.starred = true;
+        f.note = QStringLiteral("n");
+        f.idExpiresAt = f.finishedAt.addDays(55);
+        f.extra.insert(QStringLiteral("future_field"), QJsonObject{{QStringLiteral("x"), 1}});
+        Frame back;
+        QString err;
+        QVERIFY2(Frame::fromJson(f.toJson(), &back, &err), qPrintable(err));
+        QCOMPARE(back.toJson(), f.toJson());
+        QCOMPARE(back.extra.value(QStringLiteral("future_field")).toObject().value(QStringLiteral("x")).toInt(), 1);
+        QCOMPARE(back.requestedAt, f.requestedAt);
+        QCOMPARE(back.usage.outputTokens, qint64(-1));
+        QCOMPARE(back.error.httpStatus, 404);
+        QVERIFY(back.reAnchored);
+        QVERIFY(back.statusText().contains(QStringLiteral("re-anchored (continuity may differ)")));
+    }
+
+    void frameJsonRejectsBadKind()
+    {
+        Frame f;
+        QString err;
+        QVERIFY(!Frame::fromJson(QJsonObject{{QStringLiteral("id"), QStringLiteral("x")},
+                                             {QStringLiteral("kind"), QStringLiteral("paint")},
+                                             {QStringLiteral("status"), QStringLiteral("done")}},
+                                 &f, &err));
+        QVERIFY2(err.contains(QStringLiteral("paint")), qPrintable(err));
+    }
+
+    void usableId()
+    {
+        Frame f;
+        QVERIFY(!f.hasUsableId());
+        f.interactionId = QStringLiteral("v1_x");
+        QVERIFY(f.hasUsableId());
+        f.idExpiresAt = QDateTime::currentDateTimeUtc().addSecs(-1);
+        QVERIFY(!f.hasUsableId());
+        f.idExpiresAt = QDateTime::currentDateTimeUtc().addDays(1);
+        QVERIFY(f.hasUsableId());
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_FrameGraph)
+#include "tst_framegraph.moc"

@@ -1,0 +1,545 @@
+#include "core/api/interactionsclient.h"
+#include "core/fakeapi/fakeserver.h"
+#include "core/session/journal.h"
+#include "core/session/sessioncontroller.h"
+#include "core/session/sessionstore.h"
+#include "sessiontestutil.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+
+using namespace nb2;
+
+/** SessionController against the in-process fake API: turns, statuses, re-anchoring, recovery, undo. */
+class tst_SessionController : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<FakeServer> m_fake;
+    std::unique_ptr<QTemporaryDir> m_tmp;
+
+    std::shared_ptr<InteractionsClient> client() const
+    {
+        ClientConfig cfg;
+        cfg.baseUrl = m_fake->baseUrl();
+        cfg.apiKey = ApiKey(QStringLiteral("test-key"), QStringLiteral("test"));
+        cfg.maxRetries = 0; // failures must show as failures here, not as retries
+        cfg.readTimeoutMs = 20000;
+        return std::make_shared<InteractionsClient>(cfg);
+    }
+
+    void openController(SessionController &c, SessionSettings s = {})
+    {
+        c.setClient(client());
+        c.setSettings(s);
+        QString err;
+        QVERIFY2(c.open(m_tmp->path(), &err), qPrintable(err));
+        QVERIFY(c.waitForIdle(10000));
+    }
+
+    static Frame finish(SessionController &c, const Result<QString> &r)
+    {
+        if (!r)
+            qWarning() << "turn refused:" << r.error().message;
+        if (!r)
+            return {};
+        c.waitForIdle(20000);
+        return c.graph().value(r.value());
+    }
+
+    QList<FakeRequest> requestsMatching(const QString &method, const QString &pathPart) const
+    {
+        QList<FakeRequest> out;
+        for (const FakeRequest &r : m_fake->requests())
+            if (r.method == method && r.path.contains(pathPart))
+                out.append(r);
+        return out;
+    }
+
+    static TurnParams p(const char *prompt) { return TurnParams{QString::fromUtf8(prompt), {}, {}, false}; }
+
+private slots:
+    void init()
+    {
+        m_fake = std::make_unique<FakeServer>();
+        QVERIFY(m_fake->start(0));
+        m_tmp = std::make_unique<QTemporaryDir>();
+        QVERIFY(m_tmp->isValid());
+    }
+
+    void cleanup()
+    {
+        m_fake.reset();
+        m_tmp.reset();
+    }
+
+    void generateAndEditWriteFilesManifestAndJournal()
+    {
+        SessionController c;
+        openController(c);
+        QSignalSpy added(&c, &SessionController::frameAdded);
+        const Frame g = finish(c, c.generate(p("a red fox")));
+        QCOMPARE(g.status, FrameStatus::Done);
+        QCOMPARE(added.count(), 1);
+        QVERIFY(!g.interactionId.isEmpty());
+        QVERIFY(QRegularExpression(QStringLiteral("^images/gen_\\d{10}_%1\\.(jpg|png|webp)$").arg(g.id)).match(g.image.file).hasMatch());
+        const QByteArray bytes = test::readFile(c.store()->absolutePath(g.image.file));
+        QCOMPARE(SessionStore::sha256Hex(bytes), g.image.sha256);
+        QCOMPARE(sniffImageMimeType(bytes), g.image.mimeType);
+        QVERIFY(g.image.width > 0 && g.image.height > 0);
+        QVERIFY(qAbs(g.idExpiresAt.secsTo(QDateTime::currentDateTimeUtc().addDays(55))) < 120);
+        QCOMPARE(g.attempts, 1);
+
+        const Frame e = finish(c, c.edit(g.id, p("make it blue")));
+        QCOMPARE(e.status, FrameStatus::Done);
+        QCOMPARE(e.kind, FrameKind::Edit);
+        QCOMPARE(e.parentId, g.id);
+        QCOMPARE(e.continuedInteractionId, g.interactionId);
+        QVERIFY(e.image.file.startsWith(QStringLiteral("images/edit_")));
+        const QList<FakeRequest> creates = requestsMatching(QStringLiteral("POST"), QStringLiteral("/interactions"));
+        QCOMPARE(creates.size(), 2);
+        QVERIFY(creates.last().body.contains(g.interactionId.toUtf8()));
+
+        // Journal: begin, id, end for each turn, in that order.
+        const QList<QJsonObject> recs = Journal::readAll(c.store()->journalPath());
+        QStringList ops;
+        for (const QJsonObject &r : recs)
+            ops.append(r.value(QStringLiteral("op")).toString());
+        QCOMPARE(ops, (QStringList{QStringLiteral("begin"), QStringLiteral("id"), QStringLiteral("end"),
+                                   QStringLiteral("begin"), QStringLiteral("id"), QStringLiteral("end")}));
+
+        // Another store sees the same thing on disk (relative paths).
+        SessionStore other;
+        QVERIFY(other.open(m_tmp->path(), SessionStore::OpenMode::OpenExisting));
+        QCOMPARE(other.graph().value(e.id).toJson(), e.toJson());
+        QVERIFY(test::checkInvariants(m_tmp->path()).isEmpty());
+    }
+
+    void editOfFrameWithChildrenNeedsExplicitBranch()
+    {
+        SessionController c;
+        openController(c);
+        const Frame g = finish(c, c.generate(p("root")));
+        const Frame e1 = finish(c, c.edit(g.id, p("first")));
+        QCOMPARE(e1.status, FrameStatus::Done);
+        const int before = c.graph().size();
+        const int requestsBefore = m_fake->requests().size();
+        const Result<QString> refused = c.edit(g.id, p("second"));
+        QVERIFY(!refused);
+        QCOMPARE(refused.error().kind, ErrorKind::InvalidInput);
+        QVERIFY2(refused.error().message.contains(QStringLiteral("branchFrom")), qPrintable(refused.error().message));
+        QCOMPARE(c.graph().size(), before);
+        QCOMPARE(m_fake->requests().size(), requestsBefore);
+
+        QSignalSpy branched(&c, &SessionController::branchCreated);
+        const Frame b = finish(c, c.branchFrom(g.id, p("second")));
+        QCOMPARE(b.status, FrameStatus::Done);
+        QCOMPARE(branched.count(), 1);
+        QCOMPARE(branched.first().at(0).toString(), g.id);
+        QCOMPARE(c.graph().branches().size(), 2);
+        QCOMPARE(c.graph().heads(), (QStringList{e1.id, b.id}));
+        // Continuing a head needs no branch.
+        QVERIFY(c.edit(b.id, p("third")));
+        QVERIFY(c.waitForIdle(20000));
+    }
+
+    void failedThenRetried()
+    {
+        SessionController c;
+        openController(c);
+        FakeFault fault;
+        fault.kind = FakeFault::Kind::ServerErrorJson;
+        m_fake->injectFault(fault, 1);
+        QSignalSpy failed(&c, &SessionController::turnFailed);
+        const Frame f = finish(c, c.generate(p("x")));
+        QCOMPARE(f.status, FrameStatus::Failed);
+        QCOMPARE(f.error.kind, QStringLiteral("server"));
+        QCOMPARE(f.error.httpStatus, 500);
+        QCOMPARE(failed.count(), 1);
+        // Done is terminal, failed may be retried: same frame, attempts accumulate.
+        const Frame r = finish(c, c.retry(f.id));
+        QCOMPARE(r.id, f.id);
+        QCOMPARE(r.status, FrameStatus::Done);
+        QCOMPARE(r.attempts, 2);
+        QVERIFY(r.error.isEmpty());
+        QVERIFY(!c.retry(f.id)); // done -> pending is not allowed
+    }
+
+    void textOnlyAnswerFailsWithModelText()
+    {
+        SessionController c;
+        openController(c);
+        FakeFault fault;
+        fault.kind = FakeFault::Kind::TextOnlyRefusal;
+        m_fake->injectFault(fault, 1);
+        const Frame f = finish(c, c.generate(p("x")));
+        QCOMPARE(f.status, FrameStatus::Failed);
+        QCOMPARE(f.error.kind, QStringLiteral("no_image"));
+        QVERIFY(!f.modelText.isEmpty());
+        QVERIFY(f.image.isNull());
+    }
+
+    void cancelRunningAndQueued()
+    {
+        SessionController c;
+        SessionSettings s;
+        s.concurrencyLimit = 1;
+        openController(c, s);
+        m_fake->setLatencyMs(3000);
+        const Result<QString> a = c.generate(p("slow one"));
+        const Result<QString> b = c.generate(p("queued one"));
+        QVERIFY(a && b);
+        QCOMPARE(c.runningCount(), 1);
+        QCOMPARE(c.queuedCount(), 1);
+        QVERIFY(c.cancel(b.value()));
+        QCOMPARE(c.graph().value(b.value()).status, FrameStatus::Cancelled);
+        QVERIFY(c.cancel(a.value()));
+        QElapsedTimer t;
+        t.start();
+        QVERIFY(c.waitForIdle(10000));
+        QVERIFY2(t.elapsed() < 2500, "cancel should abort the call in flight");
+        QCOMPARE(c.graph().value(a.value()).status, FrameStatus::Cancelled);
+        m_fake->setLatencyMs(0);
+        const Frame r = finish(c, c.retry(b.value()));
+        QCOMPARE(r.status, FrameStatus::Done);
+    }
+
+    void concurrencyLimitQueuesTheRest()
+    {
+        SessionController c;
+        SessionSettings s;
+        s.concurrencyLimit = 2;
+        openController(c, s);
+        m_fake->setLatencyMs(300);
+        int running = 0, maxRunning = 0;
+        connect(&c, &SessionController::turnStarted, this, [&] { maxRunning = qMax(maxRunning, ++running); });
+        connect(&c, &SessionController::turnFinished, this, [&] { --running; });
+        QStringList ids;
+        for (int i = 0; i < 5; ++i) {
+            const Result<QString> r = c.generate(TurnParams{QStringLiteral("n%1").arg(i), {}, {}, false});
+            QVERIFY(r);
+            ids.append(r.value());
+        }
+        QCOMPARE(c.runningCount(), 2);
+        QCOMPARE(c.queuedCount(), 3);
+        QVERIFY(c.waitForIdle(30000));
+        QCOMPARE(maxRunning, 2);
+        for (const QString &id : ids)
+            QCOMPARE(c.graph().value(id).status, FrameStatus::Done);
+    }
+
+    void interactionIdJournaledWhileRunning()
+    {
+        SessionController c;
+        openController(c);
+        m_fake->setLatencyMs(1500);
+        const Result<QString> r = c.generate(p("slow"));
+        QVERIFY(r);
+        QTRY_VERIFY_WITH_TIMEOUT(!c.graph().value(r.value()).interactionId.isEmpty(), 5000);
+        QVERIFY(c.graph().value(r.value()).isPending());
+        const Journal::Replay replay = Journal::replay(c.store()->journalPath());
+        QVERIFY(replay.openTurns.contains(r.value()));
+        QCOMPARE(replay.interactionIds.value(r.value()), c.graph().value(r.value()).interactionId);
+        QVERIFY(c.waitForIdle(20000));
+        QCOMPARE(c.graph().value(r.value()).status, FrameStatus::Done);
+        QVERIFY(!Journal::replay(c.store()->journalPath()).openTurns.contains(r.value()));
+    }
+
+    void reAnchoring_data()
+    {
+        QTest::addColumn<QString>("how");
+        QTest::newRow("expired by time") << "expired";
+        QTest::newRow("missing id") << "missing";
+        QTest::newRow("404 from the server") << "forgotten";
+    }
+
+    void reAnchoring()
+    {
+        QFETCH(QString, how);
+        SessionController c;
+        openController(c);
+        const Frame g = finish(c, c.generate(p("root")));
+        QCOMPARE(g.status, FrameStatus::Done);
+        Frame parent = g;
+        if (how == QLatin1String("expired"))
+            parent.idExpiresAt = QDateTime::currentDateTimeUtc().addSecs(-60);
+        else if (how == QLatin1String("missing"))
+            parent.interactionId.clear();
+        else
+            m_fake->forget(g.interactionId);
+        QVERIFY(c.store()->commit({parent}));
+        m_fake->clearRequests();
+
+        QSignalSpy reanchored(&c, &SessionController::frameReAnchored);
+        const Frame e = finish(c, c.edit(g.id, p("make it blue")));
+        QCOMPARE(e.status, FrameStatus::Done);
+        QVERIFY(e.reAnchored);
+        QCOMPARE(e.kind, FrameKind::ReAnchor);
+        QCOMPARE(e.parentId, g.id);
+        QVERIFY(e.continuedInteractionId.isEmpty());
+        QCOMPARE(e.inputImages, QStringList{g.image.file});
+        QVERIFY(e.statusText().contains(QStringLiteral("re-anchored")));
+        QVERIFY(!e.interactionId.isEmpty());
+        QCOMPARE(reanchored.count(), 1);
+        const QList<FakeRequest> creates = requestsMatching(QStringLiteral("POST"), QStringLiteral("/interactions"));
+        // 404: the id was tried first; expired/missing: never sent.
+        QCOMPARE(creates.size(), how == QLatin1String("forgotten") ? 2 : 1);
+        QVERIFY(!creates.last().body.contains("previous_interaction_id"));
+        QVERIFY(creates.last().body.contains("inline") || creates.last().body.contains("\"data\""));
+        if (how == QLatin1String("forgotten"))
+            QVERIFY(creates.first().body.contains(g.interactionId.toUtf8()));
+    }
+
+    void reAnchorDisabledFailsClearlyThenExplicitReAnchor_data()
+    {
+        QTest::addColumn<QString>("how");
+        QTest::newRow("expired") << "expired";
+        QTest::newRow("404") << "forgotten";
+    }
+
+    void reAnchorDisabledFailsClearlyThenExplicitReAnchor()
+    {
+        QFETCH(QString, how);
+        SessionController c;
+        SessionSettings s;
+        s.autoReAnchor = false;
+        openController(c, s);
+        const Frame g = finish(c, c.generate(p("root")));
+        if (how == QLatin1String("expired")) {
+            Frame parent = g;
+            parent.idExpiresAt = QDateTime::currentDateTimeUtc().addSecs(-60);
+            QVERIFY(c.store()->commit({parent}));
+        } else {
+            m_fake->forget(g.interactionId);
+        }
+        m_fake->clearRequests();
+        const Frame e = finish(c, c.edit(g.id, p("blue")));
+        QCOMPARE(e.status, FrameStatus::Failed);
+        QCOMPARE(e.error.kind, QStringLiteral("not_found"));
+        QVERIFY(!e.reAnchored);
+        if (how == QLatin1String("expired")) {
+            QVERIFY2(e.error.message.contains(QStringLiteral("Re-anchor")), qPrintable(e.error.message));
+            QCOMPARE(m_fake->requests().size(), 0); // nothing sent for a known-expired id
+        }
+        const Frame r = finish(c, c.reAnchor(e.id));
+        QCOMPARE(r.id, e.id);
+        QCOMPARE(r.status, FrameStatus::Done);
+        QVERIFY(r.reAnchored);
+        QCOMPARE(r.kind, FrameKind::ReAnchor);
+    }
+
+    void editLocalStyleAndImport()
+    {
+        SessionController c;
+        openController(c);
+        const QString png = test::writeFile(m_tmp->filePath(QStringLiteral("../in_%1.jpg").arg(QCoreApplication::applicationPid())),
+                                            test::pngBytes());
+        const int before = m_fake->requests().size();
+        const Result<QString> imp = c.importImage(png);
+        QVERIFY(imp);
+        QCOMPARE(m_fake->requests().size(), before); // import never calls the API
+        const Frame i = c.graph().value(imp.value());
+        QCOMPARE(i.status, FrameStatus::Done);
+        QVERIFY2(i.image.file.endsWith(QStringLiteral(".png")), qPrintable(i.image.file)); // extension of the bytes
+        QVERIFY(i.image.file.startsWith(QStringLiteral("images/import_")));
+
+        const Frame el = finish(c, c.editLocal(i.id, {}, p("sharper")));
+        QCOMPARE(el.status, FrameStatus::Done);
+        QCOMPARE(el.inputImages, QStringList{i.image.file});
+        QVERIFY(el.image.file.startsWith(QStringLiteral("images/edit_local_")));
+
+        const Frame root = finish(c, c.editLocal({}, png, p("from a file")));
+        QCOMPARE(root.status, FrameStatus::Done);
+        QVERIFY(root.parentId.isEmpty());
+        QVERIFY(root.inputImages.first().startsWith(QStringLiteral("images/input_")));
+        QVERIFY(QFileInfo::exists(c.store()->absolutePath(root.inputImages.first())));
+
+        const Frame st = finish(c, c.styleEdit(el.id, {}, png, p("in this style")));
+        QCOMPARE(st.status, FrameStatus::Done);
+        QCOMPARE(st.inputImages.size(), 2);
+        QCOMPARE(st.inputImages.at(1), el.image.file);
+        QVERIFY(st.image.file.startsWith(QStringLiteral("images/style_edit_")));
+        QFile::remove(png);
+
+        const Result<QString> bad = c.importImage(m_tmp->filePath(QStringLiteral("nope.png")));
+        QVERIFY(!bad);
+        QVERIFY(!bad.error().message.isEmpty());
+        QVERIFY(test::checkInvariants(m_tmp->path()).isEmpty());
+    }
+
+    void invalidInputAddsNothing()
+    {
+        SessionController c;
+        openController(c);
+        const Result<QString> r = c.generate(p(""));
+        QVERIFY(!r);
+        QCOMPARE(r.error().kind, ErrorKind::InvalidInput);
+        QCOMPARE(c.graph().size(), 0);
+        QVERIFY(!c.edit(QStringLiteral("nosuch"), p("x")));
+        QCOMPARE(m_fake->requests().size(), 0);
+    }
+
+    void recoveryOnReopen()
+    {
+        // A turn the server knows (id journaled) and one it never confirmed, both owned by a dead process.
+        const Result<Interaction> made = client()->create(TurnRequest::generate(QStringLiteral("made"), QStringLiteral("1:1"), {}));
+        QVERIFY(made);
+        {
+            SessionStore store;
+            QVERIFY(store.open(m_tmp->path()));
+            Frame known;
+            known.id = QStringLiteral("aaaa0001");
+            known.prompt = QStringLiteral("made");
+            known.aspectRatio = QStringLiteral("1:1");
+            known.status = FrameStatus::Pending;
+            known.ownerPid = 0; // no live owner
+            known.requestedAt = QDateTime::currentDateTimeUtc();
+            Frame unknown = known;
+            unknown.id = QStringLiteral("aaaa0002");
+            QVERIFY(store.commit({known, unknown}));
+            store.journal().beginTurn(known);
+            store.journal().recordInteractionId(known.id, made.value().id); // manifest never heard of it
+            store.journal().beginTurn(unknown);
+        }
+        m_fake->clearRequests();
+        SessionController c;
+        c.setClient(client());
+        QSignalSpy recovered(&c, &SessionController::recoveryFinished);
+        QVERIFY(c.open(m_tmp->path()));
+        QVERIFY(c.waitForIdle(20000));
+        QCOMPARE(recovered.count(), 1);
+        QCOMPARE(recovered.first().at(0).toInt(), 1);
+        QCOMPARE(recovered.first().at(1).toInt(), 1);
+        const Frame k = c.graph().value(QStringLiteral("aaaa0001"));
+        QCOMPARE(k.status, FrameStatus::Done);
+        QCOMPARE(k.interactionId, made.value().id);
+        QVERIFY(QFileInfo::exists(c.store()->absolutePath(k.image.file)));
+        const Frame u = c.graph().value(QStringLiteral("aaaa0002"));
+        QCOMPARE(u.status, FrameStatus::Interrupted);
+        QVERIFY(u.statusText().contains(QStringLiteral("retry")));
+        // Fetched with get, nothing created again.
+        QCOMPARE(requestsMatching(QStringLiteral("GET"), made.value().id).size(), 1);
+        QCOMPARE(requestsMatching(QStringLiteral("POST"), QStringLiteral("/interactions")).size(), 0);
+        // Interrupted -> pending only when the user asks.
+        const Frame again = finish(c, c.retry(u.id));
+        QCOMPARE(again.status, FrameStatus::Done);
+        QCOMPARE(requestsMatching(QStringLiteral("POST"), QStringLiteral("/interactions")).size(), 1);
+    }
+
+    void recoveryOfForgottenIdIsInterrupted()
+    {
+        const Result<Interaction> made = client()->create(TurnRequest::generate(QStringLiteral("made"), QStringLiteral("1:1"), {}));
+        QVERIFY(made);
+        m_fake->forget(made.value().id);
+        {
+            SessionStore store;
+            QVERIFY(store.open(m_tmp->path()));
+            Frame known;
+            known.id = QStringLiteral("bbbb0001");
+            known.prompt = QStringLiteral("made");
+            known.status = FrameStatus::Pending;
+            known.interactionId = made.value().id;
+            QVERIFY(store.commit({known}));
+        }
+        SessionController c;
+        openController(c);
+        const Frame k = c.graph().value(QStringLiteral("bbbb0001"));
+        QCOMPARE(k.status, FrameStatus::Interrupted);
+        QCOMPARE(k.error.kind, QStringLiteral("not_found"));
+        QVERIFY(k.interactionId.isEmpty());
+    }
+
+    void undoRedoOfLocalOpsNeverCallsTheApi()
+    {
+        SessionController c;
+        openController(c);
+        const Frame a = finish(c, c.generate(p("a")));
+        const Frame b = finish(c, c.edit(a.id, p("b")));
+        const Frame d = finish(c, c.editLocal(b.id, {}, p("d")));
+        m_fake->clearRequests();
+        QUndoStack *u = c.undoStack();
+
+        QVERIFY(c.setTitle(a.id, QStringLiteral("Fox")));
+        QVERIFY(c.setStarred(b.id, true));
+        QVERIFY(c.setNote(b.id, QStringLiteral("keep")));
+        QString err;
+        QVERIFY2(c.deleteFrame(b.id, &err), qPrintable(err)); // b and d to the trash
+        QVERIFY(c.graph().value(b.id).isTrashed());
+        QVERIFY(c.graph().value(d.id).isTrashed());
+        QCOMPARE(c.graph().heads(), QStringList{a.id});
+        QCOMPARE(u->count(), 4);
+
+        for (int i = 0; i < 4; ++i)
+            u->undo();
+        QCOMPARE(c.graph().value(a.id).title, QString());
+        QVERIFY(!c.graph().value(b.id).starred);
+        QVERIFY(!c.graph().value(d.id).isTrashed());
+        for (int i = 0; i < 4; ++i)
+            u->redo();
+        QCOMPARE(c.graph().value(a.id).title, QStringLiteral("Fox"));
+        QCOMPARE(c.graph().value(b.id).note, QStringLiteral("keep"));
+        QVERIFY(c.graph().value(d.id).isTrashed());
+
+        QVERIFY(c.restoreFrame(d.id, &err));
+        QVERIFY(!c.graph().value(d.id).isTrashed());
+        QVERIFY(!c.graph().value(b.id).isTrashed());
+        u->undo();
+        QVERIFY(c.graph().value(d.id).isTrashed());
+        QCOMPARE(m_fake->requests().size(), 0);
+
+        // Persisted: a fresh store reads the same user fields.
+        SessionStore other;
+        QVERIFY(other.open(m_tmp->path(), SessionStore::OpenMode::OpenExisting));
+        QCOMPARE(other.graph().value(a.id).title, QStringLiteral("Fox"));
+        QVERIFY(other.graph().value(b.id).isTrashed());
+    }
+
+    void emptyTrashDeletesOnlyUnusedFiles()
+    {
+        SessionController c;
+        openController(c);
+        const Frame a = finish(c, c.generate(p("a")));
+        const Frame l = finish(c, c.editLocal(a.id, {}, p("local"))); // uses a's image as input
+        const Frame b = finish(c, c.branchFrom(a.id, p("b")));
+        QString err;
+        QVERIFY(c.deleteBranch(l.id, &err));
+        QVERIFY(c.graph().value(l.id).isTrashed());
+        QVERIFY(!c.graph().value(a.id).isTrashed()); // shared with b's branch
+        // Still restorable: nothing deleted before emptying the trash.
+        QVERIFY(QFileInfo::exists(c.store()->absolutePath(l.image.file)));
+        QSignalSpy removed(&c, &SessionController::frameRemoved);
+        QVERIFY(c.emptyTrash(&err));
+        QCOMPARE(removed.count(), 1);
+        QVERIFY(!c.graph().contains(l.id));
+        QVERIFY(!QFileInfo::exists(c.store()->absolutePath(l.image.file)));
+        QVERIFY(QFileInfo::exists(c.store()->absolutePath(a.image.file))); // l's input, but a still uses it
+        QVERIFY(QFileInfo::exists(c.store()->absolutePath(b.image.file)));
+        QCOMPARE(c.undoStack()->count(), 0);
+        QVERIFY(test::checkInvariants(m_tmp->path()).isEmpty());
+
+        // A pending frame cannot be deleted.
+        m_fake->setLatencyMs(1000);
+        const Result<QString> slow = c.edit(b.id, p("slow"));
+        QVERIFY(slow);
+        QVERIFY(!c.deleteFrame(slow.value(), &err));
+        QVERIFY(err.contains(QStringLiteral("running")));
+        QVERIFY(c.waitForIdle(20000));
+    }
+
+    void resolveReferences()
+    {
+        SessionController c;
+        openController(c);
+        const Frame a = finish(c, c.generate(p("a")));
+        const Frame b = finish(c, c.edit(a.id, p("b")));
+        QCOMPARE(c.resolveFrameRef(QStringLiteral("head")).value(), b.id);
+        QCOMPARE(c.resolveFrameRef(a.id.left(6)).value(), a.id);
+        QVERIFY(!c.resolveFrameRef(QStringLiteral("zzzz")));
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_SessionController)
+#include "tst_sessioncontroller.moc"

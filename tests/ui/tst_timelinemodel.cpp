@@ -1,0 +1,276 @@
+// TimelineModel: a thin adapter over the session graph; QAbstractItemModelTester watches every change.
+#include "core/fakeapi/fakeserver.h"
+#include "core/session/sessioncontroller.h"
+#include "core/session/sessionstore.h"
+#include "ui/thumbnailprovider.h"
+#include "ui/timelinemodel.h"
+#include "ui/timelineview.h"
+#include "uitesthelpers.h"
+
+#include <QAbstractItemModelTester>
+#include <QElapsedTimer>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace nb2;
+
+class tst_TimelineModel : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void emptySession();
+    void lanesFollowBranches();
+    void statesAndRolesTrackTheSession();
+    void deleteUndoAndExternalWrites();
+    void dragOutGivesTheImageFile();
+    void thousandFrames();
+    void thumbnailsComeFromTheDiskCacheSecondTime();
+
+private:
+    QString import(const QString &parentFrom = {});
+
+    std::unique_ptr<FakeServer> m_server;
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<SessionController> m_session;
+    std::unique_ptr<TimelineModel> m_model;
+    std::unique_ptr<QAbstractItemModelTester> m_tester;
+    QString m_png;
+};
+
+void tst_TimelineModel::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    FakeServerOptions options;
+    options.apiKey = QStringLiteral("model-key");
+    m_server = std::make_unique<FakeServer>(options);
+    QVERIFY(m_server->start(0));
+}
+
+void tst_TimelineModel::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    m_png = nb2test::writePng(m_dir->path() + QStringLiteral("/in.png"));
+    m_session = std::make_unique<SessionController>();
+    m_session->setClient(std::make_shared<InteractionsClient>(nb2test::fakeConfig(*m_server, QStringLiteral("model-key"))));
+    QString error;
+    QVERIFY2(m_session->open(m_dir->path() + QStringLiteral("/s"), &error), qPrintable(error));
+    m_model = std::make_unique<TimelineModel>(m_session.get());
+    m_tester = std::make_unique<QAbstractItemModelTester>(m_model.get(),
+                                                          QAbstractItemModelTester::FailureReportingMode::QtTest);
+}
+
+void tst_TimelineModel::cleanup()
+{
+    m_session->waitForIdle(10000);
+    m_tester.reset();
+    m_model.reset();
+    m_session.reset();
+    m_dir.reset();
+}
+
+QString tst_TimelineModel::import(const QString &)
+{
+    auto r = m_session->importImage(m_png);
+    return r ? r.value() : QString();
+}
+
+void tst_TimelineModel::emptySession()
+{
+    QCOMPARE(m_model->rowCount(), 0);
+    QCOMPARE(m_model->laneCount(), 0);
+    QVERIFY(!m_model->indexOf(QStringLiteral("nope")).isValid());
+    QCOMPARE(m_model->rowCount(m_model->index(0)), 0);
+}
+
+void tst_TimelineModel::lanesFollowBranches()
+{
+    auto a = m_session->generate({QStringLiteral("root"), QStringLiteral("1:1")});
+    QVERIFY(a);
+    QVERIFY(m_session->waitForIdle(20000));
+    auto b = m_session->edit(a.value(), {QStringLiteral("b")});
+    QVERIFY(b);
+    QVERIFY(m_session->waitForIdle(20000));
+    auto c = m_session->edit(b.value(), {QStringLiteral("c")});
+    QVERIFY(c);
+    QVERIFY(m_session->waitForIdle(20000));
+    auto d = m_session->branchFrom(a.value(), {QStringLiteral("d")});
+    QVERIFY(d);
+    QVERIFY(m_session->waitForIdle(20000));
+    auto e = m_session->branchFrom(b.value(), {QStringLiteral("e")});
+    QVERIFY(e);
+    QVERIFY(m_session->waitForIdle(20000));
+    const QString f = import(); // a second root opens its own lane
+
+    auto lane = [this](const QString &id) { return m_model->indexOf(id).data(TimelineRole::Lane).toInt(); };
+    auto depth = [this](const QString &id) { return m_model->indexOf(id).data(TimelineRole::Depth).toInt(); };
+    QCOMPARE(lane(a.value()), 0);
+    QCOMPARE(lane(b.value()), 0);
+    QCOMPARE(lane(c.value()), 0);
+    QCOMPARE(lane(d.value()), 1);
+    QCOMPARE(lane(e.value()), 2);
+    QCOMPARE(lane(f), 3);
+    QCOMPARE(depth(c.value()), 2);
+    QCOMPARE(depth(d.value()), 1);
+    QCOMPARE(depth(e.value()), 2);
+    QCOMPARE(depth(f), 0);
+    QCOMPARE(m_model->laneCount(), 4);
+    QCOMPARE(m_model->indexOf(e.value()).data(TimelineRole::ParentRow).toInt(), m_model->indexOf(b.value()).row());
+    QVERIFY(m_model->indexOf(c.value()).data(TimelineRole::IsHead).toBool());
+    QVERIFY(!m_model->indexOf(b.value()).data(TimelineRole::IsHead).toBool());
+    QCOMPARE(m_model->indexOf(a.value()).data(TimelineRole::ChildCount).toInt(), 2);
+}
+
+void tst_TimelineModel::statesAndRolesTrackTheSession()
+{
+    m_server->setLatencyMs(600);
+    auto a = m_session->generate({QStringLiteral("a cat"), QStringLiteral("4:3")});
+    QVERIFY(a);
+    const QModelIndex idx = m_model->indexOf(a.value());
+    QVERIFY(idx.isValid());
+    QCOMPARE(TimelineState(idx.data(TimelineRole::State).toInt()), TimelineState::Pending);
+    QVERIFY(idx.data(TimelineRole::StartedAt).toDateTime().isValid());
+    QVERIFY(idx.data(TimelineRole::ImagePath).toString().isEmpty());
+    QCOMPARE(idx.data(TimelineRole::AspectRatio).toString(), QStringLiteral("4:3"));
+    QCOMPARE(idx.data(TimelineRole::Kind).toString(), QStringLiteral("generate"));
+    QCOMPARE(idx.data(TimelineRole::Number).toInt(), 1);
+    QSignalSpy changed(m_model.get(), &QAbstractItemModel::dataChanged);
+    QVERIFY(m_session->waitForIdle(20000));
+    m_server->setLatencyMs(0);
+    QVERIFY(!changed.isEmpty());
+    QCOMPARE(TimelineState(idx.data(TimelineRole::State).toInt()), TimelineState::Done);
+    QVERIFY(QFileInfo::exists(idx.data(TimelineRole::ImagePath).toString()));
+    QVERIFY(!idx.data(TimelineRole::InteractionId).toString().isEmpty());
+    QVERIFY(idx.data(Qt::ToolTipRole).toString().contains(QStringLiteral("a cat")));
+
+    QVERIFY(m_session->setStarred(a.value(), true));
+    QVERIFY(idx.data(TimelineRole::Starred).toBool());
+    QVERIFY(m_session->setTitle(a.value(), QStringLiteral("Tabby")));
+    QCOMPARE(idx.data(Qt::DisplayRole).toString(), QStringLiteral("Tabby"));
+
+    m_model->setRetryAt(a.value(), QDateTime::currentDateTimeUtc().addSecs(30));
+    QVERIFY(idx.data(TimelineRole::RetryAt).toDateTime().isValid());
+    m_model->setRetryAt(a.value(), {});
+    QVERIFY(!idx.data(TimelineRole::RetryAt).toDateTime().isValid());
+}
+
+void tst_TimelineModel::deleteUndoAndExternalWrites()
+{
+    const QString a = import();
+    const QString b = import();
+    QCOMPARE(m_model->rowCount(), 2);
+    QString error;
+    QVERIFY2(m_session->deleteFrame(a, &error), qPrintable(error));
+    QCOMPARE(m_model->rowCount(), 1);
+    QCOMPARE(m_model->frameIdAt(0), b);
+    m_session->undoStack()->undo();
+    QCOMPARE(m_model->rowCount(), 2);
+    QCOMPARE(m_model->frameIdAt(0), a);
+
+    // Another process (the CLI) adds a frame: the model follows without being told.
+    SessionStore other;
+    QVERIFY(other.open(m_session->store()->dir(), SessionStore::OpenMode::OpenExisting, &error));
+    Frame f = other.graph().value(b);
+    f.id = Frame::newId();
+    f.parentId = b;
+    f.title = QStringLiteral("from the CLI");
+    QVERIFY2(other.commit({f}, {}, {}, &error), qPrintable(error));
+    QTRY_COMPARE_WITH_TIMEOUT(m_model->rowCount(), 3, 10000);
+    QCOMPARE(m_model->indexOf(f.id).data(TimelineRole::ParentRow).toInt(), m_model->indexOf(b).row());
+}
+
+void tst_TimelineModel::dragOutGivesTheImageFile()
+{
+    const QString a = import();
+    const QModelIndex idx = m_model->indexOf(a);
+    QVERIFY(m_model->flags(idx) & Qt::ItemIsDragEnabled);
+    std::unique_ptr<QMimeData> mime(m_model->mimeData({idx}));
+    QVERIFY(mime);
+    QCOMPARE(mime->urls().size(), 1);
+    QVERIFY(mime->urls().first().isLocalFile());
+    QCOMPARE(mime->urls().first().toLocalFile(), idx.data(TimelineRole::ImagePath).toString());
+    QVERIFY(QFileInfo::exists(mime->urls().first().toLocalFile()));
+}
+
+void tst_TimelineModel::thousandFrames()
+{
+    // 1,000 frames written by "another process" in one commit, then shown.
+    const QString root = import();
+    const Frame base = m_session->graph().value(root);
+    QList<Frame> frames;
+    QString parent = root;
+    for (int i = 0; i < 999; ++i) {
+        Frame f = base;
+        f.id = Frame::newId();
+        f.parentId = (i % 50 == 49) ? root : parent; // a new branch every 50 frames
+        f.kind = FrameKind::Edit;
+        frames << f;
+        parent = f.id;
+    }
+    SessionStore other;
+    QString error;
+    QVERIFY(other.open(m_session->store()->dir(), SessionStore::OpenMode::OpenExisting, &error));
+    QVERIFY(other.commit(frames, {}, {}, &error));
+    QTRY_COMPARE_WITH_TIMEOUT(m_model->rowCount(), 1000, 20000);
+
+    QElapsedTimer t;
+    t.start();
+    m_model->refresh();
+    const qint64 refreshMs = t.elapsed();
+
+    TimelineView view;
+    ThumbnailProvider thumbs;
+    thumbs.setDiskCacheDir(m_session->store()->thumbsDir());
+    view.setThumbnailProvider(&thumbs);
+    view.setModel(m_model.get());
+    view.resize(1200, 300);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    t.restart();
+    for (int i = 0; i < 20; ++i) {
+        view.horizontalScrollBar()->setValue(view.horizontalScrollBar()->maximum() * i / 20);
+        view.viewport()->repaint();
+    }
+    const qint64 paintMs = t.elapsed() / 20;
+    qInfo("1000 frames: model refresh %lld ms, one timeline repaint %lld ms, %d lanes", refreshMs, paintMs,
+          m_model->laneCount());
+    QVERIFY(m_model->laneCount() > 10);
+    thumbs.waitForDone();
+}
+
+void tst_TimelineModel::thumbnailsComeFromTheDiskCacheSecondTime()
+{
+    const QString a = import();
+    const QString path = m_model->indexOf(a).data(TimelineRole::ImagePath).toString();
+    ThumbnailProvider thumbs;
+    thumbs.setDiskCacheDir(m_session->store()->thumbsDir());
+    QVERIFY(thumbs.thumbnail(path, path, 48).isNull()); // never blocks: made on a worker
+    QSignalSpy ready(&thumbs, &ThumbnailProvider::thumbnailReady);
+    QVERIFY(ready.wait(5000));
+    const QPixmap p = thumbs.thumbnail(path, path, 48);
+    QVERIFY(!p.isNull());
+    QVERIFY(qMax(p.width(), p.height()) <= 48);
+    QVERIFY(thumbs.memoryUsedKb() > 0);
+    QCOMPARE(QDir(m_session->store()->thumbsDir()).entryList(QDir::Files).size(), 1);
+
+    ThumbnailProvider second; // a new run: served from thumbs/ on disk
+    second.setDiskCacheDir(m_session->store()->thumbsDir());
+    QVERIFY(second.thumbnail(path, path, 48).isNull());
+    QSignalSpy ready2(&second, &ThumbnailProvider::thumbnailReady);
+    QVERIFY(ready2.wait(5000));
+    QVERIFY(!second.thumbnail(path, path, 48).isNull());
+
+    second.setMemoryLimitKb(1);
+    QVERIFY(second.memoryLimitKb() == 1);
+}
+
+QTEST_MAIN(tst_TimelineModel)
+#include "tst_timelinemodel.moc"

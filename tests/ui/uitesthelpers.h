@@ -1,0 +1,49 @@
+#pragma once
+// Shared by the GUI tests and the screenshot tool: tiny images on disk, a fake-backed window.
+
+#include "core/api/clientconfig.h"
+#include "core/fakeapi/fakeserver.h"
+
+#include <QColor>
+#include <QFile>
+#include <QImage>
+#include <QPainter>
+#include <QString>
+
+namespace nb2test {
+
+/** Writes a small PNG with a recognisable pattern; returns its path. */
+inline QString writePng(const QString &path, const QSize &size = {96, 64}, const QColor &color = QColor(40, 120, 200))
+{
+    QImage img(size, QImage::Format_RGB32);
+    img.fill(color);
+    QPainter p(&img);
+    p.setBrush(Qt::white);
+    p.drawEllipse(QRect(QPoint(size.width() / 4, size.height() / 4), size / 2));
+    p.end();
+    img.save(path, "PNG");
+    return path;
+}
+
+inline void writeBytes(const QString &path, const QByteArray &bytes)
+{
+    QFile f(path);
+    if (f.open(QIODevice::WriteOnly))
+        f.write(bytes);
+}
+
+/** A client config that talks to the fake server with no retries on rate limits worth waiting for. */
+inline nb2::ClientConfig fakeConfig(const nb2::FakeServer &server, const QString &key)
+{
+    nb2::ClientConfig c;
+    c.baseUrl = server.baseUrl();
+    c.apiKey = nb2::ApiKey(key, QStringLiteral("test"));
+    c.maxRetries = 1;
+    c.backoffBaseMs = 50;
+    c.backoffCapMs = 100;
+    c.maxRateLimitWaitMs = 1000; // a longer Retry-After comes back as an error at once
+    c.readTimeoutMs = 20'000;
+    return c;
+}
+
+} // namespace nb2test

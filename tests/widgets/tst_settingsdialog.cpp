@@ -1,0 +1,262 @@
+#include "core/api/clientconfig.h"
+#include "ui/settingsdialog.h"
+
+#include <QAbstractButton>
+#include <QComboBox>
+#include <QPushButton>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/stat.h>
+
+using nb2::KeyStore;
+using nb2::SettingsDialog;
+using nb2::StudioSettings;
+
+class tst_SettingsDialog : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+    KeyStore *makeStore(QObject *parent)
+    {
+        auto *store = new KeyStore(parent);
+        store->setKeychainEnabled(false); // the fallback path, deterministic on any machine
+        store->setFilePath(m_dir.filePath(QStringLiteral("gemini.key")));
+        return store;
+    }
+    static bool waitLoaded(SettingsDialog &d)
+    {
+        if (d.isKeyLoaded())
+            return true;
+        QSignalSpy spy(&d, &SettingsDialog::keyLoaded);
+        return spy.wait(10000);
+    }
+    template <typename T>
+    static T *child(SettingsDialog &d, const char *name)
+    {
+        return d.findChild<T *>(QLatin1String(name));
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("nb2lite-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_settingsdialog"));
+        QSettings().clear();
+        QVERIFY(m_dir.isValid());
+    }
+    void cleanupTestCase()
+    {
+        QSettings s;
+        s.clear();
+        s.sync();
+        QFile::remove(s.fileName());
+    }
+
+    void roundTrip()
+    {
+        const QString secret = QStringLiteral("AIzaSy-roundtrip-SECRET-4321");
+        QObject owner;
+        {
+            SettingsDialog d(makeStore(&owner), QProcessEnvironment());
+            QVERIFY(waitLoaded(d));
+            QVERIFY(child<QLineEdit>(d, "apiKeyEdit")->text().isEmpty());
+            QCOMPARE(child<QLineEdit>(d, "apiKeyEdit")->echoMode(), QLineEdit::Password);
+
+            child<QComboBox>(d, "modelEdit")->setCurrentText(QStringLiteral("gemini-test-model"));
+            child<QLineEdit>(d, "baseUrlEdit")->setText(QStringLiteral("http://127.0.0.1:8123"));
+            auto *version = child<QComboBox>(d, "apiVersionCombo");
+            version->setCurrentIndex(version->findData(QStringLiteral("v1beta")));
+            auto *tier = child<QComboBox>(d, "tierCombo");
+            tier->setCurrentIndex(tier->findData(QStringLiteral("custom")));
+            QVERIFY(child<QSpinBox>(d, "customDaysSpin")->isEnabled());
+            child<QSpinBox>(d, "customDaysSpin")->setValue(12);
+            child<QSpinBox>(d, "concurrencySpin")->setValue(7);
+            d.setThinkingLevels({QStringLiteral("minimal"), QStringLiteral("low"), QStringLiteral("high")});
+            auto *thinking = child<QComboBox>(d, "thinkingCombo");
+            thinking->setCurrentIndex(thinking->findData(QStringLiteral("high")));
+            child<QLineEdit>(d, "sessionsFolderEdit")->setText(m_dir.filePath(QStringLiteral("sessions")));
+            QTest::keyClicks(child<QLineEdit>(d, "apiKeyEdit"), secret);
+            QVERIFY(d.keyStatusText().contains(QLatin1String("0600"))); // says where the key will go
+
+            QSignalSpy saved(&d, &SettingsDialog::settingsSaved);
+            QSignalSpy accepted(&d, &QDialog::accepted);
+            d.accept();
+            QVERIFY(saved.wait(10000) || saved.count() == 1);
+            QCOMPARE(saved.first().at(0).toBool(), true);
+            QCOMPARE(accepted.count(), 1);
+            QCOMPARE(d.result(), int(QDialog::Accepted));
+        }
+
+        // Values persisted through the typed tables.
+        const StudioSettings s = StudioSettings::load(QSettings());
+        QCOMPARE(s.model, QStringLiteral("gemini-test-model"));
+        QCOMPARE(s.baseUrl, QStringLiteral("http://127.0.0.1:8123"));
+        QCOMPARE(s.apiVersion, QStringLiteral("v1beta"));
+        QCOMPARE(s.thinkingLevel, QStringLiteral("high"));
+        QCOMPARE(s.session.retentionPlan, QStringLiteral("custom"));
+        QCOMPARE(s.session.customRetentionDays, 12);
+        QCOMPARE(s.session.retentionDays(), 12);
+        QCOMPARE(s.session.concurrencyLimit, 7);
+        QCOMPARE(s.sessionsFolder, m_dir.filePath(QStringLiteral("sessions")));
+
+        // The key is in the private file, and nowhere in the settings file.
+        struct stat st {};
+        QVERIFY(::stat(QFile::encodeName(m_dir.filePath(QStringLiteral("gemini.key"))).constData(), &st) == 0);
+        QCOMPARE(int(st.st_mode & 0777), 0600);
+        QSettings settings;
+        settings.sync();
+        QVERIFY(settings.fileName().contains(QLatin1String(".qttest"))); // test mode: not the user's config
+        QFile file(settings.fileName());
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray raw = file.readAll();
+        QVERIFY(raw.contains("gemini-test-model"));
+        QVERIFY(!raw.contains(secret.toUtf8()));
+        QVERIFY(!raw.contains("SECRET"));
+
+        // A new dialog shows what was saved, key included.
+        SettingsDialog again(makeStore(&owner), QProcessEnvironment());
+        QVERIFY(waitLoaded(again));
+        QCOMPARE(child<QLineEdit>(again, "apiKeyEdit")->text(), secret);
+        QCOMPARE(again.keyBackend(), KeyStore::Backend::File);
+        QVERIFY(again.keyStatusText().contains(QLatin1String("0600")));
+        const StudioSettings shown = again.values();
+        QCOMPARE(shown.model, s.model);
+        QCOMPARE(shown.baseUrl, s.baseUrl);
+        QCOMPARE(shown.apiVersion, s.apiVersion);
+        QCOMPARE(shown.thinkingLevel, s.thinkingLevel);
+        QCOMPARE(shown.session.concurrencyLimit, 7);
+        QCOMPARE(shown.session.customRetentionDays, 12);
+        QCOMPARE(shown.sessionsFolder, s.sessionsFolder);
+
+        // Cancel changes nothing.
+        child<QSpinBox>(again, "concurrencySpin")->setValue(2);
+        again.reject();
+        QCOMPARE(StudioSettings::load(QSettings()).session.concurrencyLimit, 7);
+    }
+
+    void forgettingTheKeyDeletesIt()
+    {
+        QObject owner;
+        KeyStore *store = makeStore(&owner);
+        QVERIFY(KeyStore::writeFile(store->filePath(), QStringLiteral("to-be-forgotten")).ok);
+        SettingsDialog d(store, QProcessEnvironment());
+        QVERIFY(waitLoaded(d));
+        QCOMPARE(child<QLineEdit>(d, "apiKeyEdit")->text(), QStringLiteral("to-be-forgotten"));
+        QTest::mouseClick(d.findChild<QPushButton *>(QStringLiteral("removeKeyButton")), Qt::LeftButton);
+        QVERIFY(d.keyStatusText().contains(QLatin1String("deleted")));
+        QSignalSpy saved(&d, &SettingsDialog::settingsSaved);
+        d.accept();
+        QVERIFY(saved.count() == 1 || saved.wait(10000));
+        QVERIFY(!QFile::exists(store->filePath()));
+    }
+
+    void invalidValuesKeepTheDialogOpen_data()
+    {
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("remote http") << "baseUrlEdit" << "http://example.com" << "http";
+        QTest::newRow("not a url") << "baseUrlEdit" << "not a url" << "valid";
+        QTest::newRow("relative folder") << "sessionsFolderEdit" << "relative/dir" << "absolute";
+    }
+    void invalidValuesKeepTheDialogOpen()
+    {
+        QFETCH(QString, field);
+        QFETCH(QString, value);
+        QFETCH(QString, message);
+        QObject owner;
+        SettingsDialog d(makeStore(&owner), QProcessEnvironment());
+        QVERIFY(waitLoaded(d));
+        d.findChild<QLineEdit *>(field)->setText(value);
+        QSignalSpy saved(&d, &SettingsDialog::settingsSaved);
+        d.accept();
+        QCOMPARE(saved.count(), 0);
+        QVERIFY(d.result() != QDialog::Accepted);
+        auto *error = d.findChild<QLabel *>(QStringLiteral("errorLabel"));
+        QVERIFY(!error->isHidden());
+        QVERIFY2(error->text().contains(message, Qt::CaseInsensitive), qPrintable(error->text()));
+    }
+
+    void environmentOverridesAreShown()
+    {
+        QProcessEnvironment env;
+        env.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral("env-key-never-shown"));
+        env.insert(QStringLiteral("GEMINI_MODEL_NAME"), QStringLiteral("env-model"));
+        QObject owner;
+        SettingsDialog d(makeStore(&owner), env);
+        QVERIFY(waitLoaded(d));
+        auto *note = d.findChild<QLabel *>(QStringLiteral("envKeyNote"));
+        QVERIFY(!note->isHidden());
+        QVERIFY(note->text().contains(QLatin1String("GEMINI_API_KEY from the environment overrides this")));
+        for (auto *label : d.findChildren<QLabel *>())
+            QVERIFY(!label->text().contains(QLatin1String("env-key-never-shown")));
+        QVERIFY(child<QLineEdit>(d, "apiKeyEdit")->text() != QLatin1String("env-key-never-shown"));
+    }
+
+    void clientConfigLetsTheEnvironmentWin()
+    {
+        StudioSettings s = StudioSettings::defaults();
+        s.model = QStringLiteral("settings-model");
+        s.baseUrl = QStringLiteral("http://127.0.0.1:9");
+        s.apiVersion = QStringLiteral("v1beta");
+
+        auto c = s.clientConfig(QProcessEnvironment(), QStringLiteral("stored-key"), QStringLiteral("keychain"));
+        QCOMPARE(c.model, QStringLiteral("settings-model"));
+        QCOMPARE(c.baseUrl, QStringLiteral("http://127.0.0.1:9"));
+        QCOMPARE(c.apiVersion, QStringLiteral("v1beta"));
+        QCOMPARE(c.apiKey.value(), QStringLiteral("stored-key"));
+        QCOMPARE(c.apiKey.source(), QStringLiteral("keychain"));
+
+        QProcessEnvironment env;
+        env.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral("env-key"));
+        env.insert(QStringLiteral("GEMINI_MODEL_NAME"), QStringLiteral("env-model"));
+        env.insert(QStringLiteral("GOOGLE_GEMINI_BASE_URL"), QStringLiteral("http://127.0.0.1:10"));
+        c = s.clientConfig(env, QStringLiteral("stored-key"), QStringLiteral("keychain"));
+        QCOMPARE(c.model, QStringLiteral("env-model"));
+        QCOMPARE(c.baseUrl, QStringLiteral("http://127.0.0.1:10"));
+        QCOMPARE(c.apiKey.value(), QStringLiteral("env-key"));
+        QCOMPARE(c.apiKey.source(), QStringLiteral("GEMINI_API_KEY"));
+    }
+
+    void restoreDefaults()
+    {
+        QObject owner;
+        SettingsDialog d(makeStore(&owner), QProcessEnvironment());
+        QVERIFY(waitLoaded(d));
+        child<QSpinBox>(d, "concurrencySpin")->setValue(9);
+        d.restoreDefaults();
+        const StudioSettings v = d.values();
+        QCOMPARE(v.session.concurrencyLimit, nb2::prefs::concurrencyLimit.defaultValue);
+        QCOMPARE(v.model, QString::fromLatin1(nb2::kDefaultModel));
+        QCOMPARE(v.apiVersion, QStringLiteral("v1"));
+    }
+
+    void everyControlIsNamed()
+    {
+        QObject owner;
+        SettingsDialog d(makeStore(&owner), QProcessEnvironment());
+        QVERIFY(waitLoaded(d));
+        for (QWidget *w : d.findChildren<QWidget *>()) {
+            const bool interactive = qobject_cast<QAbstractButton *>(w) || qobject_cast<QLineEdit *>(w)
+                                  || qobject_cast<QComboBox *>(w) || qobject_cast<QAbstractSpinBox *>(w);
+            if (!interactive || !w->isVisibleTo(&d) || w->parent()->inherits("QComboBox") || w->parent()->inherits("QAbstractSpinBox"))
+                continue;
+            QVERIFY2(!w->accessibleName().isEmpty(), w->metaObject()->className());
+            QVERIFY2(!w->toolTip().isEmpty() || w->inherits("QLineEdit"), qPrintable(w->accessibleName()));
+        }
+    }
+};
+
+QTEST_MAIN(tst_SettingsDialog)
+#include "tst_settingsdialog.moc"

@@ -1,0 +1,92 @@
+#include "ui/importcheck.h"
+
+#include "core/api/imageinput.h"
+
+#include <QBuffer>
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QImageReader>
+#include <QSaveFile>
+#include <QUuid>
+
+namespace nb2 {
+
+namespace {
+QString tr(const char *text) { return QCoreApplication::translate("nb2::ImportCheck", text); }
+
+QString extensionFor(const QString &mime)
+{
+    if (mime == QLatin1String("image/png"))
+        return QStringLiteral("png");
+    if (mime == QLatin1String("image/jpeg"))
+        return QStringLiteral("jpg");
+    if (mime == QLatin1String("image/webp"))
+        return QStringLiteral("webp");
+    if (mime == QLatin1String("image/gif"))
+        return QStringLiteral("gif");
+    if (mime == QLatin1String("image/bmp"))
+        return QStringLiteral("bmp");
+    if (mime == QLatin1String("image/tiff"))
+        return QStringLiteral("tif");
+    return QStringLiteral("img");
+}
+} // namespace
+
+ImportCheck checkImportFile(const QString &path, const QString &displayName)
+{
+    ImportCheck c;
+    c.path = path;
+    c.displayName = displayName.isEmpty() ? QFileInfo(path).fileName() : displayName;
+    const QFileInfo info(path);
+    if (!info.exists()) {
+        c.error = tr("“%1” does not exist.").arg(c.displayName);
+        return c;
+    }
+    if (info.isDir()) {
+        c.error = tr("“%1” is a folder, not an image.").arg(c.displayName);
+        return c;
+    }
+    const Result<ImageInput> input = loadImageInput(path);
+    if (!input) {
+        c.error = input.error().message.isEmpty() ? tr("“%1” cannot be used as an image.").arg(c.displayName)
+                                                  : input.error().message;
+        return c;
+    }
+    // Sniffing proves the header only; decode once to refuse truncated or corrupt files.
+    QBuffer buffer;
+    buffer.setData(input.value().bytes);
+    buffer.open(QIODevice::ReadOnly);
+    QImageReader reader(&buffer);
+    const QImage image = reader.read();
+    if (image.isNull()) {
+        const bool unsupported = reader.error() == QImageReader::UnsupportedFormatError;
+        c.error = unsupported
+                      ? tr("“%1” is a %2 image, which this system cannot decode. Convert it to PNG or JPEG first.")
+                            .arg(c.displayName, input.value().mimeType)
+                      : tr("“%1” is damaged or incomplete: %2. Nothing was imported.").arg(c.displayName, reader.errorString());
+        return c;
+    }
+    c.size = image.size();
+    return c;
+}
+
+ImportCheck checkImportBytes(const QByteArray &bytes, const QString &dir, const QString &displayName)
+{
+    ImportCheck c;
+    c.displayName = displayName;
+    const QString mime = sniffImageMimeType(bytes);
+    if (mime.isEmpty()) {
+        c.error = tr("The dropped data is not an image (PNG, JPEG, WebP, GIF, BMP or TIFF).");
+        return c;
+    }
+    const QString path = dir + QStringLiteral("/pasted-") + QUuid::createUuid().toString(QUuid::Id128).left(8)
+                         + QLatin1Char('.') + extensionFor(mime);
+    QSaveFile out(path);
+    if (!out.open(QIODevice::WriteOnly) || out.write(bytes) != bytes.size() || !out.commit()) {
+        c.error = tr("Could not keep the pasted image: %1").arg(out.errorString());
+        return c;
+    }
+    return checkImportFile(path, displayName);
+}
+
+} // namespace nb2

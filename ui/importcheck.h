@@ -1,0 +1,29 @@
+#pragma once
+
+#include <QByteArray>
+#include <QSize>
+#include <QString>
+
+namespace nb2 {
+
+/** The outcome of checking one local picture before it becomes a frame or a style reference. */
+struct ImportCheck {
+    QString path;       // the file checked (a temporary file for dropped / pasted image data)
+    QString displayName;
+    QString error;      // empty: usable
+    QSize size;
+    bool ok() const { return error.isEmpty(); }
+};
+
+/**
+ * Checks a file the way an import needs it, on a worker thread: it exists, its bytes are an
+ * image of a supported type (sniffed, not trusted from the name), under the API's size
+ * limit, and it really decodes — a truncated or corrupt file is refused here, so the session
+ * never gains a frame it cannot show. Blocking; never call it on the GUI thread.
+ */
+ImportCheck checkImportFile(const QString &path, const QString &displayName = {});
+
+/** Writes image bytes (dropped or pasted data) to a file in dir and checks that file. Blocking. */
+ImportCheck checkImportBytes(const QByteArray &bytes, const QString &dir, const QString &displayName);
+
+} // namespace nb2

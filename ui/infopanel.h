@@ -1,0 +1,65 @@
+#pragma once
+
+#include <QWidget>
+
+class QFormLayout;
+class QLabel;
+class QToolButton;
+
+namespace nb2 {
+
+struct Frame;
+
+/**
+ * Everything the session knows about the selected frame, read-only and selectable: prompt,
+ * kind, status, aspect ratio, thinking level, model, interaction id (with a copy button),
+ * parent (a link that selects it), the model's text, usage, timestamps, attempts and the
+ * image file (with "show in folder"). Rows without a value are hidden.
+ */
+class InfoPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit InfoPanel(QWidget *parent = nullptr);
+
+    /** number: the frame's number on the timeline; parentNumber 0 = root. absoluteFile: the image. */
+    void setFrame(const Frame &frame, int number, int parentNumber, const QString &absoluteFile);
+    void clear();
+    QString interactionId() const { return m_interactionId; }
+
+Q_SIGNALS:
+    void parentActivated(const QString &frameId);
+
+private:
+    QLabel *addRow(const QString &label, const char *objectName);
+    void setRow(QLabel *field, const QString &text);
+
+    QFormLayout *m_form = nullptr;
+    QLabel *m_empty = nullptr;
+    QLabel *m_title = nullptr;
+    QLabel *m_prompt = nullptr;
+    QLabel *m_kind = nullptr;
+    QLabel *m_status = nullptr;
+    QLabel *m_error = nullptr;
+    QLabel *m_aspect = nullptr;
+    QLabel *m_thinking = nullptr;
+    QLabel *m_model = nullptr;
+    QLabel *m_id = nullptr;
+    QLabel *m_expires = nullptr;
+    QLabel *m_parent = nullptr;
+    QLabel *m_text = nullptr;
+    QLabel *m_usage = nullptr;
+    QLabel *m_requested = nullptr;
+    QLabel *m_finished = nullptr;
+    QLabel *m_attempts = nullptr;
+    QLabel *m_file = nullptr;
+    QLabel *m_note = nullptr;
+    QToolButton *m_copyId = nullptr;
+    QToolButton *m_reveal = nullptr;
+    QWidget *m_body = nullptr;
+    QString m_interactionId;
+    QString m_filePath;
+    QString m_parentId;
+};
+
+} // namespace nb2

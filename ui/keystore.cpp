@@ -1,0 +1,280 @@
+#include "ui/keystore.h"
+
+#include <qt6keychain/keychain.h>
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QPointer>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <memory>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace nb2 {
+
+namespace {
+
+QString keychainErrorText(QKeychain::Error error, const QString &detail)
+{
+    switch (error) {
+    case QKeychain::NoBackendAvailable:
+        return KeyStore::tr("No desktop keychain service is available (%1)").arg(detail);
+    case QKeychain::AccessDeniedByUser:
+    case QKeychain::AccessDenied:
+        return KeyStore::tr("The desktop keychain refused access (%1)").arg(detail);
+    case QKeychain::NotImplemented:
+        return KeyStore::tr("This platform has no supported keychain");
+    default:
+        return KeyStore::tr("The desktop keychain failed: %1").arg(detail);
+    }
+}
+
+QString errnoText()
+{
+    return QString::fromLocal8Bit(std::strerror(errno));
+}
+
+} // namespace
+
+KeyStore::KeyStore(QObject *parent)
+    : QObject(parent)
+    , m_filePath(defaultFilePath())
+{
+    qRegisterMetaType<KeyStore::Result>();
+}
+
+KeyStore::~KeyStore() = default;
+
+QString KeyStore::defaultFilePath()
+{
+    return QDir::homePath() + QStringLiteral("/gemini.key");
+}
+
+QString KeyStore::serviceName()
+{
+    return QStringLiteral("nb2lite-studio");
+}
+
+QString KeyStore::backendName(Backend backend)
+{
+    switch (backend) {
+    case Backend::None: return tr("nowhere");
+    case Backend::Keychain: return tr("the desktop keychain");
+    case Backend::File: return tr("a key file");
+    }
+    return {};
+}
+
+void KeyStore::read()
+{
+    if (m_keychainEnabled)
+        runKeychain(Operation::Read, {});
+    else
+        runFile(Operation::Read, {}, tr("The keychain is turned off"), false);
+}
+
+void KeyStore::write(const QString &key)
+{
+    if (key.trimmed().isEmpty()) {
+        Result r;
+        r.operation = Operation::Write;
+        r.error = tr("The key is empty; use Remove to delete a stored key");
+        QTimer::singleShot(0, this, [this, r] { Q_EMIT finished(r); });
+        return;
+    }
+    if (m_keychainEnabled)
+        runKeychain(Operation::Write, key.trimmed());
+    else
+        runFile(Operation::Write, key.trimmed(), tr("The keychain is turned off"), false);
+}
+
+void KeyStore::remove()
+{
+    if (m_keychainEnabled)
+        runKeychain(Operation::Remove, {});
+    else
+        runFile(Operation::Remove, {}, tr("The keychain is turned off"), false);
+}
+
+void KeyStore::runKeychain(Operation op, const QString &key)
+{
+    const QString service = serviceName();
+    QKeychain::Job *job = nullptr;
+    switch (op) {
+    case Operation::Read: job = new QKeychain::ReadPasswordJob(service, this); break;
+    case Operation::Write: {
+        auto *w = new QKeychain::WritePasswordJob(service, this);
+        w->setTextData(key);
+        job = w;
+        break;
+    }
+    case Operation::Remove: job = new QKeychain::DeletePasswordJob(service, this); break;
+    }
+    job->setKey(m_keychainKey);
+    job->setAutoDelete(true);
+    // Never let QtKeychain write a plaintext copy into QSettings.
+    job->setInsecureFallback(false);
+
+    // Whichever comes first — the job's answer or the timeout — decides; the other is ignored.
+    auto settled = std::make_shared<bool>(false);
+    auto *timer = new QTimer(this);
+    timer->setSingleShot(true);
+    connect(timer, &QTimer::timeout, this, [this, op, key, settled, timer] {
+        timer->deleteLater();
+        if (*settled)
+            return;
+        *settled = true;
+        runFile(op, key, tr("The desktop keychain did not answer within %1 s").arg(m_timeoutMs / 1000.0, 0, 'g', 2), false);
+    });
+    connect(job, &QKeychain::Job::finished, this, [this, op, key, settled, timer](QKeychain::Job *j) {
+        if (*settled)
+            return;
+        *settled = true;
+        timer->stop();
+        timer->deleteLater();
+        const QKeychain::Error error = j->error();
+        if (error == QKeychain::NoError) {
+            if (op == Operation::Remove) {
+                // Also forget a fallback file, so "remove" means the key is gone everywhere.
+                runFile(Operation::Remove, {}, {}, true);
+                return;
+            }
+            Result r;
+            r.operation = op;
+            r.ok = true;
+            r.backend = Backend::Keychain;
+            r.keychainAvailable = true;
+            if (op == Operation::Read) {
+                r.key = static_cast<QKeychain::ReadPasswordJob *>(j)->textData().trimmed();
+                r.found = !r.key.isEmpty();
+            }
+            Q_EMIT finished(r);
+            return;
+        }
+        if (error == QKeychain::EntryNotFound && op != Operation::Write) {
+            // The keychain works but holds nothing: a key may still sit in the file.
+            runFile(op, key, {}, true);
+            return;
+        }
+        runFile(op, key, keychainErrorText(error, j->errorString()), false);
+    });
+    timer->start(m_timeoutMs);
+    job->start();
+}
+
+void KeyStore::runFile(Operation op, const QString &key, const QString &keychainError, bool keychainAvailable)
+{
+    const QString path = m_filePath;
+    auto *watcher = new QFutureWatcher<Result>(this);
+    connect(watcher, &QFutureWatcher<Result>::finished, this, [this, watcher, keychainError, keychainAvailable] {
+        Result r = watcher->result();
+        watcher->deleteLater();
+        r.keychainAvailable = keychainAvailable;
+        r.keychainError = keychainError;
+        // A keychain that works but was empty: a not-found read is reported as the keychain's.
+        if (keychainAvailable && ((r.operation == Operation::Read && !r.found) || r.operation == Operation::Remove))
+            r.backend = Backend::Keychain;
+        Q_EMIT finished(r);
+    });
+    watcher->setFuture(QtConcurrent::run([op, path, key] {
+        switch (op) {
+        case Operation::Read: return readFile(path);
+        case Operation::Write: return writeFile(path, key);
+        case Operation::Remove: return removeFile(path);
+        }
+        return Result();
+    }));
+}
+
+KeyStore::Result KeyStore::readFile(const QString &path)
+{
+    Result r;
+    r.operation = Operation::Read;
+    r.backend = Backend::File;
+    QFile f(path);
+    if (!f.exists()) {
+        r.ok = true;
+        return r;
+    }
+    if (!f.open(QIODevice::ReadOnly)) {
+        r.error = tr("Cannot read %1: %2").arg(QDir::toNativeSeparators(path), f.errorString());
+        return r;
+    }
+    const QByteArray firstLine = f.readLine(4096);
+    r.key = QString::fromUtf8(firstLine).trimmed();
+    r.found = !r.key.isEmpty();
+    r.ok = true;
+    const QFileDevice::Permissions p = f.permissions();
+    if (p & (QFileDevice::ReadGroup | QFileDevice::ReadOther))
+        r.warning = tr("%1 can be read by other users; run: chmod 600 %1").arg(QDir::toNativeSeparators(path));
+    return r;
+}
+
+KeyStore::Result KeyStore::writeFile(const QString &path, const QString &key)
+{
+    Result r;
+    r.operation = Operation::Write;
+    r.backend = Backend::File;
+    const QFileInfo info(path);
+    const QByteArray dir = QFile::encodeName(info.absolutePath());
+    // mkstemp creates the file with mode 0600 before a single byte of the key is written;
+    // rename makes the switch atomic, so a crash never leaves a half-written key.
+    QByteArray tmpl = QFile::encodeName(info.absoluteFilePath()) + ".tmp-XXXXXX";
+    const int fd = ::mkstemp(tmpl.data());
+    if (fd < 0) {
+        r.error = tr("Cannot create a file in %1: %2").arg(QFile::decodeName(dir), errnoText());
+        return r;
+    }
+    ::fchmod(fd, S_IRUSR | S_IWUSR);
+    const QByteArray data = key.toUtf8() + '\n';
+    qsizetype done = 0;
+    while (done < data.size()) {
+        const ssize_t n = ::write(fd, data.constData() + done, size_t(data.size() - done));
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            r.error = tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), errnoText());
+            ::close(fd);
+            ::unlink(tmpl.constData());
+            return r;
+        }
+        done += n;
+    }
+    const bool synced = ::fsync(fd) == 0;
+    const bool closed = ::close(fd) == 0;
+    if (!synced || !closed) {
+        r.error = tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), errnoText());
+        ::unlink(tmpl.constData());
+        return r;
+    }
+    if (::rename(tmpl.constData(), QFile::encodeName(info.absoluteFilePath()).constData()) != 0) {
+        r.error = tr("Cannot replace %1: %2").arg(QDir::toNativeSeparators(path), errnoText());
+        ::unlink(tmpl.constData());
+        return r;
+    }
+    r.ok = true;
+    return r;
+}
+
+KeyStore::Result KeyStore::removeFile(const QString &path)
+{
+    Result r;
+    r.operation = Operation::Remove;
+    r.backend = Backend::File;
+    QFile f(path);
+    if (f.exists() && !f.remove()) {
+        r.error = tr("Cannot delete %1: %2").arg(QDir::toNativeSeparators(path), f.errorString());
+        return r;
+    }
+    r.ok = true;
+    return r;
+}
+
+} // namespace nb2

@@ -1,0 +1,299 @@
+#include "ui/promptpanel.h"
+
+#include "core/api/imageinput.h"
+
+#include <QComboBox>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QImage>
+#include <QLabel>
+#include <QMimeData>
+#include <QPainter>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace nb2 {
+
+PromptPanel::PromptPanel(QWidget *parent) : QWidget(parent)
+{
+    setObjectName(QStringLiteral("promptPanel"));
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(8, 6, 8, 8);
+    outer->setSpacing(6);
+
+    m_context = new QLabel(this);
+    m_context->setObjectName(QStringLiteral("promptContext"));
+    m_context->setTextFormat(Qt::RichText);
+    m_context->setWordWrap(true);
+    outer->addWidget(m_context);
+
+    auto *row = new QHBoxLayout;
+    row->setSpacing(8);
+    m_edit = new QPlainTextEdit(this);
+    m_edit->setObjectName(QStringLiteral("promptEdit"));
+    m_edit->setTabChangesFocus(true);
+    m_edit->setAccessibleName(tr("Prompt"));
+    m_edit->setToolTip(tr("Describe the image, or what to change. Ctrl+Enter sends."));
+    m_edit->setMinimumHeight(56);
+    m_edit->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+    row->addWidget(m_edit, 1);
+
+    m_style = new StyleSlot(this);
+    row->addWidget(m_style, 0, Qt::AlignTop);
+    outer->addLayout(row, 1);
+
+    auto *controls = new QHBoxLayout;
+    controls->setSpacing(6);
+    m_aspectLabel = new QLabel(tr("&Aspect:"), this);
+    m_aspect = new QComboBox(this);
+    m_aspect->setObjectName(QStringLiteral("aspectCombo"));
+    m_aspect->setAccessibleName(tr("Aspect ratio"));
+    for (const QString &r : supportedAspectRatios())
+        m_aspect->addItem(r, r);
+    m_aspectLabel->setBuddy(m_aspect);
+    auto *thinkingLabel = new QLabel(tr("&Thinking:"), this);
+    m_thinking = new QComboBox(this);
+    m_thinking->setObjectName(QStringLiteral("thinkingCombo"));
+    m_thinking->setAccessibleName(tr("Thinking level"));
+    m_thinking->setToolTip(tr("How much the model thinks before drawing. The choices are the levels the server accepts."));
+    thinkingLabel->setBuddy(m_thinking);
+
+    m_newImage = new QToolButton(this);
+    m_newImage->setObjectName(QStringLiteral("newImageButton"));
+    m_newImage->setText(tr("New image"));
+    m_newImage->setToolTip(tr("Start a fresh image instead of editing the selected frame (Ctrl+Shift+N)"));
+    m_newImage->setAccessibleName(tr("New image"));
+    m_newImage->setAutoRaise(false);
+    connect(m_newImage, &QToolButton::clicked, this, &PromptPanel::newImageRequested);
+
+    m_send = new QPushButton(this);
+    m_send->setObjectName(QStringLiteral("sendButton"));
+    m_send->setDefault(true);
+    m_send->setMinimumWidth(150);
+    QFont bold = m_send->font();
+    bold.setBold(true);
+    m_send->setFont(bold);
+    connect(m_send, &QPushButton::clicked, this, &PromptPanel::submitRequested);
+
+    controls->addWidget(m_aspectLabel);
+    controls->addWidget(m_aspect);
+    controls->addSpacing(6);
+    controls->addWidget(thinkingLabel);
+    controls->addWidget(m_thinking);
+    controls->addStretch(1);
+    controls->addWidget(m_newImage);
+    controls->addWidget(m_send);
+    outer->addLayout(controls);
+
+    connect(m_edit, &QPlainTextEdit::textChanged, this, &PromptPanel::updateButton);
+    connect(m_style, &StyleSlot::fileDropped, this, &PromptPanel::styleFileDropped);
+    connect(m_style, &StyleSlot::cleared, this, &PromptPanel::updateButton);
+    setThinkingLevels({QStringLiteral("low"), QStringLiteral("high")}, QStringLiteral("low"));
+    setMode(Mode::Generate, {}, QStringLiteral("1:1"), false);
+}
+
+void PromptPanel::setMode(Mode mode, const QString &contextText, const QString &aspect, bool aspectLocked)
+{
+    m_mode = mode;
+    m_context->setText(contextText);
+    m_context->setVisible(!contextText.isEmpty());
+    if (!aspect.isEmpty())
+        setAspectRatio(aspect);
+    m_aspect->setEnabled(!aspectLocked);
+    m_aspect->setToolTip(aspectLocked ? tr("Edits keep the chain's aspect ratio") : tr("Shape of the new image"));
+    m_newImage->setVisible(mode != Mode::Generate);
+    updateButton();
+}
+
+void PromptPanel::updateButton()
+{
+    QString text;
+    QString tip;
+    switch (m_mode) {
+    case Mode::Generate:
+        text = tr("Generate");
+        tip = tr("Create a new image from the prompt (Ctrl+Enter)");
+        break;
+    case Mode::Edit:
+    case Mode::EditLocal:
+        text = tr("Edit this frame");
+        tip = tr("Change the selected frame as the prompt says (Ctrl+Enter)");
+        break;
+    case Mode::Branch:
+        text = tr("Branch from here");
+        tip = tr("The selected frame already has a continuation: this starts a new branch from it (Ctrl+Enter)");
+        break;
+    }
+    if (!m_style->file().isEmpty() && m_mode != Mode::Generate)
+        tip += QLatin1Char('\n') + tr("The style reference image is sent too.");
+    m_send->setText(text);
+    m_send->setToolTip(tip);
+    m_send->setAccessibleName(text);
+    m_send->setEnabled(!m_edit->toPlainText().trimmed().isEmpty());
+}
+
+void PromptPanel::setThinkingLevels(const QStringList &levels, const QString &preferred)
+{
+    const QString current = m_thinking->currentData().toString();
+    m_thinking->clear();
+    for (const QString &l : levels)
+        m_thinking->addItem(l, l);
+    const QString want = levels.contains(current) ? current : preferred;
+    const int i = m_thinking->findData(want);
+    m_thinking->setCurrentIndex(i >= 0 ? i : 0);
+}
+
+QStringList PromptPanel::thinkingLevels() const
+{
+    QStringList out;
+    for (int i = 0; i < m_thinking->count(); ++i)
+        out << m_thinking->itemData(i).toString();
+    return out;
+}
+
+QString PromptPanel::prompt() const { return m_edit->toPlainText().trimmed(); }
+void PromptPanel::setPrompt(const QString &text) { m_edit->setPlainText(text); }
+void PromptPanel::clearPrompt() { m_edit->clear(); }
+QString PromptPanel::aspectRatio() const { return m_aspect->currentData().toString(); }
+
+void PromptPanel::setAspectRatio(const QString &ratio)
+{
+    const int i = m_aspect->findData(ratio);
+    if (i >= 0)
+        m_aspect->setCurrentIndex(i);
+}
+
+QString PromptPanel::thinkingLevel() const { return m_thinking->currentData().toString(); }
+
+void PromptPanel::setThinkingLevel(const QString &level)
+{
+    const int i = m_thinking->findData(level);
+    if (i >= 0)
+        m_thinking->setCurrentIndex(i);
+}
+
+QString PromptPanel::styleFile() const { return m_style->file(); }
+
+void PromptPanel::setStyleFile(const QString &path)
+{
+    if (path.isEmpty())
+        m_style->clear();
+    else
+        m_style->setFile(path, QImage(path));
+    updateButton();
+}
+
+void PromptPanel::setBusyText(const QString &text) { m_send->setToolTip(text); }
+void PromptPanel::focusPrompt() { m_edit->setFocus(Qt::ShortcutFocusReason); }
+
+// ---- StyleSlot ----
+
+StyleSlot::StyleSlot(QWidget *parent) : QWidget(parent)
+{
+    setObjectName(QStringLiteral("styleSlot"));
+    setAcceptDrops(true);
+    setAccessibleName(tr("Style reference"));
+    setToolTip(tr("Optional style reference: drop an image here (or click to choose one). "
+                  "The next edit restyles the frame after it."));
+    setCursor(Qt::PointingHandCursor);
+    m_clear = new QToolButton(this);
+    m_clear->setText(QStringLiteral("\u2715"));
+    m_clear->setAutoRaise(true);
+    m_clear->setToolTip(tr("Remove the style reference"));
+    m_clear->setAccessibleName(tr("Remove style reference"));
+    m_clear->setFixedSize(18, 18);
+    m_clear->hide();
+    connect(m_clear, &QToolButton::clicked, this, [this] {
+        clear();
+        Q_EMIT cleared();
+    });
+}
+
+QSize StyleSlot::sizeHint() const { return {84, 72}; }
+
+void StyleSlot::setFile(const QString &path, const QImage &preview)
+{
+    m_file = path;
+    const qreal dpr = devicePixelRatioF();
+    m_preview = preview.isNull() ? QPixmap()
+                                 : QPixmap::fromImage(preview.scaled(QSize(80, 56) * dpr, Qt::KeepAspectRatio,
+                                                                     Qt::SmoothTransformation));
+    m_preview.setDevicePixelRatio(dpr);
+    m_clear->move(width() - m_clear->width() - 2, 2);
+    m_clear->setVisible(!path.isEmpty());
+    setToolTip(path.isEmpty() ? QString() : tr("Style reference: %1").arg(QFileInfo(path).fileName()));
+    update();
+}
+
+void StyleSlot::clear()
+{
+    m_file.clear();
+    m_preview = QPixmap();
+    m_clear->hide();
+    setToolTip(tr("Optional style reference: drop an image here (or click to choose one)."));
+    update();
+}
+
+void StyleSlot::paintEvent(QPaintEvent *)
+{
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    const QRectF r = QRectF(rect()).adjusted(1, 1, -1, -1);
+    const QColor accent = palette().color(QPalette::Highlight);
+    QColor line = palette().color(QPalette::Mid);
+    if (m_dragOver)
+        line = accent;
+    p.setPen(QPen(line, m_dragOver ? 2 : 1, m_file.isEmpty() ? Qt::DashLine : Qt::SolidLine));
+    p.setBrush(m_dragOver ? QColor(accent.red(), accent.green(), accent.blue(), 30) : palette().color(QPalette::Base));
+    p.drawRoundedRect(r, 5, 5);
+    if (!m_preview.isNull()) {
+        const QSizeF s = QSizeF(m_preview.size()) / m_preview.devicePixelRatio();
+        p.drawPixmap(QPointF((width() - s.width()) / 2, (height() - s.height()) / 2), m_preview);
+        return;
+    }
+    QFont f = font();
+    f.setPixelSize(11);
+    p.setFont(f);
+    p.setPen(palette().color(QPalette::PlaceholderText));
+    p.drawText(rect().adjusted(4, 4, -4, -4), Qt::AlignCenter | Qt::TextWordWrap, tr("Style\nreference"));
+}
+
+void StyleSlot::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (event->mimeData()->hasUrls()) {
+        m_dragOver = true;
+        update();
+        event->acceptProposedAction();
+    }
+}
+
+void StyleSlot::dragLeaveEvent(QDragLeaveEvent *)
+{
+    m_dragOver = false;
+    update();
+}
+
+void StyleSlot::dropEvent(QDropEvent *event)
+{
+    m_dragOver = false;
+    update();
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.isEmpty() || !urls.first().isLocalFile())
+        return;
+    event->acceptProposedAction();
+    Q_EMIT fileDropped(urls.first().toLocalFile());
+}
+
+void StyleSlot::mousePressEvent(QMouseEvent *)
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Choose a Style Reference"), {},
+                                                      tr("Images (*.png *.jpg *.jpeg *.webp *.gif *.bmp)"));
+    if (!path.isEmpty())
+        Q_EMIT fileDropped(path);
+}
+
+} // namespace nb2

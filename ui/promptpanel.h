@@ -1,0 +1,109 @@
+#pragma once
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QToolButton;
+
+namespace nb2 {
+
+class StyleSlot;
+
+/**
+ * Where the user writes a turn: the multi-line prompt, the aspect-ratio and thinking-level
+ * choosers, the optional style-reference slot and the one action button whose text says
+ * exactly what will happen — Generate, Edit this frame, or Branch from here. The main
+ * window decides the mode from the selection; the panel only presents it and reports
+ * submitRequested(). Ctrl+Enter sends.
+ */
+class PromptPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    enum class Mode { Generate, Edit, EditLocal, Branch };
+
+    explicit PromptPanel(QWidget *parent = nullptr);
+
+    /** contextText: one line saying what the request continues from. lockedAspect: shown, not editable (chains keep their ratio). */
+    void setMode(Mode mode, const QString &contextText, const QString &aspect, bool aspectLocked);
+    Mode mode() const { return m_mode; }
+
+    void setThinkingLevels(const QStringList &levels, const QString &preferred);
+    QStringList thinkingLevels() const;
+
+    QString prompt() const;
+    void setPrompt(const QString &text);
+    void clearPrompt();
+    QString aspectRatio() const;
+    void setAspectRatio(const QString &ratio);
+    QString thinkingLevel() const;
+    void setThinkingLevel(const QString &level);
+
+    /** Local file of the style reference; empty when the slot is empty. */
+    QString styleFile() const;
+    void setStyleFile(const QString &path);
+    StyleSlot *styleSlot() const { return m_style; }
+
+    QPushButton *sendButton() const { return m_send; }
+    QPlainTextEdit *editor() const { return m_edit; }
+    /** Keeps the button usable but explains why sending would not work (e.g. no session). */
+    void setBusyText(const QString &text);
+    void focusPrompt();
+
+Q_SIGNALS:
+    void submitRequested();
+    void newImageRequested();
+    void styleFileDropped(const QString &path);
+
+private:
+    void updateButton();
+
+    Mode m_mode = Mode::Generate;
+    QLabel *m_context = nullptr;
+    QPlainTextEdit *m_edit = nullptr;
+    QComboBox *m_aspect = nullptr;
+    QComboBox *m_thinking = nullptr;
+    QLabel *m_aspectLabel = nullptr;
+    StyleSlot *m_style = nullptr;
+    QToolButton *m_newImage = nullptr;
+    QPushButton *m_send = nullptr;
+};
+
+/**
+ * A small drop target for the optional style reference image: shows the chosen picture,
+ * accepts a dropped or chosen file, and has a clear button. The file is checked (really an
+ * image, not too large) by the main window before it is accepted.
+ */
+class StyleSlot : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit StyleSlot(QWidget *parent = nullptr);
+
+    QString file() const { return m_file; }
+    void setFile(const QString &path, const QImage &preview);
+    void clear();
+    QSize sizeHint() const override;
+
+Q_SIGNALS:
+    void fileDropped(const QString &path);
+    void cleared();
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dragLeaveEvent(QDragLeaveEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+
+private:
+    QString m_file;
+    QPixmap m_preview;
+    bool m_dragOver = false;
+    QToolButton *m_clear = nullptr;
+};
+
+} // namespace nb2

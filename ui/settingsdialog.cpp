@@ -1,0 +1,657 @@
+#include "ui/settingsdialog.h"
+
+#include "core/api/clientconfig.h"
+#include "ui/theme.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QToolButton>
+#include <QUrl>
+#include <QVBoxLayout>
+
+namespace nb2 {
+
+namespace studioprefs {
+
+namespace {
+bool isModelName(const QString &v)
+{
+    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9._/-]+$"));
+    return re.match(v).hasMatch();
+}
+bool isBaseUrl(const QString &v)
+{
+    if (v.isEmpty())
+        return true;
+    const QUrl url(v, QUrl::StrictMode);
+    return url.isValid() && (url.scheme() == QLatin1String("https") || url.scheme() == QLatin1String("http"))
+        && !url.host().isEmpty();
+}
+bool isLevelName(const QString &v)
+{
+    static const QRegularExpression re(QStringLiteral("^[a-z_]+$"));
+    return re.match(v).hasMatch();
+}
+} // namespace
+
+const Preference<QString> model{"api/model", QString::fromLatin1(kDefaultModel), &isModelName};
+const Preference<QString> baseUrl{"api/baseUrl", QString(), &isBaseUrl};
+const Preference<QString> apiVersion{"api/version", QStringLiteral("v1"), [](const QString &v) {
+                                         return v == QLatin1String("v1") || v == QLatin1String("v1beta");
+                                     }};
+const Preference<QString> thinkingLevel{"api/defaultThinkingLevel", QStringLiteral("low"), &isLevelName};
+const Preference<QString> sessionsFolder{"session/folder", QString(), [](const QString &v) {
+                                             return v.isEmpty() || QDir::isAbsolutePath(v);
+                                         }};
+
+QStringList keys()
+{
+    return {QLatin1String(model.key), QLatin1String(baseUrl.key), QLatin1String(apiVersion.key),
+            QLatin1String(thinkingLevel.key), QLatin1String(sessionsFolder.key)};
+}
+
+} // namespace studioprefs
+
+StudioSettings StudioSettings::load(const QSettings &s)
+{
+    StudioSettings r;
+    r.model = studioprefs::model.read(s);
+    r.baseUrl = studioprefs::baseUrl.read(s);
+    r.apiVersion = studioprefs::apiVersion.read(s);
+    r.thinkingLevel = studioprefs::thinkingLevel.read(s);
+    r.sessionsFolder = studioprefs::sessionsFolder.read(s);
+    r.session = SessionSettings::load(s);
+    return r;
+}
+
+void StudioSettings::save(QSettings &s) const
+{
+    studioprefs::model.write(s, model);
+    studioprefs::baseUrl.write(s, baseUrl);
+    studioprefs::apiVersion.write(s, apiVersion);
+    studioprefs::thinkingLevel.write(s, thinkingLevel);
+    studioprefs::sessionsFolder.write(s, sessionsFolder);
+    session.save(s);
+}
+
+StudioSettings StudioSettings::defaults()
+{
+    StudioSettings r;
+    r.model = studioprefs::model.defaultValue;
+    r.baseUrl = studioprefs::baseUrl.defaultValue;
+    r.apiVersion = studioprefs::apiVersion.defaultValue;
+    r.thinkingLevel = studioprefs::thinkingLevel.defaultValue;
+    r.sessionsFolder = studioprefs::sessionsFolder.defaultValue;
+    return r;
+}
+
+QString StudioSettings::defaultSessionsFolder()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation) + QStringLiteral("/NB2Lite Sessions");
+}
+
+QString StudioSettings::effectiveSessionsFolder() const
+{
+    return sessionsFolder.isEmpty() ? defaultSessionsFolder() : sessionsFolder;
+}
+
+ClientConfig StudioSettings::clientConfig(const QProcessEnvironment &env, const QString &storedKey,
+                                          const QString &storedKeySource) const
+{
+    // Settings play the part of the defaults; the environment overrides them, as in the CLI.
+    ClientConfig config = ClientConfig::fromEnvironment(env, QString());
+    if (env.value(QStringLiteral("GOOGLE_GEMINI_BASE_URL")).trimmed().isEmpty() && !baseUrl.isEmpty())
+        config.baseUrl = baseUrl;
+    if (env.value(QStringLiteral("GEMINI_MODEL_NAME")).trimmed().isEmpty() && !model.isEmpty())
+        config.model = model;
+    if (env.value(QStringLiteral("GOOGLE_GENAI_API_VERSION")).trimmed().isEmpty() && !apiVersion.isEmpty())
+        config.apiVersion = apiVersion;
+    if (config.apiKey.isEmpty() && !storedKey.trimmed().isEmpty())
+        config.apiKey = ApiKey(storedKey.trimmed(), storedKeySource);
+    return config;
+}
+
+// ---------------------------------------------------------------------------------------
+
+namespace {
+
+QString envKeyName(const QProcessEnvironment &env)
+{
+    for (const auto *name : {"GEMINI_API_KEY", "GOOGLE_API_KEY"}) {
+        if (!env.value(QString::fromLatin1(name)).trimmed().isEmpty())
+            return QString::fromLatin1(name);
+    }
+    return {};
+}
+
+QLabel *makeNote(QWidget *parent)
+{
+    auto *label = new QLabel(parent);
+    label->setWordWrap(true);
+    label->setTextFormat(Qt::PlainText);
+    QPalette pal = label->palette();
+    QColor c = pal.color(QPalette::WindowText);
+    c.setAlphaF(0.7);
+    pal.setColor(QPalette::WindowText, c);
+    label->setPalette(pal);
+    label->hide();
+    return label;
+}
+
+QString tildePath(const QString &path)
+{
+    const QString home = QDir::homePath();
+    if (path.startsWith(home + QLatin1Char('/')))
+        return QStringLiteral("~") + path.mid(home.size());
+    return QDir::toNativeSeparators(path);
+}
+
+} // namespace
+
+SettingsDialog::SettingsDialog(KeyStore *keyStore, const QProcessEnvironment &env, QWidget *parent)
+    : QDialog(parent)
+    , m_keyStore(keyStore ? keyStore : new KeyStore(this))
+    , m_env(env)
+{
+    setWindowTitle(tr("Settings"));
+    setAccessibleName(tr("Settings"));
+    buildUi();
+    setValues(StudioSettings::load(QSettings()));
+
+    connect(m_keyStore, &KeyStore::finished, this, &SettingsDialog::onKeyStoreFinished);
+    m_keyEdit->setEnabled(false);
+    m_keyEdit->setPlaceholderText(tr("Reading the stored key…"));
+    setKeyStatus(QStringLiteral("pending"), tr("Looking for a stored key…"), QColor());
+    m_keyStore->read();
+}
+
+SettingsDialog::~SettingsDialog() = default;
+
+void SettingsDialog::buildUi()
+{
+    using namespace ThemeMetrics;
+
+    // --- API key -----------------------------------------------------------------------
+    auto *keyBox = new QGroupBox(tr("Gemini API key"), this);
+    m_keyEdit = new QLineEdit(keyBox);
+    m_keyEdit->setObjectName(QStringLiteral("apiKeyEdit"));
+    m_keyEdit->setEchoMode(QLineEdit::Password);
+    m_keyEdit->setClearButtonEnabled(false);
+    m_keyEdit->setAccessibleName(tr("API key"));
+    m_keyEdit->setToolTip(tr("Your Gemini API key. Stored in the desktop keychain, never in the settings file."));
+    m_keyEdit->setMinimumWidth(320);
+    // No input method, completion or undo history should keep a copy of a secret.
+    m_keyEdit->setAttribute(Qt::WA_InputMethodEnabled, false);
+    connect(m_keyEdit, &QLineEdit::textEdited, this, [this] {
+        m_keyEdited = true;
+        updateKeyStatus();
+    });
+
+    m_showKeyAction = m_keyEdit->addAction(themeIcon(QStringLiteral("show")), QLineEdit::TrailingPosition);
+    m_showKeyAction->setCheckable(true);
+    m_showKeyAction->setText(tr("Show key"));
+    m_showKeyAction->setToolTip(tr("Show the key"));
+    connect(m_showKeyAction, &QAction::toggled, this, [this](bool shown) {
+        m_keyEdit->setEchoMode(shown ? QLineEdit::Normal : QLineEdit::Password);
+        m_showKeyAction->setIcon(themeIcon(shown ? QStringLiteral("hide") : QStringLiteral("show")));
+        m_showKeyAction->setText(shown ? tr("Hide key") : tr("Show key"));
+        m_showKeyAction->setToolTip(shown ? tr("Hide the key") : tr("Show the key"));
+        for (auto *b : m_keyEdit->findChildren<QToolButton *>())
+            b->setAccessibleName(m_showKeyAction->text());
+    });
+    for (auto *b : m_keyEdit->findChildren<QToolButton *>())
+        b->setAccessibleName(m_showKeyAction->text());
+
+    m_removeKeyButton = new QPushButton(themeIcon(QStringLiteral("delete")), tr("Forget Key"), keyBox);
+    m_removeKeyButton->setObjectName(QStringLiteral("removeKeyButton"));
+    m_removeKeyButton->setToolTip(tr("Clear the field; OK then deletes the stored key from the keychain and ~/gemini.key"));
+    m_removeKeyButton->setAccessibleName(tr("Forget the stored key"));
+    connect(m_removeKeyButton, &QPushButton::clicked, this, [this] {
+        m_keyEdit->clear();
+        m_keyEdited = true;
+        updateKeyStatus();
+        m_keyEdit->setFocus();
+    });
+
+    auto *keyRow = new QHBoxLayout;
+    keyRow->setSpacing(kSpacing);
+    keyRow->addWidget(m_keyEdit, 1);
+    keyRow->addWidget(m_removeKeyButton);
+
+    m_keyStatusIcon = new QLabel(keyBox);
+    m_keyStatusIcon->setFixedSize(16, 16);
+    m_keyStatus = new QLabel(keyBox);
+    m_keyStatus->setObjectName(QStringLiteral("keyStatus"));
+    m_keyStatus->setWordWrap(true);
+    m_keyStatus->setTextFormat(Qt::PlainText);
+    m_keyStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *statusRow = new QHBoxLayout;
+    statusRow->setSpacing(6);
+    statusRow->addWidget(m_keyStatusIcon, 0, Qt::AlignTop);
+    statusRow->addWidget(m_keyStatus, 1);
+
+    m_envKeyNote = makeNote(keyBox);
+    m_envKeyNote->setObjectName(QStringLiteral("envKeyNote"));
+    const QString envKey = envKeyName(m_env);
+    if (!envKey.isEmpty()) {
+        m_envKeyNote->setText(tr("%1 from the environment overrides this. The stored key is used when it is unset.").arg(envKey));
+        m_envKeyNote->show();
+    }
+
+    auto *keyLink = new QLabel(tr("Get a key at <a href=\"https://aistudio.google.com/apikey\">aistudio.google.com/apikey</a>."), keyBox);
+    keyLink->setOpenExternalLinks(true);
+    keyLink->setTextInteractionFlags(Qt::TextBrowserInteraction);
+
+    auto *keyLayout = new QVBoxLayout(keyBox);
+    keyLayout->setSpacing(kSpacing);
+    keyLayout->addLayout(keyRow);
+    keyLayout->addLayout(statusRow);
+    keyLayout->addWidget(m_envKeyNote);
+    keyLayout->addWidget(keyLink);
+
+    // --- Connection --------------------------------------------------------------------
+    auto *connBox = new QGroupBox(tr("Connection"), this);
+    auto *connForm = new QFormLayout(connBox);
+    connForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    connForm->setHorizontalSpacing(kSpacing + 4);
+    connForm->setVerticalSpacing(kSpacing);
+
+    m_model = new QComboBox(connBox);
+    m_model->setObjectName(QStringLiteral("modelEdit"));
+    m_model->setEditable(true);
+    m_model->addItem(QString::fromLatin1(kDefaultModel));
+    m_model->setAccessibleName(tr("Model"));
+    m_model->setToolTip(tr("The image model every new request uses"));
+    m_envModelNote = makeNote(connBox);
+    if (const QString v = m_env.value(QStringLiteral("GEMINI_MODEL_NAME")).trimmed(); !v.isEmpty()) {
+        m_envModelNote->setText(tr("GEMINI_MODEL_NAME=%1 from the environment overrides this.").arg(v));
+        m_envModelNote->show();
+    }
+    auto *modelCol = new QVBoxLayout;
+    modelCol->setSpacing(2);
+    modelCol->addWidget(m_model);
+    modelCol->addWidget(m_envModelNote);
+    connForm->addRow(tr("&Model:"), modelCol);
+
+    m_baseUrl = new QLineEdit(connBox);
+    m_baseUrl->setObjectName(QStringLiteral("baseUrlEdit"));
+    m_baseUrl->setPlaceholderText(QString::fromLatin1(kDefaultBaseUrl));
+    m_baseUrl->setAccessibleName(tr("Base URL"));
+    m_baseUrl->setToolTip(tr("Leave empty for Google's endpoint. Plain http is accepted only for this computer (127.0.0.1)."));
+    m_baseUrl->setClearButtonEnabled(true);
+    m_envBaseUrlNote = makeNote(connBox);
+    if (const QString v = m_env.value(QStringLiteral("GOOGLE_GEMINI_BASE_URL")).trimmed(); !v.isEmpty()) {
+        m_envBaseUrlNote->setText(tr("GOOGLE_GEMINI_BASE_URL=%1 from the environment overrides this.").arg(v));
+        m_envBaseUrlNote->show();
+    }
+    auto *urlCol = new QVBoxLayout;
+    urlCol->setSpacing(2);
+    urlCol->addWidget(m_baseUrl);
+    urlCol->addWidget(m_envBaseUrlNote);
+    connForm->addRow(tr("&Base URL:"), urlCol);
+
+    m_apiVersion = new QComboBox(connBox);
+    m_apiVersion->setObjectName(QStringLiteral("apiVersionCombo"));
+    m_apiVersion->addItem(tr("v1 (stable)"), QStringLiteral("v1"));
+    m_apiVersion->addItem(tr("v1beta"), QStringLiteral("v1beta"));
+    m_apiVersion->setAccessibleName(tr("API version"));
+    m_apiVersion->setToolTip(tr("The Interactions API version in the request path"));
+    connForm->addRow(tr("API &version:"), m_apiVersion);
+
+    // --- Requests ----------------------------------------------------------------------
+    auto *reqBox = new QGroupBox(tr("Requests"), this);
+    auto *reqForm = new QFormLayout(reqBox);
+    reqForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    reqForm->setHorizontalSpacing(kSpacing + 4);
+    reqForm->setVerticalSpacing(kSpacing);
+
+    m_tier = new QComboBox(reqBox);
+    m_tier->setObjectName(QStringLiteral("tierCombo"));
+    m_tier->addItem(tr("Paid — server keeps interactions 55 days"), QStringLiteral("paid"));
+    m_tier->addItem(tr("Free — server keeps interactions 1 day"), QStringLiteral("free"));
+    m_tier->addItem(tr("Custom"), QStringLiteral("custom"));
+    m_tier->setAccessibleName(tr("Key tier"));
+    m_tier->setToolTip(tr("How long the server keeps interaction ids. Frames whose id has expired are re-anchored from the local image."));
+    m_customDays = new QSpinBox(reqBox);
+    m_customDays->setObjectName(QStringLiteral("customDaysSpin"));
+    m_customDays->setRange(1, 3650);
+    m_customDays->setSuffix(tr(" days"));
+    m_customDays->setAccessibleName(tr("Custom retention in days"));
+    m_customDays->setToolTip(tr("How many days the server keeps interactions for your key"));
+    connect(m_tier, &QComboBox::currentIndexChanged, this, [this] {
+        m_customDays->setEnabled(m_tier->currentData().toString() == QLatin1String("custom"));
+    });
+    auto *tierRow = new QHBoxLayout;
+    tierRow->setSpacing(kSpacing);
+    tierRow->addWidget(m_tier, 1);
+    tierRow->addWidget(m_customDays);
+    reqForm->addRow(tr("Key &tier:"), tierRow);
+
+    m_concurrency = new QSpinBox(reqBox);
+    m_concurrency->setObjectName(QStringLiteral("concurrencySpin"));
+    m_concurrency->setRange(1, 16);
+    m_concurrency->setAccessibleName(tr("Parallel requests"));
+    m_concurrency->setToolTip(tr("How many requests may run at the same time; the rest wait in line"));
+    reqForm->addRow(tr("&Parallel requests:"), m_concurrency);
+
+    m_thinking = new QComboBox(reqBox);
+    m_thinking->setObjectName(QStringLiteral("thinkingCombo"));
+    m_thinking->setAccessibleName(tr("Default thinking level"));
+    m_thinking->setToolTip(tr("The thinking level new prompts start with; the model may accept only some levels"));
+    setThinkingLevels({QStringLiteral("low"), QStringLiteral("high")});
+    reqForm->addRow(tr("Default &thinking:"), m_thinking);
+
+    // --- Sessions ----------------------------------------------------------------------
+    auto *sesBox = new QGroupBox(tr("Sessions"), this);
+    auto *sesForm = new QFormLayout(sesBox);
+    sesForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    sesForm->setHorizontalSpacing(kSpacing + 4);
+    m_sessionsFolder = new QLineEdit(sesBox);
+    m_sessionsFolder->setObjectName(QStringLiteral("sessionsFolderEdit"));
+    m_sessionsFolder->setPlaceholderText(tildePath(StudioSettings::defaultSessionsFolder()));
+    m_sessionsFolder->setAccessibleName(tr("Sessions folder"));
+    m_sessionsFolder->setToolTip(tr("Where new sessions are created. Leave empty for the default."));
+    auto *browse = new QPushButton(themeIcon(QStringLiteral("folder")), tr("Browse…"), sesBox);
+    browse->setAccessibleName(tr("Choose the sessions folder"));
+    browse->setToolTip(tr("Choose the folder for new sessions"));
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString start = m_sessionsFolder->text().isEmpty() ? StudioSettings::defaultSessionsFolder() : m_sessionsFolder->text();
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Sessions Folder"), start);
+        if (!dir.isEmpty())
+            m_sessionsFolder->setText(QDir::cleanPath(dir));
+    });
+    auto *folderRow = new QHBoxLayout;
+    folderRow->setSpacing(kSpacing);
+    folderRow->addWidget(m_sessionsFolder, 1);
+    folderRow->addWidget(browse);
+    sesForm->addRow(tr("&Folder:"), folderRow);
+
+    // Same label column width in every group, so the fields line up down the dialog.
+    {
+        int w = 0;
+        for (QFormLayout *f : {connForm, reqForm, sesForm}) {
+            for (int row = 0; row < f->rowCount(); ++row) {
+                if (auto *item = f->itemAt(row, QFormLayout::LabelRole); item && item->widget())
+                    w = std::max(w, item->widget()->sizeHint().width());
+            }
+        }
+        for (QFormLayout *f : {connForm, reqForm, sesForm}) {
+            for (int row = 0; row < f->rowCount(); ++row) {
+                if (auto *item = f->itemAt(row, QFormLayout::LabelRole); item && item->widget())
+                    item->widget()->setMinimumWidth(w);
+            }
+        }
+    }
+
+    // --- Buttons -----------------------------------------------------------------------
+    m_error = new QLabel(this);
+    m_error->setObjectName(QStringLiteral("errorLabel"));
+    m_error->setWordWrap(true);
+    m_error->setTextFormat(Qt::PlainText);
+    {
+        QPalette pal = m_error->palette();
+        pal.setColor(QPalette::WindowText, themeColor(ThemeColor::Error));
+        m_error->setPalette(pal);
+    }
+    m_error->hide();
+
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::RestoreDefaults, this);
+    auto *ok = m_buttons->button(QDialogButtonBox::Ok);
+    ok->setToolTip(tr("Save the settings and close"));
+    ok->setAccessibleName(tr("Save settings"));
+    auto *cancel = m_buttons->button(QDialogButtonBox::Cancel);
+    cancel->setToolTip(tr("Close without saving"));
+    cancel->setAccessibleName(tr("Cancel"));
+    auto *defaults = m_buttons->button(QDialogButtonBox::RestoreDefaults);
+    defaults->setToolTip(tr("Put every setting except the key back to its default"));
+    defaults->setAccessibleName(tr("Restore defaults"));
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
+    connect(defaults, &QPushButton::clicked, this, &SettingsDialog::restoreDefaults);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(kMargin + 4, kMargin + 4, kMargin + 4, kMargin);
+    layout->setSpacing(kSectionSpacing - 4);
+    layout->addWidget(keyBox);
+    layout->addWidget(connBox);
+    layout->addWidget(reqBox);
+    layout->addWidget(sesBox);
+    layout->addStretch(1);
+    layout->addWidget(m_error);
+    layout->addWidget(m_buttons);
+    setMinimumWidth(560);
+
+    // Line-edit icon buttons (clear, show key) are made by Qt; give them names too.
+    for (auto *edit : findChildren<QLineEdit *>()) {
+        for (auto *b : edit->findChildren<QToolButton *>()) {
+            if (b->accessibleName().isEmpty()) {
+                b->setAccessibleName(tr("Clear"));
+                b->setToolTip(tr("Clear the field"));
+            }
+        }
+    }
+}
+
+void SettingsDialog::setThinkingLevels(const QStringList &levels)
+{
+    const QString current = m_thinking->currentData().toString();
+    m_thinking->clear();
+    for (const QString &level : levels)
+        m_thinking->addItem(level, level);
+    if (!current.isEmpty()) {
+        if (m_thinking->findData(current) < 0)
+            m_thinking->addItem(current, current);
+        m_thinking->setCurrentIndex(m_thinking->findData(current));
+    }
+}
+
+StudioSettings SettingsDialog::values() const
+{
+    StudioSettings s;
+    s.model = m_model->currentText().trimmed();
+    s.baseUrl = m_baseUrl->text().trimmed();
+    s.apiVersion = m_apiVersion->currentData().toString();
+    s.thinkingLevel = m_thinking->currentData().toString();
+    s.sessionsFolder = m_sessionsFolder->text().trimmed();
+    s.session = SessionSettings::load(QSettings()); // keep the values this dialog does not show
+    s.session.retentionPlan = m_tier->currentData().toString();
+    s.session.customRetentionDays = m_customDays->value();
+    s.session.concurrencyLimit = m_concurrency->value();
+    return s;
+}
+
+void SettingsDialog::setValues(const StudioSettings &v)
+{
+    m_model->setCurrentText(v.model);
+    m_baseUrl->setText(v.baseUrl);
+    m_apiVersion->setCurrentIndex(std::max(0, m_apiVersion->findData(v.apiVersion)));
+    if (m_thinking->findData(v.thinkingLevel) < 0)
+        m_thinking->addItem(v.thinkingLevel, v.thinkingLevel);
+    m_thinking->setCurrentIndex(m_thinking->findData(v.thinkingLevel));
+    m_sessionsFolder->setText(v.sessionsFolder);
+    m_tier->setCurrentIndex(std::max(0, m_tier->findData(v.session.retentionPlan)));
+    m_customDays->setValue(v.session.customRetentionDays);
+    m_customDays->setEnabled(v.session.retentionPlan == QLatin1String("custom"));
+    m_concurrency->setValue(v.session.concurrencyLimit);
+}
+
+void SettingsDialog::restoreDefaults()
+{
+    StudioSettings d = StudioSettings::defaults();
+    d.session = SessionSettings();
+    setValues(d);
+}
+
+QString SettingsDialog::keyStatusText() const
+{
+    return m_keyStatus->text();
+}
+
+void SettingsDialog::setKeyStatus(const QString &iconName, const QString &text, const QColor &color)
+{
+    m_keyStatus->setText(text);
+    m_keyStatusIcon->setPixmap(themeIcon(iconName, color).pixmap(QSize(16, 16), devicePixelRatioF()));
+}
+
+void SettingsDialog::updateKeyStatus()
+{
+    if (!m_keyLoaded)
+        return;
+    const QString file = tildePath(m_keyStore->filePath());
+    const bool fallback = !m_keychainAvailable;
+    if (m_keyEdited) {
+        if (m_keyEdit->text().trimmed().isEmpty()) {
+            setKeyStatus(QStringLiteral("warning"), m_loadedKey.isEmpty() ? tr("No key: the app runs against the built-in demo backend.")
+                                                                         : tr("The stored key will be deleted when you press OK."),
+                         themeColor(ThemeColor::Warning));
+        } else if (fallback) {
+            setKeyStatus(QStringLiteral("warning"),
+                         tr("No desktop keychain service is running, so the key will be saved to %1, readable only by you (mode 0600).").arg(file),
+                         themeColor(ThemeColor::Warning));
+        } else {
+            setKeyStatus(QStringLiteral("key"), tr("The key will be saved in the desktop keychain when you press OK."), QColor());
+        }
+        return;
+    }
+    if (m_loadedKey.isEmpty()) {
+        if (fallback)
+            setKeyStatus(QStringLiteral("info"),
+                         tr("No key stored. No desktop keychain service is running, so a key you enter is saved to %1, readable only by you (mode 0600).").arg(file),
+                         themeColor(ThemeColor::Info));
+        else
+            setKeyStatus(QStringLiteral("info"), tr("No key stored. Without one the app uses the built-in demo backend."), themeColor(ThemeColor::Info));
+        return;
+    }
+    if (m_keyBackend == KeyStore::Backend::Keychain) {
+        setKeyStatus(QStringLiteral("key"), tr("Stored in the desktop keychain."), themeColor(ThemeColor::Success));
+    } else {
+        QString text = fallback ? tr("Stored in %1 (mode 0600): no desktop keychain service is running.").arg(file)
+                                : tr("Stored in %1. Press OK to move it into the desktop keychain.").arg(file);
+        if (!m_keyWarning.isEmpty())
+            text += QLatin1Char(' ') + m_keyWarning;
+        setKeyStatus(QStringLiteral("warning"), text, themeColor(ThemeColor::Warning));
+    }
+}
+
+void SettingsDialog::onKeyStoreFinished(const KeyStore::Result &r)
+{
+    m_keychainAvailable = r.keychainAvailable;
+    m_keychainError = r.keychainError;
+    if (r.operation == KeyStore::Operation::Read) {
+        m_keyLoaded = true;
+        m_keyEdit->setEnabled(true);
+        m_keyEdit->setPlaceholderText(tr("Paste your Gemini API key"));
+        if (!r.ok) {
+            setKeyStatus(QStringLiteral("error"), r.error, themeColor(ThemeColor::Error));
+            Q_EMIT keyLoaded();
+            return;
+        }
+        m_loadedKey = r.found ? r.key : QString();
+        m_keyBackend = r.found ? r.backend : KeyStore::Backend::None;
+        m_keyWarning = r.warning;
+        // A key moved from the fallback file into a working keychain counts as an edit.
+        m_keyEdited = r.found && r.backend == KeyStore::Backend::File && r.keychainAvailable;
+        m_keyEdit->setText(m_loadedKey);
+        updateKeyStatus();
+        Q_EMIT keyLoaded();
+        return;
+    }
+    if (!m_saving)
+        return;
+    if (!r.ok) {
+        setBusy(false);
+        m_saving = false;
+        m_error->setText(tr("The key was not saved: %1").arg(r.error));
+        m_error->show();
+        return;
+    }
+    m_keyBackend = r.operation == KeyStore::Operation::Write ? r.backend : KeyStore::Backend::None;
+    finishAccept(true);
+}
+
+QString SettingsDialog::validationError() const
+{
+    const QString model = m_model->currentText().trimmed();
+    if (model.isEmpty())
+        return tr("Enter a model name, e.g. %1.").arg(QString::fromLatin1(kDefaultModel));
+    if (!studioprefs::model.isValid(model))
+        return tr("The model name “%1” contains characters a model name cannot have.").arg(model);
+    const QString url = m_baseUrl->text().trimmed();
+    if (!url.isEmpty()) {
+        if (!studioprefs::baseUrl.isValid(url))
+            return tr("The base URL “%1” is not a valid http(s) address.").arg(url);
+        const QString insecure = checkTransportSecurity(url);
+        if (!insecure.isEmpty())
+            return insecure;
+    }
+    const QString folder = m_sessionsFolder->text().trimmed();
+    if (!folder.isEmpty() && !QDir::isAbsolutePath(folder))
+        return tr("The sessions folder must be an absolute path.");
+    const QString key = m_keyEdit->text().trimmed();
+    if (m_keyEdited && key.contains(QLatin1Char(' ')))
+        return tr("The API key contains spaces; paste just the key.");
+    return {};
+}
+
+void SettingsDialog::setBusy(bool busy)
+{
+    m_buttons->setEnabled(!busy);
+    m_keyEdit->setEnabled(!busy);
+    m_removeKeyButton->setEnabled(!busy);
+    if (busy)
+        setKeyStatus(QStringLiteral("pending"), tr("Saving the key…"), QColor());
+}
+
+void SettingsDialog::accept()
+{
+    if (m_saving)
+        return;
+    const QString problem = validationError();
+    if (!problem.isEmpty()) {
+        m_error->setText(problem);
+        m_error->show();
+        return;
+    }
+    m_error->hide();
+
+    QSettings settings;
+    values().save(settings);
+    settings.sync();
+
+    const QString key = m_keyEdit->text().trimmed();
+    const bool keyChanged = m_keyLoaded && m_keyEdited && key != m_loadedKey;
+    const bool moveToKeychain = m_keyLoaded && m_keyEdited && !key.isEmpty() && m_keyBackend == KeyStore::Backend::File && m_keychainAvailable;
+    if (!keyChanged && !moveToKeychain) {
+        finishAccept(false);
+        return;
+    }
+    m_saving = true;
+    setBusy(true);
+    if (key.isEmpty())
+        m_keyStore->remove();
+    else
+        m_keyStore->write(key);
+}
+
+void SettingsDialog::finishAccept(bool keyChanged)
+{
+    m_saving = false;
+    setBusy(false);
+    Q_EMIT settingsSaved(keyChanged);
+    QDialog::accept();
+}
+
+} // namespace nb2

@@ -1,0 +1,53 @@
+#pragma once
+
+#include <QStyledItemDelegate>
+
+namespace nb2 {
+
+class ThumbnailProvider;
+
+/**
+ * Paints one frame card on the timeline: the thumbnail (or the streaming draft), a caption
+ * with number and kind, and the state overlays — pending spinner with elapsed seconds and
+ * a cancel button, failed / interrupted badge with a retry button, re-anchored, expiring
+ * id, starred. It reads only TimelineRole data and asks the ThumbnailProvider for pixmaps,
+ * so painting never decodes an image.
+ */
+class TimelineDelegate : public QStyledItemDelegate
+{
+    Q_OBJECT
+public:
+    explicit TimelineDelegate(QObject *parent = nullptr);
+
+    void setThumbnailProvider(ThumbnailProvider *provider) { m_thumbs = provider; }
+
+    /** Card size in device-independent pixels. */
+    static QSize cardSize();
+    /** The cancel / retry button inside a card rect. */
+    static QRect actionButtonRect(const QRect &card);
+    /** Thumbnail area inside a card rect. */
+    static QRect imageRect(const QRect &card);
+
+    /** Which button (if any) a card shows for a state. */
+    enum class Action { None, Cancel, Retry };
+    static Action actionFor(const QModelIndex &index);
+
+    void paint(QPainter *painter, const QStyleOptionViewItem &option,
+               const QModelIndex &index) const override;
+    /** As paint(), with the selected-path emphasis the view knows about. */
+    void paintFrame(QPainter *painter, const QStyleOptionViewItem &option,
+                    const QModelIndex &index, bool onSelectedPath, bool actionHovered) const;
+    QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override;
+
+    /** Accent colour of a lane (commit-graph style), readable on light and dark palettes. */
+    static QColor laneColor(int lane, const QPalette &palette);
+
+private:
+    void paintSpinner(QPainter *painter, const QRect &area, const QColor &color) const;
+    void paintBadge(QPainter *painter, const QPoint &center, const QColor &fill,
+                    const QString &glyph, const QColor &glyphColor) const;
+
+    ThumbnailProvider *m_thumbs = nullptr;
+};
+
+} // namespace nb2

@@ -1,0 +1,324 @@
+#include "ui/timelinemodel.h"
+
+#include "core/session/sessioncontroller.h"
+#include "core/session/sessionstore.h"
+
+#include <QLocale>
+#include <QMimeData>
+#include <QUrl>
+
+namespace nb2 {
+
+TimelineModel::TimelineModel(SessionController *session, QObject *parent)
+    : QAbstractListModel(parent), m_session(session)
+{
+    if (session) {
+        connect(session, &SessionController::frameAdded, this, &TimelineModel::refresh);
+        connect(session, &SessionController::frameRemoved, this, &TimelineModel::refresh);
+        connect(session, &SessionController::frameChanged, this, &TimelineModel::frameChanged);
+        connect(session, &SessionController::changedExternally, this, &TimelineModel::refresh);
+        connect(session, &SessionController::opened, this, &TimelineModel::refresh);
+    }
+    refresh();
+}
+
+QList<TimelineModel::Row> TimelineModel::computeRows() const
+{
+    QList<Row> rows;
+    if (!m_session || !m_session->isOpen())
+        return rows;
+    const FrameGraph &g = m_session->graph();
+    QHash<QString, int> number;
+    {
+        int n = 0;
+        for (const Frame &f : g.frames())
+            number.insert(f.id, ++n);
+    }
+    const QStringList ids = g.frameIds(FrameGraph::LiveOnly);
+    QHash<QString, int> rowOf;
+    rowOf.reserve(ids.size());
+    rows.reserve(ids.size());
+    QHash<int, bool> laneContinued; // parent row -> its first child already took its lane
+    int nextLane = 0;
+    for (const QString &id : ids) {
+        const Frame *f = g.frame(id);
+        Row r;
+        r.id = id;
+        r.number = number.value(id);
+        const int p = f ? rowOf.value(f->parentId, -1) : -1;
+        r.parentRow = p;
+        if (p >= 0) {
+            Row &parent = rows[p];
+            r.depth = parent.depth + 1;
+            ++parent.childCount;
+            if (!laneContinued.value(p)) {
+                laneContinued.insert(p, true);
+                r.lane = parent.lane;
+            } else {
+                r.lane = nextLane++;
+            }
+        } else {
+            r.lane = nextLane++;
+        }
+        rowOf.insert(id, rows.size());
+        rows.append(r);
+    }
+    return rows;
+}
+
+void TimelineModel::refresh()
+{
+    QList<Row> rows = computeRows();
+    int lanes = 0;
+    for (const Row &r : rows)
+        lanes = qMax(lanes, r.lane + 1);
+
+    bool prefix = rows.size() >= m_rows.size();
+    for (int i = 0; prefix && i < m_rows.size(); ++i)
+        prefix = rows[i].id == m_rows[i].id && rows[i].parentRow == m_rows[i].parentRow;
+    if (!prefix) {
+        beginResetModel();
+        m_rows = std::move(rows);
+        m_laneCount = lanes;
+        m_rowOf.clear();
+        for (int i = 0; i < m_rows.size(); ++i)
+            m_rowOf.insert(m_rows[i].id, i);
+        endResetModel();
+        return;
+    }
+    // Existing rows keep their place; only counts/lanes of old rows may change (a new child).
+    QList<int> changed;
+    for (int i = 0; i < m_rows.size(); ++i) {
+        if (rows[i].childCount != m_rows[i].childCount || rows[i].lane != m_rows[i].lane
+            || rows[i].depth != m_rows[i].depth || rows[i].number != m_rows[i].number) {
+            m_rows[i] = rows[i];
+            changed.append(i);
+        }
+    }
+    if (rows.size() > m_rows.size()) {
+        const int first = m_rows.size();
+        beginInsertRows({}, first, rows.size() - 1);
+        for (int i = first; i < rows.size(); ++i) {
+            m_rowOf.insert(rows[i].id, i);
+            m_rows.append(rows[i]);
+        }
+        m_laneCount = lanes;
+        endInsertRows();
+    }
+    m_laneCount = lanes;
+    for (int i : changed)
+        Q_EMIT dataChanged(index(i), index(i));
+    // Status etc. of existing frames may have changed with an external write.
+    if (!m_rows.isEmpty() && changed.isEmpty())
+        Q_EMIT dataChanged(index(0), index(m_rows.size() - 1),
+                           {TimelineRole::State, TimelineRole::ImagePath, Qt::ToolTipRole, Qt::DisplayRole,
+                            TimelineRole::Starred, TimelineRole::ErrorText, TimelineRole::ReAnchored});
+}
+
+void TimelineModel::frameChanged(const QString &frameId)
+{
+    const int row = m_rowOf.value(frameId, -1);
+    const Frame *f = m_session && m_session->isOpen() ? m_session->graph().frame(frameId) : nullptr;
+    // Trashed / restored frames change the row set: recompute.
+    if (row < 0 || !f || f->isTrashed()) {
+        refresh();
+        return;
+    }
+    if (!f->isPending())
+        m_drafts.remove(frameId);
+    if (f->isDone() || f->isPending())
+        m_retryAt.remove(frameId);
+    Q_EMIT dataChanged(index(row), index(row));
+}
+
+void TimelineModel::setDraft(const QString &frameId, const QImage &draft)
+{
+    m_drafts.insert(frameId, draft);
+    const QModelIndex i = indexOf(frameId);
+    if (i.isValid())
+        Q_EMIT dataChanged(i, i, {TimelineRole::Draft});
+}
+
+void TimelineModel::setRetryAt(const QString &frameId, const QDateTime &when)
+{
+    if (when.isValid())
+        m_retryAt.insert(frameId, when);
+    else
+        m_retryAt.remove(frameId);
+    const QModelIndex i = indexOf(frameId);
+    if (i.isValid())
+        Q_EMIT dataChanged(i, i, {TimelineRole::RetryAt, Qt::ToolTipRole});
+}
+
+int TimelineModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+QModelIndex TimelineModel::indexOf(const QString &frameId) const
+{
+    const int row = m_rowOf.value(frameId, -1);
+    return row >= 0 ? index(row) : QModelIndex();
+}
+
+QString TimelineModel::frameIdAt(int row) const
+{
+    return row >= 0 && row < m_rows.size() ? m_rows[row].id : QString();
+}
+
+Qt::ItemFlags TimelineModel::flags(const QModelIndex &index) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return Qt::NoItemFlags;
+    Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemNeverHasChildren;
+    if (!data(index, TimelineRole::ImagePath).toString().isEmpty())
+        f |= Qt::ItemIsDragEnabled;
+    return f;
+}
+
+QVariant TimelineModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid) || !m_session
+        || !m_session->isOpen())
+        return {};
+    const Row &row = m_rows.at(index.row());
+    const Frame *f = m_session->graph().frame(row.id);
+    if (!f)
+        return {};
+    return frameData(*f, row, role);
+}
+
+static TimelineState displayState(FrameStatus s)
+{
+    switch (s) {
+    case FrameStatus::Pending:
+        return TimelineState::Pending;
+    case FrameStatus::Done:
+        return TimelineState::Done;
+    case FrameStatus::Failed:
+        return TimelineState::Failed;
+    case FrameStatus::Cancelled:
+        return TimelineState::Cancelled;
+    case FrameStatus::Interrupted:
+        return TimelineState::Interrupted;
+    }
+    return TimelineState::Done;
+}
+
+QVariant TimelineModel::frameData(const Frame &f, const Row &row, int role) const
+{
+    switch (role) {
+    case Qt::DisplayRole:
+        return f.title.isEmpty() ? f.prompt : f.title;
+    case Qt::AccessibleTextRole:
+        return tr("Frame %1, %2: %3").arg(row.number).arg(frameKindName(f.kind), f.title.isEmpty() ? f.prompt : f.title);
+    case Qt::ToolTipRole: {
+        QString tip = QStringLiteral("<b>#%1</b> %2").arg(row.number).arg(frameKindName(f.kind).toHtmlEscaped());
+        if (!f.title.isEmpty())
+            tip += QStringLiteral(" — ") + f.title.toHtmlEscaped();
+        if (!f.prompt.isEmpty())
+            tip += QStringLiteral("<br>") + f.prompt.toHtmlEscaped();
+        const QString status = f.statusText();
+        if (!status.isEmpty() && !f.isDone())
+            tip += QStringLiteral("<br><i>") + status.toHtmlEscaped() + QStringLiteral("</i>");
+        if (!f.error.isEmpty()) {
+            tip += QStringLiteral("<br><span style='color:#d03a3a'>") + f.error.message.toHtmlEscaped() + QStringLiteral("</span>");
+            if (!f.error.serverMessage.isEmpty() && f.error.serverMessage != f.error.message)
+                tip += QStringLiteral("<br>") + tr("Server: %1").arg(f.error.serverMessage.toHtmlEscaped());
+        }
+        if (f.reAnchored)
+            tip += QStringLiteral("<br>") + tr("Re-anchored: sent the parent's pixels (continuity may differ)");
+        if (f.idExpiresAt.isValid() && f.isDone()) {
+            const qint64 secs = QDateTime::currentDateTimeUtc().secsTo(f.idExpiresAt);
+            if (secs <= 0)
+                tip += QStringLiteral("<br>") + tr("Server id expired: the next edit re-sends this image");
+            else if (secs < 48 * 3600)
+                tip += QStringLiteral("<br>") + tr("Server id expires in %1 h").arg(secs / 3600);
+        }
+        return tip;
+    }
+    case TimelineRole::FrameId:
+        return f.id;
+    case TimelineRole::ParentId:
+        return f.parentId;
+    case TimelineRole::ParentRow:
+        return row.parentRow;
+    case TimelineRole::Depth:
+        return row.depth;
+    case TimelineRole::Lane:
+        return row.lane;
+    case TimelineRole::State:
+        return int(displayState(f.status));
+    case TimelineRole::Kind:
+        return frameKindName(f.kind);
+    case TimelineRole::Prompt:
+        return f.prompt;
+    case TimelineRole::ImagePath:
+        return f.image.isNull() ? QString() : m_session->store()->absolutePath(f.image.file);
+    case TimelineRole::Draft:
+        return m_drafts.value(f.id);
+    case TimelineRole::StartedAt:
+        return f.requestedAt;
+    case TimelineRole::ErrorText:
+        return f.error.message;
+    case TimelineRole::ServerMessage:
+        return f.error.serverMessage;
+    case TimelineRole::RetryAt:
+        return m_retryAt.value(f.id);
+    case TimelineRole::ReAnchored:
+        return f.reAnchored;
+    case TimelineRole::ExpiresAt:
+        return f.idExpiresAt;
+    case TimelineRole::Starred:
+        return f.starred;
+    case TimelineRole::IsHead:
+        return row.childCount == 0;
+    case TimelineRole::ChildCount:
+        return row.childCount;
+    case TimelineRole::Number:
+        return row.number;
+    case TimelineRole::AspectRatio:
+        return f.aspectRatio;
+    case TimelineRole::InteractionId:
+        return f.interactionId;
+    default:
+        return {};
+    }
+}
+
+QStringList TimelineModel::mimeTypes() const
+{
+    return {QStringLiteral("text/uri-list")};
+}
+
+QMimeData *TimelineModel::mimeData(const QModelIndexList &indexes) const
+{
+    QList<QUrl> urls;
+    for (const QModelIndex &i : indexes) {
+        const QString path = data(i, TimelineRole::ImagePath).toString();
+        if (!path.isEmpty())
+            urls.append(QUrl::fromLocalFile(path));
+    }
+    if (urls.isEmpty())
+        return nullptr;
+    auto *mime = new QMimeData;
+    mime->setUrls(urls); // other apps read the image file; nothing is decoded here
+    return mime;
+}
+
+Qt::DropActions TimelineModel::supportedDragActions() const
+{
+    return Qt::CopyAction;
+}
+
+QHash<int, QByteArray> TimelineModel::roleNames() const
+{
+    QHash<int, QByteArray> names = QAbstractListModel::roleNames();
+    names.insert(TimelineRole::FrameId, "frameId");
+    names.insert(TimelineRole::State, "state");
+    names.insert(TimelineRole::Lane, "lane");
+    names.insert(TimelineRole::Depth, "depth");
+    return names;
+}
+
+} // namespace nb2

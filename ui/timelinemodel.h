@@ -1,0 +1,75 @@
+#pragma once
+
+#include "ui/timelineroles.h"
+
+#include <QAbstractListModel>
+#include <QDateTime>
+#include <QHash>
+#include <QImage>
+#include <QPointer>
+#include <QStringList>
+
+namespace nb2 {
+
+class SessionController;
+struct Frame;
+
+/**
+ * A thin, flat QAbstractItemModel over the session's FrameGraph: one row per live frame in
+ * creation order, with the graph's shape exposed as roles (parent row, depth along the
+ * chain, branch lane) for the timeline view. Lanes are stable as the session grows: a
+ * frame stays in its parent's lane when it is the parent's first live child, any later
+ * child opens a new lane. It owns no frame data — it re-reads the graph when the controller
+ * says something changed — plus two bits of view state the graph does not hold: streaming
+ * drafts and automatic-retry times.
+ */
+class TimelineModel : public QAbstractListModel
+{
+    Q_OBJECT
+public:
+    explicit TimelineModel(SessionController *session, QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = QModelIndex()) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    Qt::ItemFlags flags(const QModelIndex &index) const override;
+    QStringList mimeTypes() const override;
+    QMimeData *mimeData(const QModelIndexList &indexes) const override;
+    Qt::DropActions supportedDragActions() const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+    QModelIndex indexOf(const QString &frameId) const;
+    QString frameIdAt(int row) const;
+    int laneCount() const { return m_laneCount; }
+
+    /** Shows a draft image on a pending frame (until it is done). */
+    void setDraft(const QString &frameId, const QImage &draft);
+    /** When the UI will retry the frame automatically (rate limit); invalid clears it. */
+    void setRetryAt(const QString &frameId, const QDateTime &when);
+    QDateTime retryAt(const QString &frameId) const { return m_retryAt.value(frameId); }
+
+public Q_SLOTS:
+    /** Re-reads the graph: appends rows when frames were only added, otherwise resets. */
+    void refresh();
+    void frameChanged(const QString &frameId);
+
+private:
+    struct Row {
+        QString id;
+        int parentRow = -1;
+        int depth = 0;
+        int lane = 0;
+        int childCount = 0;
+        int number = 0;
+    };
+    QList<Row> computeRows() const;
+    QVariant frameData(const Frame &frame, const Row &row, int role) const;
+
+    QPointer<SessionController> m_session;
+    QList<Row> m_rows;
+    QHash<QString, int> m_rowOf;
+    int m_laneCount = 0;
+    QHash<QString, QImage> m_drafts;
+    QHash<QString, QDateTime> m_retryAt;
+};
+
+} // namespace nb2

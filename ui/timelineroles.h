@@ -1,0 +1,47 @@
+#pragma once
+
+#include <Qt>
+
+namespace nb2 {
+
+/** How a frame looks on the timeline; a display reduction of the session's frame state. */
+enum class TimelineState {
+    Done,
+    Pending,
+    Failed,
+    Interrupted,
+    Cancelled,
+};
+
+/**
+ * Item roles of the timeline model. The view and delegate read only these, so they do not
+ * depend on the session classes (and a test can feed them from a QStandardItemModel).
+ */
+namespace TimelineRole {
+enum : int {
+    FrameId = Qt::UserRole + 1, // QString
+    ParentId,                   // QString, empty for roots
+    ParentRow,                  // int, -1 for roots
+    Depth,                      // int: steps from the root (column on the timeline)
+    Lane,                       // int: branch lane (row on the timeline)
+    State,                      // int(TimelineState)
+    Kind,                       // QString: generate / edit / edit_local / style_edit / import
+    Prompt,                     // QString
+    ImagePath,                  // QString: absolute path of the frame's image (empty until done)
+    Draft,                      // QImage: streaming draft while pending (may be null)
+    StartedAt,                  // QDateTime (UTC) the request started
+    ErrorText,                  // QString: readable message naming the fix
+    ServerMessage,              // QString: the server's own words
+    RetryAt,                    // QDateTime: automatic retry time (rate limit), invalid if none
+    ReAnchored,                 // bool
+    ExpiresAt,                  // QDateTime: server id expiry, invalid if unknown / no id
+    Starred,                    // bool
+    IsHead,                     // bool: a branch tip (no children)
+    ChildCount,                 // int
+    Number,                     // int: 1-based creation order, shown on the card
+    AspectRatio,                // QString
+    InteractionId,              // QString
+};
+}
+
+} // namespace nb2

@@ -1,0 +1,658 @@
+#include "ui/timelineview.h"
+
+#include "ui/thumbnailprovider.h"
+#include "ui/timelinedelegate.h"
+#include "ui/timelineroles.h"
+
+#include <QDrag>
+#include <QHelpEvent>
+#include <QMimeData>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QScrollBar>
+#include <QToolTip>
+#include <QWheelEvent>
+
+namespace nb2 {
+
+namespace {
+constexpr int kMarginX = 16;
+constexpr int kMarginY = 12;
+constexpr int kGapX = 30;   // room for the connector between columns
+constexpr int kGapY = 14;
+
+QColor mixColor(const QColor &a, const QColor &b, qreal t)
+{
+    return QColor::fromRgbF(a.redF() * (1 - t) + b.redF() * t, a.greenF() * (1 - t) + b.greenF() * t,
+                            a.blueF() * (1 - t) + b.blueF() * t);
+}
+} // namespace
+
+TimelineView::TimelineView(QWidget *parent) : QAbstractItemView(parent)
+{
+    m_delegate = new TimelineDelegate(this);
+    setItemDelegate(m_delegate);
+    setSelectionMode(SingleSelection);
+    setSelectionBehavior(SelectItems);
+    setEditTriggers(NoEditTriggers);
+    setMouseTracking(true);
+    viewport()->setAttribute(Qt::WA_Hover, true);
+    setDragEnabled(true);
+    setDragDropMode(DragOnly);
+    setHorizontalScrollMode(ScrollPerPixel);
+    setVerticalScrollMode(ScrollPerPixel);
+    setFocusPolicy(Qt::StrongFocus);
+    setAccessibleName(tr("Timeline"));
+    setAccessibleDescription(tr("Frames of the session; left and right follow the chain, up and down switch branches"));
+    m_spinTimer.setInterval(60);
+    connect(&m_spinTimer, &QTimer::timeout, this, [this] {
+        // Repaint only pending cards: cheap even with 1,000 frames.
+        for (int row = 0; row < m_nodes.size() && model(); ++row) {
+            const QModelIndex idx = model()->index(row, 0, rootIndex());
+            if (TimelineState(idx.data(TimelineRole::State).toInt()) == TimelineState::Pending)
+                viewport()->update(visualRect(idx));
+        }
+    });
+}
+
+void TimelineView::setThumbnailProvider(ThumbnailProvider *provider)
+{
+    m_delegate->setThumbnailProvider(provider);
+    if (provider) {
+        connect(provider, &ThumbnailProvider::thumbnailReady, viewport(), qOverload<>(&QWidget::update),
+                Qt::UniqueConnection);
+    }
+}
+
+void TimelineView::setModel(QAbstractItemModel *newModel)
+{
+    if (model()) {
+        disconnect(model(), nullptr, this, nullptr);
+    }
+    QAbstractItemView::setModel(newModel);
+    if (newModel) {
+        connect(newModel, &QAbstractItemModel::layoutChanged, this, &TimelineView::scheduleRelayout);
+        connect(newModel, &QAbstractItemModel::rowsRemoved, this, &TimelineView::scheduleRelayout);
+        connect(newModel, &QAbstractItemModel::rowsMoved, this, &TimelineView::scheduleRelayout);
+    }
+    relayout();
+}
+
+void TimelineView::setAttachHint(AttachHint hint)
+{
+    if (hint == m_attachHint)
+        return;
+    m_attachHint = hint;
+    updateGeometries();
+    viewport()->update();
+}
+
+QRect TimelineView::contentRect(int depth, int lane) const
+{
+    const QSize card = TimelineDelegate::cardSize();
+    return QRect(kMarginX + depth * (card.width() + kGapX), kMarginY + lane * (card.height() + kGapY),
+                 card.width(), card.height());
+}
+
+QRect TimelineView::itemContentRect(int row) const
+{
+    if (row < 0 || row >= m_nodes.size())
+        return {};
+    return contentRect(m_nodes[row].depth, m_nodes[row].lane);
+}
+
+QRect TimelineView::visualRect(const QModelIndex &index) const
+{
+    if (!index.isValid() || index.parent() != rootIndex())
+        return {};
+    return itemContentRect(index.row()).translated(-horizontalOffset(), -verticalOffset());
+}
+
+QPoint TimelineView::attachSlotCell() const
+{
+    switch (m_attachHint) {
+    case AttachHint::None:
+        return {-1, -1};
+    case AttachHint::Generate:
+        return {0, m_maxLane + 1};
+    case AttachHint::Edit:
+    case AttachHint::Branch: {
+        const int row = currentIndex().isValid() ? currentIndex().row() : -1;
+        if (row < 0 || row >= m_nodes.size())
+            return {-1, -1};
+        const Node &n = m_nodes[row];
+        if (n.children.isEmpty() && m_attachHint == AttachHint::Edit)
+            return {n.depth + 1, n.lane};
+        return {n.depth + 1, m_maxLane + 1};
+    }
+    }
+    return {-1, -1};
+}
+
+QRect TimelineView::attachSlotRect() const
+{
+    const QPoint cell = attachSlotCell();
+    if (cell.x() < 0)
+        return {};
+    return contentRect(cell.x(), cell.y()).translated(-horizontalOffset(), -verticalOffset());
+}
+
+void TimelineView::scrollTo(const QModelIndex &index, ScrollHint)
+{
+    const QRect r = visualRect(index);
+    if (r.isNull())
+        return;
+    const QRect area = viewport()->rect();
+    if (r.left() < 0)
+        horizontalScrollBar()->setValue(horizontalScrollBar()->value() + r.left() - kMarginX);
+    else if (r.right() > area.right())
+        horizontalScrollBar()->setValue(horizontalScrollBar()->value() + r.right() - area.right() + kMarginX);
+    if (r.top() < 0)
+        verticalScrollBar()->setValue(verticalScrollBar()->value() + r.top() - kMarginY);
+    else if (r.bottom() > area.bottom())
+        verticalScrollBar()->setValue(verticalScrollBar()->value() + r.bottom() - area.bottom() + kMarginY);
+}
+
+QModelIndex TimelineView::indexAt(const QPoint &point) const
+{
+    if (!model())
+        return {};
+    const QPoint p = point + QPoint(horizontalOffset(), verticalOffset());
+    const QSize card = TimelineDelegate::cardSize();
+    const int depth = (p.x() - kMarginX) / (card.width() + kGapX);
+    const int lane = (p.y() - kMarginY) / (card.height() + kGapY);
+    if (p.x() < kMarginX || p.y() < kMarginY)
+        return {};
+    for (int row = 0; row < m_nodes.size(); ++row) {
+        if (m_nodes[row].depth == depth && m_nodes[row].lane == lane) {
+            if (contentRect(depth, lane).contains(p))
+                return model()->index(row, 0, rootIndex());
+            return {};
+        }
+    }
+    return {};
+}
+
+QModelIndex TimelineView::moveCursor(CursorAction action, Qt::KeyboardModifiers)
+{
+    if (!model() || m_nodes.isEmpty())
+        return {};
+    const QModelIndex cur = currentIndex();
+    if (!cur.isValid() || cur.row() >= m_nodes.size())
+        return model()->index(0, 0, rootIndex());
+    const int row = cur.row();
+    const Node &n = m_nodes[row];
+    auto idx = [this](int r) { return model()->index(r, 0, rootIndex()); };
+    switch (action) {
+    case MoveLeft:
+    case MovePrevious:
+        return n.parent >= 0 ? idx(n.parent) : cur;
+    case MoveRight:
+    case MoveNext: {
+        if (n.children.isEmpty())
+            return cur;
+        for (int c : n.children) {
+            if (m_nodes[c].lane == n.lane)
+                return idx(c);
+        }
+        return idx(n.children.first());
+    }
+    case MoveHome: {
+        int r = row;
+        while (m_nodes[r].parent >= 0)
+            r = m_nodes[r].parent;
+        return idx(r);
+    }
+    case MoveEnd: {
+        int r = row;
+        for (bool moved = true; moved;) {
+            moved = false;
+            for (int c : m_nodes[r].children) {
+                if (m_nodes[c].lane == m_nodes[r].lane) {
+                    r = c;
+                    moved = true;
+                    break;
+                }
+            }
+        }
+        return idx(r);
+    }
+    case MoveUp:
+    case MoveDown:
+    case MovePageUp:
+    case MovePageDown: {
+        const int dir = (action == MoveUp || action == MovePageUp) ? -1 : 1;
+        // The nearest lane in that direction that has any frame; in it, the frame closest in depth.
+        for (int lane = n.lane + dir; lane >= 0 && lane <= m_maxLane; lane += dir) {
+            int best = -1;
+            int bestDist = INT_MAX;
+            for (int r = 0; r < m_nodes.size(); ++r) {
+                if (m_nodes[r].lane != lane)
+                    continue;
+                const int d = qAbs(m_nodes[r].depth - n.depth) * 2 + (m_nodes[r].depth > n.depth ? 1 : 0);
+                if (d < bestDist) {
+                    bestDist = d;
+                    best = r;
+                }
+            }
+            if (best >= 0)
+                return idx(best);
+        }
+        return cur;
+    }
+    }
+    return cur;
+}
+
+int TimelineView::horizontalOffset() const { return horizontalScrollBar()->value(); }
+int TimelineView::verticalOffset() const { return verticalScrollBar()->value(); }
+bool TimelineView::isIndexHidden(const QModelIndex &) const { return false; }
+
+void TimelineView::setSelection(const QRect &rect, QItemSelectionModel::SelectionFlags command)
+{
+    if (!model() || !selectionModel())
+        return;
+    const QRect content = rect.normalized().translated(horizontalOffset(), verticalOffset());
+    QItemSelection sel;
+    for (int row = 0; row < m_nodes.size(); ++row) {
+        if (itemContentRect(row).intersects(content)) {
+            const QModelIndex i = model()->index(row, 0, rootIndex());
+            sel.select(i, i);
+            if (selectionMode() == SingleSelection)
+                break;
+        }
+    }
+    selectionModel()->select(sel, command);
+}
+
+QRegion TimelineView::visualRegionForSelection(const QItemSelection &selection) const
+{
+    QRegion region;
+    for (const QModelIndex &i : selection.indexes())
+        region += visualRect(i).adjusted(-3, -3, 3, 3);
+    return region;
+}
+
+void TimelineView::updateGeometries()
+{
+    const QSize card = TimelineDelegate::cardSize();
+    int depths = m_maxDepth + 1;
+    int lanes = m_maxLane + 1;
+    const QPoint slot = attachSlotCell();
+    if (slot.x() >= 0) {
+        depths = qMax(depths, slot.x() + 1);
+        lanes = qMax(lanes, slot.y() + 1);
+    }
+    const int w = 2 * kMarginX + depths * card.width() + qMax(0, depths - 1) * kGapX + 16;
+    const int h = 2 * kMarginY + lanes * card.height() + qMax(0, lanes - 1) * kGapY;
+    horizontalScrollBar()->setRange(0, qMax(0, w - viewport()->width()));
+    horizontalScrollBar()->setPageStep(viewport()->width());
+    horizontalScrollBar()->setSingleStep(card.width() / 4);
+    verticalScrollBar()->setRange(0, qMax(0, h - viewport()->height()));
+    verticalScrollBar()->setPageStep(viewport()->height());
+    verticalScrollBar()->setSingleStep(card.height() / 4);
+    QAbstractItemView::updateGeometries();
+}
+
+void TimelineView::resizeEvent(QResizeEvent *event)
+{
+    QAbstractItemView::resizeEvent(event);
+    updateGeometries();
+}
+
+void TimelineView::scheduleRelayout()
+{
+    if (m_relayoutPending)
+        return;
+    m_relayoutPending = true;
+    QMetaObject::invokeMethod(this, [this] {
+        if (m_relayoutPending)
+            relayout();
+    }, Qt::QueuedConnection);
+}
+
+void TimelineView::relayout()
+{
+    m_relayoutPending = false;
+    m_nodes.clear();
+    m_maxDepth = -1;
+    m_maxLane = -1;
+    if (model()) {
+        const int rows = model()->rowCount(rootIndex());
+        m_nodes.resize(rows);
+        for (int row = 0; row < rows; ++row) {
+            const QModelIndex i = model()->index(row, 0, rootIndex());
+            Node &n = m_nodes[row];
+            n.depth = i.data(TimelineRole::Depth).toInt();
+            n.lane = i.data(TimelineRole::Lane).toInt();
+            n.parent = i.data(TimelineRole::ParentRow).toInt();
+            if (n.parent >= rows || n.parent == row)
+                n.parent = -1;
+            m_maxDepth = qMax(m_maxDepth, n.depth);
+            m_maxLane = qMax(m_maxLane, n.lane);
+        }
+        for (int row = 0; row < rows; ++row) {
+            if (m_nodes[row].parent >= 0)
+                m_nodes[m_nodes[row].parent].children.append(row);
+        }
+    }
+    updatePendingTimer();
+    updateGeometries();
+    viewport()->update();
+}
+
+void TimelineView::updatePendingTimer()
+{
+    bool anyPending = false;
+    for (int row = 0; model() && row < m_nodes.size() && !anyPending; ++row) {
+        anyPending = TimelineState(model()->index(row, 0, rootIndex()).data(TimelineRole::State).toInt())
+                     == TimelineState::Pending;
+    }
+    if (anyPending && !m_spinTimer.isActive())
+        m_spinTimer.start();
+    else if (!anyPending)
+        m_spinTimer.stop();
+}
+
+QSet<int> TimelineView::selectedPath() const
+{
+    QSet<int> path;
+    int row = currentIndex().isValid() ? currentIndex().row() : -1;
+    while (row >= 0 && row < m_nodes.size() && !path.contains(row)) {
+        path.insert(row);
+        row = m_nodes[row].parent;
+    }
+    return path;
+}
+
+void TimelineView::rowsInserted(const QModelIndex &parent, int start, int end)
+{
+    QAbstractItemView::rowsInserted(parent, start, end);
+    relayout();
+}
+
+void TimelineView::rowsAboutToBeRemoved(const QModelIndex &parent, int start, int end)
+{
+    QAbstractItemView::rowsAboutToBeRemoved(parent, start, end);
+    scheduleRelayout();
+}
+
+void TimelineView::dataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight, const QList<int> &roles)
+{
+    QAbstractItemView::dataChanged(topLeft, bottomRight, roles);
+    const bool structural = roles.isEmpty() || roles.contains(TimelineRole::Depth) || roles.contains(TimelineRole::Lane)
+                            || roles.contains(TimelineRole::ParentRow);
+    if (structural)
+        scheduleRelayout();
+    updatePendingTimer();
+    viewport()->update();
+}
+
+void TimelineView::currentChanged(const QModelIndex &current, const QModelIndex &previous)
+{
+    QAbstractItemView::currentChanged(current, previous);
+    updateGeometries();
+    viewport()->update(); // the highlighted path and the attach slot follow the current frame
+}
+
+void TimelineView::reset()
+{
+    QAbstractItemView::reset();
+    relayout();
+}
+
+void TimelineView::paintEvent(QPaintEvent *event)
+{
+    QPainter p(viewport());
+    p.setRenderHint(QPainter::Antialiasing, true);
+    const QPalette pal = palette();
+    p.fillRect(event->rect(), pal.color(QPalette::Window).lighter(isEnabled() ? 100 : 105));
+
+    const QPoint off(horizontalOffset(), verticalOffset());
+    const QSet<int> path = selectedPath();
+    const QColor highlight = pal.color(QPalette::Highlight);
+    const QColor edge = mixColor(pal.color(QPalette::Window), pal.color(QPalette::WindowText), 0.35);
+
+    auto connector = [&](const QRect &from, const QRect &to) {
+        const QPointF a(from.right() + 1, from.center().y());
+        const QPointF b(to.left(), to.center().y());
+        QPainterPath path;
+        path.moveTo(a);
+        if (qAbs(a.y() - b.y()) < 1) {
+            path.lineTo(b);
+        } else {
+            const qreal midX = a.x() + kGapX / 2.0;
+            const qreal r = 8;
+            const qreal dir = b.y() > a.y() ? 1 : -1;
+            path.lineTo(midX - r, a.y());
+            path.quadTo(midX, a.y(), midX, a.y() + dir * r);
+            path.lineTo(midX, b.y() - dir * r);
+            path.quadTo(midX, b.y(), midX + r, b.y());
+            path.lineTo(b);
+        }
+        return path;
+    };
+
+    // Connectors first: dim ones, then the selected path on top.
+    for (int pass = 0; pass < 2; ++pass) {
+        for (int row = 0; row < m_nodes.size(); ++row) {
+            const Node &n = m_nodes[row];
+            if (n.parent < 0)
+                continue;
+            const bool onPath = path.contains(row) && path.contains(n.parent);
+            if (onPath != (pass == 1))
+                continue;
+            const QRect from = itemContentRect(n.parent).translated(-off);
+            const QRect to = itemContentRect(row).translated(-off);
+            if (!event->rect().intersects(from.united(to).adjusted(-4, -4, 4, 4)))
+                continue;
+            const QColor c = onPath ? highlight : TimelineDelegate::laneColor(n.lane, pal);
+            p.setPen(QPen(onPath ? c : mixColor(c, edge, 0.45), onPath ? 3.0 : 2.0, Qt::SolidLine, Qt::RoundCap));
+            p.setBrush(Qt::NoBrush);
+            p.drawPath(connector(from, to));
+        }
+    }
+
+    // The dashed slot where the next frame will attach, with its connector.
+    const QPoint slot = attachSlotCell();
+    if (slot.x() >= 0) {
+        const QRect r = contentRect(slot.x(), slot.y()).translated(-off);
+        const QColor c = m_attachHint == AttachHint::Branch ? TimelineDelegate::laneColor(slot.y(), pal) : highlight;
+        if (currentIndex().isValid() && m_attachHint != AttachHint::Generate) {
+            const QRect from = visualRect(currentIndex());
+            p.setPen(QPen(c, 2.0, Qt::DashLine, Qt::RoundCap));
+            p.drawPath(connector(from, r));
+        }
+        p.setPen(QPen(c, 1.5, Qt::DashLine));
+        p.setBrush(mixColor(pal.color(QPalette::Window), c, 0.08));
+        p.drawRoundedRect(QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5), 6, 6);
+        QFont f = font();
+        f.setPixelSize(22);
+        p.setFont(f);
+        p.setPen(c);
+        p.drawText(r.adjusted(0, 0, 0, -26), Qt::AlignCenter, QStringLiteral("+"));
+        f.setPixelSize(11);
+        f.setBold(true);
+        p.setFont(f);
+        const QString label = m_attachHint == AttachHint::Branch ? tr("new branch")
+                              : m_attachHint == AttachHint::Edit ? tr("next edit")
+                                                                 : tr("new image");
+        p.drawText(r.adjusted(4, 30, -4, 0), Qt::AlignCenter, label);
+    }
+
+    // Cards.
+    for (int row = 0; model() && row < m_nodes.size(); ++row) {
+        const QRect r = itemContentRect(row).translated(-off);
+        if (!event->rect().intersects(r.adjusted(-2, -2, 14, 2)))
+            continue;
+        const QModelIndex idx = model()->index(row, 0, rootIndex());
+        QStyleOptionViewItem opt;
+        initViewItemOption(&opt);
+        opt.rect = r;
+        opt.state |= QStyle::State_Enabled;
+        if (selectionModel() && selectionModel()->isSelected(idx))
+            opt.state |= QStyle::State_Selected;
+        if (idx == currentIndex() && hasFocus())
+            opt.state |= QStyle::State_HasFocus;
+        const QPoint mouse = viewport()->mapFromGlobal(QCursor::pos());
+        if (r.contains(mouse) && viewport()->underMouse())
+            opt.state |= QStyle::State_MouseOver;
+        m_delegate->paintFrame(&p, opt, idx, path.contains(row), m_hoverAction == idx);
+
+        // Head marker: a lane-coloured ring right of a branch tip.
+        if (m_nodes[row].children.isEmpty()) {
+            const QColor c = TimelineDelegate::laneColor(m_nodes[row].lane, pal);
+            const QPointF center(r.right() + 9, r.center().y());
+            p.setPen(QPen(c, 2));
+            p.setBrush(pal.color(QPalette::Window));
+            p.drawEllipse(center, 4.5, 4.5);
+            p.setBrush(c);
+            p.setPen(Qt::NoPen);
+            p.drawEllipse(center, 2.0, 2.0);
+        }
+    }
+
+    if (m_nodes.isEmpty()) {
+        QFont f = font();
+        f.setPointSizeF(f.pointSizeF() * 1.05);
+        p.setFont(f);
+        p.setPen(mixColor(pal.color(QPalette::Window), pal.color(QPalette::WindowText), 0.6));
+        const QRect slotRect = attachSlotRect();
+        const int left = slotRect.isNull() ? 24 : slotRect.right() + 24;
+        p.drawText(QRect(left, 0, viewport()->width() - left - 16, viewport()->height()),
+                   Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap,
+                   tr("No frames yet. Describe an image in the prompt and press Generate, "
+                      "or drop or paste a picture to start from it."));
+    }
+}
+
+void TimelineView::mousePressEvent(QMouseEvent *event)
+{
+    const QModelIndex idx = indexAt(event->position().toPoint());
+    if (idx.isValid() && TimelineDelegate::actionFor(idx) != TimelineDelegate::Action::None
+        && TimelineDelegate::actionButtonRect(visualRect(idx)).contains(event->position().toPoint())) {
+        event->accept(); // the button acts on release; do not start a drag or change selection
+        return;
+    }
+    QAbstractItemView::mousePressEvent(event);
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent *event)
+{
+    const QModelIndex idx = indexAt(event->position().toPoint());
+    if (event->button() == Qt::LeftButton && idx.isValid()
+        && TimelineDelegate::actionButtonRect(visualRect(idx)).contains(event->position().toPoint())) {
+        switch (TimelineDelegate::actionFor(idx)) {
+        case TimelineDelegate::Action::Cancel:
+            Q_EMIT cancelRequested(idx);
+            return;
+        case TimelineDelegate::Action::Retry:
+            Q_EMIT retryRequested(idx);
+            return;
+        case TimelineDelegate::Action::None:
+            break;
+        }
+    }
+    QAbstractItemView::mouseReleaseEvent(event);
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent *event)
+{
+    const QModelIndex idx = indexAt(event->position().toPoint());
+    QPersistentModelIndex hover;
+    if (idx.isValid() && TimelineDelegate::actionFor(idx) != TimelineDelegate::Action::None
+        && TimelineDelegate::actionButtonRect(visualRect(idx)).contains(event->position().toPoint()))
+        hover = idx;
+    if (hover != m_hoverAction) {
+        if (m_hoverAction.isValid())
+            viewport()->update(visualRect(m_hoverAction));
+        m_hoverAction = hover;
+        if (hover.isValid())
+            viewport()->update(visualRect(hover));
+    }
+    viewport()->setCursor(hover.isValid() ? Qt::PointingHandCursor : Qt::ArrowCursor);
+    QAbstractItemView::mouseMoveEvent(event);
+}
+
+void TimelineView::wheelEvent(QWheelEvent *event)
+{
+    // The timeline grows sideways: a plain wheel scrolls along the chain, Shift (or a
+    // timeline with no horizontal room) scrolls between lanes.
+    const bool horizontalRoom = horizontalScrollBar()->maximum() > 0;
+    if (!(event->modifiers() & Qt::ShiftModifier) && horizontalRoom && event->angleDelta().x() == 0) {
+        horizontalScrollBar()->setValue(horizontalScrollBar()->value() - event->angleDelta().y() / 2);
+        event->accept();
+        return;
+    }
+    QAbstractItemView::wheelEvent(event);
+}
+
+bool TimelineView::viewportEvent(QEvent *event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto *help = static_cast<QHelpEvent *>(event);
+        const QModelIndex idx = indexAt(help->pos());
+        if (idx.isValid() && TimelineDelegate::actionButtonRect(visualRect(idx)).contains(help->pos())) {
+            switch (TimelineDelegate::actionFor(idx)) {
+            case TimelineDelegate::Action::Cancel:
+                QToolTip::showText(help->globalPos(), tr("Cancel this request"), viewport());
+                return true;
+            case TimelineDelegate::Action::Retry:
+                QToolTip::showText(help->globalPos(), tr("Retry this request"), viewport());
+                return true;
+            case TimelineDelegate::Action::None:
+                break;
+            }
+        }
+        if (!idx.isValid()) {
+            if (attachSlotRect().contains(help->pos())) {
+                QToolTip::showText(help->globalPos(),
+                                   m_attachHint == AttachHint::Branch
+                                       ? tr("The next request starts a new branch from the selected frame")
+                                       : m_attachHint == AttachHint::Edit ? tr("The next request continues this chain")
+                                                                          : tr("The next request starts a new image"),
+                                   viewport());
+                return true;
+            }
+            QToolTip::hideText();
+            return true;
+        }
+    } else if (event->type() == QEvent::Leave) {
+        if (m_hoverAction.isValid()) {
+            viewport()->update(visualRect(m_hoverAction));
+            m_hoverAction = QPersistentModelIndex();
+        }
+        viewport()->update();
+    }
+    return QAbstractItemView::viewportEvent(event);
+}
+
+void TimelineView::startDrag(Qt::DropActions supportedActions)
+{
+    const QModelIndex idx = currentIndex();
+    if (!idx.isValid() || !model())
+        return;
+    QMimeData *data = model()->mimeData({idx});
+    if (!data)
+        return;
+    auto *drag = new QDrag(this);
+    drag->setMimeData(data);
+    const qreal dpr = devicePixelRatioF();
+    const QRect r = visualRect(idx);
+    QPixmap pix(r.size() * dpr);
+    pix.setDevicePixelRatio(dpr);
+    pix.fill(Qt::transparent);
+    {
+        QPainter p(&pix);
+        QStyleOptionViewItem opt;
+        initViewItemOption(&opt);
+        opt.rect = QRect(QPoint(0, 0), r.size());
+        m_delegate->paintFrame(&p, opt, idx, false, false);
+    }
+    drag->setPixmap(pix);
+    drag->setHotSpot(QPoint(r.width() / 2, r.height() / 2));
+    drag->exec(supportedActions & Qt::CopyAction ? Qt::CopyAction : supportedActions, Qt::CopyAction);
+}
+
+} // namespace nb2

@@ -1,0 +1,101 @@
+#pragma once
+
+#include <QAbstractItemView>
+#include <QHash>
+#include <QList>
+#include <QSet>
+#include <QTimer>
+
+namespace nb2 {
+
+class ThumbnailProvider;
+class TimelineDelegate;
+
+/**
+ * The session's frames drawn like a commit graph laid on its side: columns are steps
+ * along the interaction chain, rows are branch lanes, and each card is joined to its
+ * parent. The selected frame's path to the root is highlighted, branch heads are marked,
+ * and a dashed slot shows where the next frame will attach (so branching is visible
+ * before it happens). Arrow keys follow the chain (left/right) and hop between lanes
+ * (up/down). Layout comes from the model's Depth/Lane/ParentRow roles only.
+ */
+class TimelineView : public QAbstractItemView
+{
+    Q_OBJECT
+public:
+    /** What the dashed "next frame" slot shows. */
+    enum class AttachHint { None, Generate, Edit, Branch };
+
+    explicit TimelineView(QWidget *parent = nullptr);
+
+    void setThumbnailProvider(ThumbnailProvider *provider);
+    void setModel(QAbstractItemModel *model) override;
+
+    void setAttachHint(AttachHint hint);
+    AttachHint attachHint() const { return m_attachHint; }
+    /** The dashed slot's rectangle in viewport coordinates (empty when hidden). */
+    QRect attachSlotRect() const;
+
+    QRect visualRect(const QModelIndex &index) const override;
+    void scrollTo(const QModelIndex &index, ScrollHint hint = EnsureVisible) override;
+    QModelIndex indexAt(const QPoint &point) const override;
+
+    /** Number of distinct lanes in use (for tests and the status bar). */
+    int laneCount() const { return m_maxLane + 1; }
+
+Q_SIGNALS:
+    void cancelRequested(const QModelIndex &index);
+    void retryRequested(const QModelIndex &index);
+
+protected:
+    QModelIndex moveCursor(CursorAction cursorAction, Qt::KeyboardModifiers modifiers) override;
+    int horizontalOffset() const override;
+    int verticalOffset() const override;
+    bool isIndexHidden(const QModelIndex &index) const override;
+    void setSelection(const QRect &rect, QItemSelectionModel::SelectionFlags command) override;
+    QRegion visualRegionForSelection(const QItemSelection &selection) const override;
+    void updateGeometries() override;
+
+    void paintEvent(QPaintEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    bool viewportEvent(QEvent *event) override;
+    void startDrag(Qt::DropActions supportedActions) override;
+
+protected Q_SLOTS:
+    void rowsInserted(const QModelIndex &parent, int start, int end) override;
+    void rowsAboutToBeRemoved(const QModelIndex &parent, int start, int end) override;
+    void dataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight,
+                     const QList<int> &roles = QList<int>()) override;
+    void currentChanged(const QModelIndex &current, const QModelIndex &previous) override;
+    void reset() override;
+
+private:
+    struct Node {
+        int depth = 0;
+        int lane = 0;
+        int parent = -1;
+        QList<int> children;
+    };
+    void scheduleRelayout();
+    void relayout();
+    QRect contentRect(int depth, int lane) const;   // card rect in content coordinates
+    QRect itemContentRect(int row) const;
+    QSet<int> selectedPath() const;
+    void updatePendingTimer();
+    QPoint attachSlotCell() const;                  // (depth, lane); x < 0 when hidden
+
+    TimelineDelegate *m_delegate = nullptr;
+    QList<Node> m_nodes;
+    int m_maxDepth = -1;
+    int m_maxLane = -1;
+    bool m_relayoutPending = false;
+    AttachHint m_attachHint = AttachHint::None;
+    QTimer m_spinTimer;
+    QPersistentModelIndex m_hoverAction; // the card whose cancel/retry button is under the mouse
+};
+
+} // namespace nb2

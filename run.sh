@@ -5,4 +5,4 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 "$root/packaging/build.sh"
 build=${NB2_BUILD_DIR:-$root/build}
-exec "$build/app/cli/nb2lite" --demo generate "a lighthouse on a cliff at dusk" --out "${IMAGE_OUTPUT_DIR:-$PWD}" "$@"
+exec "$build/app/studio/nb2lite-studio" "$@"

@@ -4,6 +4,8 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 "$root/packaging/build.sh"
 build=${NB2_BUILD_DIR:-$root/build}
+PATH="$("$root/packaging/ensure-node.sh"):$PATH"
+export PATH
 (cd "$root/tests/conformance" && npm ci --no-audit --no-fund --loglevel=error)
 cd "$build"
 ctest --output-on-failure -j "$(nproc)" "$@"

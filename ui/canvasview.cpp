@@ -159,6 +159,11 @@ double CanvasView::steppedZoom(double zoom, double factor)
 
 double CanvasView::fitZoom() const
 {
+    if (m_draft && !m_image.isNull() && !size().isEmpty()) {
+        // A draft is a small preview of a full-size picture: show it as large as the final.
+        const double dpr = devicePixelRatioF();
+        return std::clamp(std::min(width() * dpr / m_image.width(), height() * dpr / m_image.height()), kMinZoom, kMaxZoom);
+    }
     return fitZoomFor(m_image.size(), QSizeF(size()), devicePixelRatioF());
 }
 
@@ -330,6 +335,8 @@ void CanvasView::setDraft(bool draft)
     if (m_draft == draft)
         return;
     m_draft = draft;
+    if (m_fitMode && hasImage())
+        applyZoom(fitZoom(), QRectF(rect()).center(), true);
     update();
 }
 
@@ -381,7 +388,7 @@ void CanvasView::drawPixmapScaled(QPainter &painter, const QRectF &target, const
         painter.drawPixmap(target, prescaled, QRectF(prescaled.rect()));
         return;
     }
-    painter.setRenderHint(QPainter::SmoothPixmapTransform, m_zoom < kSmoothBelowZoom);
+    painter.setRenderHint(QPainter::SmoothPixmapTransform, m_zoom < kSmoothBelowZoom || m_draft);
     painter.drawPixmap(target, pixmap, QRectF(pixmap.rect()));
 }
 
@@ -410,19 +417,36 @@ void CanvasView::paintEmptyState(QPainter &painter)
 {
     if (m_emptyText.isEmpty())
         return;
-    QColor muted = palette().color(QPalette::WindowText);
-    muted.setAlphaF(0.55);
+    // First line is the title, the rest a quieter hint below it.
+    const QString title = m_emptyText.section(QLatin1Char('\n'), 0, 0);
+    const QString detail = m_emptyText.section(QLatin1Char('\n'), 1);
+    const QColor text = palette().color(QPalette::WindowText);
+    QFont titleFont = font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.25);
+    const QFont detailFont = font();
+    const QRect area = rect().adjusted(24, 0, -24, 0);
+    const QRect titleRect = QFontMetrics(titleFont).boundingRect(area, Qt::AlignCenter | Qt::TextWordWrap, title);
+    const QRect detailRect = detail.isEmpty() ? QRect() : QFontMetrics(detailFont).boundingRect(area, Qt::AlignCenter | Qt::TextWordWrap, detail);
     const int iconSize = 48;
-    const QIcon icon = themeIcon(QStringLiteral("image"), muted);
-    QFont font = this->font();
-    font.setPointSizeF(font.pointSizeF() * 1.1);
-    painter.setFont(font);
-    const QRect textRect = painter.fontMetrics().boundingRect(rect().adjusted(24, 0, -24, 0), Qt::AlignCenter | Qt::TextWordWrap, m_emptyText);
-    const int total = iconSize + 12 + textRect.height();
-    const int top = (height() - total) / 2;
-    icon.paint(&painter, QRect((width() - iconSize) / 2, top, iconSize, iconSize));
-    painter.setPen(muted);
-    painter.drawText(QRect(24, top + iconSize + 12, width() - 48, textRect.height()), Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, m_emptyText);
+    const int gap = 12;
+    const int total = iconSize + gap + titleRect.height() + (detail.isEmpty() ? 0 : 6 + detailRect.height());
+    int y = (height() - total) / 2;
+
+    painter.save();
+    painter.setOpacity(0.45);
+    themeIcon(QStringLiteral("image"), text).paint(&painter, QRect((width() - iconSize) / 2, y, iconSize, iconSize));
+    y += iconSize + gap;
+    painter.setOpacity(0.8);
+    painter.setPen(text);
+    painter.setFont(titleFont);
+    painter.drawText(QRect(area.left(), y, area.width(), titleRect.height()), Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, title);
+    y += titleRect.height() + 6;
+    if (!detail.isEmpty()) {
+        painter.setOpacity(0.6);
+        painter.setFont(detailFont);
+        painter.drawText(QRect(area.left(), y, area.width(), detailRect.height()), Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, detail);
+    }
+    painter.restore();
 }
 
 void CanvasView::paintOverlays(QPainter &painter)

@@ -46,7 +46,8 @@ public:
     /** 1.0 == one image pixel per device pixel. */
     double zoom() const { return m_zoom; }
     bool isFitMode() const { return m_fitMode; }
-    /** The zoom "fit" would use now (never above 100 %: small images are not blown up). */
+    /** The zoom "fit" would use now. Small images are not blown up past 100 %, except a draft,
+     *  which stands in for a full-size image and is fitted to the view. */
     double fitZoom() const;
     /** Sets the zoom keeping the image point under `anchor` (widget coordinates) in place. */
     void setZoom(double zoom, const QPointF &anchor);
@@ -69,6 +70,7 @@ public:
     void setDraftText(const QString &text);
     QString draftText() const { return m_draftText; }
 
+    /** Shown without an image; the first line is the title, further lines a quieter hint. */
     void setEmptyText(const QString &text);
     QString emptyText() const { return m_emptyText; }
 

@@ -4,6 +4,7 @@
 #include "ui/theme.h"
 
 #include <QButtonGroup>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -220,7 +221,7 @@ CompareView::CompareView(QWidget *parent)
     m_modeGroup = new QButtonGroup(this);
     m_modeGroup->setExclusive(true);
     auto *bar = new QHBoxLayout;
-    bar->setSpacing(2);
+    bar->setSpacing(0);
     auto addMode = [&](Mode mode, const QString &icon, const QString &text, const QString &tip) {
         auto *b = new QToolButton(this);
         b->setIcon(themeIcon(icon));
@@ -237,6 +238,7 @@ CompareView::CompareView(QWidget *parent)
     addMode(Mode::Swipe, QStringLiteral("swipe"), tr("Swipe"), tr("Lay one image over the other and drag the divider between them"));
     addMode(Mode::Difference, QStringLiteral("difference"), tr("Difference"), tr("Show where the images differ: black is identical, bright is changed"));
     m_modeGroup->button(int(Mode::SideBySide))->setChecked(true);
+    styleSegments();
     connect(m_modeGroup, &QButtonGroup::idClicked, this, [this](int id) { setMode(Mode(id)); });
 
     bar->addSpacing(ThemeMetrics::kSectionSpacing);
@@ -249,7 +251,7 @@ CompareView::CompareView(QWidget *parent)
     connect(m_gainButton, &QToolButton::toggled, this, [this](bool on) { setDifferenceGain(on ? 4 : 1); });
     bar->addWidget(m_gainButton);
 
-    bar->addSpacing(ThemeMetrics::kSpacing);
+    bar->addSpacing(ThemeMetrics::kSectionSpacing);
     m_summary = new QLabel(this);
     m_summary->setTextFormat(Qt::PlainText);
     m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
@@ -325,6 +327,37 @@ CompareView::~CompareView()
 CanvasView *CompareView::swipeView() const
 {
     return m_swipeView;
+}
+
+void CompareView::styleSegments()
+{
+    // One segmented control instead of three loose buttons; the chosen mode in the accent colour.
+    const QPalette pal = palette();
+    const QList<QAbstractButton *> buttons = m_modeGroup->buttons();
+    for (int i = 0; i < buttons.size(); ++i) {
+        const bool first = i == 0;
+        const bool last = i == buttons.size() - 1;
+        const QString radius = QStringLiteral("border-top-left-radius: %1px; border-bottom-left-radius: %1px;"
+                                              "border-top-right-radius: %2px; border-bottom-right-radius: %2px;")
+                                   .arg(first ? ThemeMetrics::kRadius - 2 : 0)
+                                   .arg(last ? ThemeMetrics::kRadius - 2 : 0);
+        buttons[i]->setStyleSheet(QStringLiteral("QToolButton { border: 1px solid %1; %2 background: %3; color: %4;"
+                                                 " padding: 3px 10px; margin: 0px; %5 }"
+                                                 "QToolButton:hover { background: %6; }"
+                                                 "QToolButton:checked { background: %7; color: %8; border-color: %7; }")
+                                      .arg(pal.color(QPalette::Mid).name(), radius, pal.color(QPalette::Button).name(),
+                                           pal.color(QPalette::ButtonText).name(),
+                                           first ? QString() : QStringLiteral("border-left: none;"),
+                                           pal.color(QPalette::Button).lighter(115).name(),
+                                           pal.color(QPalette::Highlight).name(), pal.color(QPalette::HighlightedText).name()));
+    }
+}
+
+void CompareView::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::PaletteChange)
+        styleSegments();
+    QWidget::changeEvent(event);
 }
 
 void CompareView::setImages(const QImage &left, const QImage &right)

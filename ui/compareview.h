@@ -84,7 +84,11 @@ Q_SIGNALS:
     void swipePositionChanged(double position);
     void differenceReady();
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void styleSegments();
     void syncFrom(CanvasView *source);
     void startDifference();
     void updateCaptions();

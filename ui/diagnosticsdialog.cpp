@@ -35,7 +35,10 @@ DiagnosticsDialog::DiagnosticsDialog(const DiagnosticsInfo &info, QWidget *paren
     setWindowTitle(tr("Diagnostics"));
     setAccessibleName(tr("Diagnostics"));
 
-    m_infoHost = new QWidget(this);
+    auto *infoBox = new QGroupBox(tr("Configuration"), this);
+    m_infoHost = new QWidget(infoBox);
+    auto *infoBoxLayout = new QVBoxLayout(infoBox);
+    infoBoxLayout->addWidget(m_infoHost);
 
     auto *testBox = new QGroupBox(tr("Connection"), this);
     m_testButton = new QPushButton(themeIcon(QStringLiteral("connection")), tr("&Test Connection"), testBox);
@@ -72,7 +75,7 @@ DiagnosticsDialog::DiagnosticsDialog(const DiagnosticsInfo &info, QWidget *paren
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(ThemeMetrics::kMargin + 4, ThemeMetrics::kMargin + 4, ThemeMetrics::kMargin + 4, ThemeMetrics::kMargin);
     layout->setSpacing(ThemeMetrics::kSectionSpacing - 4);
-    layout->addWidget(m_infoHost);
+    layout->addWidget(infoBox);
     layout->addWidget(testBox);
     layout->addStretch(1);
     layout->addWidget(buttons);

@@ -10,6 +10,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QScrollArea>
 #include <QToolButton>
@@ -68,7 +69,7 @@ InfoPanel::InfoPanel(QWidget *parent) : QWidget(parent)
     m_form = new QFormLayout(m_body);
     m_form->setContentsMargins(0, 0, 0, 0);
     m_form->setRowWrapPolicy(QFormLayout::WrapLongRows);
-    m_form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
+    m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     m_form->setLabelAlignment(Qt::AlignRight | Qt::AlignTop);
     m_form->setHorizontalSpacing(10);
     m_form->setVerticalSpacing(5);
@@ -85,12 +86,17 @@ InfoPanel::InfoPanel(QWidget *parent) : QWidget(parent)
     m_model = addRow(tr("Model:"), "infoModel");
 
     // Interaction id with a copy button.
-    m_id = new QLabel(m_body);
+    // Ids are long and have no spaces: a frameless read-only line edit scrolls instead of
+    // widening the dock, and still selects and copies.
+    m_id = new QLineEdit(m_body);
     m_id->setObjectName(QStringLiteral("infoInteractionId"));
-    m_id->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_id->setWordWrap(true);
+    m_id->setReadOnly(true);
+    m_id->setFrame(false);
+    m_id->setAccessibleName(tr("Interaction id"));
+    m_id->setStyleSheet(QStringLiteral("QLineEdit { background: transparent; }"));
     QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     m_id->setFont(mono);
+    m_id->setMinimumWidth(40);
     m_copyId = new QToolButton(m_body);
     m_copyId->setText(tr("Copy"));
     m_copyId->setToolTip(tr("Copy the interaction id"));
@@ -119,6 +125,7 @@ InfoPanel::InfoPanel(QWidget *parent) : QWidget(parent)
     m_file->setObjectName(QStringLiteral("infoFile"));
     m_file->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_file->setWordWrap(true);
+    m_file->setMinimumWidth(40);
     m_reveal = new QToolButton(m_body);
     m_reveal->setText(tr("Show"));
     m_reveal->setToolTip(tr("Show the image file in its folder"));
@@ -142,7 +149,7 @@ QLabel *InfoPanel::addRow(const QString &label, const char *objectName)
     field->setWordWrap(true);
     field->setTextInteractionFlags(Qt::TextSelectableByMouse);
     field->setTextFormat(Qt::PlainText);
-    field->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // wrap instead of widening the dock
+    field->setMinimumWidth(40); // wrap instead of widening the dock
     m_form->addRow(label, field);
     return field;
 }
@@ -175,8 +182,8 @@ void InfoPanel::setFrame(const Frame &f, int number, int parentNumber, const QSt
     setRow(m_kind, tr("#%1 · %2").arg(number).arg(humanKind(f.kind)));
     QString status = frameStatusName(f.status);
     const QString statusText = f.statusText();
-    if (!statusText.isEmpty() && statusText != status)
-        status = statusText;
+    if (!statusText.isEmpty() && statusText != status && f.error.isEmpty())
+        status = statusText; // the error row already says what went wrong
     setRow(m_status, status);
     QString err = f.error.message;
     if (!f.error.serverMessage.isEmpty() && f.error.serverMessage != f.error.message)
@@ -192,6 +199,7 @@ void InfoPanel::setFrame(const Frame &f, int number, int parentNumber, const QSt
     setRow(m_model, f.model);
 
     m_id->setText(f.interactionId);
+    m_id->setCursorPosition(0);
     m_copyId->setEnabled(!f.interactionId.isEmpty());
     for (int r = 0; r < m_form->rowCount(); ++r) {
         QLayoutItem *item = m_form->itemAt(r, QFormLayout::FieldRole);
@@ -230,7 +238,7 @@ void InfoPanel::setFrame(const Frame &f, int number, int parentNumber, const QSt
     setRow(m_attempts, f.attempts > 0 ? QString::number(f.attempts) : QString());
     setRow(m_note, f.note);
     m_file->setText(absoluteFile.isEmpty() ? QString()
-                                           : QStringLiteral("%1 (%2×%3)").arg(QFileInfo(absoluteFile).fileName())
+                                           : QStringLiteral("%1\n%2 × %3 px").arg(QFileInfo(absoluteFile).fileName())
                                                  .arg(f.image.width).arg(f.image.height));
     m_file->setToolTip(absoluteFile);
 }

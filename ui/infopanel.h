@@ -4,6 +4,7 @@
 
 class QFormLayout;
 class QLabel;
+class QLineEdit;
 class QToolButton;
 
 namespace nb2 {
@@ -44,7 +45,7 @@ private:
     QLabel *m_aspect = nullptr;
     QLabel *m_thinking = nullptr;
     QLabel *m_model = nullptr;
-    QLabel *m_id = nullptr;
+    QLineEdit *m_id = nullptr;
     QLabel *m_expires = nullptr;
     QLabel *m_parent = nullptr;
     QLabel *m_text = nullptr;

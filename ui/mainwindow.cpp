@@ -149,7 +149,14 @@ MainWindow::~MainWindow()
 {
     for (QTimer *t : std::as_const(m_retryTimers))
         t->stop();
-    // Running turns finish (the controller waits); nothing is left half-written.
+    // The controller goes first, while the window's members still exist: its teardown
+    // (waiting for running turns, clearing the undo stack) emits signals we listen to.
+    if (m_session->undoStack())
+        disconnect(m_session->undoStack(), nullptr, this, nullptr);
+    disconnect(m_session, nullptr, this, nullptr);
+    disconnect(m_session, nullptr, m_model, nullptr);
+    delete m_session;
+    m_session = nullptr;
 }
 
 // ---------------------------------------------------------------- layout
@@ -186,7 +193,7 @@ void MainWindow::buildLayout()
     m_canvas = new CanvasView(m_centerStack);
     m_canvas->setObjectName(QStringLiteral("canvas"));
     m_canvas->setAccessibleName(tr("Image"));
-    m_canvas->setEmptyText(tr("Write a prompt below and press Generate — or drop or paste a picture here."));
+    m_canvas->setEmptyText(tr("Describe an image in the Prompt panel and press Generate — or drop or paste a picture here."));
     m_compare = new CompareView(m_centerStack);
     m_compare->setObjectName(QStringLiteral("compareView"));
     m_centerStack->addWidget(m_canvas);
@@ -207,22 +214,28 @@ void MainWindow::buildLayout()
                               | QDockWidget::DockWidgetClosable);
     addDockWidget(Qt::BottomDockWidgetArea, timelineDock);
 
+    // The right column: what to send next on top, what the selected frame is below.
     m_prompt = new PromptPanel(this);
     auto *promptDock = new QDockWidget(tr("Prompt"), this);
     promptDock->setObjectName(QStringLiteral("promptDock"));
     promptDock->setWidget(m_prompt);
     promptDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
-    addDockWidget(Qt::BottomDockWidgetArea, promptDock);
-    splitDockWidget(timelineDock, promptDock, Qt::Vertical);
+    addDockWidget(Qt::RightDockWidgetArea, promptDock);
 
     m_info = new InfoPanel(this);
     auto *infoDock = new QDockWidget(tr("Frame Details"), this);
     infoDock->setObjectName(QStringLiteral("infoDock"));
     infoDock->setWidget(m_info);
+    infoDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable
+                          | QDockWidget::DockWidgetClosable);
     addDockWidget(Qt::RightDockWidgetArea, infoDock);
+    splitDockWidget(promptDock, infoDock, Qt::Vertical);
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
-    resizeDocks({infoDock}, {330}, Qt::Horizontal);
-    resizeDocks({timelineDock, promptDock}, {290, 150}, Qt::Vertical);
+    setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
+    resizeDocks({promptDock}, {360}, Qt::Horizontal);
+    resizeDocks({promptDock, infoDock}, {250, 470}, Qt::Vertical);
+    resizeDocks({timelineDock}, {362}, Qt::Vertical);
+    resize(1440, 900);
 
     m_pending = new PendingIndicator(this);
     statusBar()->addPermanentWidget(m_pending);
@@ -893,21 +906,18 @@ void MainWindow::loadCanvasImage()
     const Frame f = m_session->graph().value(id);
     QString path = f.image.isNull() ? QString() : m_session->store()->absolutePath(f.image.file);
     bool draft = false;
-    QString draftText;
     if (path.isEmpty()) {
         // No image yet: show the parent's (what the request starts from), marked as such.
         const Frame parent = m_session->graph().value(f.parentId);
         if (!parent.image.isNull())
             path = m_session->store()->absolutePath(parent.image.file);
         draft = true;
-        draftText = f.isPending() ? tr("Working on %1 — showing the frame it starts from").arg(frameLabel(id))
-                                  : tr("%1 has no image: %2").arg(frameLabel(id), f.error.message.isEmpty()
-                                                                                      ? frameStatusName(f.status)
-                                                                                      : f.error.message);
     }
+    const QString draftText = canvasDraftText(id);
     const QString key = id + QLatin1Char('|') + path;
     if (key == m_canvasFrameId && m_canvas->isDraft() == draft) {
         m_canvas->setDraftText(draftText);
+        m_canvas->update();
         return;
     }
     m_canvasFrameId = key;
@@ -918,7 +928,7 @@ void MainWindow::loadCanvasImage()
         return;
     }
     auto *watcher = new QFutureWatcher<DecodedImage>(this);
-    connect(watcher, &QFutureWatcher<DecodedImage>::finished, this, [this, watcher, generation, draft, draftText, id] {
+    connect(watcher, &QFutureWatcher<DecodedImage>::finished, this, [this, watcher, generation, draft, id] {
         watcher->deleteLater();
         if (generation != m_canvasGeneration)
             return; // the user moved on
@@ -930,10 +940,20 @@ void MainWindow::loadCanvasImage()
         }
         m_canvas->setImage(d.image);
         m_canvas->setDraft(draft);
-        m_canvas->setDraftText(draftText);
+        m_canvas->setDraftText(canvasDraftText(id)); // the frame may have changed while decoding
         Q_EMIT canvasImageShown(id);
     });
     watcher->setFuture(QtConcurrent::run(decodeImage, path));
+}
+
+QString MainWindow::canvasDraftText(const QString &id) const
+{
+    const Frame f = m_session->graph().value(id);
+    if (f.isDone())
+        return {};
+    if (f.isPending())
+        return tr("Working on %1 — showing the frame it starts from").arg(frameLabel(id));
+    return tr("%1 has no image (%2) — showing the frame it started from").arg(frameLabel(id), frameStatusName(f.status));
 }
 
 bool MainWindow::isCompareShown() const { return m_centerStack->currentWidget() == m_compare; }

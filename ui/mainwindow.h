@@ -161,6 +161,7 @@ private:
     void runImports(const QList<ImportCheck> &pending, const QList<QByteArray> &data);
     void finishImports(const QList<ImportCheck> &checks);
     QString frameLabel(const QString &frameId) const;
+    QString canvasDraftText(const QString &frameId) const;
 
     ClientConfig m_config;
     bool m_demo = false;

@@ -6,6 +6,7 @@
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QImage>
 #include <QLabel>
@@ -31,24 +32,21 @@ PromptPanel::PromptPanel(QWidget *parent) : QWidget(parent)
     m_context->setWordWrap(true);
     outer->addWidget(m_context);
 
-    auto *row = new QHBoxLayout;
-    row->setSpacing(8);
     m_edit = new QPlainTextEdit(this);
     m_edit->setObjectName(QStringLiteral("promptEdit"));
     m_edit->setTabChangesFocus(true);
     m_edit->setAccessibleName(tr("Prompt"));
+    m_edit->setPlaceholderText(tr("Describe the image, or what to change…"));
     m_edit->setToolTip(tr("Describe the image, or what to change. Ctrl+Enter sends."));
-    m_edit->setMinimumHeight(56);
+    m_edit->setMinimumHeight(72);
     m_edit->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
-    row->addWidget(m_edit, 1);
+    outer->addWidget(m_edit, 1);
 
-    m_style = new StyleSlot(this);
-    row->addWidget(m_style, 0, Qt::AlignTop);
-    outer->addLayout(row, 1);
-
-    auto *controls = new QHBoxLayout;
-    controls->setSpacing(6);
-    m_aspectLabel = new QLabel(tr("&Aspect:"), this);
+    // Choosers: a two-column grid that fits the narrow side column.
+    auto *grid = new QGridLayout;
+    grid->setHorizontalSpacing(6);
+    grid->setVerticalSpacing(6);
+    m_aspectLabel = new QLabel(tr("&Aspect ratio:"), this);
     m_aspect = new QComboBox(this);
     m_aspect->setObjectName(QStringLiteral("aspectCombo"));
     m_aspect->setAccessibleName(tr("Aspect ratio"));
@@ -61,31 +59,37 @@ PromptPanel::PromptPanel(QWidget *parent) : QWidget(parent)
     m_thinking->setAccessibleName(tr("Thinking level"));
     m_thinking->setToolTip(tr("How much the model thinks before drawing. The choices are the levels the server accepts."));
     thinkingLabel->setBuddy(m_thinking);
+    grid->addWidget(m_aspectLabel, 0, 0);
+    grid->addWidget(m_aspect, 0, 1);
+    grid->addWidget(thinkingLabel, 1, 0);
+    grid->addWidget(m_thinking, 1, 1);
+    grid->setColumnStretch(1, 1);
+    m_style = new StyleSlot(this);
+    grid->addWidget(m_style, 0, 2, 2, 1, Qt::AlignRight | Qt::AlignVCenter);
+    outer->addLayout(grid);
 
     m_newImage = new QToolButton(this);
     m_newImage->setObjectName(QStringLiteral("newImageButton"));
     m_newImage->setText(tr("New image"));
     m_newImage->setToolTip(tr("Start a fresh image instead of editing the selected frame (Ctrl+Shift+N)"));
     m_newImage->setAccessibleName(tr("New image"));
-    m_newImage->setAutoRaise(false);
+    m_newImage->setToolButtonStyle(Qt::ToolButtonTextOnly);
     connect(m_newImage, &QToolButton::clicked, this, &PromptPanel::newImageRequested);
 
     m_send = new QPushButton(this);
     m_send->setObjectName(QStringLiteral("sendButton"));
     m_send->setDefault(true);
     m_send->setMinimumWidth(150);
+    m_send->setMinimumHeight(30);
     QFont bold = m_send->font();
     bold.setBold(true);
     m_send->setFont(bold);
     connect(m_send, &QPushButton::clicked, this, &PromptPanel::submitRequested);
 
-    controls->addWidget(m_aspectLabel);
-    controls->addWidget(m_aspect);
-    controls->addSpacing(6);
-    controls->addWidget(thinkingLabel);
-    controls->addWidget(m_thinking);
-    controls->addStretch(1);
+    auto *controls = new QHBoxLayout;
+    controls->setSpacing(6);
     controls->addWidget(m_newImage);
+    controls->addStretch(1);
     controls->addWidget(m_send);
     outer->addLayout(controls);
 
@@ -213,14 +217,14 @@ StyleSlot::StyleSlot(QWidget *parent) : QWidget(parent)
     });
 }
 
-QSize StyleSlot::sizeHint() const { return {84, 72}; }
+QSize StyleSlot::sizeHint() const { return {76, 58}; }
 
 void StyleSlot::setFile(const QString &path, const QImage &preview)
 {
     m_file = path;
     const qreal dpr = devicePixelRatioF();
     m_preview = preview.isNull() ? QPixmap()
-                                 : QPixmap::fromImage(preview.scaled(QSize(80, 56) * dpr, Qt::KeepAspectRatio,
+                                 : QPixmap::fromImage(preview.scaled(QSize(72, 54) * dpr, Qt::KeepAspectRatio,
                                                                      Qt::SmoothTransformation));
     m_preview.setDevicePixelRatio(dpr);
     m_clear->move(width() - m_clear->width() - 2, 2);

@@ -183,6 +183,12 @@ SettingsDialog::~SettingsDialog() = default;
 void SettingsDialog::buildUi()
 {
     using namespace ThemeMetrics;
+    // A label whose mnemonic focuses its field even when the field sits in a sub-layout.
+    auto buddyLabel = [this](const QString &text, QWidget *buddy) {
+        auto *label = new QLabel(text, this);
+        label->setBuddy(buddy);
+        return label;
+    };
 
     // --- API key -----------------------------------------------------------------------
     auto *keyBox = new QGroupBox(tr("Gemini API key"), this);
@@ -284,7 +290,7 @@ void SettingsDialog::buildUi()
     modelCol->setSpacing(2);
     modelCol->addWidget(m_model);
     modelCol->addWidget(m_envModelNote);
-    connForm->addRow(tr("&Model:"), modelCol);
+    connForm->addRow(buddyLabel(tr("&Model:"), m_model), modelCol);
 
     m_baseUrl = new QLineEdit(connBox);
     m_baseUrl->setObjectName(QStringLiteral("baseUrlEdit"));
@@ -301,7 +307,7 @@ void SettingsDialog::buildUi()
     urlCol->setSpacing(2);
     urlCol->addWidget(m_baseUrl);
     urlCol->addWidget(m_envBaseUrlNote);
-    connForm->addRow(tr("&Base URL:"), urlCol);
+    connForm->addRow(buddyLabel(tr("&Base URL:"), m_baseUrl), urlCol);
 
     m_apiVersion = new QComboBox(connBox);
     m_apiVersion->setObjectName(QStringLiteral("apiVersionCombo"));
@@ -332,17 +338,18 @@ void SettingsDialog::buildUi()
     m_customDays->setAccessibleName(tr("Custom retention in days"));
     m_customDays->setToolTip(tr("How many days the server keeps interactions for your key"));
     connect(m_tier, &QComboBox::currentIndexChanged, this, [this] {
-        m_customDays->setEnabled(m_tier->currentData().toString() == QLatin1String("custom"));
+        m_customDays->setVisible(m_tier->currentData().toString() == QLatin1String("custom"));
     });
     auto *tierRow = new QHBoxLayout;
     tierRow->setSpacing(kSpacing);
     tierRow->addWidget(m_tier, 1);
     tierRow->addWidget(m_customDays);
-    reqForm->addRow(tr("Key &tier:"), tierRow);
+    reqForm->addRow(buddyLabel(tr("Key &tier:"), m_tier), tierRow);
 
     m_concurrency = new QSpinBox(reqBox);
     m_concurrency->setObjectName(QStringLiteral("concurrencySpin"));
     m_concurrency->setRange(1, 16);
+    m_concurrency->setMaximumWidth(120);
     m_concurrency->setAccessibleName(tr("Parallel requests"));
     m_concurrency->setToolTip(tr("How many requests may run at the same time; the rest wait in line"));
     reqForm->addRow(tr("&Parallel requests:"), m_concurrency);
@@ -377,7 +384,7 @@ void SettingsDialog::buildUi()
     folderRow->setSpacing(kSpacing);
     folderRow->addWidget(m_sessionsFolder, 1);
     folderRow->addWidget(browse);
-    sesForm->addRow(tr("&Folder:"), folderRow);
+    sesForm->addRow(buddyLabel(tr("&Folder:"), m_sessionsFolder), folderRow);
 
     // Same label column width in every group, so the fields line up down the dialog.
     {
@@ -484,7 +491,7 @@ void SettingsDialog::setValues(const StudioSettings &v)
     m_sessionsFolder->setText(v.sessionsFolder);
     m_tier->setCurrentIndex(std::max(0, m_tier->findData(v.session.retentionPlan)));
     m_customDays->setValue(v.session.customRetentionDays);
-    m_customDays->setEnabled(v.session.retentionPlan == QLatin1String("custom"));
+    m_customDays->setVisible(v.session.retentionPlan == QLatin1String("custom"));
     m_concurrency->setValue(v.session.concurrencyLimit);
 }
 

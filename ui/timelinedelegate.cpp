@@ -13,10 +13,10 @@
 namespace nb2 {
 
 namespace {
-constexpr int kCardW = 120;
-constexpr int kCardH = 116;
-constexpr int kCaptionH = 22;
-constexpr int kPad = 5;
+constexpr int kCardW = 112;
+constexpr int kCardH = 100;
+constexpr int kCaptionH = 20;
+constexpr int kPad = 4;
 
 QColor mix(const QColor &a, const QColor &b, qreal t)
 {
@@ -222,7 +222,7 @@ void TimelineDelegate::paintFrame(QPainter *painter, const QStyleOptionViewItem 
         painter->setBrush(QColor(0, 0, 0, pix.isNull() ? 0 : 110));
         painter->drawRoundedRect(img, 3, 3);
         const QColor fg = pix.isNull() ? pal.color(QPalette::Text) : QColor(Qt::white);
-        paintSpinner(painter, QRect(img.center().x() - 13, img.center().y() - 20, 26, 26), pix.isNull() ? highlight : fg);
+        paintSpinner(painter, QRect(img.center().x() - 11, img.center().y() - 18, 22, 22), pix.isNull() ? highlight : fg);
         const QDateTime retryAt = index.data(TimelineRole::RetryAt).toDateTime();
         QString text;
         if (retryAt.isValid() && retryAt > now)
@@ -234,7 +234,7 @@ void TimelineDelegate::paintFrame(QPainter *painter, const QStyleOptionViewItem 
         }
         painter->setFont(small);
         painter->setPen(fg);
-        painter->drawText(QRect(img.left(), img.center().y() + 10, img.width(), 16), Qt::AlignCenter, text);
+        painter->drawText(QRect(img.left(), img.center().y() + 7, img.width(), 16), Qt::AlignCenter, text);
     } else if (state == TimelineState::Failed || state == TimelineState::Interrupted
                || state == TimelineState::Cancelled) {
         const bool failed = state == TimelineState::Failed;
@@ -244,12 +244,15 @@ void TimelineDelegate::paintFrame(QPainter *painter, const QStyleOptionViewItem 
             painter->drawRoundedRect(img, 3, 3);
         }
         const QColor badge = failed ? QColor(0xd0, 0x3a, 0x3a) : QColor(0xd9, 0x8a, 0x1c);
-        paintBadge(painter, QPoint(img.center().x(), img.center().y() - 8), badge,
+        paintBadge(painter, QPoint(img.center().x(), img.center().y() - 9), badge,
                    failed ? QStringLiteral("!") : QStringLiteral("\u2016"), Qt::white);
         painter->setFont(small);
         painter->setPen(pix.isNull() ? pal.color(QPalette::Text) : QColor(Qt::white));
-        const QString text = failed ? tr("failed") : state == TimelineState::Interrupted ? tr("interrupted") : tr("cancelled");
-        painter->drawText(QRect(img.left(), img.center().y() + 6, img.width(), 16), Qt::AlignCenter, text);
+        QString text = failed ? tr("failed") : state == TimelineState::Interrupted ? tr("interrupted") : tr("cancelled");
+        const QDateTime retryAt = index.data(TimelineRole::RetryAt).toDateTime();
+        if (retryAt.isValid() && retryAt > now)
+            text = tr("retry in %1 s").arg(qMax<qint64>(1, (now.msecsTo(retryAt) + 999) / 1000));
+        painter->drawText(QRect(img.left(), img.center().y() + 4, img.width(), 16), Qt::AlignCenter, text);
     }
 
     // Cancel / retry button.

@@ -168,7 +168,7 @@ QString TimelineModel::frameIdAt(int row) const
 
 Qt::ItemFlags TimelineModel::flags(const QModelIndex &index) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    if (!index.isValid() || !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return Qt::NoItemFlags;
     Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemNeverHasChildren;
     if (!data(index, TimelineRole::ImagePath).toString().isEmpty())
@@ -178,7 +178,7 @@ Qt::ItemFlags TimelineModel::flags(const QModelIndex &index) const
 
 QVariant TimelineModel::data(const QModelIndex &index, int role) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid) || !m_session
+    if (!index.isValid() || !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid) || !m_session
         || !m_session->isOpen())
         return {};
     const Row &row = m_rows.at(index.row());

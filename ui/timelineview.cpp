@@ -4,6 +4,7 @@
 #include "ui/timelinedelegate.h"
 #include "ui/timelineroles.h"
 
+#include <QDateTime>
 #include <QDrag>
 #include <QHelpEvent>
 #include <QMimeData>
@@ -17,10 +18,10 @@
 namespace nb2 {
 
 namespace {
-constexpr int kMarginX = 16;
-constexpr int kMarginY = 12;
-constexpr int kGapX = 30;   // room for the connector between columns
-constexpr int kGapY = 14;
+constexpr int kMarginX = 14;
+constexpr int kMarginY = 10;
+constexpr int kGapX = 28;   // room for the connector between columns
+constexpr int kGapY = 12;
 
 QColor mixColor(const QColor &a, const QColor &b, qreal t)
 {
@@ -50,7 +51,8 @@ TimelineView::TimelineView(QWidget *parent) : QAbstractItemView(parent)
         // Repaint only pending cards: cheap even with 1,000 frames.
         for (int row = 0; row < m_nodes.size() && model(); ++row) {
             const QModelIndex idx = model()->index(row, 0, rootIndex());
-            if (TimelineState(idx.data(TimelineRole::State).toInt()) == TimelineState::Pending)
+            if (TimelineState(idx.data(TimelineRole::State).toInt()) == TimelineState::Pending
+                || idx.data(TimelineRole::RetryAt).toDateTime().isValid())
                 viewport()->update(visualRect(idx));
         }
     });
@@ -346,8 +348,9 @@ void TimelineView::updatePendingTimer()
 {
     bool anyPending = false;
     for (int row = 0; model() && row < m_nodes.size() && !anyPending; ++row) {
-        anyPending = TimelineState(model()->index(row, 0, rootIndex()).data(TimelineRole::State).toInt())
-                     == TimelineState::Pending;
+        const QModelIndex idx = model()->index(row, 0, rootIndex());
+        anyPending = TimelineState(idx.data(TimelineRole::State).toInt()) == TimelineState::Pending
+                     || idx.data(TimelineRole::RetryAt).toDateTime().isValid();
     }
     if (anyPending && !m_spinTimer.isActive())
         m_spinTimer.start();
@@ -520,7 +523,9 @@ void TimelineView::paintEvent(QPaintEvent *event)
         p.setPen(mixColor(pal.color(QPalette::Window), pal.color(QPalette::WindowText), 0.6));
         const QRect slotRect = attachSlotRect();
         const int left = slotRect.isNull() ? 24 : slotRect.right() + 24;
-        p.drawText(QRect(left, 0, viewport()->width() - left - 16, viewport()->height()),
+        const QRect textRect = slotRect.isNull() ? QRect(left, 0, viewport()->width() - left - 16, viewport()->height())
+                                                 : QRect(left, slotRect.top(), viewport()->width() - left - 16, slotRect.height());
+        p.drawText(textRect,
                    Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap,
                    tr("No frames yet. Describe an image in the prompt and press Generate, "
                       "or drop or paste a picture to start from it."));

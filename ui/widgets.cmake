@@ -8,3 +8,6 @@ list(APPEND NB2UI_SOURCES
     settingsdialog.h settingsdialog.cpp
     diagnosticsdialog.h diagnosticsdialog.cpp
 )
+# qt_standard_project_setup() turns on AUTOMOC/AUTOUIC only; the .qrc in nb2ui's source list
+# (resources/resources.qrc) needs AUTORCC. nb2::ensureResources() registers it at run time.
+set(CMAKE_AUTORCC ON)

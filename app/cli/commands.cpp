@@ -54,7 +54,8 @@ std::optional<ApiError> CommandRunner::missingKey() const
 
 CliReport CommandRunner::run(const CliArgs &args)
 {
-    // Local checks come first (a bad prompt is reported as such even without a key).
+    // get/delete have nothing to check locally; create() checks the key only after its
+    // local validation, so that a bad prompt is reported as such even without a key.
     if (args.command == CliCommand::Get || args.command == CliCommand::Delete) {
         if (auto error = missingKey())
             return errorReport(*error);
@@ -109,7 +110,7 @@ CliReport CommandRunner::create(const CliArgs &args)
         if (!ratio)
             return errorReport(ratio.error());
         effective.aspectRatio = ratio.value();
-        m_progress(QStringLiteral("note: aspect ratio %1, kept from interaction %2 (change it with --aspect)")
+        m_progress(QStringLiteral("note: aspect ratio %1, kept from interaction %2")
                        .arg(ratio.value(), args.interactionId));
     }
 

@@ -161,10 +161,16 @@ bool isExportCommand(const QStringList &arguments)
 {
     if (!arguments.contains(QStringLiteral("--session")))
         return false;
-    // The command is the first word that is neither an option nor --session's value.
+    // The command is the first word that is neither an option nor an option's value (the
+    // session commands' value options may come first: `--session D --title export generate`).
+    static const QStringList valueOptions{
+        QStringLiteral("--session"), QStringLiteral("--base-url"), QStringLiteral("--model"), QStringLiteral("--aspect"),
+        QStringLiteral("--aspect-ratio"), QStringLiteral("--thinking"), QStringLiteral("--thinking-level"),
+        QStringLiteral("--file"), QStringLiteral("--style"), QStringLiteral("--title"), QStringLiteral("--retention"),
+        QStringLiteral("--demo-latency"), QStringLiteral("--step-delay"), QStringLiteral("--lock-timeout")};
     for (int i = 0; i < arguments.size(); ++i) {
         const QString &t = arguments.at(i);
-        if (t == QLatin1String("--session")) {
+        if (valueOptions.contains(t)) {
             ++i;
             continue;
         }
@@ -243,8 +249,10 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
         out << QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)) << '\n';
     } else {
         out << QStringLiteral("Exported %1 frames as %2 to %3").arg(r.frames).arg(args.format, QDir::toNativeSeparators(r.output));
-        if (r.imagesLinked + r.imagesCopied > 0)
+        if (request.format == ExportFormat::Html && r.imagesLinked + r.imagesCopied > 0)
             out << QStringLiteral(" (%1 images hard-linked, %2 copied)").arg(r.imagesLinked).arg(r.imagesCopied);
+        else if (request.format == ExportFormat::Frames)
+            out << QStringLiteral(" (%1 pictures with their provenance record)").arg(r.files.size());
         out << QStringLiteral(", %1 written in %2 ms.\n").arg(sizeText(r.bytesWritten)).arg(timer.elapsed());
     }
     return kExitSuccess;

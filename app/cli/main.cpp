@@ -8,6 +8,8 @@
 #include "app/cli/demobackend.h"
 #include "app/cli/doctor.h"
 #include "app/cli/exitcodes.h"
+#include "app/cli/exportcommands.h"
+#include "app/cli/sessioncommands.h"
 #include "app/cli/signalcancel.h"
 #include "core/api/interactionsclient.h"
 #include "core/api/thinkinglevels.h"
@@ -15,6 +17,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QProcessEnvironment>
+#include <QTextStream>
 
 #include <cstdio>
 
@@ -70,7 +73,10 @@ int runCli(const QStringList &arguments, const nb2::CancelTokenPtr &cancel)
         return finish(failureReport(QStringLiteral("usage"), parsed.error), json, printer);
     }
     if (args.help) {
+        // Session/export helpers: append sessionCommandHelp() / exportCommandHelp() here.
         writeOut(cliHelpText());
+        writeOut(QStringLiteral("\n") + nb2::cli::sessionCommandHelp());
+        writeOut(QStringLiteral("\n") + nb2::cli::exportCommandHelp());
         return kExitSuccess;
     }
     if (args.version) {
@@ -78,14 +84,11 @@ int runCli(const QStringList &arguments, const nb2::CancelTokenPtr &cancel)
         return kExitSuccess;
     }
 
-    // --- Session commands (owned by the session layer) -------------------------------
-    // The session helper adds the `--session DIR` dispatch here, e.g.:
-    //     if (!args.sessionDir.isEmpty())
-    //         return runSessionCommand(args, ...);
+    // `--session DIR` commands are dispatched in main() before we get here.
     if (!args.sessionDir.isEmpty())
-        return finish(failureReport(QStringLiteral("usage"), QStringLiteral("--session is not available in this build")),
+        return finish(failureReport(QStringLiteral("usage"),
+                                    QStringLiteral("'%1' is not a session command").arg(args.commandName)),
                       args.json, printer);
-    // ----------------------------------------------------------------------------------
 
     DemoBackend demo;
     CliSetup setup = resolveCliSetup(args, env, home);
@@ -126,11 +129,29 @@ int runCli(const QStringList &arguments, const nb2::CancelTokenPtr &cancel)
 
 int main(int argc, char *argv[])
 {
-    nb2::SignalCanceller signalCanceller; // first: it must block SIGINT/SIGTERM before any thread starts
-    QCoreApplication app(argc, argv);
+    QCoreApplication app(argc, argv); // starts no thread
     // AppConfigLocation (learned thinking levels) is shared with the desktop app.
     QCoreApplication::setOrganizationName(QStringLiteral("NB2Lite"));
     QCoreApplication::setApplicationName(QStringLiteral("nb2lite-studio"));
     QCoreApplication::setApplicationVersion(QStringLiteral(NB2_VERSION));
-    return runCli(QCoreApplication::arguments().mid(1), signalCanceller.token());
+    const QStringList arguments = QCoreApplication::arguments().mid(1);
+
+    // --- Session and export commands (`--session DIR ...`, owned by the session layer) ---
+    // Their dispatch goes here, before the signal handling below, e.g.:
+    //     if (nb2::cli::isSessionCommand(arguments)) { ... return nb2::cli::runSessionCommand(...); }
+    // and their sources go into app/cli/CMakeLists.txt.
+    if (nb2::cli::isExportCommand(arguments)) { // `--session DIR export|open-bundle ...` (export helper)
+        QTextStream out(stdout);
+        QTextStream err(stderr);
+        return nb2::cli::runExportCommand(arguments, out, err);
+    }
+    if (nb2::cli::isSessionCommand(arguments)) {
+        QTextStream out(stdout);
+        QTextStream err(stderr);
+        return nb2::cli::runSessionCommand(arguments, out, err);
+    }
+    // ------------------------------------------------------------------------------------
+
+    nb2::SignalCanceller signalCanceller; // before any other thread: it blocks SIGINT/SIGTERM
+    return runCli(arguments, signalCanceller.token());
 }

@@ -71,6 +71,7 @@ QString parse(const QStringList &a, SessionArgs *out)
         else if (t == QLatin1String("--branch")) out->branch = true;
         else if (t == QLatin1String("--no-reanchor")) out->noReAnchor = true;
         else if (t == QLatin1String("--all")) out->all = true;
+        else if (t == QLatin1String("--help") || t == QLatin1String("-h")) { out->command = QStringLiteral("help"); return {}; }
         else if (t == QLatin1String("--")) { out->positional += a.mid(i + 1); break; }
         else if (t.startsWith(QLatin1String("--"))) e = QStringLiteral("unknown option %1 for session commands").arg(t);
         else if (out->command.isEmpty()) out->command = t;
@@ -182,6 +183,10 @@ int runSessionCommand(const QStringList &arguments, QTextStream &out, QTextStrea
     if (const QString e = parse(arguments, &a); !e.isEmpty()) {
         err << "error: " << e << '\n' << sessionCommandHelp();
         return kExitUsage;
+    }
+    if (a.command == QLatin1String("help")) {
+        out << sessionCommandHelp();
+        return kExitSuccess;
     }
 
     SessionSettings settings;
@@ -351,6 +356,10 @@ int runSessionCommand(const QStringList &arguments, QTextStream &out, QTextStrea
     ErrorKind kind = errorKindFromName(f.error.kind);
     if (f.status == FrameStatus::Cancelled)
         kind = ErrorKind::Cancelled;
+    if (f.status == FrameStatus::Failed && f.kind == FrameKind::Edit && kind == ErrorKind::NotFound)
+        err << "hint: nb2lite --session " << a.dir << " reanchor " << f.id << '\n';
+    else if (f.status != FrameStatus::Done && f.status != FrameStatus::Pending)
+        err << "hint: nb2lite --session " << a.dir << " retry " << f.id << '\n';
     ApiError e;
     e.kind = kind == ErrorKind::None ? ErrorKind::Server : kind;
     e.message = f.error.message.isEmpty() ? f.statusText() : f.error.message;

@@ -39,7 +39,7 @@ int main(int argc, char *argv[])
         "exactly one line, \"listening on http://127.0.0.1:PORT\", when ready.\n"
         "Control at runtime: POST /_fake/control {\"fault\":KIND,\"count\":N,\"retry_after\":S,\n"
         "\"retry_after_ms\":MS,\"trickle_ms\":MS,\"latency_ms\":MS,\"forget\":ID,\"thinking_levels\":[...],\n"
-        "\"clear_faults\":true,\"clear_requests\":true,\"require_key\":bool}; GET /_fake/requests (request log,\n"
+        "\"clear_faults\":true,\"clear_requests\":true,\"require_key\":bool,\"thinking_error\":WORDING}; GET /_fake/requests (request log,\n"
         "bodies as JSON, key redacted); DELETE /_fake/requests; GET /_fake/state.\n"
         "Fault kinds: rate_limit, server_error, unavailable_html, connection_reset, truncated_json,\n"
         "slow_trickle, text_only, invalid_key."));
@@ -62,7 +62,11 @@ int main(int argc, char *argv[])
                                       QStringLiteral("S"), QStringLiteral("1"));
     const QCommandLineOption trickleOpt(QStringLiteral("trickle-ms"), QStringLiteral("Duration of slow_trickle bodies, ms."),
                                         QStringLiteral("MS"), QStringLiteral("2000"));
-    parser.addOptions({portOpt, keyOpt, anyKeyOpt, latencyOpt, levelsOpt, faultOpt, retryOpt, trickleOpt});
+    const QCommandLineOption wordingOpt(QStringLiteral("thinking-error"),
+                                        QStringLiteral("Wording of a rejected thinking level: allowed_values (default) "
+                                                       "or not_supported."),
+                                        QStringLiteral("WORDING"), QStringLiteral("allowed_values"));
+    parser.addOptions({portOpt, keyOpt, anyKeyOpt, latencyOpt, levelsOpt, faultOpt, retryOpt, trickleOpt, wordingOpt});
     parser.process(app);
     if (!parser.positionalArguments().isEmpty())
         return fail(QStringLiteral("unexpected argument \"%1\" (see --help)").arg(parser.positionalArguments().first()));
@@ -81,6 +85,10 @@ int main(int argc, char *argv[])
     options.latencyMs = parser.value(latencyOpt).toInt(&ok);
     if (!ok || options.latencyMs < 0)
         return fail(QStringLiteral("--latency must be a non-negative number of milliseconds"));
+    if (parser.value(wordingOpt) == QLatin1String("not_supported"))
+        options.thinkingError = nb2::FakeServerOptions::ThinkingError::NotSupportedRetry;
+    else if (parser.value(wordingOpt) != QLatin1String("allowed_values"))
+        return fail(QStringLiteral("--thinking-error must be allowed_values or not_supported"));
     if (parser.isSet(levelsOpt))
         options.thinkingLevels = parser.value(levelsOpt).split(QLatin1Char(','), Qt::SkipEmptyParts);
 

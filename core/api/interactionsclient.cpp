@@ -139,6 +139,12 @@ struct RequestContext {
     QString operation;      // "create", "get", "delete"
 };
 
+/**
+ * One HTTP attempt. The blocking httplib call runs on its own thread and hands headers and
+ * body chunks over through Transfer; this thread only waits on a condition variable, so a
+ * cancel (or a stream handler that has seen the end) ends the attempt at once, in any phase
+ * including connect and TLS handshake, which httplib::Client::stop() alone cannot interrupt.
+ */
 class ClientCall
 {
 public:
@@ -213,7 +219,7 @@ AttemptOutcome ClientCall::attempt(const std::string &method, const std::string 
         });
     }
 
-    std::thread worker([st, req]() mutable {
+    std::thread worker([st, req = std::move(req)]() mutable {
         httplib::Response res;
         httplib::Error err = httplib::Error::Success;
         const bool ok = st->client->send(req, res, err);
@@ -485,18 +491,30 @@ ApiError transportError(const AttemptOutcome &o, const ClientConfig &config)
                                                         "try again.").arg(base, QString::fromStdString(httplib::to_string(o.error))));
 }
 
-bool mentionsThinking(const QString &message)
+// Whether a 400 is about the thinking level: the message says so, or the allowed values it
+// lists are all thinking levels (an aspect-ratio list never is).
+bool isAboutThinking(const ApiError &e)
 {
-    return message.contains(QLatin1String("thinking"), Qt::CaseInsensitive);
+    if (e.serverMessage.contains(QLatin1String("thinking"), Qt::CaseInsensitive))
+        return true;
+    static const QStringList known = {QStringLiteral("minimal"), QStringLiteral("low"),
+                                      QStringLiteral("medium"), QStringLiteral("high")};
+    if (e.allowedValues.isEmpty())
+        return false;
+    for (const QString &v : e.allowedValues) {
+        if (!known.contains(v))
+            return false;
+    }
+    return true;
 }
 
 // Adds what only the caller knows (which level, which id, which key source) to the message.
 void refineError(ApiError &e, const RequestContext &ctx, const ClientConfig &config)
 {
     const TurnRequest *turn = ctx.turn;
-    const QString verbatim = e.serverMessage.isEmpty() ? QStringLiteral("(no message)") : e.serverMessage;
-    if (e.kind == ErrorKind::InvalidRequest && turn && !turn->thinkingLevel.isEmpty()
-        && mentionsThinking(e.serverMessage)) {
+    const QString verbatim = e.serverMessage.isEmpty() ? QStringLiteral("(no message)")
+                                                       : ResponseParser::withoutFinalDot(e.serverMessage);
+    if (e.kind == ErrorKind::InvalidRequest && turn && !turn->thinkingLevel.isEmpty() && isAboutThinking(e)) {
         const QString level = turn->thinkingLevel.trimmed().toLower();
         if (!e.allowedValues.isEmpty()) {
             if (config.thinkingLevels)
@@ -523,11 +541,15 @@ void refineError(ApiError &e, const RequestContext &ctx, const ClientConfig &con
             e.message = QStringLiteral("Interaction '%1' was not found (HTTP %2: %3): it may have expired or been deleted.")
                             .arg(ctx.interactionId).arg(e.httpStatus).arg(verbatim);
         }
+    } else if (e.kind == ErrorKind::Auth && config.apiKey.isEmpty()) {
+        e.message = QStringLiteral("The server requires an API key and none was sent (HTTP %1: %2). Set "
+                                   "GEMINI_API_KEY (or GOOGLE_API_KEY), or put the key on the first line of "
+                                   "~/gemini.key.").arg(e.httpStatus).arg(verbatim);
     } else if (e.kind == ErrorKind::Auth) {
         e.message = QStringLiteral("The server rejected the API key (HTTP %1: %2). The key came from %3; check it "
                                    "(GEMINI_API_KEY, GOOGLE_API_KEY or ~/gemini.key).")
                         .arg(e.httpStatus).arg(verbatim,
-                             config.apiKey.source().isEmpty() ? QStringLiteral("nowhere") : config.apiKey.source());
+                             config.apiKey.source());
     } else if (e.kind == ErrorKind::RateLimited && e.retryAfterMs >= 0) {
         e.message = QStringLiteral("Rate limited by the server (HTTP 429: %1). Try again in %2 s.")
                         .arg(verbatim).arg(std::ceil(e.retryAfterMs / 100.0) / 10.0);
@@ -666,7 +688,9 @@ Result<Exchange> ExchangeRunner::run(const std::string &method, const std::strin
         if (!retryable || attempt >= m_config.maxRetries)
             return error;
         if (serverDelay > m_config.maxRateLimitWaitMs) {
-            // Too long to sleep on a worker: hand the delay to the caller to schedule.
+            // Too long to sleep on a worker: hand the delay to the caller to schedule. Any
+            // status that names a wait (429, or a 503 with Retry-After) is "come back later".
+            error.kind = ErrorKind::RateLimited;
             error.message = QStringLiteral("%1 The server asks to wait %2 s, longer than the %3 s this client "
                                            "waits by itself; try again later.")
                                 .arg(error.message).arg(serverDelay / 1000.0).arg(m_config.maxRateLimitWaitMs / 1000.0);

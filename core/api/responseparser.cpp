@@ -161,6 +161,14 @@ int ResponseParser::parseRetryAfter(const QString &retryAfter, const QString &re
     return int(std::max<qint64>(0, now.msecsTo(when)));
 }
 
+QString ResponseParser::withoutFinalDot(const QString &text)
+{
+    QString t = text.trimmed();
+    while (t.endsWith(QLatin1Char('.')))
+        t.chop(1);
+    return t;
+}
+
 ErrorKind ResponseParser::kindForCode(const QString &code, ErrorKind fallback)
 {
     const QString c = code.toLower();
@@ -284,7 +292,7 @@ Result<Interaction> ResponseParser::parseInteraction(const QByteArray &body, boo
             e.message = QStringLiteral("The interaction ended with status '%1'%2. Try again; if it keeps "
                                        "failing, change the prompt or settings.")
                             .arg(status, errorMessage.isEmpty() ? QString()
-                                                                : QStringLiteral(": %1").arg(errorMessage));
+                                                                : QStringLiteral(": %1").arg(withoutFinalDot(errorMessage)));
         }
         return e;
     }
@@ -359,7 +367,7 @@ ApiError ResponseParser::parseError(int httpStatus, const QByteArray &body)
                             || e.serverCode == QLatin1String("API_KEY_INVALID");
     e.allowedValues = ThinkingLevels::parseAllowedValues(e.serverMessage);
 
-    const QString said = e.serverMessage.isEmpty() ? QString() : QStringLiteral(": %1").arg(e.serverMessage);
+    const QString said = e.serverMessage.isEmpty() ? QString() : QStringLiteral(": %1").arg(ResponseParser::withoutFinalDot(e.serverMessage));
     if ((httpStatus == 400 && keyInvalid) || httpStatus == 401 || httpStatus == 403) {
         e.kind = ErrorKind::Auth;
         e.message = QStringLiteral("The server rejected the API key (HTTP %1%2). Check the key in "

@@ -38,6 +38,9 @@ public:
     /** A protobuf Duration string ("7s", "1.5s", "250ms") in ms; -1 when unparsable. */
     static int parseDurationMs(const QString &text);
 
+    /** Server text ready to be followed by ". " in our sentences (no doubled full stop). */
+    static QString withoutFinalDot(const QString &text);
+
     /** The kind an in-body error code string implies ("resource_exhausted" -> RateLimited ...). */
     static ErrorKind kindForCode(const QString &code, ErrorKind fallback);
 };

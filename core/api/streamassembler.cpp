@@ -25,28 +25,36 @@ QString str(const json &obj, const char *key)
 // delta starts a new image instead of continuing this one (spec §5, U3).
 bool looksComplete(const std::string &data)
 {
-    std::string clean;
-    clean.reserve(data.size());
-    for (char c : data) {
-        if (c != '\n' && c != '\r' && c != ' ' && c != '\t')
-            clean.push_back(c);
+    // Works on the ends only (no copy of a megabyte-sized string per delta).
+    auto isSpace = [](char c) { return c == '\n' || c == '\r' || c == ' ' || c == '\t'; };
+    size_t length = 0;
+    for (char c : data)
+        length += isSpace(c) ? 0 : 1;
+    if (length == 0)
+        return false;
+    std::string tail, head;
+    for (auto it = data.rbegin(); it != data.rend() && tail.size() < 12; ++it) {
+        if (!isSpace(*it))
+            tail.insert(tail.begin(), *it);
     }
-    if (clean.empty())
-        return false;
-    if (clean.back() == '=')
+    for (auto it = data.begin(); it != data.end() && head.size() < 16; ++it) {
+        if (!isSpace(*it))
+            head.push_back(*it);
+    }
+    if (tail.back() == '=')
         return true; // padding only ever ends an encoding
-    if (clean.size() % 4 != 0)
+    if (length % 4 != 0)
         return false;
-    const QByteArray tail = ResponseParser::decodeBase64(QByteArray::fromStdString(clean.substr(clean.size() - 12)));
-    const QByteArray head = ResponseParser::decodeBase64(QByteArray::fromStdString(clean.substr(0, std::min<size_t>(16, clean.size()))));
-    if (tail.endsWith("\xFF\xD9"))
+    const QByteArray tailBytes = ResponseParser::decodeBase64(QByteArray::fromStdString(tail));
+    const QByteArray headBytes = ResponseParser::decodeBase64(QByteArray::fromStdString(head));
+    if (tailBytes.endsWith("\xFF\xD9"))
         return true; // JPEG end of image
-    if (tail.endsWith(QByteArray("IEND\xAE\x42\x60\x82", 8)))
+    if (tailBytes.endsWith(QByteArray("IEND\xAE\x42\x60\x82", 8)))
         return true; // PNG IEND chunk
-    if (head.startsWith("RIFF") && head.size() >= 8) {
-        const auto size = quint32(quint8(head[4])) | quint32(quint8(head[5])) << 8
-                          | quint32(quint8(head[6])) << 16 | quint32(quint8(head[7])) << 24;
-        return clean.size() / 4 * 3 >= size + 8;
+    if (headBytes.startsWith("RIFF") && headBytes.size() >= 8) {
+        const auto size = quint32(quint8(headBytes[4])) | quint32(quint8(headBytes[5])) << 8
+                          | quint32(quint8(headBytes[6])) << 16 | quint32(quint8(headBytes[7])) << 24;
+        return length / 4 * 3 >= size + 8;
     }
     return false;
 }
@@ -235,8 +243,13 @@ QList<StreamEvent> StreamAssembler::feed(const SseEvent &event)
                 out.append(e);
             } else {
                 const std::string data = delta.value("data", std::string());
+                // A delta starts a new image only if the previous data is a whole file and this
+                // one begins with an image signature; anything else continues the same image.
+                const bool startsImage = !sniffImageMimeType(
+                    ResponseParser::decodeBase64(QByteArray::fromStdString(data.substr(0, 16)))).isEmpty();
                 if (last && str(*last, "type") == QLatin1String("image") && last->contains("data")
-                    && (*last)["data"].is_string() && !looksComplete((*last)["data"].get<std::string>())) {
+                    && (*last)["data"].is_string()
+                    && !(startsImage && looksComplete((*last)["data"].get<std::string>()))) {
                     (*last)["data"] = (*last)["data"].get<std::string>() + data;
                     if (delta.contains("mime_type") && !last->contains("mime_type"))
                         (*last)["mime_type"] = delta["mime_type"];
@@ -294,7 +307,7 @@ QList<StreamEvent> StreamAssembler::feed(const SseEvent &event)
         e.interactionId = interactionId();
         e.message = QStringLiteral("The server reported an error during the stream%1%2. Try again.")
                         .arg(e.serverCode.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(e.serverCode),
-                             e.serverMessage.isEmpty() ? QString() : QStringLiteral(": %1").arg(e.serverMessage));
+                             e.serverMessage.isEmpty() ? QString() : QStringLiteral(": %1").arg(ResponseParser::withoutFinalDot(e.serverMessage)));
         d->error = e;
         d->done = true;
     }

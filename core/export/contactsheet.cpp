@@ -26,6 +26,9 @@ constexpr int kGap = 16;
 constexpr int kMargin = 24;
 constexpr int kCaptionHeight = 34;   // two lines of the bitmap font
 constexpr int kTitleHeight = 44;
+constexpr int kMaxAutoColumns = 6;
+constexpr int kMinCell = 48;
+constexpr int kMaxSide = 16384;
 const QColor kBackground(0xf6, 0xf5, 0xf2);
 const QColor kInk(0x1d, 0x1d, 0x1f);
 const QColor kMuted(0x6b, 0x6b, 0x70);
@@ -66,7 +69,7 @@ QImage thumbnail(const QString &path, int box)
 
 QString ContactSheet::caption(int n, const ExportFrame &frame, bool stripPrompts)
 {
-    QString s = QLatin1Char('#') + QString::number(n) + QLatin1Char(' ') + frame.kind;
+    QString s = QLatin1Char('#') + QString::number(frame.turn > 0 ? frame.turn : n) + QLatin1Char(' ') + frame.kindText();
     if (frame.isFailed())
         s += QLatin1Char(' ') + tr("(failed)");
     if (!stripPrompts && !frame.prompt.isEmpty())
@@ -78,11 +81,14 @@ QImage ContactSheet::render(const QList<const ExportFrame *> &frames, const QStr
                             const ContactSheetOptions &options, QStringList *warnings)
 {
     const int count = int(frames.size());
-    const int cell = qBound(32, options.cellSize, 2048);
     const int cols = options.columns > 0 ? options.columns
-                                         : qBound(1, int(std::ceil(std::sqrt(double(count)))), 6);
+                                         : qBound(1, int(std::ceil(std::sqrt(double(count)))), kMaxAutoColumns);
     const int rows = qMax(1, (count + cols - 1) / cols);
     const int captionH = options.captions ? kCaptionHeight : 0;
+    // Large sessions get smaller cells so that the sheet stays a sane image (<= kMaxSide).
+    const int fitHeight = (kMaxSide - 2 * kMargin - kTitleHeight) / rows - captionH - kGap;
+    const int fitWidth = (kMaxSide - 2 * kMargin) / cols - kGap;
+    const int cell = qBound(kMinCell, qMin(options.cellSize, qMin(fitHeight, fitWidth)), 2048);
     const int width = 2 * kMargin + cols * cell + (cols - 1) * kGap;
     const int height = 2 * kMargin + kTitleHeight + rows * (cell + captionH) + (rows - 1) * kGap;
 
@@ -154,6 +160,15 @@ Result<ExportReport> ContactSheet::write(const QList<const ExportFrame *> &frame
         ApiError e;
         e.kind = ErrorKind::InvalidInput;
         e.message = tr("There are no frames to put on a contact sheet.");
+        return e;
+    }
+    const int cols = options.columns > 0 ? options.columns : kMaxAutoColumns;
+    const int maxRows = (kMaxSide - 2 * kMargin - kTitleHeight) / (kMinCell + (options.captions ? kCaptionHeight : 0) + kGap);
+    if (frames.size() > qsizetype(cols) * maxRows) {
+        ApiError e;
+        e.kind = ErrorKind::InvalidInput;
+        e.message = tr("%1 frames do not fit on one contact sheet (at most %2); choose a branch or some frames.")
+                        .arg(frames.size()).arg(cols * maxRows);
         return e;
     }
     const QImage sheet = render(frames, title, options, &report.warnings);

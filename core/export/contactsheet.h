@@ -28,7 +28,7 @@ public:
                          const ContactSheetOptions &options, QStringList *warnings = nullptr);
     static Result<ExportReport> write(const QList<const ExportFrame *> &frames, const QString &title,
                                       const QString &outFile, const ContactSheetOptions &options);
-    /** The caption of the n-th (1-based) frame. */
+    /** The caption of a frame: its turn number (n, 1-based position, when it has none), kind, prompt. */
     static QString caption(int n, const ExportFrame &frame, bool stripPrompts);
 };
 

@@ -6,6 +6,8 @@
 #include "core/export/sessionbundle.h"
 
 #include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
 
 namespace nb2 {
 
@@ -69,6 +71,24 @@ Result<ExportReport> Exporter::run(const ExportSession &session, const ExportReq
     if (frames.value().isEmpty())
         return invalid(tr("The chosen scope has no frames to export."));
 
+    // Folder formats write into a new or empty folder; if they fail halfway, empty it again
+    // so that a failed export leaves nothing that looks like a finished one.
+    const bool folder = request.format == ExportFormat::Frames || (request.format == ExportFormat::Html && !request.singleFile);
+    const QFileInfo target(request.output);
+    const bool existed = target.exists();
+    const bool fresh = !existed || (target.isDir() && QDir(request.output).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System));
+    auto result = write(session, frames.value(), request, includeFailed);
+    if (!result && folder && fresh) {
+        QDir(request.output).removeRecursively();
+        if (existed)
+            QDir().mkpath(request.output);
+    }
+    return result;
+}
+
+Result<ExportReport> Exporter::write(const ExportSession &session, const QList<const ExportFrame *> &frames,
+                                     const ExportRequest &request, bool includeFailed)
+{
     switch (request.format) {
     case ExportFormat::Html: {
         HtmlExportOptions o;
@@ -77,18 +97,18 @@ Result<ExportReport> Exporter::run(const ExportSession &session, const ExportReq
         o.linkImages = request.linkImages;
         o.stripPrompts = request.stripPrompts;
         o.stripIds = request.stripIds;
-        return HtmlExporter::write(session, frames.value(), request.output, o);
+        return HtmlExporter::write(session, frames, request.output, o);
     }
     case ExportFormat::Sheet: {
         ContactSheetOptions o;
         o.stripPrompts = request.stripPrompts;
-        return ContactSheet::write(frames.value(), session.title, request.output, o);
+        return ContactSheet::write(frames, session.title, request.output, o);
     }
     case ExportFormat::Frames: {
         FramesExportOptions o;
         o.provenance.stripPrompts = request.stripPrompts;
         o.provenance.stripIds = request.stripIds;
-        return FramesExporter::write(session, frames.value(), request.output, o);
+        return FramesExporter::write(session, frames, request.output, o);
     }
     case ExportFormat::Bundle:
         break;

@@ -33,6 +33,10 @@ public:
 
     static QString formatName(ExportFormat format);                       // "html", "bundle", "sheet", "frames"
     static std::optional<ExportFormat> formatFromName(const QString &name);
+
+private:
+    static Result<ExportReport> write(const ExportSession &session, const QList<const ExportFrame *> &frames,
+                                      const ExportRequest &request, bool includeFailed);
 };
 
 } // namespace nb2

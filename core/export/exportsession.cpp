@@ -74,8 +74,10 @@ ExportSession ExportSession::fromGraph(const FrameGraph &graph, const QString &s
     s.sessionDir = dir.absolutePath();
     s.title = dir.dirName();
     for (const Frame &f : graph.frames()) {
-        if (!f.isTrashed())
+        if (!f.isTrashed()) {
             s.frames.append(fromFrame(f, dir));
+            s.frames.last().turn = int(s.frames.size());
+        }
     }
     const QList<Branch> branches = graph.branches();
     for (int i = 0; i < branches.size(); ++i)

@@ -15,6 +15,7 @@ class FrameGraph;
 /** One frame as the exporters see it: plain values, no link to the live session. */
 struct ExportFrame {
     QString id;                 // the session's frame id (stable, not a server id)
+    int turn = 0;               // 1-based creation order in the session ("#3"); 0: use the position
     QString parentId;           // empty for a root
     QString kind;               // "generate", "edit", "edit_local", "style_edit", "import", ...
     QString status;             // "done", "failed", "pending", ...
@@ -33,6 +34,8 @@ struct ExportFrame {
 
     bool hasImage() const { return !imagePath.isEmpty(); }
     bool isFailed() const { return status == QLatin1String("failed"); }
+    /** The kind for people: "re-anchor", "style-edit". */
+    QString kindText() const { return QString(kind).replace(QLatin1Char('_'), QLatin1Char('-')); }
 };
 
 /** A named branch: the frame it ends at. */

@@ -6,6 +6,8 @@
 #include <QHash>
 #include <QSet>
 
+#include <algorithm>
+
 #ifndef NB2_VERSION
 #define NB2_VERSION "0.0.0"
 #endif
@@ -49,6 +51,7 @@ ol.chain>li.failed::before{background:var(--bad)}
 .body{min-width:0;flex:1}
 .head{display:flex;flex-wrap:wrap;align-items:baseline;gap:8px;color:var(--muted);font-size:12px}
 .idx{font-weight:600;color:var(--ink);font-size:13px}
+.fork{color:var(--muted);text-decoration:none;border:1px dashed var(--line);border-radius:10px;padding:0 7px}
 .kind{text-transform:uppercase;letter-spacing:.04em;font-weight:600;color:var(--accent)}
 .prompt{margin:6px 0;font-size:15px;white-space:pre-wrap;overflow-wrap:anywhere}
 .prompt.none{color:var(--muted);font-style:italic}
@@ -130,8 +133,27 @@ public:
             else
                 m_children[parent].append(f);
         }
-        for (int i = 0; i < frames.size(); ++i)
-            m_number.insert(frames.at(i)->id, i + 1);
+        // Numbers are the turn order (creation order), which is how people refer to turns.
+        int n = 0;
+        for (const ExportFrame &f : session.frames) {
+            ++n;
+            if (inScope.contains(f.id))
+                m_number.insert(f.id, f.turn > 0 ? f.turn : n);
+        }
+        // The longest line of work continues straight down; shorter ones become forks.
+        // frames is in tree order (parents first), so walking it backwards sees children first.
+        QHash<QString, int> height;
+        for (auto it = frames.crbegin(); it != frames.crend(); ++it) {
+            int h = 0;
+            for (const ExportFrame *c : m_children.value((*it)->id))
+                h = qMax(h, height.value(c->id));
+            height.insert((*it)->id, h + 1);
+        }
+        for (auto it = m_children.begin(); it != m_children.end(); ++it) {
+            std::stable_sort(it->begin(), it->end(), [&](const ExportFrame *a, const ExportFrame *b) {
+                return height.value(a->id) > height.value(b->id);
+            });
+        }
         for (const ExportBranch &b : session.branches)
             m_tags[b.headId].append(b.name);
     }
@@ -147,16 +169,16 @@ public:
         h += QLatin1String("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                            "<meta name=\"generator\" content=\"nb2lite " NB2_VERSION "\">\n<title>");
-        h += htmlEscape(title) + QLatin1String(" \u2014 NB2Lite history</title>\n<style>");
+        h += htmlEscape(title) + QStringLiteral(" \u2014 NB2Lite history</title>\n<style>");
         h += QLatin1String(kStyle);
         h += QLatin1String("</style>\n</head>\n<body data-frames=\"") + QString::number(m_frames.size())
              + QLatin1String("\">\n<header>\n<h1>") + htmlEscape(title) + QLatin1String("</h1>\n<p class=\"meta\">");
-        h += tr("%n frame(s)", nullptr, int(m_frames.size()));
+        const QString dot = QStringLiteral(" \u00b7 ");
+        h += count(int(m_frames.size()), tr("1 frame"), tr("%1 frames"));
         if (failed)
-            h += QLatin1String(" \u00b7 ") + tr("%n failed turn(s)", nullptr, failed);
-        h += QLatin1String(" \u00b7 ") + tr("%n branch(es)", nullptr, int(m_session.branches.size()));
-        h += QLatin1String(" \u00b7 ") + tr("exported %1 with NB2Lite " NB2_VERSION)
-                                              .arg(timeText(QDateTime::currentDateTimeUtc()));
+            h += dot + count(failed, tr("1 failed turn"), tr("%1 failed turns"));
+        h += dot + count(int(m_session.branches.size()), tr("1 branch"), tr("%1 branches"));
+        h += dot + tr("exported %1 with NB2Lite " NB2_VERSION).arg(timeText(QDateTime::currentDateTimeUtc()));
         h += QLatin1String("</p>\n");
         if (!m_session.branches.isEmpty()) {
             h += QLatin1String("<ul class=\"branches\">");
@@ -164,14 +186,14 @@ public:
                 if (!m_number.contains(b.headId))
                     continue;
                 h += QLatin1String("<li><a href=\"#") + anchor(b.headId) + QLatin1String("\">")
-                     + htmlEscape(tr("branch %1").arg(b.name)) + QLatin1String(" \u2192 #") + QString::number(m_number.value(b.headId))
+                     + htmlEscape(tr("branch %1").arg(b.name)) + QStringLiteral(" \u2192 #") + QString::number(m_number.value(b.headId))
                      + QLatin1String("</a></li>");
             }
             h += QLatin1String("</ul>\n");
         }
         h += QLatin1String("</header>\n<main>\n");
         for (const ExportFrame *root : m_roots)
-            chain(h, root);
+            chain(h, root, nullptr);
         h += QLatin1String("</main>\n<footer>");
         h += tr("Click a picture to see it full size. Images are the session's original files, unchanged.");
         h += QLatin1String("</footer>\n<div id=\"lightbox\" hidden><img id=\"lightbox-img\" alt=\"\"></div>\n"
@@ -182,23 +204,28 @@ public:
     }
 
 private:
+    static QString count(int n, const QString &one, const QString &many)
+    {
+        return n == 1 ? one : many.arg(n);
+    }
+
     // By position, not frame id: the page must not carry ids when they are stripped.
     QString anchor(const QString &id) const { return QLatin1String("f-") + QString::number(m_number.value(id)); }
 
     // One line of work: the frame, then its first child continues the same list; other
     // children open indented lists (forks) inside the frame's item. Recursion depth is the
     // number of forks, not the chain length.
-    void chain(QString &h, const ExportFrame *start) const
+    void chain(QString &h, const ExportFrame *start, const ExportFrame *forkedFrom) const
     {
         h += QLatin1String("<ol class=\"chain\">\n");
         for (const ExportFrame *f = start; f;) {
             h += QLatin1String(f->isFailed() ? "<li class=\"failed\">" : "<li>");
-            card(h, *f);
+            card(h, *f, f == start ? forkedFrom : nullptr);
             const QList<const ExportFrame *> kids = m_children.value(f->id);
             if (kids.size() > 1) {
                 h += QLatin1String("<div class=\"forks\">\n");
                 for (int i = 1; i < kids.size(); ++i)
-                    chain(h, kids.at(i));
+                    chain(h, kids.at(i), f);
                 h += QLatin1String("</div>\n");
             }
             h += QLatin1String("</li>\n");
@@ -215,7 +242,7 @@ private:
              + QLatin1String("</dd></div>");
     }
 
-    void card(QString &h, const ExportFrame &f) const
+    void card(QString &h, const ExportFrame &f, const ExportFrame *forkedFrom) const
     {
         const int n = m_number.value(f.id);
         h += QLatin1String("<article class=\"frame\" id=\"") + anchor(f.id) + QLatin1String("\">");
@@ -227,13 +254,17 @@ private:
             const bool isData = src.startsWith(QLatin1String("data:"));
             h += QLatin1String("<a class=\"thumb\" href=\"") + (isData ? QLatin1String("#") + anchor(f.id) : htmlEscape(src))
                  + QLatin1String("\"><img src=\"") + htmlEscape(src) + QLatin1String("\" alt=\"") + alt
-                 + QLatin1String("\" decoding=\"async\"></a>");
+                 + QLatin1String("\"></a>");
         } else {
             h += QLatin1String("<div class=\"thumb\"><div class=\"noimage\">")
                  + (f.isFailed() ? tr("failed \u2014 no image") : tr("no image")) + QLatin1String("</div></div>");
         }
         h += QLatin1String("<div class=\"body\"><div class=\"head\"><span class=\"idx\">#") + QString::number(n)
-             + QLatin1String("</span><span class=\"kind\">") + htmlEscape(f.kind) + QLatin1String("</span>");
+             + QLatin1String("</span><span class=\"kind\">") + htmlEscape(f.kindText()) + QLatin1String("</span>");
+        if (forkedFrom) {
+            h += QLatin1String("<a class=\"fork\" href=\"#") + anchor(forkedFrom->id) + QLatin1String("\">")
+                 + tr("forks from #%1").arg(m_number.value(forkedFrom->id)) + QLatin1String("</a>");
+        }
         for (const QString &tag : m_tags.value(f.id))
             h += QLatin1String("<span class=\"tag\">") + htmlEscape(tr("branch %1").arg(tag)) + QLatin1String("</span>");
         if (f.created.isValid()) {

@@ -30,6 +30,7 @@ namespace {
 constexpr size_t kMaxRequestBytes = 20u * 1024u * 1024u; // spec §2.1: whole request ≤ 20 MB
 constexpr size_t kHardBodyCap = 64u * 1024u * 1024u;     // above this httplib itself answers 413
 constexpr int kMaxLoggedRequests = 1000;
+constexpr qsizetype kMaxLoggedBytes = 96 * 1024 * 1024; // long demo sessions must not grow without bound
 constexpr int kMaxInputImages = 14;
 const char *const kJsonType = "application/json; charset=UTF-8";
 const char *const kSseType = "text/event-stream"; // exact: httplib does not gzip this type
@@ -226,7 +227,7 @@ struct Stored {
     QString status;
     json interaction; // as POST returned it (final form)
     json userContent;
-    QImage pixels;
+    QByteArray jpeg; // the output image; decoded again for an edit (keeps memory ~50 KB/turn)
     QStringList caption;
     qint64 backgroundDoneAtMs = 0;
 };
@@ -269,6 +270,7 @@ public:
     FakeServerOptions opts;
     QHash<QString, Stored> store;
     QList<FakeRequest> log;
+    qsizetype logBytes = 0;
     std::deque<FakeFault> faults;
     QString error;
 
@@ -335,9 +337,12 @@ void FakeServer::Private::handle(const httplib::Request &req, httplib::Response 
         for (const auto &[k, v] : req.headers)
             r.headers.insert(q(k).toLower(), q(v));
         std::lock_guard<std::mutex> lock(mutex);
+        logBytes += r.body.size();
         log.append(r);
-        while (log.size() > kMaxLoggedRequests)
+        while (log.size() > kMaxLoggedRequests || (log.size() > 1 && logBytes > kMaxLoggedBytes)) {
+            logBytes -= log.first().body.size();
             log.removeFirst();
+        }
     }
 
     static const QRegularExpression createRe(QStringLiteral("^(.*)/(v1|v1beta)/interactions/?$"));
@@ -436,7 +441,7 @@ void FakeServer::Private::handle(const httplib::Request &req, httplib::Response 
     }
 
     bool streaming = false;
-    if (op == Op::Create) {
+    if (op == Op::Create && req.body.size() <= kMaxRequestBytes) {
         // Streams carry their latency between events so the id arrives early.
         const auto body = json::parse(req.body, nullptr, false);
         streaming = body.is_object() && body.contains("stream") && body["stream"].is_boolean()
@@ -747,11 +752,18 @@ std::optional<Reply> FakeServer::Private::parseGenerationConfig(const json &gc, 
         const QString field = QStringLiteral("generation_config.") + q(k);
         if (k == "thinking_level") {
             QStringList allowed;
+            FakeServerOptions::ThinkingError wording;
             {
                 std::lock_guard<std::mutex> lock(mutex);
                 allowed = opts.thinkingLevels;
+                wording = opts.thinkingError;
             }
             const QString level = v.is_string() ? q(v.get<std::string>()) : q(v.dump());
+            if ((!v.is_string() || !allowed.contains(level))
+                && wording == FakeServerOptions::ThinkingError::NotSupportedRetry)
+                return nativeError(400, "invalid_request",
+                                   QStringLiteral("Thinking level THINKING_LEVEL_%1 is not supported for this model. "
+                                                  "Please retry with other thinking level.").arg(level.toUpper()));
             if (!v.is_string() || !allowed.contains(level))
                 return invalidArgument(QStringLiteral("%1: Unsupported thinking level \"%2\" for model %3. Allowed values are: %4.")
                                            .arg(field, level, out->model, allowed.join(QStringLiteral(", "))));
@@ -891,7 +903,7 @@ Reply FakeServer::Private::create(const httplib::Request &req, const std::option
         return *err;
 
     // The parent is looked up after validation, as the service reports bad arguments first.
-    QImage parentPixels;
+    QByteArray parentJpeg;
     QStringList parentCaption;
     if (!pc.previousId.isEmpty()) {
         std::lock_guard<std::mutex> lock(mutex);
@@ -902,9 +914,10 @@ Reply FakeServer::Private::create(const httplib::Request &req, const std::option
             && !(it->backgroundDoneAtMs && QDateTime::currentMSecsSinceEpoch() >= it->backgroundDoneAtMs))
             return nativeError(400, "invalid_request",
                                QStringLiteral("previous_interaction_id: interaction '%1' is still in progress.").arg(pc.previousId));
-        parentPixels = it->pixels;
+        parentJpeg = it->jpeg;
         parentCaption = it->caption;
     }
+    const QImage parentPixels = parentJpeg.isEmpty() ? QImage() : QImage::fromData(parentJpeg, "JPEG");
 
     const bool refuse = fault && fault->kind == FakeFault::Kind::TextOnlyRefusal;
     const QImage base = !pc.images.isEmpty() ? pc.images.last().pixels
@@ -971,8 +984,9 @@ Reply FakeServer::Private::create(const httplib::Request &req, const std::option
     output["type"] = "model_output";
     json content = json::array();
     content.push_back(json{{"type", "text"}, {"text", s(text)}});
+    QByteArray jpeg;
     if (!pixels.isNull()) {
-        const QByteArray jpeg = FakeImagePainter::encodeJpeg(pixels);
+        jpeg = FakeImagePainter::encodeJpeg(pixels);
         content.push_back(json{{"type", "image"}, {"data", jpeg.toBase64().toStdString()}, {"mime_type", "image/jpeg"}});
     }
     output["content"] = content;
@@ -1008,7 +1022,7 @@ Reply FakeServer::Private::create(const httplib::Request &req, const std::option
             st.status = QStringLiteral("completed");
             st.interaction = interaction;
             st.userContent = pc.userContent;
-            st.pixels = pixels;
+            st.jpeg = jpeg;
             st.caption = caption;
             if (pc.background && !pc.stream) {
                 st.status = QStringLiteral("in_progress");
@@ -1182,7 +1196,7 @@ Reply FakeServer::Private::cancel(const QString &id)
                            QStringLiteral("Only background interactions that are still in progress can be cancelled; '%1' is %2.")
                                .arg(id, it->status == QLatin1String("in_progress") ? QStringLiteral("completed") : it->status));
     it->status = QStringLiteral("cancelled");
-    it->pixels = QImage();
+    it->jpeg.clear();
     json out = it->interaction;
     out["status"] = "cancelled";
     out["updated"] = s(isoNow());
@@ -1243,6 +1257,7 @@ Reply FakeServer::Private::control(const httplib::Request &req, const std::strin
     if (path == "/_fake/requests" && req.method == "DELETE") {
         std::lock_guard<std::mutex> lock(mutex);
         log.clear();
+        logBytes = 0;
         return jsonReply(200, json{{"ok", true}});
     }
     auto state = [this] {
@@ -1257,6 +1272,8 @@ Reply FakeServer::Private::control(const httplib::Request &req, const std::strin
             levels.push_back(s(l));
         st["thinking_levels"] = levels;
         st["require_key"] = opts.requireKey;
+        st["thinking_error"] = opts.thinkingError == FakeServerOptions::ThinkingError::AllowedValues ? "allowed_values"
+                                                                                                    : "not_supported";
         return st;
     };
     if (path == "/_fake/state" && req.method == "GET")
@@ -1271,7 +1288,8 @@ Reply FakeServer::Private::control(const httplib::Request &req, const std::strin
                                      QStringLiteral("retry_after_ms"), QStringLiteral("trickle_ms"),
                                      QStringLiteral("latency_ms"), QStringLiteral("forget"),
                                      QStringLiteral("thinking_levels"), QStringLiteral("clear_faults"),
-                                     QStringLiteral("clear_requests"), QStringLiteral("require_key")};
+                                     QStringLiteral("clear_requests"), QStringLiteral("require_key"),
+                                     QStringLiteral("thinking_error")};
     for (const auto &[k, v] : body.items()) {
         if (!known.contains(q(k)))
             return nativeError(400, "invalid_request", QStringLiteral("control: unknown field \"%1\".").arg(q(k)));
@@ -1294,6 +1312,16 @@ Reply FakeServer::Private::control(const httplib::Request &req, const std::strin
         f.trickleMs = intField("trickle_ms", 2000);
         fault = f;
     }
+    std::optional<FakeServerOptions::ThinkingError> wording;
+    if (body.contains("thinking_error")) {
+        if (body["thinking_error"] == "allowed_values")
+            wording = FakeServerOptions::ThinkingError::AllowedValues;
+        else if (body["thinking_error"] == "not_supported")
+            wording = FakeServerOptions::ThinkingError::NotSupportedRetry;
+        else
+            return nativeError(400, "invalid_request",
+                               QStringLiteral("control: thinking_error must be \"allowed_values\" or \"not_supported\"."));
+    }
     QStringList levels;
     if (body.contains("thinking_levels")) {
         if (!body["thinking_levels"].is_array())
@@ -1308,8 +1336,10 @@ Reply FakeServer::Private::control(const httplib::Request &req, const std::strin
         std::lock_guard<std::mutex> lock(mutex);
         if (body.value("clear_faults", false))
             faults.clear();
-        if (body.value("clear_requests", false))
+        if (body.value("clear_requests", false)) {
             log.clear();
+            logBytes = 0;
+        }
         if (fault) {
             for (int i = 0; i < std::max(1, intField("count", 1)); ++i)
                 faults.push_back(*fault);
@@ -1318,6 +1348,8 @@ Reply FakeServer::Private::control(const httplib::Request &req, const std::strin
             opts.latencyMs = std::max(0, intField("latency_ms", 0));
         if (body.contains("thinking_levels"))
             opts.thinkingLevels = levels;
+        if (wording)
+            opts.thinkingError = *wording;
         if (body.contains("require_key") && body["require_key"].is_boolean())
             opts.requireKey = body["require_key"].get<bool>();
         if (body.contains("forget")) {
@@ -1391,7 +1423,7 @@ bool FakeServer::start(quint16 port)
     // Idle keep-alive connections hold a worker until this timeout; keep it short so
     // stop() is prompt. Clients see "Keep-Alive: timeout=1" and reconnect.
     http->set_keep_alive_timeout(1);
-    http->set_read_timeout(5, 0);
+    http->set_read_timeout(2, 0); // bounds how long a stalled upload can delay stop()
     http->set_write_timeout(5, 0);
     http->set_payload_max_length(kHardBodyCap);
     // httplib's default adds SO_REUSEPORT, which would let a second server share our port
@@ -1503,6 +1535,12 @@ void FakeServer::setRequireKey(bool require)
     d->opts.requireKey = require;
 }
 
+void FakeServer::setThinkingErrorWording(FakeServerOptions::ThinkingError wording)
+{
+    std::lock_guard<std::mutex> lock(d->mutex);
+    d->opts.thinkingError = wording;
+}
+
 void FakeServer::injectFault(const FakeFault &fault, int count)
 {
     std::lock_guard<std::mutex> lock(d->mutex);
@@ -1538,6 +1576,7 @@ void FakeServer::clearRequests()
 {
     std::lock_guard<std::mutex> lock(d->mutex);
     d->log.clear();
+    d->logBytes = 0;
 }
 
 int FakeServer::interactionCount() const

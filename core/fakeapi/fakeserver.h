@@ -46,11 +46,19 @@ struct FakeRequest {
 };
 
 struct FakeServerOptions {
+    /** How a rejected thinking level is worded (both seen in the wild, spec §2.3). */
+    enum class ThinkingError {
+        AllowedValues,    // 400 Google shape, message ends "Allowed values are: low, high."
+        NotSupportedRetry // 400 {"error":{"code":"invalid_request","message":"Thinking level
+                          // THINKING_LEVEL_X is not supported for this model. Please retry ..."}}
+    };
+
     QString apiKey = QStringLiteral("test-key");
     QStringList models{QStringLiteral("gemini-3.1-flash-lite-image")};
     QStringList thinkingLevels{QStringLiteral("low"), QStringLiteral("high")};
     int latencyMs = 0;      // added before every create/get/cancel answer (interruptible by stop())
     bool requireKey = true; // false: any (or no) key is accepted (CLI --demo)
+    ThinkingError thinkingError = ThinkingError::AllowedValues;
 };
 
 /**
@@ -86,6 +94,7 @@ public:
     void setThinkingLevels(const QStringList &levels);
     QStringList thinkingLevels() const;
     void setRequireKey(bool require);
+    void setThinkingErrorWording(FakeServerOptions::ThinkingError wording);
 
     /** The next `count` create/get requests get this fault instead of a normal answer. */
     void injectFault(const FakeFault &fault, int count = 1);

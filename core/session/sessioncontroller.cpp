@@ -685,6 +685,11 @@ void SessionController::finishJob(const JobResult &result)
     } else {
         f.status = FrameStatus::Failed;
         f.error = FrameError::fromApiError(result.error);
+        if (result.error.kind == ErrorKind::NotFound && f.kind == FrameKind::Edit)
+            f.error.message = QStringLiteral("The server no longer has the parent's interaction %1 and automatic "
+                                             "re-anchoring is off. Re-anchor this frame to send the parent's stored "
+                                             "image instead (continuity may differ).")
+                                  .arg(f.continuedInteractionId);
         if (!result.error.modelText.isEmpty())
             f.modelText = result.error.modelText;
     }

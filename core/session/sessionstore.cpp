@@ -245,8 +245,12 @@ void SessionStore::adopt(FrameGraph graph, const QString &current, const QJsonOb
 
 bool SessionStore::mergeJournal(QString *errorMessage)
 {
-    // The journal may be ahead of the manifest after a crash: a turn begun (journal) but not
-    // yet in the manifest, or an id learned by streaming that never reached the manifest.
+    // The journal may be ahead of the manifest after a crash: an id learned by streaming that
+    // never reached the manifest (or, after a lost manifest, a begun turn it does not list).
+    // A pending frame always reaches the manifest before its journal record, so a manifest
+    // without pending frames has nothing to learn from the journal: skip reading it.
+    if (m_graph.withStatus(FrameStatus::Pending).isEmpty() && !m_graph.isEmpty())
+        return true;
     const Journal::Replay replay = Journal::replay(journalPath());
     QList<Frame> fixes;
     for (const QString &id : replay.openTurns) {

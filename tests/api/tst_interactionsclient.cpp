@@ -160,7 +160,9 @@ private slots:
     void textOnlyIsNoImage();
     void errorShapes_data();
     void errorShapes();
+    void thinkingLevelLearnedAndPersisted_data();
     void thinkingLevelLearnedAndPersisted();
+    void otherAllowedValuesNotLearned();
     void thinkingLevelNotSupportedWording();
     void retriesTransientStatuses();
     void doesNotRetryClientErrors();
@@ -174,6 +176,7 @@ private slots:
     void cancelDuringTrickledBody();
     void cancelWhileConnecting();
     void cancelBeforeStart();
+    void cancelDuringStream();
     void readTimeout();
     void connectTimeout();
     void streamingWithDraftsMatchesUnary();
@@ -424,17 +427,26 @@ void tst_InteractionsClient::errorShapes()
     QCOMPARE(r.error().retryAfterMs, retryAfterMs);
     QCOMPARE(r.error().attempts, 1);
     QVERIFY(!r.error().message.isEmpty());
+    qInfo("%s", qPrintable(r.error().message));
     if (!serverMessage.isEmpty())
-        QVERIFY2(r.error().message.contains(serverMessage), qPrintable(r.error().message));
+        QVERIFY2(r.error().message.contains(ResponseParser::withoutFinalDot(serverMessage)), qPrintable(r.error().message));
+    QVERIFY(!r.error().message.contains(QLatin1String("..")));
+}
+
+void tst_InteractionsClient::thinkingLevelLearnedAndPersisted_data()
+{
+    QTest::addColumn<QString>("verbatim");
+    QTest::newRow("google wording") << QStringLiteral("* GenerateContentRequest.generation_config.thinking_config.thinking_level: Unsupported thinking level. Allowed values are: minimal, high.");
+    QTest::newRow("terse wording") << QStringLiteral("Invalid value 'low'. Allowed values are: minimal, high.");
 }
 
 void tst_InteractionsClient::thinkingLevelLearnedAndPersisted()
 {
+    QFETCH(QString, verbatim);
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("levels.json"));
     ThinkingLevels levels(path);
     ScriptedServer server;
-    const QString verbatim = QStringLiteral("* GenerateContentRequest.generation_config.thinking_config.thinking_level: Unsupported thinking level. Allowed values are: minimal, high.");
     server.enqueue(ScriptedServer::json(400, QStringLiteral(R"({"error":{"code":400,"message":"%1","status":"INVALID_ARGUMENT"}})").arg(verbatim).toUtf8()));
     ClientConfig config = configFor(server.baseUrl());
     config.thinkingLevels = &levels;
@@ -445,7 +457,9 @@ void tst_InteractionsClient::thinkingLevelLearnedAndPersisted()
     QCOMPARE(r.error().kind, ErrorKind::InvalidRequest);
     QCOMPARE(r.error().allowedValues, QStringList({QStringLiteral("minimal"), QStringLiteral("high")}));
     QCOMPARE(r.error().serverMessage, verbatim);
-    QCOMPARE(r.error().message, QStringLiteral("The server rejected thinking level 'low': %1. Allowed levels for this model: minimal, high.").arg(verbatim));
+    QString quoted = verbatim;
+    quoted.chop(1); // no doubled full stop before our own sentence
+    QCOMPARE(r.error().message, QStringLiteral("The server rejected thinking level 'low': %1. Allowed levels for this model: minimal, high.").arg(quoted));
     QCOMPARE(server.requestCount(), 1);
 
     // Learned, persisted, and used for validation from now on: no request for 'low'.
@@ -459,6 +473,21 @@ void tst_InteractionsClient::thinkingLevelLearnedAndPersisted()
     QVERIFY(again.error().message.contains(QLatin1String("minimal, high")));
     QCOMPARE(again.error().attempts, 0);
     QCOMPARE(server.requestCount(), 1);
+}
+
+void tst_InteractionsClient::otherAllowedValuesNotLearned()
+{
+    ThinkingLevels levels;
+    ScriptedServer server;
+    server.enqueue(ScriptedServer::json(400, R"({"error":{"code":400,"message":"Bad aspect_ratio. Allowed values are: 1:1, 16:9.","status":"INVALID_ARGUMENT"}})"));
+    ClientConfig config = configFor(server.baseUrl());
+    config.thinkingLevels = &levels;
+    InteractionsClient client(config);
+    const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QStringLiteral("low")));
+    QCOMPARE(r.error().kind, ErrorKind::InvalidRequest);
+    QCOMPARE(r.error().allowedValues, QStringList({QStringLiteral("1:1"), QStringLiteral("16:9")}));
+    QVERIFY(!levels.isLearned(config.model));
+    QVERIFY(r.error().message.contains(QLatin1String("Allowed values: 1:1, 16:9")));
 }
 
 void tst_InteractionsClient::thinkingLevelNotSupportedWording()
@@ -475,7 +504,7 @@ void tst_InteractionsClient::thinkingLevelNotSupportedWording()
     QCOMPARE(r.error().kind, ErrorKind::InvalidRequest);
     QVERIFY(r.error().allowedValues.isEmpty());
     QVERIFY(!levels.isLearned(config.model));
-    QVERIFY(r.error().message.startsWith(QStringLiteral("The server rejected thinking level 'low': ") + verbatim));
+    QVERIFY(r.error().message.startsWith(QStringLiteral("The server rejected thinking level 'low': ") + verbatim.chopped(1) + QStringLiteral(". Choose")));
 }
 
 void tst_InteractionsClient::retriesTransientStatuses()
@@ -574,6 +603,18 @@ void tst_InteractionsClient::longRateLimitReturnedToCaller()
     QCOMPARE(r.error().attempts, 1);
     QCOMPARE(server.requestCount(), 1);
     QVERIFY(r.error().message.contains(QLatin1String("60")));
+
+    // A 503 that names a long wait is returned the same way, as "come back later".
+    ScriptedServer busy;
+    auto unavailable = ScriptedServer::json(503, R"({"error":{"message":"maintenance"}})");
+    unavailable.headers.insert("retry-after-ms", "45000");
+    busy.setDefaultReply(unavailable);
+    InteractionsClient client2(configFor(busy.baseUrl()));
+    const auto b = client2.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()));
+    QCOMPARE(b.error().kind, ErrorKind::RateLimited);
+    QCOMPARE(b.error().httpStatus, 503);
+    QCOMPARE(b.error().retryAfterMs, 45000);
+    QCOMPARE(busy.requestCount(), 1);
 }
 
 void tst_InteractionsClient::connectionFailureRetried()
@@ -685,6 +726,38 @@ void tst_InteractionsClient::cancelWhileConnecting()
     QVERIFY2(ms < 200.0, qPrintable(QString::number(ms)));
     QCOMPARE(r.error().kind, ErrorKind::Cancelled);
     std::this_thread::sleep_for(std::chrono::milliseconds(1700)); // let the abandoned connect end before the listener closes
+}
+
+void tst_InteractionsClient::cancelDuringStream()
+{
+    ScriptedServer server;
+    auto slow = sse(apiFixture(QStringLiteral("stream_basic.sse")), 300);
+    slow.chunkDelayMs = 400;
+    server.setDefaultReply(slow);
+    InteractionsClient client(configFor(server.baseUrl()));
+    auto token = std::make_shared<CancelToken>();
+    std::promise<void> createdSeen;
+    std::atomic<bool> once{false};
+    CallOptions options;
+    options.stream = true;
+    options.cancel = token;
+    options.onEvent = [&](const StreamEvent &e) {
+        if (e.type == StreamEvent::Type::Created && !once.exchange(true))
+            createdSeen.set_value();
+    };
+    auto future = std::async(std::launch::async, [&] {
+        return client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()), options);
+    });
+    QVERIFY(createdSeen.get_future().wait_for(std::chrono::seconds(3)) == std::future_status::ready);
+    QElapsedTimer timer;
+    timer.start();
+    token->cancel();
+    QVERIFY(future.wait_for(std::chrono::seconds(3)) == std::future_status::ready);
+    const double ms = timer.nsecsElapsed() / 1e6;
+    qInfo("cancel latency during a stream: %.2f ms", ms);
+    QVERIFY(ms < 200.0);
+    const auto r = future.get();
+    QCOMPARE(r.error().kind, ErrorKind::Cancelled);
 }
 
 void tst_InteractionsClient::cancelBeforeStart()
@@ -846,7 +919,7 @@ void tst_InteractionsClient::streamErrors()
     const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()), options);
     QVERIFY(!r.ok());
     QCOMPARE(int(r.error().kind), kind);
-    QVERIFY2(r.error().message.contains(contains), qPrintable(r.error().message));
+    QVERIFY2(r.error().message.contains(ResponseParser::withoutFinalDot(contains)), qPrintable(r.error().message));
     QCOMPARE(r.error().interactionId, QStringLiteral("v1_sse123"));
     QVERIFY(created);
     QCOMPARE(server.requestCount(), 1); // a started stream is never re-sent
@@ -944,6 +1017,7 @@ void tst_InteractionsClient::tlsSelfSignedRejected()
     QCOMPARE(r.error().attempts, 1); // not retried
     QCOMPARE(server.requestCount(), 0); // the request (and key) never went out
     QVERIFY2(r.error().message.contains(QLatin1String("certificate")), qPrintable(r.error().message));
+    qInfo("%s", qPrintable(r.error().message));
 }
 
 void tst_InteractionsClient::tlsTrustedWithCaBundle()
@@ -956,6 +1030,12 @@ void tst_InteractionsClient::tlsTrustedWithCaBundle()
     const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()));
     QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
     QCOMPARE(server.requestCount(), 1);
+
+    // The same certificate names DNS:localhost too.
+    config.baseUrl = QStringLiteral("https://localhost:%1").arg(server.port());
+    const auto byName = InteractionsClient(config).create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()));
+    QVERIFY2(byName.ok(), qPrintable(byName.ok() ? QString() : byName.error().message));
+    QCOMPARE(server.requestCount(), 2);
 }
 
 void tst_InteractionsClient::tlsHostNameMismatch()
@@ -1086,11 +1166,19 @@ void tst_InteractionsClient::missingKeyForRemoteHost()
     QVERIFY(InteractionsClient(local).create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString())).ok());
     QVERIFY(!server.requests().first().headers.contains("x-goog-api-key"));
 
+    // ...and when that local server insists on a key, the message says none was sent.
+    server.enqueue(ScriptedServer::json(400, R"([{"error":{"code":400,"message":"API key not valid.","status":"INVALID_ARGUMENT","details":[{"reason":"API_KEY_INVALID"}]}}])"));
+    local.maxRetries = 0;
+    const auto rejected = InteractionsClient(local).create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()));
+    QCOMPARE(rejected.error().kind, ErrorKind::Auth);
+    QVERIFY2(rejected.error().message.contains(QLatin1String("none was sent")), qPrintable(rejected.error().message));
+    QVERIFY2(rejected.error().message.contains(QLatin1String("GEMINI_API_KEY")), qPrintable(rejected.error().message));
+
     ClientConfig badVersion = configFor(server.baseUrl());
     badVersion.apiVersion = QStringLiteral("v2alpha");
     const auto v = InteractionsClient(badVersion).get(QStringLiteral("v1_x"));
     QCOMPARE(v.error().kind, ErrorKind::InvalidInput);
-    QCOMPARE(server.requestCount(), 1);
+    QCOMPARE(server.requestCount(), 2);
 }
 
 QTEST_GUILESS_MAIN(tst_InteractionsClient)

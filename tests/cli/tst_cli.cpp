@@ -103,6 +103,7 @@ private slots:
     void injectedFaults_data();
     void injectedFaults();
     void keyFromHomeFile();
+    void unwritableOutputKeepsId();
     void oversizedInputNeedsReencode();
     void insecureBaseUrlRefused();
     void noKey();
@@ -301,7 +302,9 @@ void tst_Cli::helpAndVersion()
     // Every exit status is listed once.
     static const QRegularExpression codeRe(QStringLiteral("^\\s+(\\d+)\\s+\\S+"), QRegularExpression::MultilineOption);
     QSet<int> codes;
-    const QString exitSection = text.mid(text.indexOf(QStringLiteral("Exit status:")));
+    const qsizetype exitStart = text.indexOf(QStringLiteral("Exit status:"));
+    const qsizetype exitEnd = text.indexOf(QStringLiteral("\n\n"), exitStart);
+    const QString exitSection = text.mid(exitStart, exitEnd < 0 ? -1 : exitEnd - exitStart);
     for (auto it = codeRe.globalMatch(exitSection); it.hasNext();) {
         const int code = it.next().captured(1).toInt();
         QVERIFY2(!codes.contains(code), "an exit status is listed twice");
@@ -618,6 +621,21 @@ void tst_Cli::keyFromHomeFile()
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains("gemini.key") && r.out.contains(kKey.right(4).toUtf8()), r.out.constData());
     QVERIFY2((r.out + r.err).contains("warning"), (r.out + r.err).constData());
+}
+
+void tst_Cli::unwritableOutputKeepsId()
+{
+    // The output "folder" is a file: saving fails with io (16), but the id of the server's
+    // finished work is still reported so that `nb2lite get` can fetch it later.
+    const Run r = run({QStringLiteral("--json"), QStringLiteral("--base-url"), m_fake.baseUrl(), QStringLiteral("--out"),
+                       m_notImage, QStringLiteral("generate"), QStringLiteral("a fox")});
+    QCOMPARE(r.exitCode, 16);
+    QCOMPARE(r.json.value(QStringLiteral("error")).toObject().value(QStringLiteral("kind")).toString(), QStringLiteral("io"));
+    const QString id = r.json.value(QStringLiteral("interaction_id")).toString();
+    QVERIFY2(!id.isEmpty(), r.out.constData());
+    QVERIFY(r.json.value(QStringLiteral("path")).isNull());
+    const Run got = run(api({QStringLiteral("get"), id}));
+    QCOMPARE(got.exitCode, 0);
 }
 
 void tst_Cli::oversizedInputNeedsReencode()

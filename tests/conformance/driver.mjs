@@ -29,10 +29,16 @@ function arg(name) {
   return process.argv[i + 1];
 }
 
+let fakeChild = null; // killed on every way out, so no server outlives the test
+
 function fatal(message) {
   process.stderr.write(`conformance: FAIL: ${message}\n`);
+  if (fakeChild) fakeChild.kill('SIGTERM');
   process.exit(1);
 }
+
+// CTest has its own timeout; this one still stops the fake server and says where it hung.
+setTimeout(() => fatal('timed out after 150 s'), 150_000).unref();
 
 function run(command, args, options = {}) {
   return new Promise((resolve) => {
@@ -49,6 +55,7 @@ function run(command, args, options = {}) {
 function startFake(binary) {
   return new Promise((resolve, reject) => {
     const child = spawn(binary, ['--port', '0', '--key', KEY], { stdio: ['ignore', 'pipe', 'pipe'] });
+    fakeChild = child;
     let out = '';
     let err = '';
     const timer = setTimeout(() => reject(new Error(`no "listening on" line from ${binary} within 20 s; stderr: ${err}`)), 20_000);
@@ -118,6 +125,7 @@ async function main() {
     if (!existsSync(path)) fatal(`${what} not found at ${path} (build first)`);
 
   const { child: fake, baseUrl } = await startFake(fakeapi);
+  fakeChild = fake;
   const work = mkdtempSync(join(tmpdir(), 'nb2-conformance-'));
   try {
     // --- the SDK ---
@@ -147,17 +155,22 @@ async function main() {
     expectCliImage('--stream generate', streamed, FLOW.streamGenerate.aspect);
     const styled = await cli(cliBinary, baseUrl, work, work, FLOW.styleEdit.cliArgs(fixture, styleFixture));
     expectCliImage('edit-local --style', styled, FLOW.styleEdit.aspect);
+    const beta = await cli(cliBinary, baseUrl, work, work, FLOW.generateV1beta.cliArgs());
+    expectCliImage('--api-version v1beta generate', beta, FLOW.generateV1beta.aspect);
 
     const all = await requestLog(baseUrl);
     const ours = all.slice(sdkRequests.length);
 
     // --- compare request by request ---
     const labels = ['generate', 'edit', 'edit-local', 'get', 'delete', 'get (after delete)', 'generate (stream)',
-      'style edit'];
+      'style edit', 'generate (v1beta)'];
     if (sdkRequests.length !== labels.length)
       failures.push(`the SDK made ${sdkRequests.length} requests, expected ${labels.length}: ${sdkRequests.map((r) => `${r.method} ${r.path}`).join(', ')}`);
     if (ours.length !== sdkRequests.length)
       failures.push(`nb2lite made ${ours.length} requests, the SDK ${sdkRequests.length}:\n    SDK:     ${sdkRequests.map((r) => `${r.method} ${r.path}`).join(', ')}\n    nb2lite: ${ours.map((r) => `${r.method} ${r.path}`).join(', ')}`);
+    const betaIndex = labels.indexOf('generate (v1beta)');
+    if (sdkRequests[betaIndex] && !String(sdkRequests[betaIndex].path).startsWith('/v1beta/'))
+      failures.push(`the SDK's v1beta call went to ${sdkRequests[betaIndex].path}; the test no longer checks v1beta`);
     const n = Math.min(ours.length, sdkRequests.length);
     for (let i = 0; i < n; i++) failures.push(...compareRequests(labels[i] ?? `request ${i + 1}`, sdkRequests[i], ours[i]));
 
@@ -170,6 +183,7 @@ async function main() {
   } finally {
     fake.removeAllListeners('exit');
     fake.kill('SIGTERM');
+    fakeChild = null;
     rmSync(work, { recursive: true, force: true });
   }
 }

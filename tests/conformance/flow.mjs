@@ -54,6 +54,22 @@ export const FLOW = {
       return ['--stream', 'generate', this.prompt, '--aspect', this.aspect];
     },
   },
+  generateV1beta: {
+    prompt: 'conformance: the same call on v1beta',
+    aspect: '21:9',
+    sdkParams() {
+      return {
+        model: MODEL,
+        input: this.prompt,
+        response_format: { type: 'image', aspect_ratio: this.aspect },
+        generation_config: { thinking_level: 'high' },
+        store: true,
+      };
+    },
+    cliArgs() {
+      return ['--api-version', 'v1beta', 'generate', this.prompt, '--aspect', this.aspect, '--thinking', 'high'];
+    },
+  },
   styleEdit: {
     prompt: 'paint it in the style of the first image',
     aspect: '4:3', // from the target (the fixture), not the square style image

@@ -1,6 +1,6 @@
 // The official SDK's side of the conformance test. Starts nothing: it is given the base URL
 // of a running fake server, runs generate -> edit -> edit-local -> get -> delete -> get(404)
-// -> streaming generate -> style edit
+// -> streaming generate -> style edit -> generate on v1beta
 // with @google/genai, checks what the SDK hands back, and prints one JSON summary line
 // (the ids it used) on stdout. Exit status 1 with a readable message on any failure.
 //
@@ -104,6 +104,11 @@ async function main() {
   // 8. style edit: style image first, then the target, then the prompt (the seed's order)
   const styled = await ai.interactions.create(FLOW.styleEdit.sdkParams(fixture, styleFixture));
   summary.sizes.styleEdit = checkImage('style edit', styled, FLOW.styleEdit.aspect);
+
+  // 9. the API version override: every path becomes /v1beta/...
+  const beta = new GoogleGenAI({ apiKey, apiVersion: 'v1beta', httpOptions: { baseUrl } });
+  const betaGen = await beta.interactions.create(FLOW.generateV1beta.sdkParams());
+  summary.sizes.v1beta = checkImage('v1beta generate', betaGen, FLOW.generateV1beta.aspect);
 
   process.stdout.write(`${JSON.stringify(summary)}\n`);
 }

@@ -54,6 +54,7 @@ private slots:
         QTest::newRow("json-first") << QStringList{QStringLiteral("--json"), QStringLiteral("--session"), QStringLiteral("export"), QStringLiteral("open-bundle")} << true;
         QTest::newRow("open-bundle") << QStringList{QStringLiteral("--session"), QStringLiteral("d"), QStringLiteral("open-bundle"), QStringLiteral("f")} << true;
         QTest::newRow("generate") << QStringList{QStringLiteral("--session"), QStringLiteral("export"), QStringLiteral("generate"), QStringLiteral("x")} << false;
+        QTest::newRow("title-value") << QStringList{QStringLiteral("--session"), QStringLiteral("d"), QStringLiteral("--title"), QStringLiteral("export"), QStringLiteral("generate")} << false;
         QTest::newRow("no-session") << QStringList{QStringLiteral("export"), QStringLiteral("o")} << false;
     }
 

@@ -141,7 +141,7 @@ private slots:
                 QVERIFY(entries >= 6);   // index, manifest, journal, 4 images
             }
         }
-        QVERIFY2(scanned >= 20, qPrintable(QString::number(scanned)));
+        QVERIFY2(scanned >= 19, qPrintable(QString::number(scanned)));
 
         // The round trip through the real session: the reopened bundle has the same graph.
         const QString reopened = tmp.filePath(QStringLiteral("reopened"));

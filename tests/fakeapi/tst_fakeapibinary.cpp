@@ -137,6 +137,7 @@ private slots:
         QTest::newRow("bad fault") << QStringList{QStringLiteral("--fault"), QStringLiteral("explode")};
         QTest::newRow("bad count") << QStringList{QStringLiteral("--fault"), QStringLiteral("rate_limit:x")};
         QTest::newRow("bad latency") << QStringList{QStringLiteral("--latency"), QStringLiteral("-5")};
+        QTest::newRow("bad wording") << QStringList{QStringLiteral("--thinking-error"), QStringLiteral("rude")};
         QTest::newRow("stray arg") << QStringList{QStringLiteral("extra")};
     }
     void badArgumentsFail()

@@ -504,6 +504,15 @@ private slots:
             QLatin1String("Allowed values are: minimal, high.")));
         QCOMPARE(create(generateBody(QStringLiteral("x"), QStringLiteral("1:1"), QStringLiteral("minimal"))).status, 200);
         QCOMPARE(create(generateBody(QStringLiteral("x"), QStringLiteral("1:1"), QString())).status, 200); // omitted is fine
+
+        // The other wording seen in the wild names no allowed values (spec §2.3).
+        m_server->setThinkingErrorWording(FakeServerOptions::ThinkingError::NotSupportedRetry);
+        const Reply other = create(generateBody(QStringLiteral("x"), QStringLiteral("1:1"), QStringLiteral("low")));
+        QCOMPARE(other.status, 400);
+        QCOMPARE(other.obj()[QStringLiteral("error")][QStringLiteral("code")].toString(), QStringLiteral("invalid_request"));
+        QCOMPARE(other.obj()[QStringLiteral("error")][QStringLiteral("message")].toString(),
+                 QStringLiteral("Thinking level THINKING_LEVEL_LOW is not supported for this model. "
+                                "Please retry with other thinking level."));
     }
 
     void requestOver20MBIs413()
@@ -721,6 +730,20 @@ private slots:
         QVERIFY(!m_server->isRunning());
         QVERIFY2(stopMs < 1500, qPrintable(QStringLiteral("stop took %1 ms").arg(stopMs)));
         qInfo("stop() took %lld ms", stopMs);
+    }
+
+    void stopIsPromptWithIdleKeepAliveConnection()
+    {
+        httplib::Client cli("127.0.0.1", m_server->port());
+        cli.set_keep_alive(true);
+        auto res = cli.Get("/v1/interactions/nope", {{"x-goog-api-key", "test-key"}});
+        QVERIFY(res);
+        QCOMPARE(res->status, 404);
+        QVERIFY(QString::fromStdString(res->get_header_value("Keep-Alive")).startsWith(QLatin1String("timeout=1")));
+        QElapsedTimer timer;
+        timer.start();
+        m_server->stop(); // the idle connection holds a worker until the keep-alive timeout
+        QVERIFY2(timer.elapsed() < 1500, qPrintable(QString::number(timer.elapsed())));
     }
 
     void restartAfterStop()
@@ -1035,11 +1058,15 @@ private slots:
 
         QCOMPARE(control(QJsonObject{{QStringLiteral("fault"), QStringLiteral("bogus")}}).status, 400);
         QCOMPARE(control(QJsonObject{{QStringLiteral("latencyMs"), 5}}).status, 400);
+        QCOMPARE(control(QJsonObject{{QStringLiteral("thinking_error"), QStringLiteral("not_supported")}}).status, 200);
+        QVERIFY(create(generateBody(QStringLiteral("x"), QStringLiteral("1:1"), QStringLiteral("medium")))
+                    .body.contains("THINKING_LEVEL_MEDIUM"));
+        QCOMPARE(control(QJsonObject{{QStringLiteral("thinking_error"), QStringLiteral("weird")}}).status, 400);
 
         const Reply log = send("GET", QStringLiteral("/_fake/requests"), {}, QString());
         QCOMPARE(log.status, 200);
         const QJsonArray entries = QJsonDocument::fromJson(log.body).array();
-        QCOMPARE(entries.size(), 3); // create (429), create, get; control calls are not logged
+        QCOMPARE(entries.size(), 4); // create (429), create, get, create; control calls are not logged
         const QJsonObject first = entries[0].toObject();
         QCOMPARE(first[QStringLiteral("method")].toString(), QStringLiteral("POST"));
         QCOMPARE(first[QStringLiteral("body")].toObject()[QStringLiteral("input")].toString(), QStringLiteral("x"));

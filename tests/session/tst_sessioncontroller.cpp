@@ -5,6 +5,7 @@
 #include "core/session/sessionstore.h"
 #include "sessiontestutil.h"
 
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QUndoStack>
@@ -320,10 +321,9 @@ private slots:
         QCOMPARE(e.status, FrameStatus::Failed);
         QCOMPARE(e.error.kind, QStringLiteral("not_found"));
         QVERIFY(!e.reAnchored);
-        if (how == QLatin1String("expired")) {
-            QVERIFY2(e.error.message.contains(QStringLiteral("Re-anchor")), qPrintable(e.error.message));
+        QVERIFY2(e.error.message.contains(QStringLiteral("Re-anchor")), qPrintable(e.error.message));
+        if (how == QLatin1String("expired"))
             QCOMPARE(m_fake->requests().size(), 0); // nothing sent for a known-expired id
-        }
         const Frame r = finish(c, c.reAnchor(e.id));
         QCOMPARE(r.id, e.id);
         QCOMPARE(r.status, FrameStatus::Done);
@@ -527,6 +527,46 @@ private slots:
         QVERIFY(!c.deleteFrame(slow.value(), &err));
         QVERIFY(err.contains(QStringLiteral("running")));
         QVERIFY(c.waitForIdle(20000));
+    }
+
+    void anotherProcessLeavesARunningTurnAlone()
+    {
+        SessionController c;
+        openController(c);
+        m_fake->setLatencyMs(2500);
+        const Result<QString> r = c.generate(p("long"));
+        QVERIFY(r);
+        // A second process opening the session must not call our live turn interrupted.
+        QProcess other;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("GOOGLE_GEMINI_BASE_URL"), m_fake->baseUrl());
+        env.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral("test-key"));
+        other.setProcessEnvironment(env);
+        other.start(QStringLiteral(NB2_SESSION_DRIVER), {QStringLiteral("--session"), m_tmp->path(), QStringLiteral("recover")});
+        QVERIFY(other.waitForFinished(30000));
+        QCOMPARE(other.exitCode(), 0);
+        c.store()->reload(); // whatever the other process wrote is what we now see
+        QVERIFY(c.graph().value(r.value()).isPending());
+        QVERIFY(c.graph().withStatus(FrameStatus::Interrupted).isEmpty());
+        QVERIFY(c.waitForIdle(20000));
+        QCOMPARE(c.graph().value(r.value()).status, FrameStatus::Done);
+        QCOMPARE(requestsMatching(QStringLiteral("POST"), QStringLiteral("/interactions")).size(), 1);
+        QCOMPARE(requestsMatching(QStringLiteral("GET"), QStringLiteral("/interactions")).size(), 0);
+    }
+
+    void thumbnailsAreCachedUnderThumbs()
+    {
+        SessionController c;
+        openController(c);
+        const Frame g = finish(c, c.generate(p("thumb")));
+        const QString t = c.store()->thumbnailFor(g, 64);
+        QVERIFY(!t.isEmpty());
+        QVERIFY(t.startsWith(c.store()->thumbsDir()));
+        const QImage img(t);
+        QVERIFY(!img.isNull());
+        QVERIFY(qMax(img.width(), img.height()) <= 64);
+        QCOMPARE(c.store()->thumbnailFor(g, 64), t); // cached
+        QVERIFY(test::checkInvariants(m_tmp->path()).isEmpty());
     }
 
     void resolveReferences()

@@ -1,1 +1,169 @@
-int main(){return 0;}
+// Renders the docs/screenshots/*.png of the main window against the demo (fake) backend.
+// Run under Xvfb:  xvfb-run -a -s "-screen 0 1600x1000x24" nb2-screenshots <out-dir>
+#include "core/fakeapi/fakeserver.h"
+#include "core/session/sessioncontroller.h"
+#include "ui/compareview.h"
+#include "ui/keystore.h"
+#include "ui/mainwindow.h"
+#include "ui/promptpanel.h"
+#include "ui/settingsdialog.h"
+#include "ui/theme.h"
+#include "ui/timelinemodel.h"
+#include "ui/timelineview.h"
+#include "uitesthelpers.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <functional>
+
+using namespace nb2;
+
+namespace {
+
+bool waitFor(const std::function<bool()> &done, int timeoutMs = 30000)
+{
+    QElapsedTimer t;
+    t.start();
+    while (!done()) {
+        if (t.elapsed() > timeoutMs)
+            return false;
+        QTest::qWait(20);
+    }
+    return true;
+}
+
+void settle(int ms = 600) { QTest::qWait(ms); }
+
+bool save(QWidget *w, const QString &dir, const QString &name)
+{
+    const QString path = dir + QLatin1Char('/') + name;
+    const bool ok = w->grab().save(path, "PNG");
+    qInfo("%s %s", ok ? "wrote" : "FAILED", qPrintable(path));
+    return ok;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QStandardPaths::setTestModeEnabled(true);
+    QApplication::setOrganizationName(QStringLiteral("NB2LiteScreenshots"));
+    QApplication::setApplicationName(QStringLiteral("NB2Lite Studio"));
+    qputenv("NB2_NO_AUTO_SETTINGS", "1");
+    applyTheme(app, qEnvironmentVariable("NB2_THEME") == QLatin1String("dark") ? ThemeMode::Dark : ThemeMode::Light);
+    const QString out = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral(".");
+    QDir().mkpath(out);
+
+    QTemporaryDir tmp;
+    {
+        QSettings s;
+        s.clear();
+        studioprefs::sessionsFolder.write(s, tmp.path() + QStringLiteral("/sessions"));
+    }
+    FakeServerOptions options;
+    options.apiKey = QStringLiteral("demo-key");
+    options.latencyMs = 300;
+    FakeServer server(options);
+    if (!server.start(0))
+        return 1;
+
+    MainWindow w;
+    ClientConfig config = nb2test::fakeConfig(server, QStringLiteral("demo-key"));
+    config.maxRateLimitWaitMs = 1000;
+    w.setBackend(config, true);
+    QString error;
+    if (!w.openSession(tmp.path() + QStringLiteral("/Lighthouse study"), &error))
+        return 2;
+    w.resize(1440, 900);
+    w.show();
+    if (!QTest::qWaitForWindowExposed(&w))
+        return 3;
+    settle();
+    int failures = 0;
+    failures += !save(&w, out, QStringLiteral("empty-window.png"));
+
+    SessionController *s = w.session();
+    auto idle = [s] { return s->isIdle(); };
+    auto run = [&](const QString &prompt) {
+        w.promptPanel()->setPrompt(prompt);
+        w.submit();
+        waitFor(idle);
+        settle(200);
+    };
+    w.promptPanel()->setAspectRatio(QStringLiteral("3:2"));
+    run(QStringLiteral("A lighthouse on a cliff at dusk, warm light in the window"));
+    const QString first = w.currentFrameId();
+    run(QStringLiteral("Add a full moon above the sea"));
+    const QString second = w.currentFrameId();
+    run(QStringLiteral("Make the sea stormy, with spray on the rocks"));
+    w.selectFrame(first);
+    run(QStringLiteral("Paint it as a loose watercolour"));
+    const QString water = w.currentFrameId();
+    run(QStringLiteral("Warmer colours, softer edges"));
+    s->setStarred(water, true);
+
+    // A pending branch from the second frame, left running while the screenshot is taken.
+    server.setLatencyMs(120000);
+    w.selectFrame(second);
+    w.promptPanel()->setPrompt(QStringLiteral("The same scene in winter, snow on the cliff"));
+    w.submit();
+    waitFor([s] { return s->runningCount() == 1; });
+    const QString pending = w.currentFrameId();
+    w.selectFrame(pending);
+    w.promptPanel()->setPrompt(QString());
+    QTest::qWait(3200); // let the card's elapsed counter show a few seconds
+    failures += !save(&w, out, QStringLiteral("two-branches-pending.png"));
+
+    // Compare: the stormy edit against its parent, as a swipe.
+    w.selectFrame(w.timelineModel()->frameIdAt(2));
+    w.compareView()->setMode(CompareView::Mode::Swipe);
+    w.showCompare();
+    settle(1500);
+    w.compareView()->setSwipePosition(0.5);
+    settle(300);
+    failures += !save(&w, out, QStringLiteral("compare-view.png"));
+    w.showCanvas();
+
+    // Error state: a rate-limited request with its countdown.
+    s->cancel(pending);
+    waitFor(idle);
+    s->deleteFrame(pending); // tidy up the cancelled branch, as a user would
+    server.setLatencyMs(200);
+    FakeFault fault;
+    fault.kind = FakeFault::Kind::RateLimit;
+    fault.retryAfterSeconds = 42;
+    server.injectFault(fault, 10);
+    w.selectFrame(water);
+    w.promptPanel()->setPrompt(QStringLiteral("Add a small sailing boat on the horizon"));
+    w.submit();
+    waitFor(idle);
+    settle(1200);
+    failures += !save(&w, out, QStringLiteral("error-state.png"));
+    server.clearFaults();
+
+    // Settings dialog (key stored in a file: no keychain service under Xvfb).
+    KeyStore keys;
+    keys.setKeychainEnabled(false);
+    keys.setFilePath(tmp.path() + QStringLiteral("/gemini.key"));
+    SettingsDialog dialog(&keys, QProcessEnvironment(), &w);
+    dialog.show();
+    waitFor([&] { return dialog.isKeyLoaded(); }, 5000);
+    dialog.resize(640, dialog.sizeHint().height());
+    dialog.adjustSize();
+    settle(500);
+    failures += !save(&dialog, out, QStringLiteral("settings-dialog.png"));
+    dialog.reject();
+
+    for (const QString &id : s->graph().withStatus(FrameStatus::Pending))
+        s->cancel(id);
+    s->waitForIdle(5000);
+    return failures;
+}

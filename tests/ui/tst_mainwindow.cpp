@@ -12,8 +12,13 @@
 #include "ui/windowsettings.h"
 #include "uitesthelpers.h"
 
+#include "core/api/interactionsclient.h"
+#include "ui/thumbnailprovider.h"
+#include <QScrollBar>
+
 #include <QAction>
 #include <QApplication>
+#include <QClipboard>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QMimeData>
@@ -50,6 +55,10 @@ private Q_SLOTS:
     void settingsAndSelectionPersist();
     void windowPrefsRejectInvalidValues();
     void eventLoopStaysResponsiveDuringRequest();
+    void expiredParentIsReAnchored();
+    void badKeyOpensSettings();
+    void pasteAndCopyImage();
+    void styleReferenceMakesStyleEdit();
     void actionsHaveTextShortcutTooltipAndName_data();
     void actionsHaveTextShortcutTooltipAndName();
 
@@ -215,13 +224,13 @@ void tst_MainWindow::generateEditThenBranchFromFirst()
 void tst_MainWindow::keyboardMovesAlongChainAndBetweenBranches()
 {
     SessionController *s = m_window->session();
-    auto a = s->generate({QStringLiteral("root"), QStringLiteral("1:1")});
+    auto a = s->generate(nb2test::turn(QStringLiteral("root"), QStringLiteral("1:1")));
     QVERIFY(a);
     QVERIFY(waitStatus(a.value(), FrameStatus::Done));
-    auto b = s->edit(a.value(), {QStringLiteral("child")});
+    auto b = s->edit(a.value(), nb2test::turn(QStringLiteral("child")));
     QVERIFY(b);
     QVERIFY(waitStatus(b.value(), FrameStatus::Done));
-    auto c = s->branchFrom(a.value(), {QStringLiteral("branch")});
+    auto c = s->branchFrom(a.value(), nb2test::turn(QStringLiteral("branch")));
     QVERIFY(c);
     QVERIFY(waitStatus(c.value(), FrameStatus::Done));
 
@@ -447,6 +456,86 @@ void tst_MainWindow::eventLoopStaysResponsiveDuringRequest()
     qInfo("longest event-loop gap during a request: %lld ms", maxGap);
     // 50 ms is the product's bar; this box runs several builds at once, so allow for scheduling noise.
     QVERIFY2(maxGap < 400, qPrintable(QString::number(maxGap)));
+}
+
+void tst_MainWindow::expiredParentIsReAnchored()
+{
+    send(QStringLiteral("a red barn"));
+    const QString first = frameAt(0);
+    QVERIFY(waitStatus(first, FrameStatus::Done));
+    m_server->forget(frame(first).interactionId); // the server id expired
+    send(QStringLiteral("paint the barn blue"));
+    const QString second = frameAt(1);
+    QVERIFY(waitStatus(second, FrameStatus::Done));
+    QVERIFY(frame(second).reAnchored);
+    QVERIFY(m_window->timelineModel()->index(1).data(TimelineRole::ReAnchored).toBool());
+    QVERIFY(m_window->timelineModel()->index(1).data(Qt::ToolTipRole).toString().contains(QStringLiteral("Re-anchored")));
+}
+
+void tst_MainWindow::badKeyOpensSettings()
+{
+    qunsetenv("NB2_NO_AUTO_SETTINGS");
+    FakeFault fault;
+    fault.kind = FakeFault::Kind::InvalidKey;
+    m_server->injectFault(fault, 5);
+    send(QStringLiteral("a blue door"));
+    QVERIFY(waitStatus(frameAt(0), FrameStatus::Failed));
+    QCOMPARE(frame(frameAt(0)).error.kind, QStringLiteral("auth"));
+    QTRY_VERIFY(m_window->findChild<SettingsDialog *>() != nullptr);
+    QVERIFY(m_window->messageBanner()->isVisible());
+    QCOMPARE(m_window->messageBanner()->actionText(), QStringLiteral("Open Settings…"));
+    m_window->findChild<SettingsDialog *>()->reject();
+    qputenv("NB2_NO_AUTO_SETTINGS", "1");
+}
+
+void tst_MainWindow::pasteAndCopyImage()
+{
+    QImage img(64, 48, QImage::Format_RGB32);
+    img.fill(QColor(200, 30, 30));
+    QGuiApplication::clipboard()->setImage(img);
+    QSignalSpy spy(m_window, &MainWindow::importFinished);
+    m_window->timelineView()->setFocus(); // Ctrl+V in the prompt editor pastes text instead
+    m_window->action(QStringLiteral("paste"))->trigger();
+    QVERIFY(spy.wait(10000));
+    QCOMPARE(spy.first().at(0).toStringList().size(), 1);
+    const QString id = spy.first().at(0).toStringList().first();
+    QCOMPARE(frame(id).kind, FrameKind::Import);
+    QCOMPARE(frame(id).image.width, 64);
+
+    QGuiApplication::clipboard()->clear();
+    m_window->selectFrame(id);
+    QVERIFY(m_window->action(QStringLiteral("copyImage"))->isEnabled());
+    m_window->action(QStringLiteral("copyImage"))->trigger();
+    QTRY_VERIFY(!QGuiApplication::clipboard()->image().isNull());
+    QCOMPARE(QGuiApplication::clipboard()->image().size(), QSize(64, 48));
+}
+
+void tst_MainWindow::styleReferenceMakesStyleEdit()
+{
+    const QString target = nb2test::writePng(m_dir->path() + QStringLiteral("/target.png"), QSize(120, 120));
+    const QString style = nb2test::writePng(m_dir->path() + QStringLiteral("/style.png"), QSize(80, 80), QColor(220, 160, 20));
+    QSignalSpy imported(m_window, &MainWindow::importFinished);
+    QVERIFY(m_window->importFiles({target}));
+    QVERIFY(imported.wait(10000));
+    QSignalSpy checked(m_window, &MainWindow::styleReferenceChecked);
+    m_window->setStyleReference(style);
+    QVERIFY(checked.wait(10000));
+    QCOMPARE(checked.first().at(1).toString(), QString());
+    QCOMPARE(m_window->promptPanel()->styleFile(), style);
+    send(QStringLiteral("in the style of the reference"));
+    QCOMPARE(m_window->timelineModel()->rowCount(), 2);
+    QCOMPARE(frame(frameAt(1)).kind, FrameKind::StyleEdit);
+    QVERIFY(waitStatus(frameAt(1), FrameStatus::Done));
+    QVERIFY(m_window->promptPanel()->styleFile().isEmpty()); // used once
+
+    // A broken style file is refused with a message; the slot stays empty.
+    const QString broken = m_dir->path() + QStringLiteral("/broken.png");
+    nb2test::writeBytes(broken, QByteArray("\x89PNG\r\n\x1a\n", 8));
+    checked.clear();
+    m_window->setStyleReference(broken);
+    QVERIFY(checked.wait(10000));
+    QVERIFY(!checked.first().at(1).toString().isEmpty());
+    QVERIFY(m_window->promptPanel()->styleFile().isEmpty());
 }
 
 void tst_MainWindow::actionsHaveTextShortcutTooltipAndName_data()

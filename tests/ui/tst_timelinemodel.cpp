@@ -7,6 +7,10 @@
 #include "ui/timelineview.h"
 #include "uitesthelpers.h"
 
+#include "core/api/interactionsclient.h"
+#include "ui/thumbnailprovider.h"
+#include <QScrollBar>
+
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
 #include <QMimeData>
@@ -93,19 +97,19 @@ void tst_TimelineModel::emptySession()
 
 void tst_TimelineModel::lanesFollowBranches()
 {
-    auto a = m_session->generate({QStringLiteral("root"), QStringLiteral("1:1")});
+    auto a = m_session->generate(nb2test::turn(QStringLiteral("root"), QStringLiteral("1:1")));
     QVERIFY(a);
     QVERIFY(m_session->waitForIdle(20000));
-    auto b = m_session->edit(a.value(), {QStringLiteral("b")});
+    auto b = m_session->edit(a.value(), nb2test::turn(QStringLiteral("b")));
     QVERIFY(b);
     QVERIFY(m_session->waitForIdle(20000));
-    auto c = m_session->edit(b.value(), {QStringLiteral("c")});
+    auto c = m_session->edit(b.value(), nb2test::turn(QStringLiteral("c")));
     QVERIFY(c);
     QVERIFY(m_session->waitForIdle(20000));
-    auto d = m_session->branchFrom(a.value(), {QStringLiteral("d")});
+    auto d = m_session->branchFrom(a.value(), nb2test::turn(QStringLiteral("d")));
     QVERIFY(d);
     QVERIFY(m_session->waitForIdle(20000));
-    auto e = m_session->branchFrom(b.value(), {QStringLiteral("e")});
+    auto e = m_session->branchFrom(b.value(), nb2test::turn(QStringLiteral("e")));
     QVERIFY(e);
     QVERIFY(m_session->waitForIdle(20000));
     const QString f = import(); // a second root opens its own lane
@@ -132,7 +136,7 @@ void tst_TimelineModel::lanesFollowBranches()
 void tst_TimelineModel::statesAndRolesTrackTheSession()
 {
     m_server->setLatencyMs(600);
-    auto a = m_session->generate({QStringLiteral("a cat"), QStringLiteral("4:3")});
+    auto a = m_session->generate(nb2test::turn(QStringLiteral("a cat"), QStringLiteral("4:3")));
     QVERIFY(a);
     const QModelIndex idx = m_model->indexOf(a.value());
     QVERIFY(idx.isValid());

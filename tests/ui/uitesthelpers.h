@@ -3,6 +3,7 @@
 
 #include "core/api/clientconfig.h"
 #include "core/fakeapi/fakeserver.h"
+#include "core/session/sessioncontroller.h"
 
 #include <QColor>
 #include <QFile>
@@ -44,6 +45,15 @@ inline nb2::ClientConfig fakeConfig(const nb2::FakeServer &server, const QString
     c.maxRateLimitWaitMs = 1000; // a longer Retry-After comes back as an error at once
     c.readTimeoutMs = 20'000;
     return c;
+}
+
+/** Turn parameters without the missing-initializer noise. */
+inline nb2::TurnParams turn(const QString &prompt, const QString &aspect = {})
+{
+    nb2::TurnParams p;
+    p.prompt = prompt;
+    p.aspectRatio = aspect;
+    return p;
 }
 
 } // namespace nb2test

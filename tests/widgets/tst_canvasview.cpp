@@ -108,6 +108,35 @@ private Q_SLOTS:
         QVERIFY(view.zoomText().contains(QLatin1String("Fit")));
     }
 
+    // Also run with QT_SCALE_FACTOR=2 (tst_canvasview_hidpi): 100 % is one image pixel per
+    // device pixel, and fit uses the device pixels the view really has.
+    void actualSizeIsDevicePixels()
+    {
+        CanvasView view;
+        view.resize(400, 300);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const qreal dpr = view.devicePixelRatioF();
+        view.setImage(gradient(1000, 500));
+        QCOMPARE(view.zoom(), CanvasView::fitZoomFor(QSize(1000, 500), QSizeF(400, 300), dpr));
+        QCOMPARE(view.imageRect().width() * dpr, 1000 * view.zoom());
+        QVERIFY(view.imageRect().width() <= 400.0 + 1e-9);
+        view.zoomToActualSize();
+        QCOMPARE(view.imageRect().width() * dpr, 1000.0);
+        QCOMPARE(view.imageRect().height() * dpr, 500.0);
+    }
+    void hiDpiFitDoesNotUpscale()
+    {
+        CanvasView view;
+        view.resize(400, 300);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const qreal dpr = view.devicePixelRatioF();
+        view.setImage(gradient(500, 400)); // smaller than the device pixels at dpr 2, larger at 1
+        QCOMPARE(view.zoom(), std::min(1.0, std::min(400 * dpr / 500, 300 * dpr / 400)));
+        qInfo("devicePixelRatio %.2f, fit zoom %.3f", dpr, view.zoom());
+    }
+
     void wheelZoomKeepsPointUnderCursor_data()
     {
         QTest::addColumn<double>("startZoom");
@@ -132,8 +161,11 @@ private Q_SLOTS:
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         view.setImage(gradient(1000, 800));
+        // Zoom is in device pixels: scale by the ratio so the picture covers the view on any screen.
+        startZoom *= view.devicePixelRatioF();
         view.setZoom(startZoom, QPointF(200, 150));
         QVERIFY(!view.isFitMode());
+        QVERIFY(view.imageRect().contains(QRectF(view.rect()))); // no centring or clamping in play
         const QPointF before = view.mapToImage(cursor);
         QSignalSpy zoomSpy(&view, &CanvasView::zoomChanged);
 
@@ -215,8 +247,9 @@ private Q_SLOTS:
         mouse(&view, QEvent::MouseMove, QPointF(150, 120), Qt::NoButton, Qt::LeftButton);
         mouse(&view, QEvent::MouseButtonRelease, QPointF(150, 120), Qt::LeftButton, Qt::NoButton);
         const QPointF after = view.mapToImage(centre);
-        // Dragging the picture left/up shows what was right/below.
-        QCOMPARE(after - before, QPointF(50, 30));
+        // Dragging the picture left/up shows what was right/below (in image pixels: 50 x 30
+        // logical pixels at 100 %, i.e. times the device pixel ratio).
+        QCOMPARE(after - before, QPointF(50, 30) * view.devicePixelRatioF());
     }
 
     void resizeKeepsFitOrCentre()

@@ -78,8 +78,9 @@ private Q_SLOTS:
             auto *version = child<QComboBox>(d, "apiVersionCombo");
             version->setCurrentIndex(version->findData(QStringLiteral("v1beta")));
             auto *tier = child<QComboBox>(d, "tierCombo");
+            QVERIFY(child<QSpinBox>(d, "customDaysSpin")->isHidden()); // paid: fixed 55 days
             tier->setCurrentIndex(tier->findData(QStringLiteral("custom")));
-            QVERIFY(child<QSpinBox>(d, "customDaysSpin")->isEnabled());
+            QVERIFY(!child<QSpinBox>(d, "customDaysSpin")->isHidden()); // only shown for "custom"
             child<QSpinBox>(d, "customDaysSpin")->setValue(12);
             child<QSpinBox>(d, "concurrencySpin")->setValue(7);
             d.setThinkingLevels({QStringLiteral("minimal"), QStringLiteral("low"), QStringLiteral("high")});

@@ -1,11 +1,13 @@
 // export_html_bench: builds a 1,000-frame session on disk (small JPEGs, a long main line with
 // a fork every 50 frames), exports it to HTML several times and prints the median time per
 // variant. It then checks that every exported image is the session's file byte for byte
-// (hard-linked or copied, never re-encoded). Prints numbers; asserts nothing about time.
+// (hard-linked or copied, never re-encoded), and times the other formats once for scale.
+// Prints numbers; asserts nothing about time.
 //
 //   export_html_bench [frames=1000] [runs=5]
 
 #include "core/export/exporter.h"
+#include "core/export/sessionbundle.h"
 
 #include "tests/export/exportfixture.h"
 
@@ -138,6 +140,23 @@ int main(int argc, char **argv)
         std::printf("  check: %d/%d images byte-identical to the session's files, %d share the inode (hard links)\n",
                     same, int(session.frames.size()), sameInode);
         identical = identical && same == int(session.frames.size());
+    }
+    // The other formats on the same session, once each, for scale.
+    for (ExportFormat format : {ExportFormat::Bundle, ExportFormat::Sheet, ExportFormat::Frames}) {
+        ExportRequest req;
+        req.format = format;
+        req.output = tmp.filePath(QStringLiteral("other%1").arg(++outputs));
+        QElapsedTimer et;
+        et.start();
+        auto rep = Exporter::run(session, req);
+        std::printf("%-28s %5lld ms: %s\n", qPrintable(Exporter::formatName(format)), static_cast<long long>(et.elapsed()),
+                    rep ? qPrintable(QStringLiteral("%1 bytes written").arg(rep.value().bytesWritten)) : qPrintable(rep.error().message));
+        if (format == ExportFormat::Bundle && rep) {
+            et.restart();
+            auto opened = SessionBundle::extract(req.output, tmp.filePath(QStringLiteral("reopened")));
+            std::printf("%-28s %5lld ms: %s\n", "open bundle (extract+verify)", static_cast<long long>(et.elapsed()),
+                        opened ? qPrintable(QStringLiteral("%1 files").arg(opened.value().files.size())) : qPrintable(opened.error().message));
+        }
     }
     std::printf("result: %s\n", identical ? "all exported images are the original bytes (not re-encoded)" : "MISMATCH");
     return identical ? 0 : 1;

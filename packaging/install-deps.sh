@@ -11,6 +11,7 @@ packages=(
     fonts-dejavu-core xvfb xauth
     nodejs npm
     chromium   # the HTML export test loads exported pages in headless chromium
+    desktop-file-utils appstream   # the packaging test validates the desktop entry and metainfo
 )
 # Extra groups, asked for by the scripts that need them (e.g. the browser for export tests).
 if [[ "${NB2_EXTRA_PACKAGES:-}" != "" ]]; then

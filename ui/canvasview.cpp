@@ -4,6 +4,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -60,7 +61,6 @@ CanvasView::CanvasView(QWidget *parent)
         a->setStatusTip(tip);
         a->setShortcuts(keys);
         a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-        a->setProperty("accessibleName", text);
         connect(a, &QAction::triggered, this, slot);
         addAction(a);
         return a;
@@ -550,6 +550,35 @@ void CanvasView::mouseReleaseEvent(QMouseEvent *event)
         return;
     }
     QWidget::mouseReleaseEvent(event);
+}
+
+void CanvasView::keyPressEvent(QKeyEvent *event)
+{
+    // Arrow keys pan a zoomed picture (a tenth of the view per press, Shift for a half);
+    // otherwise they go to the parent (e.g. the timeline's chain navigation).
+    QPointF step;
+    switch (event->key()) {
+    case Qt::Key_Left: step = QPointF(1, 0); break;
+    case Qt::Key_Right: step = QPointF(-1, 0); break;
+    case Qt::Key_Up: step = QPointF(0, 1); break;
+    case Qt::Key_Down: step = QPointF(0, -1); break;
+    default: QWidget::keyPressEvent(event); return;
+    }
+    if (!canPan() || (event->modifiers() & ~(Qt::ShiftModifier | Qt::KeypadModifier))) {
+        event->ignore();
+        return;
+    }
+    const double fraction = (event->modifiers() & Qt::ShiftModifier) ? 0.5 : 0.1;
+    const QPointF before = m_offset;
+    m_offset += QPointF(step.x() * width(), step.y() * height()) * fraction;
+    clampOffset();
+    if (m_offset == before) {
+        event->ignore(); // already at that edge
+        return;
+    }
+    update();
+    Q_EMIT viewChanged();
+    event->accept();
 }
 
 void CanvasView::mouseDoubleClickEvent(QMouseEvent *event)

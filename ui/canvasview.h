@@ -14,7 +14,7 @@ namespace nb2 {
 /**
  * Shows one image with zoom and pan, the way an image viewer does (Gwenview, Krita):
  * wheel zoom around the cursor, Ctrl+= / Ctrl+- / Ctrl+0 (fit) / Ctrl+1 (100 %), drag to
- * pan, double-click toggles fit and 100 %. Zoom is in device pixels: 100 % maps one image
+ * pan (arrow keys too, when zoomed in), double-click toggles fit and 100 %. Zoom is in device pixels: 100 % maps one image
  * pixel to one physical screen pixel, so high-DPI screens show the real image. Downscaled
  * views are resampled off the GUI thread; until that arrives the painter's bilinear
  * filter is used. Also draws an empty-state message, a zoom indicator and a "draft"
@@ -119,6 +119,7 @@ protected:
     void mouseMoveEvent(QMouseEvent *event) override;
     void mouseReleaseEvent(QMouseEvent *event) override;
     void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
     void changeEvent(QEvent *event) override;
 
     bool canPan() const;

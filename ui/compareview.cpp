@@ -238,7 +238,6 @@ CompareView::CompareView(QWidget *parent)
     addMode(Mode::Swipe, QStringLiteral("swipe"), tr("Swipe"), tr("Lay one image over the other and drag the divider between them"));
     addMode(Mode::Difference, QStringLiteral("difference"), tr("Difference"), tr("Show where the images differ: black is identical, bright is changed"));
     m_modeGroup->button(int(Mode::SideBySide))->setChecked(true);
-    styleSegments();
     connect(m_modeGroup, &QButtonGroup::idClicked, this, [this](int id) { setMode(Mode(id)); });
 
     bar->addSpacing(ThemeMetrics::kSectionSpacing);
@@ -250,6 +249,7 @@ CompareView::CompareView(QWidget *parent)
     m_gainButton->setAccessibleName(tr("Amplify differences"));
     connect(m_gainButton, &QToolButton::toggled, this, [this](bool on) { setDifferenceGain(on ? 4 : 1); });
     bar->addWidget(m_gainButton);
+    styleSegments();
 
     bar->addSpacing(ThemeMetrics::kSectionSpacing);
     m_summary = new QLabel(this);
@@ -331,26 +331,31 @@ CanvasView *CompareView::swipeView() const
 
 void CompareView::styleSegments()
 {
-    // One segmented control instead of three loose buttons; the chosen mode in the accent colour.
+    // One segmented control instead of three loose buttons; the chosen mode (and the amplify
+    // toggle when on) in the accent colour.
     const QPalette pal = palette();
+    const int r = ThemeMetrics::kRadius - 2;
+    auto sheet = [&](int left, int right, bool joinLeft) {
+        return QStringLiteral("QToolButton { border: 1px solid %1; border-top-left-radius: %2px; border-bottom-left-radius: %2px;"
+                              " border-top-right-radius: %3px; border-bottom-right-radius: %3px; background: %4; color: %5;"
+                              " padding: 3px 10px; margin: 0px; %6 }"
+                              "QToolButton:hover { background: %7; }"
+                              "QToolButton:checked { background: %8; color: %9; border-color: %8; }")
+            .arg(pal.color(QPalette::Mid).name())
+            .arg(left)
+            .arg(right)
+            .arg(pal.color(QPalette::Button).name(), pal.color(QPalette::ButtonText).name(),
+                 joinLeft ? QStringLiteral("border-left: none;") : QString(),
+                 pal.color(QPalette::Button).lighter(115).name(), pal.color(QPalette::Highlight).name(),
+                 pal.color(QPalette::HighlightedText).name());
+    };
     const QList<QAbstractButton *> buttons = m_modeGroup->buttons();
     for (int i = 0; i < buttons.size(); ++i) {
         const bool first = i == 0;
         const bool last = i == buttons.size() - 1;
-        const QString radius = QStringLiteral("border-top-left-radius: %1px; border-bottom-left-radius: %1px;"
-                                              "border-top-right-radius: %2px; border-bottom-right-radius: %2px;")
-                                   .arg(first ? ThemeMetrics::kRadius - 2 : 0)
-                                   .arg(last ? ThemeMetrics::kRadius - 2 : 0);
-        buttons[i]->setStyleSheet(QStringLiteral("QToolButton { border: 1px solid %1; %2 background: %3; color: %4;"
-                                                 " padding: 3px 10px; margin: 0px; %5 }"
-                                                 "QToolButton:hover { background: %6; }"
-                                                 "QToolButton:checked { background: %7; color: %8; border-color: %7; }")
-                                      .arg(pal.color(QPalette::Mid).name(), radius, pal.color(QPalette::Button).name(),
-                                           pal.color(QPalette::ButtonText).name(),
-                                           first ? QString() : QStringLiteral("border-left: none;"),
-                                           pal.color(QPalette::Button).lighter(115).name(),
-                                           pal.color(QPalette::Highlight).name(), pal.color(QPalette::HighlightedText).name()));
+        buttons[i]->setStyleSheet(sheet(first ? r : 0, last ? r : 0, !first));
     }
+    m_gainButton->setStyleSheet(sheet(r, r, false));
 }
 
 void CompareView::changeEvent(QEvent *event)

@@ -79,7 +79,7 @@ DiagnosticsDialog::DiagnosticsDialog(const DiagnosticsInfo &info, QWidget *paren
     layout->addWidget(testBox);
     layout->addStretch(1);
     layout->addWidget(buttons);
-    setMinimumWidth(540);
+    setMinimumWidth(600);
 
     connect(&m_watcher, &QFutureWatcher<ConnectionCheckResult>::finished, this, [this] {
         m_last = m_watcher.result();

@@ -67,6 +67,7 @@ ImportCheck checkImportFile(const QString &path, const QString &displayName)
         return c;
     }
     c.size = image.size();
+    c.preview = image.scaled(QSize(160, 160).boundedTo(image.size()), Qt::KeepAspectRatio, Qt::SmoothTransformation);
     return c;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QImage>
 #include <QSize>
 #include <QString>
 
@@ -12,6 +13,7 @@ struct ImportCheck {
     QString displayName;
     QString error;      // empty: usable
     QSize size;
+    QImage preview;     // at most 160 px on the longer side, for small previews on the GUI thread
     bool ok() const { return error.isEmpty(); }
 };
 

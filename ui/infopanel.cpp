@@ -186,7 +186,7 @@ void InfoPanel::setFrame(const Frame &f, int number, int parentNumber, const QSt
         status = statusText; // the error row already says what went wrong
     setRow(m_status, status);
     QString err = f.error.message;
-    if (!f.error.serverMessage.isEmpty() && f.error.serverMessage != f.error.message)
+    if (!f.error.serverMessage.isEmpty() && !f.error.message.contains(f.error.serverMessage))
         err += QLatin1Char('\n') + tr("Server said: %1").arg(f.error.serverMessage);
     setRow(m_error, err);
     if (!err.isEmpty()) {

@@ -72,38 +72,45 @@ QString KeyStore::backendName(Backend backend)
     return {};
 }
 
-void KeyStore::read()
+int KeyStore::read()
 {
+    const int id = m_nextId++;
     if (m_keychainEnabled)
-        runKeychain(Operation::Read, {});
+        runKeychain(id, Operation::Read, {});
     else
-        runFile(Operation::Read, {}, tr("The keychain is turned off"), false);
+        runFile(id, Operation::Read, {}, tr("The keychain is turned off"), false);
+    return id;
 }
 
-void KeyStore::write(const QString &key)
+int KeyStore::write(const QString &key)
 {
+    const int id = m_nextId++;
     if (key.trimmed().isEmpty()) {
         Result r;
         r.operation = Operation::Write;
+        r.requestId = id;
         r.error = tr("The key is empty; use Remove to delete a stored key");
         QTimer::singleShot(0, this, [this, r] { Q_EMIT finished(r); });
-        return;
+        return id;
     }
     if (m_keychainEnabled)
-        runKeychain(Operation::Write, key.trimmed());
+        runKeychain(id, Operation::Write, key.trimmed());
     else
-        runFile(Operation::Write, key.trimmed(), tr("The keychain is turned off"), false);
+        runFile(id, Operation::Write, key.trimmed(), tr("The keychain is turned off"), false);
+    return id;
 }
 
-void KeyStore::remove()
+int KeyStore::remove()
 {
+    const int id = m_nextId++;
     if (m_keychainEnabled)
-        runKeychain(Operation::Remove, {});
+        runKeychain(id, Operation::Remove, {});
     else
-        runFile(Operation::Remove, {}, tr("The keychain is turned off"), false);
+        runFile(id, Operation::Remove, {}, tr("The keychain is turned off"), false);
+    return id;
 }
 
-void KeyStore::runKeychain(Operation op, const QString &key)
+void KeyStore::runKeychain(int id, Operation op, const QString &key)
 {
     const QString service = serviceName();
     QKeychain::Job *job = nullptr;
@@ -126,14 +133,14 @@ void KeyStore::runKeychain(Operation op, const QString &key)
     auto settled = std::make_shared<bool>(false);
     auto *timer = new QTimer(this);
     timer->setSingleShot(true);
-    connect(timer, &QTimer::timeout, this, [this, op, key, settled, timer] {
+    connect(timer, &QTimer::timeout, this, [this, id, op, key, settled, timer] {
         timer->deleteLater();
         if (*settled)
             return;
         *settled = true;
-        runFile(op, key, tr("The desktop keychain did not answer within %1 s").arg(m_timeoutMs / 1000.0, 0, 'g', 2), false);
+        runFile(id, op, key, tr("The desktop keychain did not answer within %1 s").arg(m_timeoutMs / 1000.0, 0, 'g', 2), false);
     });
-    connect(job, &QKeychain::Job::finished, this, [this, op, key, settled, timer](QKeychain::Job *j) {
+    connect(job, &QKeychain::Job::finished, this, [this, id, op, key, settled, timer](QKeychain::Job *j) {
         if (*settled)
             return;
         *settled = true;
@@ -143,11 +150,12 @@ void KeyStore::runKeychain(Operation op, const QString &key)
         if (error == QKeychain::NoError) {
             if (op == Operation::Remove) {
                 // Also forget a fallback file, so "remove" means the key is gone everywhere.
-                runFile(Operation::Remove, {}, {}, true);
+                runFile(id, Operation::Remove, {}, {}, true);
                 return;
             }
             Result r;
             r.operation = op;
+            r.requestId = id;
             r.ok = true;
             r.backend = Backend::Keychain;
             r.keychainAvailable = true;
@@ -160,22 +168,23 @@ void KeyStore::runKeychain(Operation op, const QString &key)
         }
         if (error == QKeychain::EntryNotFound && op != Operation::Write) {
             // The keychain works but holds nothing: a key may still sit in the file.
-            runFile(op, key, {}, true);
+            runFile(id, op, key, {}, true);
             return;
         }
-        runFile(op, key, keychainErrorText(error, j->errorString()), false);
+        runFile(id, op, key, keychainErrorText(error, j->errorString()), false);
     });
     timer->start(m_timeoutMs);
     job->start();
 }
 
-void KeyStore::runFile(Operation op, const QString &key, const QString &keychainError, bool keychainAvailable)
+void KeyStore::runFile(int id, Operation op, const QString &key, const QString &keychainError, bool keychainAvailable)
 {
     const QString path = m_filePath;
     auto *watcher = new QFutureWatcher<Result>(this);
-    connect(watcher, &QFutureWatcher<Result>::finished, this, [this, watcher, keychainError, keychainAvailable] {
+    connect(watcher, &QFutureWatcher<Result>::finished, this, [this, id, watcher, keychainError, keychainAvailable] {
         Result r = watcher->result();
         watcher->deleteLater();
+        r.requestId = id;
         r.keychainAvailable = keychainAvailable;
         r.keychainError = keychainError;
         // A keychain that works but was empty: a not-found read is reported as the keychain's.

@@ -24,6 +24,7 @@ public:
 
     struct Result {
         Operation operation = Operation::Read;
+        int requestId = 0;           // what read()/write()/remove() returned
         bool ok = false;             // the operation succeeded (a read of nothing is ok, found=false)
         bool found = false;          // Read: a key was found
         QString key;                 // Read: the key (never log it)
@@ -50,10 +51,11 @@ public:
     int keychainTimeoutMs() const { return m_timeoutMs; }
     void setKeychainTimeoutMs(int ms) { m_timeoutMs = ms; }
 
-    /** Each starts one operation and later emits finished() once, on this object's thread. */
-    void read();
-    void write(const QString &key);
-    void remove();
+    /** Each starts one operation and later emits finished() once, on this object's thread,
+     *  with the returned id in Result::requestId (so several users can share one store). */
+    int read();
+    int write(const QString &key);
+    int remove();
 
     /** Blocking helpers for the file backend (used on a worker; exposed for tests). */
     static Result readFile(const QString &path);
@@ -66,13 +68,14 @@ Q_SIGNALS:
     void finished(const nb2::KeyStore::Result &result);
 
 private:
-    void runKeychain(Operation op, const QString &key);
-    void runFile(Operation op, const QString &key, const QString &keychainError, bool keychainAvailable);
+    void runKeychain(int id, Operation op, const QString &key);
+    void runFile(int id, Operation op, const QString &key, const QString &keychainError, bool keychainAvailable);
 
     QString m_filePath;
     QString m_keychainKey = QStringLiteral("gemini-api-key");
     bool m_keychainEnabled = true;
     int m_timeoutMs = 3000;
+    int m_nextId = 1;
 };
 
 } // namespace nb2

@@ -3,12 +3,14 @@
 #include "core/api/imageinput.h"
 #include "core/api/interactionsclient.h"
 #include "core/api/thinkinglevels.h"
+#include "core/export/exporter.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
 #include "ui/bannerwidget.h"
 #include "ui/canvasview.h"
 #include "ui/compareview.h"
 #include "ui/diagnosticsdialog.h"
+#include "ui/exportdialog.h"
 #include "ui/importcheck.h"
 #include "ui/infopanel.h"
 #include "ui/keystore.h"
@@ -27,6 +29,7 @@
 #include <QClipboard>
 #include <QCloseEvent>
 #include <QDateTime>
+#include <QDesktopServices>
 #include <QDir>
 #include <QDirIterator>
 #include <QDockWidget>
@@ -133,7 +136,9 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     }
     m_thumbs = new ThumbnailProvider(this);
     m_model = new TimelineModel(m_session, this);
-    m_keyStore = new KeyStore(this);
+    // App-wide, not the window's child: a pending QtKeychain (libsecret) job must outlive a
+    // closed window, or its late answer lands on a deleted object.
+    m_keyStore = new KeyStore(QCoreApplication::instance());
 
     buildLayout();
     buildActions();
@@ -252,9 +257,21 @@ void MainWindow::buildLayout()
     connect(m_timeline, &TimelineView::retryRequested, this,
             [this](const QModelIndex &i) { retryFrame(i.data(TimelineRole::FrameId).toString()); });
     connect(m_timeline->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::onCurrentChanged);
+    // A reset (deletion, undo, another process's write) loses the view's current index:
+    // keep the user's place.
+    connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this,
+            [this] { m_selectionBeforeReset = currentFrameId(); });
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
-        // A reset loses the view's current index: keep the user's place.
-        onCurrentChanged();
+        const QString keep = m_selectionBeforeReset;
+        m_selectionBeforeReset.clear();
+        if (!keep.isEmpty() && m_model->indexOf(keep).isValid()) {
+            const bool force = m_forceGenerate;
+            selectFrame(keep);
+            m_forceGenerate = force;
+            updatePromptMode();
+        } else {
+            onCurrentChanged();
+        }
     });
     connect(m_timeline, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
         const QModelIndex idx = m_timeline->indexAt(pos);
@@ -526,12 +543,15 @@ void MainWindow::connectSession()
     connect(m_session, &SessionController::recoveryFinished, this, [this](int recovered, int interrupted) {
         if (interrupted > 0)
             showMessage(int(BannerWidget::Kind::Warning),
-                        tr("%n request(s) were interrupted when the app last closed; select one and press Retry "
-                           "to send it again.", nullptr, interrupted));
+                        (interrupted == 1 ? tr("A request was interrupted when the app last closed; select it and press Retry to send it again.")
+                                          : tr("%1 requests were interrupted when the app last closed; select one and press Retry "
+                                               "to send it again.").arg(interrupted)));
         else if (recovered > 0)
-            statusBar()->showMessage(tr("%n interrupted request(s) recovered from the server.", nullptr, recovered), 6000);
+            statusBar()->showMessage((recovered == 1 ? tr("An interrupted request was recovered from the server.")
+                                                    : tr("%1 interrupted requests were recovered from the server.").arg(recovered)), 6000);
     });
     connect(m_session, &SessionController::idle, this, [this] { updatePending(); });
+    connect(m_session, &SessionController::draftReceived, this, &MainWindow::onDraftReceived);
 }
 
 // ---------------------------------------------------------------- backend and sessions
@@ -701,9 +721,38 @@ void MainWindow::openSessionDialog()
     const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Session"), start);
     if (dir.isEmpty())
         return;
+    // Never turn an arbitrary folder (Pictures, a project) into a session by opening it.
+    const QDir d(dir);
+    const bool isSession = d.exists(QStringLiteral("manifest.json")) || d.exists(QStringLiteral("journal.jsonl"));
+    if (!isSession && !d.isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot)) {
+        showMessage(int(BannerWidget::Kind::Error),
+                    tr("“%1” is not an NB2Lite session (it has no manifest.json). Choose a session folder, or an "
+                       "empty folder to start a new session there.").arg(QDir::toNativeSeparators(dir)));
+        return;
+    }
     QString e;
-    if (!openSession(dir, &e))
-        showMessage(int(BannerWidget::Kind::Error), tr("Cannot open the session: %1").arg(e));
+    if (openSession(dir, &e))
+        return;
+    showMessage(int(BannerWidget::Kind::Error), tr("Cannot open the session: %1").arg(e), tr("Rebuild Session"),
+                [this, dir] {
+                    // Rebuild keeps the broken manifest aside and recovers frames from the journal and images.
+                    if (!m_session->isIdle()) {
+                        showMessage(int(BannerWidget::Kind::Error),
+                                    tr("Wait for the running requests to finish before rebuilding another session."));
+                        return;
+                    }
+                    m_session->close();
+                    QString error;
+                    if (!m_session->rebuild(dir, &error)) {
+                        showMessage(int(BannerWidget::Kind::Error), tr("The session could not be rebuilt: %1").arg(error));
+                        return;
+                    }
+                    m_session->close();
+                    if (!openSession(dir, &error))
+                        showMessage(int(BannerWidget::Kind::Error), error);
+                    else
+                        statusBar()->showMessage(tr("Rebuilt the session from its journal and images."), 6000);
+                });
 }
 
 void MainWindow::saveSessionAs()
@@ -712,21 +761,36 @@ void MainWindow::saveSessionAs()
     if (from.isEmpty())
         return;
     const QString target = QFileDialog::getSaveFileName(this, tr("Save Session As"),
-                                                        from + QStringLiteral(" copy"), {}, nullptr,
+                                                        from + tr(" copy"), {}, nullptr,
                                                         QFileDialog::ShowDirsOnly);
-    if (target.isEmpty())
-        return;
+    if (!target.isEmpty())
+        saveSessionCopy(target);
+}
+
+bool MainWindow::saveSessionCopy(const QString &target)
+{
+    const QString from = sessionDir();
+    if (from.isEmpty())
+        return false;
     if (QFileInfo::exists(target)) {
         showMessage(int(BannerWidget::Kind::Error), tr("%1 already exists; choose a new name.").arg(target));
-        return;
+        return false;
+    }
+    if (!m_session->isIdle()) {
+        showMessage(int(BannerWidget::Kind::Warning),
+                    tr("Requests are still running; save a copy when they have finished (or cancel them)."));
+        return false;
     }
     statusBar()->showMessage(tr("Copying the session…"));
+    // Every finished frame is already on disk: "Save As" is a copy of the folder, made on a
+    // worker, after which the window continues in the copy.
     auto *watcher = new QFutureWatcher<QString>(this);
     connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, target] {
         watcher->deleteLater();
         const QString error = watcher->result();
         if (!error.isEmpty()) {
             showMessage(int(BannerWidget::Kind::Error), tr("The copy failed: %1").arg(error));
+            Q_EMIT sessionCopied(target, error);
             return;
         }
         QString e;
@@ -734,12 +798,14 @@ void MainWindow::saveSessionAs()
             statusBar()->showMessage(tr("Saved a copy as %1; you are now working in the copy.").arg(target), 6000);
         else
             showMessage(int(BannerWidget::Kind::Error), e);
+        Q_EMIT sessionCopied(target, e);
     });
     watcher->setFuture(QtConcurrent::run([from, target] {
         QString error;
         copyTree(from, target, &error);
         return error;
     }));
+    return true;
 }
 
 void MainWindow::updateTitle()
@@ -832,8 +898,8 @@ void MainWindow::updatePromptMode()
         aspect = nearestAspectRatio(QSize(f.image.width, f.image.height));
     if (children > 0) {
         m_prompt->setMode(PromptPanel::Mode::Branch,
-                          tr("<b>Branch from %1</b> — it already continues in %n frame(s); this starts a new lane "
-                             "(shown dashed on the timeline).", nullptr, children).arg(label),
+                          tr("<b>Branch from %1</b> — it already has a continuation; this starts a new lane "
+                             "(shown dashed on the timeline).").arg(label),
                           aspect, !local);
         m_timeline->setAttachHint(TimelineView::AttachHint::Branch);
     } else if (local) {
@@ -904,6 +970,20 @@ void MainWindow::loadCanvasImage()
         return;
     }
     const Frame f = m_session->graph().value(id);
+    if (f.isPending()) {
+        const QImage streamed = m_model->indexOf(id).data(TimelineRole::Draft).value<QImage>();
+        if (!streamed.isNull()) {
+            if (m_canvasFrameId != id + QStringLiteral("|draft")) {
+                ++m_canvasGeneration;
+                m_canvasFrameId = id + QStringLiteral("|draft");
+                m_canvas->setImage(streamed);
+                m_canvas->setDraft(true);
+                m_canvas->setDraftText(tr("Draft from the model's thinking — the final image of %1 is on its way")
+                                           .arg(frameLabel(id)));
+            }
+            return;
+        }
+    }
     QString path = f.image.isNull() ? QString() : m_session->store()->absolutePath(f.image.file);
     bool draft = false;
     if (path.isEmpty()) {
@@ -954,6 +1034,30 @@ QString MainWindow::canvasDraftText(const QString &id) const
     if (f.isPending())
         return tr("Working on %1 — showing the frame it starts from").arg(frameLabel(id));
     return tr("%1 has no image (%2) — showing the frame it started from").arg(frameLabel(id), frameStatusName(f.status));
+}
+
+void MainWindow::onDraftReceived(const QString &frameId, const QByteArray &bytes)
+{
+    auto *watcher = new QFutureWatcher<QImage>(this);
+    connect(watcher, &QFutureWatcher<QImage>::finished, this, [this, watcher, frameId] {
+        watcher->deleteLater();
+        const QImage draft = watcher->result();
+        const Frame f = m_session->graph().value(frameId);
+        if (draft.isNull() || !f.isPending())
+            return; // the final image won the race
+        m_model->setDraft(frameId, draft);
+        if (frameId == currentFrameId() && !isCompareShown()) {
+            ++m_canvasGeneration; // a parent image still decoding must not replace the draft
+            m_canvasFrameId = frameId + QStringLiteral("|draft");
+            m_canvas->setImage(draft);
+            m_canvas->setDraft(true);
+            m_canvas->setDraftText(tr("Draft from the model's thinking — the final image of %1 is on its way")
+                                       .arg(frameLabel(frameId)));
+        }
+        Q_EMIT draftShown(frameId);
+    });
+    // Small previews, but still a decode: on a worker like every other image.
+    watcher->setFuture(QtConcurrent::run([bytes] { return QImage::fromData(bytes); }));
 }
 
 bool MainWindow::isCompareShown() const { return m_centerStack->currentWidget() == m_compare; }
@@ -1262,8 +1366,8 @@ void MainWindow::deleteBranch()
         showMessage(int(BannerWidget::Kind::Error), error);
         return;
     }
-    statusBar()->showMessage(tr("Moved the branch (%n frame(s)) to the trash. Undo brings it back.", nullptr,
-                                int(own.size())), 6000);
+    statusBar()->showMessage((own.size() == 1 ? tr("Moved the branch (1 frame) to the trash. Undo brings it back.")
+                                                : tr("Moved the branch (%1 frames) to the trash. Undo brings it back.").arg(own.size())), 6000);
     selectFrame(parent);
 }
 
@@ -1342,10 +1446,39 @@ void MainWindow::openImageDialog()
 
 void MainWindow::exportSession()
 {
-    // The export dialog (HTML history, bundle, contact sheet) is not part of this window yet.
-    QMessageBox::information(this, tr("Export"),
-                             tr("Export is coming in a later version. Every frame is already stored in the session "
-                                "folder:\n%1").arg(sessionDir()));
+    if (!m_session->isOpen())
+        return;
+    // The dialog works on a copy of the graph and exports on a worker thread.
+    const QString current = currentFrameId();
+    auto *dialog = new ExportDialog(m_session->graph(), sessionDir(),
+                                    current.isEmpty() ? QStringList() : QStringList{current}, current, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+}
+
+void MainWindow::exportTo(const ExportRequest &request)
+{
+    const ExportSession snapshot = ExportSession::fromGraph(m_session->graph(), sessionDir());
+    statusBar()->showMessage(tr("Exporting…"));
+    auto *watcher = new QFutureWatcher<Result<ExportReport>>(this);
+    connect(watcher, &QFutureWatcher<Result<ExportReport>>::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        const Result<ExportReport> r = watcher->result();
+        statusBar()->clearMessage();
+        if (!r) {
+            showMessage(int(BannerWidget::Kind::Error), tr("Export failed: %1").arg(r.error().message));
+            Q_EMIT exportFinished({}, r.error().message);
+            return;
+        }
+        const QString out = r.value().output;
+        showMessage(int(BannerWidget::Kind::Success),
+                    (r.value().frames == 1 ? tr("Exported 1 frame to %1.").arg(out)
+                                            : tr("Exported %1 frames to %2.").arg(r.value().frames).arg(out)), tr("Show"),
+                    [out] { QDesktopServices::openUrl(QUrl::fromLocalFile(QFileInfo(out).isDir() ? out
+                                                                          : QFileInfo(out).absolutePath())); });
+        Q_EMIT exportFinished(out, {});
+    });
+    watcher->setFuture(QtConcurrent::run([snapshot, request] { return Exporter::run(snapshot, request); }));
 }
 
 void MainWindow::showSettings()
@@ -1518,15 +1651,15 @@ void MainWindow::finishImports(const QList<ImportCheck> &checks)
     if (!errors.isEmpty()) {
         showMessage(int(BannerWidget::Kind::Error),
                     errors.size() == 1 ? errors.first()
-                                       : tr("%n file(s) were not imported. %1", nullptr, int(errors.size())).arg(errors.first()));
+                                       : tr("%1 files were not imported. %2").arg(errors.size()).arg(errors.first()));
     } else {
         clearMessage();
     }
     if (!added.isEmpty()) {
         selectFrame(added.last());
         m_prompt->focusPrompt();
-        statusBar()->showMessage(tr("Imported %n picture(s). Describe a change and press Edit this frame.", nullptr,
-                                    int(added.size())), 6000);
+        statusBar()->showMessage((added.size() == 1 ? tr("Imported the picture. Describe a change and press Edit this frame.")
+                                                  : tr("Imported %1 pictures. Describe a change and press Edit this frame.").arg(added.size())), 6000);
     }
     Q_EMIT importFinished(added, errors.isEmpty() ? QString() : m_lastMessage);
 }
@@ -1542,7 +1675,7 @@ void MainWindow::setStyleReference(const QString &path)
             Q_EMIT styleReferenceChecked(c.path, c.error);
             return;
         }
-        m_prompt->setStyleFile(c.path);
+        m_prompt->setStyleFile(c.path, c.preview);
         statusBar()->showMessage(tr("Style reference set: the next edit restyles the selected frame after it."), 5000);
         Q_EMIT styleReferenceChecked(c.path, {});
     });
@@ -1583,7 +1716,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     if (m_session->isOpen() && !m_session->isIdle()) {
         const int n = m_session->runningCount() + m_session->queuedCount();
         QMessageBox box(QMessageBox::Question, tr("Requests Still Running"),
-                        tr("%n request(s) are still running.", nullptr, n), QMessageBox::NoButton, this);
+                        n == 1 ? tr("A request is still running.") : tr("%1 requests are still running.").arg(n), QMessageBox::NoButton, this);
         box.setInformativeText(tr("If you quit now they are cancelled; you can retry them when you come back."));
         QPushButton *quit = box.addButton(tr("Cancel Requests and Quit"), QMessageBox::DestructiveRole);
         box.addButton(tr("Keep Working"), QMessageBox::RejectRole);

@@ -33,6 +33,7 @@ class ThumbnailProvider;
 class TimelineModel;
 class TimelineView;
 struct ApiError;
+struct ExportRequest;
 struct ImportCheck;
 
 /**
@@ -62,6 +63,10 @@ public:
     bool openSession(const QString &dir, QString *errorMessage = nullptr);
     /** A new, empty session in the sessions folder, named after the date and time. */
     bool newSession(QString *errorMessage = nullptr);
+    /** Runs an export on a worker from a snapshot of the graph; exportFinished() follows. */
+    void exportTo(const ExportRequest &request);
+    /** Copies the session folder to target (off the GUI thread) and continues there; sessionCopied() follows. */
+    bool saveSessionCopy(const QString &target);
     /** Restores geometry, docks, last session and selection; opens a new session if none. */
     void restoreLastState();
     QString sessionDir() const;
@@ -122,6 +127,10 @@ Q_SIGNALS:
     /** An import (drop, paste, Open Image) finished: the new frame ids, or an error message. */
     void importFinished(const QStringList &frameIds, const QString &error);
     void styleReferenceChecked(const QString &path, const QString &error);
+    void sessionCopied(const QString &target, const QString &error);
+    void exportFinished(const QString &output, const QString &error);
+    /** A streaming draft is now shown on the pending frame's card (and the canvas when selected). */
+    void draftShown(const QString &frameId);
     /** The image shown on the canvas changed (after the off-thread decode). */
     void canvasImageShown(const QString &frameId);
     void backendChanged();
@@ -149,6 +158,7 @@ private:
     void onCurrentChanged();
     void onTurnFailed(const QString &frameId, const ApiError &error);
     void onTurnFinished(const QString &frameId);
+    void onDraftReceived(const QString &frameId, const QByteArray &bytes);
     void showMessage(int kind, const QString &text, const QString &actionText = {},
                      std::function<void()> action = {});
     void clearMessage();
@@ -184,6 +194,7 @@ private:
     std::function<void()> m_messageAction;
     QString m_lastMessage;
     QString m_compareOtherId;
+    QString m_selectionBeforeReset;
     bool m_forceGenerate = false;
     bool m_closing = false;
 

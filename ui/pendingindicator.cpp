@@ -50,9 +50,9 @@ void PendingIndicator::refresh()
     }
     QStringList parts;
     if (m_running > 0)
-        parts << tr("%n request(s) running", nullptr, m_running);
+        parts << (m_running == 1 ? tr("1 request running") : tr("%1 requests running").arg(m_running));
     if (m_queued > 0)
-        parts << tr("%n queued", nullptr, m_queued);
+        parts << tr("%1 queued").arg(m_queued);
     if (m_running > 0 && m_oldest.isValid())
         parts << tr("%1 s").arg(qMax<qint64>(0, m_oldest.secsTo(now)));
     if (countdown)

@@ -11,6 +11,7 @@
 #include <QImage>
 #include <QLabel>
 #include <QMimeData>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -182,12 +183,12 @@ void PromptPanel::setThinkingLevel(const QString &level)
 
 QString PromptPanel::styleFile() const { return m_style->file(); }
 
-void PromptPanel::setStyleFile(const QString &path)
+void PromptPanel::setStyleFile(const QString &path, const QImage &preview)
 {
     if (path.isEmpty())
         m_style->clear();
     else
-        m_style->setFile(path, QImage(path));
+        m_style->setFile(path, preview);
     updateButton();
 }
 
@@ -292,8 +293,10 @@ void StyleSlot::dropEvent(QDropEvent *event)
     Q_EMIT fileDropped(urls.first().toLocalFile());
 }
 
-void StyleSlot::mousePressEvent(QMouseEvent *)
+void StyleSlot::mousePressEvent(QMouseEvent *event)
 {
+    if (event->button() != Qt::LeftButton)
+        return;
     const QString path = QFileDialog::getOpenFileName(this, tr("Choose a Style Reference"), {},
                                                       tr("Images (*.png *.jpg *.jpeg *.webp *.gif *.bmp)"));
     if (!path.isEmpty())

@@ -44,7 +44,8 @@ public:
 
     /** Local file of the style reference; empty when the slot is empty. */
     QString styleFile() const;
-    void setStyleFile(const QString &path);
+    /** preview: a small decoded image (made off the GUI thread); empty path clears the slot. */
+    void setStyleFile(const QString &path, const QImage &preview = {});
     StyleSlot *styleSlot() const { return m_style; }
 
     QPushButton *sendButton() const { return m_send; }

@@ -175,7 +175,7 @@ SettingsDialog::SettingsDialog(KeyStore *keyStore, const QProcessEnvironment &en
     m_keyEdit->setEnabled(false);
     m_keyEdit->setPlaceholderText(tr("Reading the stored key…"));
     setKeyStatus(QStringLiteral("pending"), tr("Looking for a stored key…"), QColor());
-    m_keyStore->read();
+    m_readRequest = m_keyStore->read();
 }
 
 SettingsDialog::~SettingsDialog() = default;
@@ -546,7 +546,7 @@ void SettingsDialog::updateKeyStatus()
         setKeyStatus(QStringLiteral("key"), tr("Stored in the desktop keychain."), themeColor(ThemeColor::Success));
     } else {
         QString text = fallback ? tr("Stored in %1 (mode 0600): no desktop keychain service is running.").arg(file)
-                                : tr("Stored in %1. Press OK to move it into the desktop keychain.").arg(file);
+                                : tr("Stored in %1. Press OK to store it in the desktop keychain as well.").arg(file);
         if (!m_keyWarning.isEmpty())
             text += QLatin1Char(' ') + m_keyWarning;
         setKeyStatus(QStringLiteral("warning"), text, themeColor(ThemeColor::Warning));
@@ -555,9 +555,12 @@ void SettingsDialog::updateKeyStatus()
 
 void SettingsDialog::onKeyStoreFinished(const KeyStore::Result &r)
 {
+    if (r.requestId != m_readRequest && r.requestId != m_saveRequest)
+        return; // someone else's request on a shared store
     m_keychainAvailable = r.keychainAvailable;
     m_keychainError = r.keychainError;
-    if (r.operation == KeyStore::Operation::Read) {
+    if (r.requestId == m_readRequest) {
+        m_readRequest = 0;
         m_keyLoaded = true;
         m_keyEdit->setEnabled(true);
         m_keyEdit->setPlaceholderText(tr("Paste your Gemini API key"));
@@ -647,10 +650,7 @@ void SettingsDialog::accept()
     }
     m_saving = true;
     setBusy(true);
-    if (key.isEmpty())
-        m_keyStore->remove();
-    else
-        m_keyStore->write(key);
+    m_saveRequest = key.isEmpty() ? m_keyStore->remove() : m_keyStore->write(key);
 }
 
 void SettingsDialog::finishAccept(bool keyChanged)

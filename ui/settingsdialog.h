@@ -106,6 +106,8 @@ private:
     bool m_keyLoaded = false;
     bool m_keyEdited = false;
     bool m_saving = false;
+    int m_readRequest = 0;  // the store may be shared: only our own requests matter
+    int m_saveRequest = 0;
     QString m_loadedKey;
     KeyStore::Backend m_keyBackend = KeyStore::Backend::None;
     bool m_keychainAvailable = false;

@@ -1,6 +1,7 @@
 #include "ui/timelinedelegate.h"
 
 #include "ui/thumbnailprovider.h"
+#include "ui/theme.h"
 #include "ui/timelineroles.h"
 
 #include <QApplication>
@@ -38,6 +39,8 @@ QString kindLabel(const QString &kind)
         return TimelineDelegate::tr("style");
     if (kind == QLatin1String("import"))
         return TimelineDelegate::tr("import");
+    if (kind == QLatin1String("re_anchor"))
+        return TimelineDelegate::tr("re-anchor");
     return kind;
 }
 
@@ -119,6 +122,18 @@ void TimelineDelegate::paintBadge(QPainter *painter, const QPoint &center, const
     painter->setFont(f);
     painter->setPen(glyphColor);
     painter->drawText(r, Qt::AlignCenter, glyph);
+}
+
+void TimelineDelegate::paintIconBadge(QPainter *painter, const QPoint &center, const QColor &fill,
+                                      const QString &iconName) const
+{
+    const QRect r(center.x() - 9, center.y() - 9, 18, 18);
+    painter->setPen(QPen(QColor(0, 0, 0, 90), 1));
+    painter->setBrush(fill);
+    painter->drawEllipse(r);
+    const QIcon icon = themeIcon(iconName, Qt::white);
+    if (!icon.isNull())
+        icon.paint(painter, r.adjusted(3, 3, -3, -3));
 }
 
 void TimelineDelegate::paintSpinner(QPainter *painter, const QRect &area, const QColor &color) const
@@ -244,8 +259,11 @@ void TimelineDelegate::paintFrame(QPainter *painter, const QStyleOptionViewItem 
             painter->drawRoundedRect(img, 3, 3);
         }
         const QColor badge = failed ? QColor(0xd0, 0x3a, 0x3a) : QColor(0xd9, 0x8a, 0x1c);
-        paintBadge(painter, QPoint(img.center().x(), img.center().y() - 9), badge,
-                   failed ? QStringLiteral("!") : QStringLiteral("\u2016"), Qt::white);
+        if (failed)
+            paintBadge(painter, QPoint(img.center().x(), img.center().y() - 9), badge, QStringLiteral("!"), Qt::white);
+        else
+            paintIconBadge(painter, QPoint(img.center().x(), img.center().y() - 9), badge,
+                           state == TimelineState::Interrupted ? QStringLiteral("warning") : QStringLiteral("cancel"));
         painter->setFont(small);
         painter->setPen(pix.isNull() ? pal.color(QPalette::Text) : QColor(Qt::white));
         QString text = failed ? tr("failed") : state == TimelineState::Interrupted ? tr("interrupted") : tr("cancelled");
@@ -291,14 +309,14 @@ void TimelineDelegate::paintFrame(QPainter *painter, const QStyleOptionViewItem 
         painter->drawPath(starPath(QPointF(img.left() + 11, img.top() + 11), 8));
     }
     if (index.data(TimelineRole::ReAnchored).toBool()) {
-        paintBadge(painter, QPoint(markX, markY), QColor(0x3a, 0x7b, 0xd5), QStringLiteral("\u2693"), Qt::white);
+        paintIconBadge(painter, QPoint(markX, markY), QColor(0x3a, 0x7b, 0xd5), QStringLiteral("reanchor"));
         markX += 20;
     }
     const QDateTime expires = index.data(TimelineRole::ExpiresAt).toDateTime();
     if (state == TimelineState::Done && expires.isValid() && now.secsTo(expires) < 48 * 3600) {
         const bool gone = expires <= now;
-        paintBadge(painter, QPoint(markX, markY), gone ? QColor(0x88, 0x88, 0x88) : QColor(0xe0, 0x8a, 0x00),
-                   QStringLiteral("\u23F1"), Qt::white);
+        paintIconBadge(painter, QPoint(markX, markY), gone ? QColor(0x88, 0x88, 0x88) : QColor(0xe0, 0x8a, 0x00),
+                       QStringLiteral("expiring"));
     }
 
     // Caption: number and kind on the left, aspect ratio on the right.

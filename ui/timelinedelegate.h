@@ -43,6 +43,7 @@ public:
     static QColor laneColor(int lane, const QPalette &palette);
 
 private:
+    void paintIconBadge(QPainter *painter, const QPoint &center, const QColor &fill, const QString &iconName) const;
     void paintSpinner(QPainter *painter, const QRect &area, const QColor &color) const;
     void paintBadge(QPainter *painter, const QPoint &center, const QColor &fill,
                     const QString &glyph, const QColor &glyphColor) const;

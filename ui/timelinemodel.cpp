@@ -223,7 +223,7 @@ QVariant TimelineModel::frameData(const Frame &f, const Row &row, int role) cons
             tip += QStringLiteral("<br><i>") + status.toHtmlEscaped() + QStringLiteral("</i>");
         if (!f.error.isEmpty()) {
             tip += QStringLiteral("<br><span style='color:#d03a3a'>") + f.error.message.toHtmlEscaped() + QStringLiteral("</span>");
-            if (!f.error.serverMessage.isEmpty() && f.error.serverMessage != f.error.message)
+            if (!f.error.serverMessage.isEmpty() && !f.error.message.contains(f.error.serverMessage))
                 tip += QStringLiteral("<br>") + tr("Server: %1").arg(f.error.serverMessage.toHtmlEscaped());
         }
         if (f.reAnchored)

@@ -2,6 +2,7 @@
 
 #include "app/cli/exitcodes.h"
 #include "core/export/exporter.h"
+#include "core/export/exportfiles.h"
 #include "core/export/sessionbundle.h"
 #include "core/session/sessionstore.h"
 
@@ -104,14 +105,6 @@ int failure(const ApiError &error, bool json, QTextStream &out, QTextStream &err
     return exitCodeFor(error.kind);
 }
 
-ApiError makeError(ErrorKind kind, const QString &message)
-{
-    ApiError e;
-    e.kind = kind;
-    e.message = message;
-    return e;
-}
-
 Result<QString> resolveFrame(const SessionStore &store, const QString &ref)
 {
     if (ref == QLatin1String("head") && !store.currentFrameId().isEmpty())
@@ -120,8 +113,8 @@ Result<QString> resolveFrame(const SessionStore &store, const QString &ref)
     if (matches.size() == 1)
         return matches.first();
     if (matches.isEmpty())
-        return makeError(ErrorKind::InvalidInput, QStringLiteral("no frame \"%1\" in this session").arg(ref));
-    return makeError(ErrorKind::InvalidInput, QStringLiteral("\"%1\" matches %2 frames (%3); give more characters")
+        return exportfiles::makeError(ErrorKind::InvalidInput, QStringLiteral("no frame \"%1\" in this session").arg(ref));
+    return exportfiles::makeError(ErrorKind::InvalidInput, QStringLiteral("\"%1\" matches %2 frames (%3); give more characters")
                                                   .arg(ref).arg(matches.size()).arg(matches.mid(0, 5).join(QStringLiteral(", "))));
 }
 
@@ -142,7 +135,7 @@ int openBundle(const ExportArgs &args, QTextStream &out, QTextStream &err)
     SessionStore store;
     QString error;
     if (!store.open(args.dir, SessionStore::OpenMode::OpenExisting, &error))
-        return failure(makeError(ErrorKind::InvalidInput, QStringLiteral("the bundle was extracted but does not open as a session: %1").arg(error)),
+        return failure(exportfiles::makeError(ErrorKind::InvalidInput, QStringLiteral("the bundle was extracted but does not open as a session: %1").arg(error)),
                        args.json, out, err);
     if (args.json) {
         QJsonObject o{{QStringLiteral("ok"), true}, {QStringLiteral("session"), args.dir},
@@ -193,7 +186,7 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     SessionStore store;
     QString error;
     if (!store.open(args.dir, SessionStore::OpenMode::OpenExisting, &error))
-        return failure(makeError(ErrorKind::InvalidInput, QStringLiteral("cannot open the session: %1").arg(error)), args.json, out, err);
+        return failure(exportfiles::makeError(ErrorKind::InvalidInput, QStringLiteral("cannot open the session: %1").arg(error)), args.json, out, err);
 
     ExportRequest request;
     request.format = *Exporter::formatFromName(args.format);

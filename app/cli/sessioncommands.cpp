@@ -2,6 +2,7 @@
 
 #include "app/cli/demobackend.h"
 #include "app/cli/exitcodes.h"
+#include "app/cli/signalcancel.h"
 #include "core/api/interactionsclient.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
@@ -207,6 +208,8 @@ int runSessionCommand(const QStringList &arguments, QTextStream &out, QTextStrea
         }
     }
 
+    // Before any thread starts (demo server, workers): Ctrl-C cancels the running turns cleanly.
+    SignalCanceller signalCanceller;
     DemoBackend demo;
     const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     ClientConfig config = ClientConfig::fromEnvironment(env, QDir::homePath(), a.baseUrl, a.model);
@@ -227,6 +230,16 @@ int runSessionCommand(const QStringList &arguments, QTextStream &out, QTextStrea
     if (needsApi || !config.apiKey.isEmpty())
         session.setClient(std::make_shared<InteractionsClient>(config));
 
+    struct HookGuard {
+        CancelTokenPtr token;
+        ~HookGuard() { token->setAbortHook({}); }
+    } hookGuard{signalCanceller.token()};
+    hookGuard.token->setAbortHook([&session] {
+        QMetaObject::invokeMethod(&session, [&session] {
+            for (const QString &id : session.graph().withStatus(FrameStatus::Pending))
+                session.cancel(id);
+        }, Qt::QueuedConnection);
+    });
     QObject::connect(&session, &SessionController::errorOccurred, &session,
                      [&err](const QString &m) { err << "warning: " << m << '\n'; err.flush(); });
     QObject::connect(&session, &SessionController::frameReAnchored, &session, [&err](const QString &id) {

@@ -116,10 +116,9 @@ int main(int argc, char *argv[])
             backend.apply(key, source); // the key changed in Settings
         }
     });
-    QObject::connect(&window, &nb2::MainWindow::settingsChanged, &window, [&](bool keyChanged) {
-        if (keyChanged)
-            keyStore.read();
-    });
+    // Any saved setting (key, model, base URL, version) rebuilds the backend; the key is
+    // re-read because the environment and the key store decide between real and demo.
+    QObject::connect(&window, &nb2::MainWindow::settingsChanged, &window, [&](bool) { keyStore.read(); });
     if (envKey || parser.isSet(demo)) {
         started = true;
         start({}, {});

@@ -8,6 +8,7 @@ nb2_core_area(nb2core_api SOURCES
     api/thinkinglevels.h api/thinkinglevels.cpp
     api/cancellation.h api/cancellation.cpp
     api/interactionsclient.h api/interactionsclient.cpp
+    api/buildinfo.h api/buildinfo.cpp
     api/responseparser.h api/responseparser.cpp
     api/sseparser.h api/sseparser.cpp
     api/streamassembler.h api/streamassembler.cpp

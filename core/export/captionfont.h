@@ -9,10 +9,11 @@ class QImage;
 namespace nb2 {
 
 /**
- * A built-in 7x13 bitmap font (printable ASCII, lower case included) for export captions where no
- * QGuiApplication exists — QFont cannot be used in the command-line tool, which runs a
- * QCoreApplication — so the contact sheet looks the same from the CLI and the GUI. Other
- * characters are drawn as their ASCII decomposition ("é" as "e") or '?'.
+ * A built-in 7x13 bitmap font (printable ASCII, lower case included) for export captions where
+ * no QGuiApplication exists: QFont cannot be used in the command-line tool, which runs a
+ * QCoreApplication, and the CLI must still caption a contact sheet without a display. Other
+ * characters are drawn as their ASCII decomposition ("é" as "e") or '?'. (The fake server
+ * has its own, upper-case-only font: it may not share code with core.)
  */
 class CaptionFont
 {

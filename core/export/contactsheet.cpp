@@ -17,6 +17,8 @@ namespace nb2 {
 
 namespace {
 
+using exportfiles::makeError;
+
 QString tr(const char *text)
 {
     return QCoreApplication::translate("nb2::ContactSheet", text);
@@ -26,9 +28,10 @@ constexpr int kGap = 16;
 constexpr int kMargin = 24;
 constexpr int kCaptionHeight = 34;   // two lines of the bitmap font
 constexpr int kTitleHeight = 44;
-constexpr int kMaxAutoColumns = 6;
+constexpr int kSmallSheetColumns = 6;   // up to 36 frames: large cells
+constexpr int kMaxAutoColumns = 24;     // more: smaller cells, more columns
 constexpr int kMinCell = 48;
-constexpr int kMaxSide = 16384;
+constexpr int kMaxSide = 6400;          // at most ~41 megapixels (160 MB) however large the session
 const QColor kBackground(0xf6, 0xf5, 0xf2);
 const QColor kInk(0x1d, 0x1d, 0x1f);
 const QColor kMuted(0x6b, 0x6b, 0x70);
@@ -82,7 +85,8 @@ QImage ContactSheet::render(const QList<const ExportFrame *> &frames, const QStr
 {
     const int count = int(frames.size());
     const int cols = options.columns > 0 ? options.columns
-                                         : qBound(1, int(std::ceil(std::sqrt(double(count)))), kMaxAutoColumns);
+                                         : qBound(1, int(std::ceil(std::sqrt(double(count)))),
+                                                  count <= kSmallSheetColumns * kSmallSheetColumns ? kSmallSheetColumns : kMaxAutoColumns);
     const int rows = qMax(1, (count + cols - 1) / cols);
     const int captionH = options.captions ? kCaptionHeight : 0;
     // Large sessions get smaller cells so that the sheet stays a sane image (<= kMaxSide).
@@ -157,29 +161,20 @@ Result<ExportReport> ContactSheet::write(const QList<const ExportFrame *> &frame
     report.output = outFile;
     report.frames = int(frames.size());
     if (frames.isEmpty()) {
-        ApiError e;
-        e.kind = ErrorKind::InvalidInput;
-        e.message = tr("There are no frames to put on a contact sheet.");
-        return e;
+        return makeError(ErrorKind::InvalidInput, tr("There are no frames to put on a contact sheet."));
     }
     const int cols = options.columns > 0 ? options.columns : kMaxAutoColumns;
     const int maxRows = (kMaxSide - 2 * kMargin - kTitleHeight) / (kMinCell + (options.captions ? kCaptionHeight : 0) + kGap);
     if (frames.size() > qsizetype(cols) * maxRows) {
-        ApiError e;
-        e.kind = ErrorKind::InvalidInput;
-        e.message = tr("%1 frames do not fit on one contact sheet (at most %2); choose a branch or some frames.")
-                        .arg(frames.size()).arg(cols * maxRows);
-        return e;
+        return makeError(ErrorKind::InvalidInput, tr("%1 frames do not fit on one contact sheet (at most %2); choose a branch or some frames.")
+                        .arg(frames.size()).arg(cols * maxRows));
     }
     const QImage sheet = render(frames, title, options, &report.warnings);
     QByteArray png;
     QBuffer buffer(&png);
     buffer.open(QIODevice::WriteOnly);
     if (!sheet.save(&buffer, "PNG")) {
-        ApiError e;
-        e.kind = ErrorKind::Io;
-        e.message = tr("The contact sheet could not be encoded as PNG.");
-        return e;
+        return makeError(ErrorKind::Io, tr("The contact sheet could not be encoded as PNG."));
     }
     auto written = exportfiles::writeAtomically(outFile, png);
     if (!written)

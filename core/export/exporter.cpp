@@ -15,10 +15,7 @@ namespace {
 
 ApiError invalid(const QString &message)
 {
-    ApiError e;
-    e.kind = ErrorKind::InvalidInput;
-    e.message = message;
-    return e;
+    return exportfiles::makeError(ErrorKind::InvalidInput, message);
 }
 
 QString tr(const char *text)

@@ -21,13 +21,18 @@ QString tr(const char *text)
 
 ApiError ioError(const QString &message)
 {
-    ApiError e;
-    e.kind = ErrorKind::Io;
-    e.message = message;
-    return e;
+    return makeError(ErrorKind::Io, message);
 }
 
 } // namespace
+
+ApiError makeError(ErrorKind kind, const QString &message)
+{
+    ApiError e;
+    e.kind = kind;
+    e.message = message;
+    return e;
+}
 
 Result<qint64> writeAtomically(const QString &path, const QByteArray &bytes)
 {
@@ -36,6 +41,24 @@ Result<qint64> writeAtomically(const QString &path, const QByteArray &bytes)
         return ioError(tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), f.errorString()));
     if (f.write(bytes) != bytes.size() || !f.commit())
         return ioError(tr("Writing %1 failed: %2").arg(QDir::toNativeSeparators(path), f.errorString()));
+    return qint64(bytes.size());
+}
+
+Result<qint64> writeFile(const QString &path, const QByteArray &bytes)
+{
+    const QString part = path + QLatin1String(".part");
+    QFile out(part);
+    if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(bytes) != bytes.size()) {
+        const QString why = out.errorString();
+        out.close();
+        QFile::remove(part);
+        return ioError(tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), why));
+    }
+    out.close();
+    if (!QFile::rename(part, path)) {
+        QFile::remove(part);
+        return ioError(tr("Cannot write %1 (it may already exist).").arg(QDir::toNativeSeparators(path)));
+    }
     return qint64(bytes.size());
 }
 
@@ -48,22 +71,9 @@ Result<bool> linkOrCopy(const QString &src, const QString &dst, bool allowLink)
     auto bytes = readFile(src);
     if (!bytes)
         return bytes.error();
-    // Temp + rename like QSaveFile, but without its per-file fdatasync: these are copies of
-    // files the session keeps, in a fresh export folder, and syncing each of 1,000 small files
-    // made the export ~50x slower. A crash leaves no half-written image under its real name.
-    const QString part = dst + QLatin1String(".part");
-    QFile out(part);
-    if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(bytes.value()) != bytes.value().size()) {
-        const QString why = out.errorString();
-        out.close();
-        QFile::remove(part);
-        return ioError(tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(dst), why));
-    }
-    out.close();
-    if (!QFile::rename(part, dst)) {
-        QFile::remove(part);
-        return ioError(tr("Cannot write %1.").arg(QDir::toNativeSeparators(dst)));
-    }
+    auto written = writeFile(dst, bytes.value());
+    if (!written)
+        return written.error();
     return false;
 }
 

@@ -26,8 +26,18 @@ struct ExportReport {
  */
 namespace exportfiles {
 
+/** The error value every exporter returns: a kind and a readable message that names the fix. */
+ApiError makeError(ErrorKind kind, const QString &message);
+
 /** Writes through QSaveFile (temp + rename): a crash never leaves a half file. */
 Result<qint64> writeAtomically(const QString &path, const QByteArray &bytes);
+
+/**
+ * Writes to a temp name and renames, without QSaveFile's fdatasync: for the many files of an
+ * export folder, where syncing each one made exports ~50x slower. A crash never leaves a half
+ * file under the real name; durability is left to the OS.
+ */
+Result<qint64> writeFile(const QString &path, const QByteArray &bytes);
 
 /** Hard-links src to dst (same bytes, no copy); falls back to a byte copy. *linked says which. */
 Result<bool> linkOrCopy(const QString &src, const QString &dst, bool allowLink);

@@ -1,5 +1,7 @@
 #include "core/export/exportsession.h"
 
+#include "core/export/exportfiles.h"
+
 #include "core/session/framegraph.h"
 
 #include <QCoreApplication>
@@ -14,10 +16,7 @@ namespace {
 
 ApiError invalid(const QString &message)
 {
-    ApiError e;
-    e.kind = ErrorKind::InvalidInput;
-    e.message = message;
-    return e;
+    return exportfiles::makeError(ErrorKind::InvalidInput, message);
 }
 
 ExportFrame fromFrame(const Frame &f, const QDir &dir)
@@ -59,6 +58,7 @@ ExportFrame fromFrame(const Frame &f, const QDir &dir)
     }
     if (!f.image.isNull()) {
         e.imageRelPath = f.image.file;
+        e.imageSha256 = f.image.sha256;
         e.imagePath = dir.filePath(f.image.file);
     }
     e.inputRelPaths = f.inputImages;

@@ -30,6 +30,7 @@ struct ExportFrame {
     QString error;              // failed turns: the readable message
     QString imagePath;          // absolute path of the image file on disk; empty when none
     QString imageRelPath;       // the same file relative to the session folder (what exports show)
+    QString imageSha256;        // lower-case hex of the image bytes, from the manifest; may be empty
     QStringList inputRelPaths;  // imported inputs (style reference, edit-local target), relative
 
     bool hasImage() const { return !imagePath.isEmpty(); }

@@ -27,10 +27,7 @@ Result<ExportReport> FramesExporter::write(const ExportSession &session, const Q
             withImages.append(f);
     }
     if (withImages.isEmpty()) {
-        ApiError e;
-        e.kind = ErrorKind::InvalidInput;
-        e.message = QCoreApplication::translate("nb2::FramesExporter", "None of the chosen frames has an image.");
-        return e;
+        return exportfiles::makeError(ErrorKind::InvalidInput, QCoreApplication::translate("nb2::FramesExporter", "None of the chosen frames has an image."));
     }
     auto ready = exportfiles::prepareEmptyDir(outDir);
     if (!ready)
@@ -54,7 +51,7 @@ Result<ExportReport> FramesExporter::write(const ExportSession &session, const Q
             }
         }
         const QString name = fileName(i + 1, int(withImages.size()), f, exportfiles::imageExtension(out));
-        auto written = exportfiles::writeAtomically(dir.filePath(name), out);
+        auto written = exportfiles::writeFile(dir.filePath(name), out);
         if (!written)
             return written.error();
         report.bytesWritten += written.value();

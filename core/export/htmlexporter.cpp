@@ -177,7 +177,11 @@ public:
         h += count(int(m_frames.size()), tr("1 frame"), tr("%1 frames"));
         if (failed)
             h += dot + count(failed, tr("1 failed turn"), tr("%1 failed turns"));
-        h += dot + count(int(m_session.branches.size()), tr("1 branch"), tr("%1 branches"));
+        int branches = 0;
+        for (const ExportBranch &b : m_session.branches)
+            branches += m_number.contains(b.headId) ? 1 : 0;
+        if (branches)
+            h += dot + count(branches, tr("1 branch"), tr("%1 branches"));
         h += dot + tr("exported %1 with NB2Lite " NB2_VERSION).arg(timeText(QDateTime::currentDateTimeUtc()));
         h += QLatin1String("</p>\n");
         if (!m_session.branches.isEmpty()) {
@@ -343,10 +347,7 @@ Result<ExportReport> HtmlExporter::write(const ExportSession &session, const QLi
             return ready.error();
         const QDir dir(out);
         if (!dir.mkpath(QStringLiteral("images"))) {
-            ApiError e;
-            e.kind = ErrorKind::Io;
-            e.message = tr("Cannot create the folder %1.").arg(QDir::toNativeSeparators(dir.filePath(QStringLiteral("images"))));
-            return e;
+            return exportfiles::makeError(ErrorKind::Io, tr("Cannot create the folder %1.").arg(QDir::toNativeSeparators(dir.filePath(QStringLiteral("images")))));
         }
         pagePath = dir.filePath(QStringLiteral("index.html"));
         for (const ExportFrame *f : frames) {

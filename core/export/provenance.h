@@ -75,7 +75,4 @@ Result<Provenance> readProvenanceFromBytes(const QByteArray &imageBytes);
 /** Reads the record from an image file (what import and drop use); Io error if unreadable. */
 Result<Provenance> readProvenance(const QString &path);
 
-/** Lowercase hex sha256 of bytes. */
-QString sha256Hex(const QByteArray &bytes);
-
 } // namespace nb2

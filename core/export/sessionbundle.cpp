@@ -1,7 +1,8 @@
 #include "core/export/sessionbundle.h"
 
+#include "core/session/sessionstore.h"
+
 #include <QCoreApplication>
-#include <QCryptographicHash>
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
@@ -26,17 +27,11 @@ namespace nb2 {
 
 namespace {
 
+using exportfiles::makeError;
+
 QString tr(const char *text)
 {
     return QCoreApplication::translate("nb2::SessionBundle", text);
-}
-
-ApiError error(ErrorKind kind, const QString &message)
-{
-    ApiError e;
-    e.kind = kind;
-    e.message = message;
-    return e;
 }
 
 // A bundle entry larger than this is refused: no session image comes close, a zip bomb does.
@@ -78,9 +73,9 @@ Result<bool> addEntry(archive *a, const QString &name, const QByteArray &bytes, 
     archive_entry_set_size(entry.get(), bytes.size());
     archive_entry_set_mtime(entry.get(), mtime.isValid() ? mtime.toSecsSinceEpoch() : 0, 0);
     if (archive_write_header(a, entry.get()) != ARCHIVE_OK)
-        return error(ErrorKind::Io, tr("Cannot add %1 to the bundle: %2").arg(name, archiveMessage(a)));
+        return makeError(ErrorKind::Io, tr("Cannot add %1 to the bundle: %2").arg(name, archiveMessage(a)));
     if (!bytes.isEmpty() && archive_write_data(a, bytes.constData(), size_t(bytes.size())) != bytes.size())
-        return error(ErrorKind::Io, tr("Cannot write %1 into the bundle: %2").arg(name, archiveMessage(a)));
+        return makeError(ErrorKind::Io, tr("Cannot write %1 into the bundle: %2").arg(name, archiveMessage(a)));
     return true;
 }
 
@@ -116,25 +111,41 @@ Result<ExportReport> SessionBundle::write(const ExportSession &session, const QS
     report.output = outFile;
     report.frames = int(session.frames.size());
     if (session.sessionFiles.isEmpty())
-        return error(ErrorKind::InvalidInput, tr("The session has no files to bundle."));
+        return makeError(ErrorKind::InvalidInput, tr("The session has no files to bundle."));
 
-    // Read everything first: a missing file fails the export before a byte is written.
+    // Check everything first: a missing file fails the export before a byte is written.
     const QDir dir(session.sessionDir);
-    QList<QPair<QString, QByteArray>> files;
-    QJsonArray index;
     for (const QString &rel : session.sessionFiles) {
         if (!isSafeEntryName(rel) || rel == QLatin1String(kIndexName))
-            return error(ErrorKind::InvalidInput, tr("The session file name \"%1\" cannot go into a bundle.").arg(rel));
+            return makeError(ErrorKind::InvalidInput, tr("The session file name \"%1\" cannot go into a bundle.").arg(rel));
+        if (!QFileInfo(dir.filePath(rel)).isFile())
+            return makeError(ErrorKind::Io, tr("The session file %1 is missing.").arg(rel));
+    }
+
+    QSaveFile out(outFile);
+    if (!out.open(QIODevice::WriteOnly))
+        return makeError(ErrorKind::Io, tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(outFile), out.errorString()));
+    ArchivePtr a(archive_write_new());
+    archive_write_set_format_zip(a.get());
+    if (archive_write_open2(a.get(), &out, nullptr, writeToSaveFile, nullptr, nullptr) != ARCHIVE_OK)
+        return makeError(ErrorKind::Io, tr("Cannot start the bundle: %1").arg(archiveMessage(a.get())));
+
+    // One file in memory at a time (a session can hold gigabytes of images); the index,
+    // which needs every checksum, goes last.
+    QJsonArray index;
+    for (const QString &rel : session.sessionFiles) {
         auto bytes = exportfiles::readFile(dir.filePath(rel));
         if (!bytes)
             return bytes.error();
         QJsonObject o;
         o.insert(QStringLiteral("path"), rel);
         o.insert(QStringLiteral("size"), qint64(bytes.value().size()));
-        o.insert(QStringLiteral("sha256"), QString::fromLatin1(
-            QCryptographicHash::hash(bytes.value(), QCryptographicHash::Sha256).toHex()));
+        o.insert(QStringLiteral("sha256"), SessionStore::sha256Hex(bytes.value()));
         index.append(o);
-        files.append({rel, bytes.value()});
+        auto added = addEntry(a.get(), rel, bytes.value(), QFileInfo(dir.filePath(rel)).lastModified(), isDeflatable(rel));
+        if (!added)
+            return added.error();
+        report.files.append(rel);
     }
     QJsonObject head;
     head.insert(QStringLiteral("format"), QLatin1String(kFormatName));
@@ -143,30 +154,15 @@ Result<ExportReport> SessionBundle::write(const ExportSession &session, const QS
     head.insert(QStringLiteral("title"), session.title);
     head.insert(QStringLiteral("frames"), qint64(session.frames.size()));
     head.insert(QStringLiteral("files"), index);
-    const QByteArray indexBytes = QJsonDocument(head).toJson(QJsonDocument::Indented);
-
-    QSaveFile out(outFile);
-    if (!out.open(QIODevice::WriteOnly))
-        return error(ErrorKind::Io, tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(outFile), out.errorString()));
-    ArchivePtr a(archive_write_new());
-    archive_write_set_format_zip(a.get());
-    if (archive_write_open2(a.get(), &out, nullptr, writeToSaveFile, nullptr, nullptr) != ARCHIVE_OK)
-        return error(ErrorKind::Io, tr("Cannot start the bundle: %1").arg(archiveMessage(a.get())));
-    const QDateTime now = QDateTime::currentDateTimeUtc();
-    auto added = addEntry(a.get(), QLatin1String(kIndexName), indexBytes, now, true);
+    auto added = addEntry(a.get(), QLatin1String(kIndexName), QJsonDocument(head).toJson(QJsonDocument::Indented),
+                          QDateTime::currentDateTimeUtc(), true);
     if (!added)
         return added.error();
-    for (const auto &f : files) {
-        added = addEntry(a.get(), f.first, f.second, QFileInfo(dir.filePath(f.first)).lastModified(), isDeflatable(f.first));
-        if (!added)
-            return added.error();
-        report.files.append(f.first);
-    }
     if (archive_write_close(a.get()) != ARCHIVE_OK)
-        return error(ErrorKind::Io, tr("Cannot finish the bundle: %1").arg(archiveMessage(a.get())));
+        return makeError(ErrorKind::Io, tr("Cannot finish the bundle: %1").arg(archiveMessage(a.get())));
     a.reset();
     if (!out.commit())
-        return error(ErrorKind::Io, tr("Writing %1 failed: %2").arg(QDir::toNativeSeparators(outFile), out.errorString()));
+        return makeError(ErrorKind::Io, tr("Writing %1 failed: %2").arg(QDir::toNativeSeparators(outFile), out.errorString()));
     report.bytesWritten = QFileInfo(outFile).size();
     return report;
 }
@@ -176,7 +172,7 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
     ExportReport report;
     report.output = targetDir;
     if (!QFileInfo(bundleFile).isFile())
-        return error(ErrorKind::Io, tr("The bundle %1 does not exist.").arg(QDir::toNativeSeparators(bundleFile)));
+        return makeError(ErrorKind::Io, tr("The bundle %1 does not exist.").arg(QDir::toNativeSeparators(bundleFile)));
     const bool existed = QFileInfo::exists(targetDir);
     auto ready = exportfiles::prepareEmptyDir(targetDir);
     if (!ready)
@@ -190,7 +186,7 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
         QDir(targetDir).removeRecursively();
         if (existed)
             QDir().mkpath(targetDir);
-        return error(kind, message);
+        return makeError(kind, message);
     };
 
     ArchivePtr a(archive_read_new());
@@ -236,7 +232,7 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
             head = QJsonDocument::fromJson(data).object();
             continue;   // the index describes the bundle; it is not part of the session
         }
-        hashes.insert(name, QString::fromLatin1(QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex()));
+        hashes.insert(name, SessionStore::sha256Hex(data));
         const QString target = dir.filePath(name);
         if (!QDir().mkpath(QFileInfo(target).absolutePath()))
             return fail(ErrorKind::Io, tr("Cannot create a folder for %1.").arg(name));

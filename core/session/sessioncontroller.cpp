@@ -202,6 +202,14 @@ SessionController::JobResult runJob(std::shared_ptr<SessionController::Job> job)
     Journal *journal = job->journal;
     SessionController *controller = job->controller;
     opts.onEvent = [frameId, journal, controller](const StreamEvent &e) {
+        if (e.type == StreamEvent::Type::Draft && !e.image.isNull()) {
+            // The thought step's preview: views show it on the pending frame until the result arrives.
+            const QByteArray bytes = e.image.bytes;
+            QMetaObject::invokeMethod(
+                controller, [controller, frameId, bytes] { emit controller->draftReceived(frameId, bytes); },
+                Qt::QueuedConnection);
+            return;
+        }
         if (e.type != StreamEvent::Type::Created || e.interactionId.isEmpty())
             return;
         // Persist first: if we die now, reopening fetches this id instead of paying again.
@@ -842,17 +850,16 @@ void SessionController::recoverInterrupted()
             continue;
         if (f.ownerPid != currentPid() && processAlive(f.ownerPid))
             continue; // another live process is running this turn
-        if (f.interactionId.isEmpty() || !m_client) {
+        if (!f.interactionId.isEmpty() && !m_client)
+            continue; // recoverable by get: leave it for an opening that has a client (key)
+        if (f.interactionId.isEmpty()) {
             Frame g = f;
             g.status = FrameStatus::Interrupted;
             g.finishedAt = QDateTime::currentDateTimeUtc();
             g.ownerPid = 0;
             g.error.kind = errorKindName(ErrorKind::Network);
-            g.error.message = f.interactionId.isEmpty()
-                ? QStringLiteral("The program stopped before the server confirmed this request. Nothing was "
-                                 "re-sent; retry to send it.")
-                : QStringLiteral("The program stopped during this turn and no API client is configured to recover "
-                                 "it; retry later.");
+            g.error.message = QStringLiteral("The program stopped before the server confirmed this request. Nothing "
+                                             "was re-sent; retry to send it.");
             interrupted.append(g);
         } else {
             toFetch.append(f.id);
@@ -879,6 +886,26 @@ void SessionController::recoverInterrupted()
     }
     m_recovering = true;
     pump();
+}
+
+bool SessionController::applyRetentionToExistingFrames()
+{
+    QList<Frame> changed;
+    for (const Frame &f : graph().frames()) {
+        if (f.interactionId.isEmpty() || !f.finishedAt.isValid() || !f.isDone())
+            continue;
+        Frame g = f;
+        g.idExpiresAt = expiryFor(f.finishedAt);
+        if (g.idExpiresAt != f.idExpiresAt)
+            changed.append(g);
+    }
+    if (changed.isEmpty())
+        return true;
+    if (!commitFrames(changed))
+        return false;
+    for (const Frame &f : std::as_const(changed))
+        emit frameChanged(f.id);
+    return true;
 }
 
 bool SessionController::waitForIdle(int timeoutMs)

@@ -20,12 +20,11 @@ namespace nb2 {
 
 class InteractionsClient;
 class SessionStore;
-struct ImageData;
 
 /** What the user asks for in one turn (the parent and the images are separate arguments). */
 struct TurnParams {
     QString prompt;
-    QString aspectRatio;      // empty: model's choice (edits); generate defaults to "1:1" when empty
+    QString aspectRatio;      // empty: generate "1:1", edit keeps the parent's, edit-local/style: model's choice
     QString thinkingLevel;    // empty: omitted
     /** The parent already has children: fork a new branch on purpose (what branchFrom() sets). */
     bool newBranch = false;
@@ -51,8 +50,9 @@ struct TurnParams {
  *   connect(&session, &nb2::SessionController::frameChanged, view, ...);
  *   auto r = session.generate({QStringLiteral("a red fox"), QStringLiteral("1:1")});
  *   if (!r) show(r.error().message);         // invalid input: nothing was added or sent
+ *   // ... after turnFinished(r.value()) reports it done:
  *   auto e = session.edit(r.value(), {QStringLiteral("make it blue")});
- *   if (!e && session.graph().hasChildren(r.value())) session.branchFrom(r.value(), {...});
+ *   if (!e && session.graph().hasChildren(r.value())) session.branchFrom(r.value(), {...}); // fork on purpose
  *   session.undoStack()->undo();             // local ops only
  */
 class SessionController : public QObject
@@ -103,8 +103,11 @@ public:
     Result<QString> retry(const QString &frameId);
     /** Explicitly re-anchors a failed/interrupted edit: re-sends the parent's pixels inline with the same prompt. */
     Result<QString> reAnchor(const QString &frameId);
-    /** Starts get() for crashed turns with known ids; others become Interrupted. Emits recoveryFinished. */
+    /** Crashed turns (pending, owner process gone): get() for known ids (left pending when no client is set); others become Interrupted. Emits recoveryFinished. */
     void recoverInterrupted();
+
+    /** Recomputes every server id's expiry (finish time + the current retention setting), e.g. after the user says the key is free-tier. */
+    bool applyRetentionToExistingFrames();
 
     int runningCount() const { return m_running.size(); }
     int queuedCount() const { return m_queue.size(); }
@@ -140,6 +143,8 @@ signals:
     void turnFinished(const QString &frameId);   // reached done/failed/cancelled/interrupted
     void turnFailed(const QString &frameId, const nb2::ApiError &error);
     void frameReAnchored(const QString &frameId);
+    /** A streaming turn sent a draft image (encoded bytes) from its thought step. */
+    void draftReceived(const QString &frameId, const QByteArray &imageBytes);
     void branchCreated(const QString &parentId, const QString &frameId);
     void recoveryFinished(int recovered, int interrupted);
     void changedExternally();                    // another process wrote the session

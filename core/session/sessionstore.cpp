@@ -4,6 +4,7 @@
 
 #include <QBuffer>
 #include <QCryptographicHash>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -18,6 +19,7 @@
 #include <QTimer>
 #include <QUuid>
 
+#include <algorithm>
 #include <cstdio>
 
 #ifdef Q_OS_UNIX
@@ -278,10 +280,20 @@ bool SessionStore::lock(QString *errorMessage)
     m_lock = std::make_unique<QLockFile>(lockPath());
     // Age alone never makes a lock stale (a slow write is not a dead writer); a dead pid does.
     m_lock->setStaleLockTime(0);
-    if (m_lock->tryLock(m_lockTimeoutMs))
-        return true;
+    QDeadlineTimer deadline(m_lockTimeoutMs);
     qint64 pid = 0;
     QString host, app;
+    for (;;) {
+        if (m_lock->tryLock(int(std::clamp<qint64>(deadline.remainingTime(), 0, 100))))
+            return true;
+        // A writer killed between creating the lock file and writing its pid leaves a file
+        // QLockFile cannot judge; once it is clearly not being written any more, it is stale.
+        if (!m_lock->getLockInfo(&pid, &host, &app)
+            && QFileInfo(lockPath()).lastModified().msecsTo(QDateTime::currentDateTime()) > 2000)
+            m_lock->removeStaleLockFile();
+        if (deadline.hasExpired())
+            break;
+    }
     m_lock->getLockInfo(&pid, &host, &app);
     if (errorMessage)
         *errorMessage = QStringLiteral("%1: the session is locked by another process (pid %2%3) and did not "

@@ -1,3 +1,4 @@
+#include "core/export/contactsheet.h"
 #include "core/export/exporter.h"
 #include "core/export/framesexporter.h"
 #include "core/export/provenance.h"
@@ -19,7 +20,6 @@
 #include <archive.h>
 #include <archive_entry.h>
 
-#include <sys/stat.h>
 
 using namespace nb2;
 
@@ -99,7 +99,7 @@ QByteArray bundleIndexFor(const QList<QPair<QByteArray, QByteArray>> &files)
         QJsonObject o;
         o.insert(QStringLiteral("path"), QString::fromUtf8(f.first));
         o.insert(QStringLiteral("size"), qint64(f.second.size()));
-        o.insert(QStringLiteral("sha256"), sha256Hex(f.second));
+        o.insert(QStringLiteral("sha256"), SessionStore::sha256Hex(f.second));
         arr.append(o);
     }
     QJsonObject head;
@@ -346,6 +346,30 @@ private slots:
         QVERIFY(page.contains(m_ids.second));
     }
 
+    void htmlTreeShape()
+    {
+        // Whole session: root has three children -> the longest line continues, two forks.
+        auto whole = run(ExportFormat::Html, out(QStringLiteral("tree")));
+        QVERIFY(whole.ok());
+        const QString page = QString::fromUtf8(readAll(QDir(whole.value().output).filePath(QStringLiteral("index.html"))));
+        QCOMPARE(int(page.count(QStringLiteral("<div class=\"forks\">"))), 1);
+        QCOMPARE(int(page.count(QStringLiteral("<ol class=\"chain\">"))), 3);
+        QCOMPARE(int(page.count(QStringLiteral("forks from #1"))), 2);
+        // Forks sit right under the frame they branch from, before the main line continues.
+        QVERIFY(page.indexOf(QStringLiteral("Add a lantern!")) > page.indexOf(QStringLiteral("Make it winter")));
+
+        // Chosen frames with gaps hang under their nearest chosen ancestor.
+        ExportRequest r;
+        r.singleFile = true;
+        r.scope = ExportScope::ofFrames({m_ids.scripted, m_ids.root, m_ids.failed});
+        r.output = out(QStringLiteral("partial.html"));
+        QVERIFY(Exporter::run(m_session, r).ok());
+        const QString partial = QString::fromUtf8(readAll(r.output));
+        QCOMPARE(int(partial.count(QStringLiteral("<article class=\"frame\""))), 3);
+        QCOMPARE(int(partial.count(QStringLiteral("<ol class=\"chain\">"))), 2);   // one root line + one fork
+        QVERIFY(partial.contains(QStringLiteral("id=\"f-4\"")));                   // turn numbers, not positions
+    }
+
     void framesWithReadableNamesAndProvenance()
     {
         const QString dir = out(QStringLiteral("frames"));
@@ -391,6 +415,48 @@ private slots:
         // The first cell shows the first frame's picture (its dominant hue), not a blank.
         const QRgb centre = sheet.pixel(24 + 120, 24 + 44 + 120);
         QVERIFY(qGray(centre) < 240);
+    }
+
+    void failedExportLeavesNothing_data()
+    {
+        QTest::addColumn<int>("format");
+        QTest::newRow("html") << int(ExportFormat::Html);
+        QTest::newRow("frames") << int(ExportFormat::Frames);
+    }
+
+    void failedExportLeavesNothing()
+    {
+        QFETCH(int, format);
+        ExportSession broken = m_session;
+        // The last frame in tree order: the first ones are written before the failure.
+        broken.frames.last().imagePath = m_tmp.filePath(QStringLiteral("gone.jpg"));
+        ExportRequest r;
+        r.format = ExportFormat(format);
+        r.linkImages = false;
+        r.output = out(QStringLiteral("broken"));
+        auto e = Exporter::run(broken, r);
+        QVERIFY(!e.ok());
+        QCOMPARE(e.error().kind, ErrorKind::Io);
+        QVERIFY2(!QFileInfo::exists(r.output), qPrintable(r.output));
+    }
+
+    void bigSheetsStayBounded()
+    {
+        QList<ExportFrame> many(900);
+        QList<const ExportFrame *> ptrs;
+        for (int i = 0; i < many.size(); ++i) {
+            many[i].id = QString::number(i);
+            many[i].kind = QStringLiteral("edit");
+            many[i].status = QStringLiteral("failed");
+            ptrs.append(&many.at(i));
+        }
+        const QImage sheet = ContactSheet::render(ptrs, QStringLiteral("many"), {});
+        QVERIFY(!sheet.isNull());
+        QVERIFY2(sheet.height() <= 16384 && sheet.width() <= 16384, qPrintable(QStringLiteral("%1x%2").arg(sheet.width()).arg(sheet.height())));
+        QList<const ExportFrame *> tooMany = ptrs + ptrs + ptrs;
+        auto r = ContactSheet::write(tooMany, QStringLiteral("many"), out(QStringLiteral("huge.png")), {});
+        QVERIFY(!r.ok());
+        QVERIFY(r.error().message.contains(QStringLiteral("choose a branch")));
     }
 
     void noSecretsInAnyFormat()

@@ -100,6 +100,33 @@ private slots:
         checkPage(r.output);
     }
 
+    void clickOpensFullImage()
+    {
+        ExportRequest r;
+        r.singleFile = true;
+        r.output = m_tmp.filePath(QStringLiteral("click.html"));
+        QVERIFY(Exporter::run(m_session, r).ok());
+        // The test (not the page) clicks the first thumbnail once everything has loaded and
+        // records what the overlay then shows.
+        QFile f(r.output);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray html = f.readAll();
+        f.close();
+        html.replace("</body>", "<script>window.addEventListener('load',function(){"
+                                "document.querySelector('a.thumb img').click();"
+                                "setTimeout(function(){var b=document.getElementById('lightbox-img');"
+                                "document.body.setAttribute('data-clicked',document.getElementById('lightbox').hidden+'|'+b.naturalWidth);},200);"
+                                "});</script></body>");
+        const QString page = m_tmp.filePath(QStringLiteral("click-test.html"));
+        QFile out(page);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(html);
+        out.close();
+        const QString dom = dumpDom(page);
+        // Overlay visible, showing the full-size picture (the fixture's images are 96 px wide).
+        QVERIFY2(dom.contains(QStringLiteral("data-clicked=\"false|96\"")), qPrintable(dom.left(300)));
+    }
+
     void brokenImageIsNoticed()
     {
         // The check must be able to fail: a page whose image is damaged reports loaded < images.

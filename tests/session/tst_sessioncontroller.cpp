@@ -569,6 +569,32 @@ private slots:
         QVERIFY(test::checkInvariants(m_tmp->path()).isEmpty());
     }
 
+    void retentionSettingDecidesExpiryAndReAnchoring()
+    {
+        SessionController c;
+        openController(c);
+        const Frame g = finish(c, c.generate(p("root")));
+        QVERIFY(g.idExpiresAt > QDateTime::currentDateTimeUtc().addDays(54));
+        SessionSettings s;
+        s.retentionPlan = QStringLiteral("custom");
+        s.customRetentionDays = 1;
+        c.setSettings(s);
+        QVERIFY(c.applyRetentionToExistingFrames());
+        const Frame after = c.graph().value(g.id);
+        QVERIFY(qAbs(after.idExpiresAt.secsTo(g.finishedAt.addDays(1))) <= 1);
+        // Pretend a day passed: the parent's id is now expired, so the edit is re-anchored without trying it.
+        Frame old = after;
+        old.finishedAt = old.finishedAt.addDays(-2);
+        QVERIFY(c.store()->commit({old}));
+        QVERIFY(c.applyRetentionToExistingFrames());
+        QVERIFY(!c.graph().value(g.id).hasUsableId());
+        m_fake->clearRequests();
+        const Frame e = finish(c, c.edit(g.id, p("later")));
+        QCOMPARE(e.status, FrameStatus::Done);
+        QVERIFY(e.reAnchored);
+        QCOMPARE(requestsMatching(QStringLiteral("POST"), QStringLiteral("/interactions")).size(), 1);
+    }
+
     void resolveReferences()
     {
         SessionController c;

@@ -90,18 +90,27 @@ private slots:
         QElapsedTimer total;
         total.start();
         QString editTarget = QStringLiteral("head"); // the seed
+        QTemporaryDir inputs;
+        const QString inputFile = test::writeFile(inputs.filePath(QStringLiteral("input.png")), test::pngBytes(Qt::green, 256, 256));
         int edits = 0;
         for (int round = 0; kills < kKills && round < kKills * 3; ++round) {
-            const bool edit = !editTarget.isEmpty() && rng.bounded(100) < 40;
+            const int dice = int(rng.bounded(100));
+            const bool edit = !editTarget.isEmpty() && dice < 40;
+            const bool editLocal = !edit && dice < 55; // copies the input into the session first
             edits += edit ? 1 : 0;
-            const QStringList cmd = edit ? QStringList{QStringLiteral("edit"), editTarget, QStringLiteral("e%1").arg(round)}
-                                         : QStringList{QStringLiteral("generate"), QStringLiteral("g%1").arg(round)};
+            QStringList cmd = edit ? QStringList{QStringLiteral("edit"), editTarget, QStringLiteral("e%1").arg(round)}
+                                   : QStringList{QStringLiteral("generate"), QStringLiteral("g%1").arg(round)};
+            if (editLocal)
+                cmd = {QStringLiteral("edit-local"), QStringLiteral("--file"), inputFile, QStringLiteral("l%1").arg(round)};
             const int stepDelay = rng.bounded(3) == 0 ? 40 : 0; // sometimes widen the write windows
             std::unique_ptr<QProcess> p(startDriver(dir, cmd, stepDelay));
             QVERIFY(p->waitForStarted(10000));
             const int killAfter = int(rng.bounded(650));
             if (p->waitForFinished(killAfter)) {
                 ++finishedBeforeKill;
+                if (p->exitCode() != 0)
+                    qInfo("round %d: %s exited %d: %s", round, qPrintable(cmd.join(QLatin1Char(' '))), p->exitCode(),
+                          p->readAllStandardError().trimmed().constData());
             } else {
                 p->kill(); // SIGKILL
                 QVERIFY(p->waitForFinished(10000));

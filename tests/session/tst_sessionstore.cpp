@@ -268,6 +268,54 @@ private slots:
         QFile::remove(image);
     }
 
+    void emptyLockFileOfAKilledWriterIsStale()
+    {
+        QTemporaryDir tmp;
+        {
+            SessionStore s;
+            QVERIFY(s.open(tmp.path()));
+        }
+        // Killed between creating the lock file and writing its pid: an empty, old lock file.
+        const QString lock = tmp.filePath(QStringLiteral("session.lock"));
+        test::writeFile(lock, QByteArray());
+        QFile f(lock);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        QVERIFY(f.setFileTime(QDateTime::currentDateTime().addSecs(-10), QFileDevice::FileModificationTime));
+        f.close();
+        SessionStore s;
+        s.setLockTimeoutMs(5000);
+        QString err;
+        QVERIFY(s.open(tmp.path(), SessionStore::OpenMode::OpenExisting, &err));
+        QVERIFY2(s.commit({doneFrame(QStringLiteral("e0000001"))}, {}, {}, &err), qPrintable(err));
+    }
+
+    void copiedFolderIsAWorkingSession()
+    {
+        QTemporaryDir a, b;
+        QString id;
+        {
+            SessionController c;
+            QVERIFY(c.open(a.path()));
+            const QString file = test::writeFile(a.filePath(QStringLiteral("src.png")), test::pngBytes());
+            const Result<QString> r = c.importImage(file);
+            QVERIFY(r);
+            id = r.value();
+            QFile::remove(file);
+        }
+        // Copy every file to another place (as a user would with a file manager).
+        const QStringList entries{QStringLiteral("manifest.json"), QStringLiteral("journal.jsonl")};
+        for (const QString &e : entries)
+            QVERIFY(QFile::copy(a.filePath(e), b.filePath(e)));
+        QDir().mkpath(b.filePath(QStringLiteral("images")));
+        for (const QString &img : QDir(a.filePath(QStringLiteral("images"))).entryList(QDir::Files))
+            QVERIFY(QFile::copy(a.filePath(QStringLiteral("images/") + img), b.filePath(QStringLiteral("images/") + img)));
+        SessionStore s;
+        QVERIFY(s.open(b.path(), SessionStore::OpenMode::OpenExisting));
+        QVERIFY(s.absolutePath(s.graph().value(id).image.file).startsWith(b.path()));
+        QVERIFY(test::checkInvariants(b.path()).isEmpty());
+        QVERIFY(!test::readFile(a.filePath(QStringLiteral("manifest.json"))).contains(a.path().toUtf8()));
+    }
+
     void lockSerialisesWriters()
     {
         QTemporaryDir tmp;

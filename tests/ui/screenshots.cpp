@@ -2,12 +2,15 @@
 // Run under Xvfb:  xvfb-run -a -s "-screen 0 1600x1000x24" nb2-screenshots <out-dir>
 #include "core/fakeapi/fakeserver.h"
 #include "core/session/sessioncontroller.h"
+#include "core/session/sessionstore.h"
 #include "ui/compareview.h"
 #include "ui/keystore.h"
 #include "ui/mainwindow.h"
 #include "ui/promptpanel.h"
 #include "ui/settingsdialog.h"
 #include "ui/theme.h"
+#include "ui/thumbnailprovider.h"
+#include "ui/timelineroles.h"
 #include "ui/timelinemodel.h"
 #include "ui/timelineview.h"
 #include "uitesthelpers.h"
@@ -17,6 +20,7 @@
 #include <QElapsedTimer>
 #include <QPlainTextEdit>
 #include <QSettings>
+#include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -107,6 +111,7 @@ int main(int argc, char *argv[])
     w.selectFrame(first);
     run(QStringLiteral("Paint it as a loose watercolour"));
     const QString water = w.currentFrameId();
+    server.forget(s->graph().value(water).interactionId); // its server id expired: the next edit re-anchors
     run(QStringLiteral("Warmer colours, softer edges"));
     s->setStarred(water, true);
 
@@ -161,6 +166,51 @@ int main(int argc, char *argv[])
     settle(500);
     failures += !save(&dialog, out, QStringLiteral("settings-dialog.png"));
     dialog.reject();
+
+    if (qEnvironmentVariableIsSet("NB2_SHOT_DEBUG")) {
+        // Every card state side by side, for checking the delegate by eye.
+        QStandardItemModel states;
+        const QString img = s->store()->absolutePath(s->graph().value(first).image.file);
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        struct Row { TimelineState st; bool star, anchor; QDateTime expires, retry; };
+        const QList<Row> rows{{TimelineState::Done, true, false, {}, {}},
+                              {TimelineState::Done, false, true, now.addSecs(20 * 3600), {}},
+                              {TimelineState::Pending, false, false, {}, {}},
+                              {TimelineState::Failed, false, false, {}, now.addSecs(33)},
+                              {TimelineState::Interrupted, false, false, {}, {}},
+                              {TimelineState::Cancelled, false, false, {}, {}},
+                              {TimelineState::Done, false, false, now.addSecs(-10), {}}};
+        for (int i = 0; i < rows.size(); ++i) {
+            auto *item = new QStandardItem;
+            item->setData(QStringLiteral("f%1").arg(i), TimelineRole::FrameId);
+            item->setData(i, TimelineRole::Depth);
+            item->setData(0, TimelineRole::Lane);
+            item->setData(i - 1, TimelineRole::ParentRow);
+            item->setData(int(rows[i].st), TimelineRole::State);
+            item->setData(QStringLiteral("edit"), TimelineRole::Kind);
+            item->setData(i + 1, TimelineRole::Number);
+            item->setData(QStringLiteral("3:2"), TimelineRole::AspectRatio);
+            if (rows[i].st == TimelineState::Done)
+                item->setData(img, TimelineRole::ImagePath);
+            item->setData(now.addSecs(-7), TimelineRole::StartedAt);
+            item->setData(rows[i].star, TimelineRole::Starred);
+            item->setData(rows[i].anchor, TimelineRole::ReAnchored);
+            item->setData(rows[i].expires, TimelineRole::ExpiresAt);
+            item->setData(rows[i].retry, TimelineRole::RetryAt);
+            states.appendRow(item);
+        }
+        ThumbnailProvider thumbs;
+        TimelineView view;
+        view.setThumbnailProvider(&thumbs);
+        view.setModel(&states);
+        view.resize(1100, 150);
+        view.show();
+        if (!QTest::qWaitForWindowExposed(&view))
+            return 5;
+        view.grab();
+        settle(800);
+        view.grab().save(QStringLiteral("/tmp/timeline-states.png"));
+    }
 
     for (const QString &id : s->graph().withStatus(FrameStatus::Pending))
         s->cancel(id);

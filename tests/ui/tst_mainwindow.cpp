@@ -1,8 +1,10 @@
 // The real main window driven against the in-process fake server.
 #include "core/fakeapi/fakeserver.h"
+#include "core/export/exporter.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
 #include "ui/bannerwidget.h"
+#include "ui/canvasview.h"
 #include "ui/mainwindow.h"
 #include "ui/promptpanel.h"
 #include "ui/settingsdialog.h"
@@ -19,6 +21,8 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QMessageBox>
+#include <QAbstractButton>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QMimeData>
@@ -55,6 +59,12 @@ private Q_SLOTS:
     void settingsAndSelectionPersist();
     void windowPrefsRejectInvalidValues();
     void eventLoopStaysResponsiveDuringRequest();
+    void externalWriteIsFollowedAndKeepsSelection();
+    void saveAsCopiesAndContinuesInTheCopy();
+    void streamingDraftShowsWhilePending();
+    void exportWritesHtmlHistory();
+    void quittingWithPendingAsks();
+    void thinkingRejectionUpdatesChoices();
     void expiredParentIsReAnchored();
     void badKeyOpensSettings();
     void pasteAndCopyImage();
@@ -98,6 +108,9 @@ void tst_MainWindow::init()
         s.clear();
         studioprefs::sessionsFolder.write(s, m_dir->path() + QStringLiteral("/sessions"));
     }
+    // Learned thinking levels persist next to the settings; every test starts from the defaults.
+    QFile::remove(QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation)
+                  + QStringLiteral("/thinking-levels.json"));
     m_window = new MainWindow;
     m_window->setBackend(nb2test::fakeConfig(*m_server, QStringLiteral("ui-test-key")), true);
     QString error;
@@ -456,6 +469,131 @@ void tst_MainWindow::eventLoopStaysResponsiveDuringRequest()
     qInfo("longest event-loop gap during a request: %lld ms", maxGap);
     // 50 ms is the product's bar; this box runs several builds at once, so allow for scheduling noise.
     QVERIFY2(maxGap < 400, qPrintable(QString::number(maxGap)));
+}
+
+void tst_MainWindow::externalWriteIsFollowedAndKeepsSelection()
+{
+    const QString png = nb2test::writePng(m_dir->path() + QStringLiteral("/a.png"));
+    QSignalSpy spy(m_window, &MainWindow::importFinished);
+    QVERIFY(m_window->importFiles({png, png}));
+    QVERIFY(spy.wait(10000));
+    const QString first = frameAt(0);
+    m_window->selectFrame(first);
+
+    // The CLI (another process) trashes the second frame and adds a child of the first.
+    SessionStore other;
+    QString error;
+    QVERIFY(other.open(m_window->sessionDir(), SessionStore::OpenMode::OpenExisting, &error));
+    Frame trashed = other.graph().value(frameAt(1));
+    trashed.trashedAt = QDateTime::currentDateTimeUtc();
+    Frame child = other.graph().value(first);
+    child.id = Frame::newId();
+    child.parentId = first;
+    child.title = QStringLiteral("from the CLI");
+    QVERIFY2(other.commit({trashed, child}, {}, {}, &error), qPrintable(error));
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->timelineModel()->indexOf(child.id).isValid(), 10000);
+    QCOMPARE(m_window->timelineModel()->rowCount(), 2);
+    QCOMPARE(m_window->currentFrameId(), first); // the user's place survives the reload
+    QCOMPARE(m_window->promptPanel()->mode(), PromptPanel::Mode::Branch); // it has a child now
+}
+
+void tst_MainWindow::saveAsCopiesAndContinuesInTheCopy()
+{
+    const QString png = nb2test::writePng(m_dir->path() + QStringLiteral("/a.png"));
+    QSignalSpy imported(m_window, &MainWindow::importFinished);
+    QVERIFY(m_window->importFiles({png}));
+    QVERIFY(imported.wait(10000));
+    const QString original = m_window->sessionDir();
+    const QString target = m_dir->path() + QStringLiteral("/Copy of s1");
+    QSignalSpy copied(m_window, &MainWindow::sessionCopied);
+    QVERIFY(m_window->saveSessionCopy(target));
+    QVERIFY(copied.wait(10000));
+    QCOMPARE(copied.first().at(1).toString(), QString());
+    QCOMPARE(QFileInfo(m_window->sessionDir()).canonicalFilePath(), QFileInfo(target).canonicalFilePath());
+    QVERIFY(m_window->windowTitle().startsWith(QStringLiteral("Copy of s1")));
+    QCOMPARE(m_window->timelineModel()->rowCount(), 1);
+    QVERIFY(QFileInfo::exists(m_window->timelineModel()->index(0).data(TimelineRole::ImagePath).toString()));
+    QVERIFY(m_window->timelineModel()->index(0).data(TimelineRole::ImagePath).toString().startsWith(target));
+    QVERIFY(QFileInfo::exists(original + QStringLiteral("/manifest.json"))); // the original is untouched
+    QVERIFY(!m_window->saveSessionCopy(target)); // never overwrites
+}
+
+void tst_MainWindow::streamingDraftShowsWhilePending()
+{
+    FakeFault trickle;
+    trickle.kind = FakeFault::Kind::SlowTrickle;
+    trickle.trickleMs = 3000; // the thought step's draft arrives well before the final image
+    m_server->injectFault(trickle, 1);
+    QSignalSpy drafts(m_window, &MainWindow::draftShown);
+    send(QStringLiteral("a paper boat"));
+    const QString id = frameAt(0);
+    QVERIFY(drafts.wait(10000));
+    QCOMPARE(drafts.first().at(0).toString(), id);
+    qInfo("draft arrived while the frame was pending: %s", frame(id).isPending() ? "yes" : "no");
+    if (frame(id).isPending()) {
+        QVERIFY(!m_window->timelineModel()->index(0).data(TimelineRole::Draft).value<QImage>().isNull());
+        QVERIFY(m_window->canvas()->isDraft());
+    }
+    QVERIFY(waitStatus(id, FrameStatus::Done));
+    QTRY_VERIFY(m_window->timelineModel()->index(0).data(TimelineRole::Draft).value<QImage>().isNull());
+    QTRY_VERIFY(!m_window->canvas()->isDraft());
+}
+
+void tst_MainWindow::exportWritesHtmlHistory()
+{
+    send(QStringLiteral("a windmill"));
+    QVERIFY(waitStatus(frameAt(0), FrameStatus::Done));
+    ExportRequest request;
+    request.format = ExportFormat::Html;
+    request.output = m_dir->path() + QStringLiteral("/history");
+    QSignalSpy spy(m_window, &MainWindow::exportFinished);
+    m_window->exportTo(request);
+    QVERIFY(spy.wait(20000));
+    QCOMPARE(spy.first().at(1).toString(), QString());
+    QVERIFY(QFileInfo(request.output).isDir());
+    QVERIFY(!QDir(request.output).entryList(QDir::Files).isEmpty());
+}
+
+void tst_MainWindow::quittingWithPendingAsks()
+{
+    m_server->setLatencyMs(15000);
+    send(QStringLiteral("a long exposure of the sea"));
+    const QString id = frameAt(0);
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->session()->runningCount(), 1, 5000);
+
+    auto answer = [](const QString &buttonText) {
+        QTimer::singleShot(100, [buttonText] {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            if (!box)
+                return;
+            for (QAbstractButton *b : box->buttons()) {
+                if (b->text() == buttonText)
+                    b->click();
+            }
+        });
+    };
+    answer(QStringLiteral("Keep Working"));
+    QVERIFY(!m_window->close()); // asked, and the user kept working
+    QVERIFY(m_window->isVisible());
+    QCOMPARE(frame(id).status, FrameStatus::Pending);
+
+    answer(QStringLiteral("Cancel Requests and Quit"));
+    QVERIFY(m_window->close());
+    QCOMPARE(frame(id).status, FrameStatus::Cancelled);
+}
+
+void tst_MainWindow::thinkingRejectionUpdatesChoices()
+{
+    m_server->setThinkingLevels({QStringLiteral("minimal"), QStringLiteral("high")});
+    m_window->promptPanel()->setThinkingLevel(QStringLiteral("low"));
+    QCOMPARE(m_window->promptPanel()->thinkingLevel(), QStringLiteral("low"));
+    send(QStringLiteral("a quiet street"));
+    const QString id = frameAt(0);
+    QVERIFY(waitStatus(id, FrameStatus::Failed));
+    m_server->setThinkingLevels({QStringLiteral("low"), QStringLiteral("high")});
+    QCOMPARE(frame(id).error.kind, QStringLiteral("invalid_request"));
+    QTRY_COMPARE(m_window->promptPanel()->thinkingLevels(), QStringList({QStringLiteral("minimal"), QStringLiteral("high")}));
+    QVERIFY2(m_window->lastMessage().contains(QStringLiteral("minimal")), qPrintable(m_window->lastMessage()));
 }
 
 void tst_MainWindow::expiredParentIsReAnchored()

@@ -252,6 +252,28 @@ private Q_SLOTS:
         QCOMPARE(after - before, QPointF(50, 30) * view.devicePixelRatioF());
     }
 
+    void arrowKeysPanOnlyWhenZoomed()
+    {
+        CanvasView view;
+        view.resize(400, 300);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setImage(gradient(1000, 800));
+        // Fitted: nothing to pan, so the key is left for the parent (timeline navigation).
+        QKeyEvent fitted(QEvent::KeyPress, Qt::Key_Right, Qt::NoModifier);
+        QApplication::sendEvent(&view, &fitted);
+        QVERIFY(!fitted.isAccepted());
+
+        view.setZoom(1.0);
+        const QPointF before = view.viewCenter();
+        QKeyEvent right(QEvent::KeyPress, Qt::Key_Right, Qt::NoModifier);
+        QApplication::sendEvent(&view, &right);
+        QVERIFY(right.isAccepted());
+        const QPointF moved = view.viewCenter() - before;
+        QVERIFY(moved.x() > 0); // shows more of the right-hand side
+        QCOMPARE(moved.y(), 0.0);
+    }
+
     void resizeKeepsFitOrCentre()
     {
         CanvasView view;

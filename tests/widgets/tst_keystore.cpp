@@ -86,9 +86,12 @@ private Q_SLOTS:
         store.setKeychainEnabled(false);
         store.setFilePath(dir.filePath(QStringLiteral("gemini.key")));
 
-        auto r = run(store, [&] { store.read(); });
+        int id = 0;
+        auto r = run(store, [&] { id = store.read(); });
         QVERIFY(r.ok);
         QVERIFY(!r.found);
+        QVERIFY(id > 0);
+        QCOMPARE(r.requestId, id);
 
         r = run(store, [&] { store.write(QStringLiteral("  key-with-spaces-around  ")); });
         QVERIFY2(r.ok, qPrintable(r.error));

@@ -162,6 +162,25 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(store->filePath()));
     }
 
+    void sharedStoreResultsOfOthersAreIgnored()
+    {
+        QObject owner;
+        KeyStore *store = makeStore(&owner);
+        QVERIFY(KeyStore::writeFile(store->filePath(), QStringLiteral("shared-key")).ok);
+        SettingsDialog d(store, QProcessEnvironment());
+        QVERIFY(waitLoaded(d));
+        auto *edit = child<QLineEdit>(d, "apiKeyEdit");
+        edit->clear();
+        QTest::keyClicks(edit, QStringLiteral("typed-by-user"));
+        // The main window reads the key on the same store: the user's typing must survive.
+        QSignalSpy spy(store, &KeyStore::finished);
+        store->read();
+        QVERIFY(spy.wait(10000));
+        QCoreApplication::processEvents();
+        QCOMPARE(edit->text(), QStringLiteral("typed-by-user"));
+        QFile::remove(store->filePath());
+    }
+
     void invalidValuesKeepTheDialogOpen_data()
     {
         QTest::addColumn<QString>("field");

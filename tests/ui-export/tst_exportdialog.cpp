@@ -1,0 +1,433 @@
+#include "core/export/provenance.h"
+#include "tests/export/exportfixture.h"
+#include "ui/exportdialog.h"
+#include "ui/theme.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QDirIterator>
+#include <QFutureWatcher>
+#include <QFileInfo>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTableWidget>
+
+#include <sys/stat.h>
+
+using nb2::ExportDialog;
+using nb2::ExportFormat;
+using nb2::ExportRequest;
+using nb2::ExportScope;
+using nb2::ExportSession;
+
+Q_DECLARE_METATYPE(ExportDialog::Choice)
+Q_DECLARE_METATYPE(ExportDialog::ScopeChoice)
+Q_DECLARE_METATYPE(ExportFormat)
+Q_DECLARE_METATYPE(ExportScope::Kind)
+
+class tst_ExportDialog : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_tmp;
+    QString m_sessionDir;
+    ExportSession m_session;
+    nb2::testing::StandardSession m_ids;
+
+    std::unique_ptr<ExportDialog> makeDialog(const QStringList &selected = {}, const QString &head = {})
+    {
+        auto d = std::make_unique<ExportDialog>(m_session, selected.isEmpty() ? QStringList{m_ids.second, m_ids.third} : selected,
+                                                head.isEmpty() ? m_ids.scripted : head);
+        return d;
+    }
+    static QStringList labels(const QList<QPair<QString, QString>> &rows)
+    {
+        QStringList out;
+        for (const auto &r : rows)
+            out << r.first;
+        return out;
+    }
+    static bool anyStartsWith(const QStringList &list, const QString &prefix)
+    {
+        for (const QString &s : list) {
+            if (s.startsWith(prefix))
+                return true;
+        }
+        return false;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        nb2::ensureResources();
+        QVERIFY(m_tmp.isValid());
+        m_sessionDir = m_tmp.filePath(QStringLiteral("sessions/Harbour study"));
+        nb2::SessionStore store;
+        QString error;
+        QVERIFY2(store.open(m_sessionDir, nb2::SessionStore::OpenMode::CreateIfMissing, &error), qPrintable(error));
+        m_ids = nb2::testing::buildStandardSession(store, QStringLiteral("<script>alert(1)</script> a boat"));
+        m_session = ExportSession::fromGraph(store.graph(), store.dir());
+        QCOMPARE(m_session.frames.size(), m_ids.liveFrames);
+    }
+
+    void requestFromControls_data()
+    {
+        QTest::addColumn<ExportDialog::Choice>("choice");
+        QTest::addColumn<ExportDialog::ScopeChoice>("scope");
+        QTest::addColumn<bool>("stripPrompts");
+        QTest::addColumn<bool>("stripIds");
+        QTest::addColumn<bool>("copy");
+        QTest::addColumn<ExportFormat>("format");
+        QTest::addColumn<bool>("singleFile");
+        QTest::addColumn<ExportScope::Kind>("scopeKind");
+        QTest::addColumn<bool>("wantStripPrompts");
+        QTest::addColumn<bool>("wantStripIds");
+        QTest::addColumn<bool>("wantLink");
+        QTest::addColumn<bool>("wantFailed");
+        using C = ExportDialog::Choice;
+        using S = ExportDialog::ScopeChoice;
+        using K = ExportScope::Kind;
+        QTest::newRow("html page, session, copy") << C::HtmlPage << S::Session << false << false << true
+                                                  << ExportFormat::Html << false << K::Session << false << false << false << true;
+        QTest::newRow("html page, branch, links") << C::HtmlPage << S::Branch << true << false << false
+                                                  << ExportFormat::Html << false << K::Branch << true << false << true << true;
+        QTest::newRow("html single, selected") << C::HtmlSingleFile << S::Selected << false << true << false
+                                               << ExportFormat::Html << true << K::Frames << false << true << false << true;
+        QTest::newRow("bundle forces session, no strip") << C::Bundle << S::Branch << true << true << true
+                                                         << ExportFormat::Bundle << false << K::Session << false << false << false << false;
+        QTest::newRow("sheet, branch, ids n/a") << C::ContactSheet << S::Branch << true << true << true
+                                                << ExportFormat::Sheet << false << K::Branch << true << false << false << true;
+        QTest::newRow("frames, selected, no failed") << C::Frames << S::Selected << true << true << true
+                                                     << ExportFormat::Frames << false << K::Frames << true << true << false << false;
+    }
+    void requestFromControls()
+    {
+        QFETCH(ExportDialog::Choice, choice);
+        QFETCH(ExportDialog::ScopeChoice, scope);
+        QFETCH(bool, stripPrompts);
+        QFETCH(bool, stripIds);
+        QFETCH(bool, copy);
+        auto d = makeDialog();
+        d->setScopeChoice(scope);   // before the format: a bundle must override it
+        d->setChoice(choice);
+        d->setStripPrompts(stripPrompts);
+        d->setStripIds(stripIds);
+        d->setCopyImages(copy);
+        const ExportRequest r = d->request();
+        QTEST(r.format, "format");
+        QTEST(r.singleFile, "singleFile");
+        QTEST(r.scope.kind, "scopeKind");
+        QTEST(r.stripPrompts, "wantStripPrompts");
+        QTEST(r.stripIds, "wantStripIds");
+        QTEST(r.linkImages, "wantLink");
+        QTEST(r.includeFailed, "wantFailed");
+        if (r.scope.kind == ExportScope::Kind::Branch)
+            QCOMPARE(r.scope.branch, m_ids.scripted);
+        if (r.scope.kind == ExportScope::Kind::Frames)
+            QCOMPARE(r.scope.frameIds, (QStringList{m_ids.second, m_ids.third}));
+        // The default output sits beside the session folder, named after the session.
+        QCOMPARE(QFileInfo(r.output).absolutePath(), QFileInfo(m_sessionDir).absolutePath());
+        QVERIFY2(QFileInfo(r.output).fileName().startsWith(QLatin1String("Harbour study")), qPrintable(r.output));
+        QVERIFY2(d->validationError().isEmpty(), qPrintable(d->validationError()));
+        QVERIFY(d->findChild<QPushButton *>(QStringLiteral("exportButton"))->isEnabled());
+    }
+
+    void defaultOutputFollowsFormat()
+    {
+        auto d = makeDialog();
+        const QString parent = QFileInfo(m_sessionDir).absolutePath();
+        d->setChoice(ExportDialog::Choice::Bundle);
+        QCOMPARE(d->outputPath(), parent + QStringLiteral("/Harbour study.nb2session"));
+        d->setChoice(ExportDialog::Choice::HtmlSingleFile);
+        QCOMPARE(d->outputPath(), parent + QStringLiteral("/Harbour study.html"));
+        d->setChoice(ExportDialog::Choice::ContactSheet);
+        QCOMPARE(d->outputPath(), parent + QStringLiteral("/Harbour study-sheet.png"));
+        d->setChoice(ExportDialog::Choice::Frames);
+        QCOMPARE(d->outputPath(), parent + QStringLiteral("/Harbour study-frames"));
+        // A name the user typed keeps its stem; only the ending follows the format.
+        d->setOutputPath(parent + QStringLiteral("/for-anna-frames"));
+        d->setChoice(ExportDialog::Choice::Bundle);
+        QCOMPARE(d->outputPath(), parent + QStringLiteral("/for-anna.nb2session"));
+    }
+
+    void defaultOutputIsUnique()
+    {
+        const QString parent = QFileInfo(m_sessionDir).absolutePath();
+        QVERIFY(QDir().mkpath(parent + QStringLiteral("/Harbour study-frames")));
+        auto d = makeDialog();
+        QCOMPARE(d->defaultOutputPath(ExportDialog::Choice::Frames), parent + QStringLiteral("/Harbour study-2-frames"));
+        QVERIFY(QDir(parent + QStringLiteral("/Harbour study-frames")).removeRecursively());
+    }
+
+    void previewFollowsStripSwitches()
+    {
+        auto d = makeDialog();
+        d->setChoice(ExportDialog::Choice::Frames);
+        const QString id = d->previewFrameId();
+        QVERIFY(!id.isEmpty());
+        auto *tree = d->findChild<QTableWidget *>(QStringLiteral("previewFields"));
+        QVERIFY(tree);
+
+        auto expected = [&](bool sp, bool si) {
+            nb2::ProvenanceOptions o;
+            o.stripPrompts = sp;
+            o.stripIds = si;
+            return nb2::Provenance::fieldsToWrite(nb2::Provenance::forFrame(m_session, id, o));
+        };
+        // Exactly what fieldsToWrite says, and the tree shows the same rows.
+        QCOMPARE(d->previewFields(), expected(false, false));
+        QCOMPARE(tree->rowCount(), d->previewFields().size());
+        QStringList l = labels(d->previewFields());
+        QVERIFY2(anyStartsWith(l, QStringLiteral("Prompt chain")), qPrintable(l.join(u',')));
+        QVERIFY(l.contains(QStringLiteral("Frame id")));
+        QVERIFY(l.contains(QStringLiteral("Interaction id")));
+        QVERIFY(l.contains(QStringLiteral("Parent image SHA-256")));
+        QVERIFY(l.contains(QStringLiteral("Model")));
+
+        d->findChild<QCheckBox *>(QStringLiteral("stripPrompts"))->click();
+        QCOMPARE(d->previewFields(), expected(true, false));
+        l = labels(d->previewFields());
+        QVERIFY(!anyStartsWith(l, QStringLiteral("Prompt chain")));
+        QVERIFY(l.contains(QStringLiteral("Frame id")));
+        QCOMPARE(tree->rowCount(), d->previewFields().size());
+
+        d->findChild<QCheckBox *>(QStringLiteral("stripIds"))->click();
+        QCOMPARE(d->previewFields(), expected(true, true));
+        l = labels(d->previewFields());
+        QVERIFY(!l.contains(QStringLiteral("Frame id")));
+        QVERIFY(!l.contains(QStringLiteral("Interaction id")));
+        QVERIFY(!l.contains(QStringLiteral("Parent image SHA-256")));
+        QVERIFY(l.contains(QStringLiteral("Model")));
+        QCOMPARE(tree->rowCount(), d->previewFields().size());
+        for (int i = 0; i < tree->rowCount(); ++i)
+            QVERIFY(!tree->item(i, 1)->text().contains(id));
+
+        // The HTML preview drops the same things from the page.
+        d->setChoice(ExportDialog::Choice::HtmlPage);
+        l = labels(d->previewFields());
+        QVERIFY(!l.contains(QStringLiteral("Prompt")));
+        QVERIFY(!l.contains(QStringLiteral("Frame id")));
+        d->findChild<QCheckBox *>(QStringLiteral("stripPrompts"))->click();
+        l = labels(d->previewFields());
+        QVERIFY(l.contains(QStringLiteral("Prompt")));
+    }
+
+    void previewFrameFollowsScope()
+    {
+        auto d = makeDialog({m_ids.second}, m_ids.scripted);
+        d->setChoice(ExportDialog::Choice::Frames);
+        d->setScopeChoice(ExportDialog::ScopeChoice::Selected);
+        QCOMPARE(d->previewFrameId(), m_ids.second);
+        d->setScopeChoice(ExportDialog::ScopeChoice::Branch);
+        QCOMPARE(d->previewFrameId(), m_ids.scripted);
+    }
+
+    void bundleDisablesScope()
+    {
+        auto d = makeDialog();
+        auto *branch = d->findChild<QRadioButton *>(QStringLiteral("scopeBranch"));
+        auto *selected = d->findChild<QRadioButton *>(QStringLiteral("scopeSelected"));
+        auto *session = d->findChild<QRadioButton *>(QStringLiteral("scopeSession"));
+        d->setScopeChoice(ExportDialog::ScopeChoice::Branch);
+        QVERIFY(branch->isChecked());
+        d->setChoice(ExportDialog::Choice::Bundle);
+        QVERIFY(!branch->isEnabled());
+        QVERIFY(!selected->isEnabled());
+        QVERIFY(session->isChecked());
+        QVERIFY(!d->findChild<QCheckBox *>(QStringLiteral("stripPrompts"))->isEnabled());
+        QVERIFY(!d->findChild<QCheckBox *>(QStringLiteral("stripIds"))->isEnabled());
+        d->setScopeChoice(ExportDialog::ScopeChoice::Selected); // ignored: not available
+        QCOMPARE(d->request().scope.kind, ExportScope::Kind::Session);
+        d->setChoice(ExportDialog::Choice::HtmlPage);
+        QVERIFY(branch->isEnabled());
+        QVERIFY(selected->isEnabled());
+    }
+
+    void unavailableScopesAreDisabled()
+    {
+        ExportDialog d(m_session, {QStringLiteral("no-such-frame")}, QString());
+        QVERIFY(!d.isScopeAvailable(ExportDialog::ScopeChoice::Branch));
+        QVERIFY(!d.isScopeAvailable(ExportDialog::ScopeChoice::Selected));
+        QVERIFY(!d.findChild<QRadioButton *>(QStringLiteral("scopeBranch"))->isEnabled());
+        QVERIFY(!d.findChild<QRadioButton *>(QStringLiteral("scopeSelected"))->isEnabled());
+        QVERIFY(d.findChild<QRadioButton *>(QStringLiteral("scopeSession"))->isEnabled());
+    }
+
+    void badOutputBlocksExport()
+    {
+        auto d = makeDialog();
+        auto *button = d->findChild<QPushButton *>(QStringLiteral("exportButton"));
+        d->setChoice(ExportDialog::Choice::Frames);
+        d->setOutputPath(QStringLiteral("relative/out"));
+        QVERIFY(!button->isEnabled());
+        QVERIFY(!d->validationError().isEmpty());
+        d->setOutputPath(m_tmp.filePath(QStringLiteral("missing/parent/out")));
+        QVERIFY(d->validationError().contains(QStringLiteral("does not exist")));
+        // A folder format never writes into a folder with other files in it.
+        const QString busy = m_tmp.filePath(QStringLiteral("busy"));
+        QVERIFY(QDir().mkpath(busy));
+        QFile f(busy + QStringLiteral("/keep.txt"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.close();
+        d->setOutputPath(busy);
+        QVERIFY(!button->isEnabled());
+        QVERIFY(d->validationError().contains(QStringLiteral("not empty")));
+        d->setOutputPath(busy + QStringLiteral("/new"));
+        QVERIFY(button->isEnabled());
+    }
+
+    void realExportRunsOffGuiThread_data()
+    {
+        QTest::addColumn<ExportDialog::Choice>("choice");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("mustExist");
+        QTest::newRow("html page") << ExportDialog::Choice::HtmlPage << QStringLiteral("page") << QStringLiteral("page/index.html");
+        QTest::newRow("html single") << ExportDialog::Choice::HtmlSingleFile << QStringLiteral("one.html") << QStringLiteral("one.html");
+        QTest::newRow("bundle") << ExportDialog::Choice::Bundle << QStringLiteral("s.nb2session") << QStringLiteral("s.nb2session");
+        QTest::newRow("sheet") << ExportDialog::Choice::ContactSheet << QStringLiteral("s.png") << QStringLiteral("s.png");
+        QTest::newRow("frames") << ExportDialog::Choice::Frames << QStringLiteral("frames") << QStringLiteral("frames");
+    }
+    void realExportRunsOffGuiThread()
+    {
+        QFETCH(ExportDialog::Choice, choice);
+        QFETCH(QString, name);
+        QFETCH(QString, mustExist);
+        QTemporaryDir out;
+        auto d = makeDialog();
+        d->setChoice(choice);
+        d->setOutputPath(out.filePath(name));
+        QSignalSpy finished(d.get(), &ExportDialog::exportFinished);
+        auto *button = d->findChild<QPushButton *>(QStringLiteral("exportButton"));
+        QVERIFY(button->isEnabled());
+        button->click();
+        // click() returned with the export still running: the work is not on this thread.
+        QVERIFY(d->isExporting() || finished.count() == 1);
+        QVERIFY(!button->isEnabled() || finished.count() == 1);
+        QVERIFY(finished.count() == 1 || finished.wait(60000));
+        QCOMPARE(finished.first().first().toBool(), true);
+        QVERIFY2(d->lastOutcome().ok, qPrintable(d->lastOutcome().errorMessage));
+        QVERIFY(!d->lastOutcome().ranOnGuiThread);
+        QVERIFY(!d->isExporting());
+        QVERIFY2(QFileInfo::exists(out.filePath(mustExist)), qPrintable(out.filePath(mustExist)));
+        QVERIFY(d->resultUrl().isLocalFile());
+        QVERIFY(QFileInfo::exists(d->resultUrl().toLocalFile()));
+        QVERIFY(QFileInfo(d->resultFolderUrl().toLocalFile()).isDir());
+        if (choice == ExportDialog::Choice::HtmlPage) {
+            // Copy is the GUI default: no exported image shares its inode with the session.
+            int images = 0;
+            QDirIterator it(out.filePath(name), {QStringLiteral("*.jpg"), QStringLiteral("*.png")}, QDir::Files,
+                            QDirIterator::Subdirectories);
+            while (it.hasNext()) {
+                struct stat st {};
+                QCOMPARE(::stat(QFile::encodeName(it.next()).constData(), &st), 0);
+                QCOMPARE(int(st.st_nlink), 1);
+                ++images;
+            }
+            QVERIFY(images >= 6);
+            QCOMPARE(d->lastOutcome().report.imagesLinked, 0);
+        }
+        if (choice == ExportDialog::Choice::Frames) {
+            // The frames carry the record the preview promised.
+            QDirIterator it(out.filePath(name), {QStringLiteral("*.png")}, QDir::Files);
+            QVERIFY(it.hasNext());
+            auto rec = nb2::readProvenance(it.next());
+            QVERIFY2(rec, rec ? "" : qPrintable(rec.error().message));
+        }
+    }
+
+    void workerReportsErrors()
+    {
+        // A request the exporter refuses comes back as a readable error, not a crash.
+        QTemporaryDir out;
+        ExportRequest r;
+        r.format = ExportFormat::Bundle;
+        r.scope = ExportScope::ofBranch(m_ids.scripted);
+        r.output = out.filePath(QStringLiteral("x.nb2session"));
+        // Waited for through a watcher: QFuture::waitForFinished() may run a task that has not
+        // started yet on the waiting thread, which is exactly what the dialog must avoid.
+        QFutureWatcher<nb2::ExportOutcome> watcher;
+        QSignalSpy done(&watcher, &QFutureWatcher<nb2::ExportOutcome>::finished);
+        watcher.setFuture(nb2::startExport(m_session, r));
+        QVERIFY(done.wait(60000));
+        const nb2::ExportOutcome o = watcher.result();
+        QVERIFY(!o.ok);
+        QVERIFY(!o.ranOnGuiThread);
+        QVERIFY2(o.errorMessage.contains(QStringLiteral("whole session")), qPrintable(o.errorMessage));
+        QVERIFY(!QFileInfo::exists(r.output));
+    }
+
+    void resultKeepsFormatOfTheRun()
+    {
+        QTemporaryDir out;
+        auto d = makeDialog();
+        d->setChoice(ExportDialog::Choice::HtmlPage);
+        d->setOutputPath(out.filePath(QStringLiteral("page")));
+        QSignalSpy finished(d.get(), &ExportDialog::exportFinished);
+        d->startExporting();
+        QVERIFY(finished.wait(60000));
+        const QUrl url = d->resultUrl();
+        QVERIFY(url.toLocalFile().endsWith(QLatin1String("/page/index.html")));
+        d->setChoice(ExportDialog::Choice::Bundle); // changing the controls afterwards changes nothing
+        QCOMPARE(d->resultUrl(), url);
+        QCOMPARE(d->resultFolderUrl(), QUrl::fromLocalFile(out.filePath(QStringLiteral("page"))));
+    }
+
+    void controlsAreNamedAndExplained()
+    {
+        auto d = makeDialog();
+        const auto widgets = d->findChildren<QWidget *>();
+        int checked = 0;
+        for (QWidget *w : widgets) {
+            if (!qobject_cast<QAbstractButton *>(w) && !qobject_cast<QComboBox *>(w) && !qobject_cast<QLineEdit *>(w)
+                && !qobject_cast<QTableWidget *>(w))
+                continue;
+            if (w->parentWidget() && (qobject_cast<QComboBox *>(w->parentWidget()) || qobject_cast<QTableWidget *>(w->parentWidget())))
+                continue; // Qt's own internals (combo popup, table corner button)
+            QVERIFY2(!w->accessibleName().isEmpty(), qPrintable(QLatin1String(w->metaObject()->className()) + QLatin1Char(u' ') + w->objectName()));
+            QVERIFY2(!w->toolTip().isEmpty(), qPrintable(w->accessibleName()));
+            ++checked;
+        }
+        QVERIFY(checked >= 12);
+    }
+
+    void screenshot()
+    {
+        auto d = makeDialog();
+        d->setChoice(ExportDialog::Choice::Frames);
+        d->setScopeChoice(ExportDialog::ScopeChoice::Branch);
+        d->setStripIds(true);
+        d->resize(d->sizeHint().expandedTo(QSize(900, 0)));
+        d->show();
+        QVERIFY(QTest::qWaitForWindowExposed(d.get()));
+        // After an export, as the user sees it: the result banner with its actions.
+        QSignalSpy finished(d.get(), &ExportDialog::exportFinished);
+        d->startExporting();
+        QVERIFY(finished.wait(60000));
+        QVERIFY(finished.first().first().toBool());
+        QVERIFY(d->findChild<QWidget *>(QStringLiteral("exportBanner"))->isVisible());
+        QTest::qWait(50);
+        const QImage img = d->grab().toImage();
+        QVERIFY(!img.isNull());
+        const QString dir = qEnvironmentVariable("NB2_SCREENSHOT_OUT");
+        if (!dir.isEmpty())
+            QVERIFY(img.save(dir + QStringLiteral("/export-dialog.png"), "PNG"));
+    }
+};
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    nb2::applyTheme(app, nb2::ThemeMode::Light);
+    tst_ExportDialog t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "tst_exportdialog.moc"

@@ -1,0 +1,913 @@
+#include "ui/exportdialog.h"
+
+#include "core/export/contactsheet.h"
+#include "core/export/provenance.h"
+#include "core/session/framegraph.h"
+#include "ui/bannerwidget.h"
+#include "ui/theme.h"
+
+#include <QButtonGroup>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDesktopServices>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QFutureWatcher>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QThread>
+#include <QToolButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+namespace nb2 {
+
+QFuture<ExportOutcome> startExport(const ExportSession &session, const ExportRequest &request)
+{
+    // Copies go into the task: the caller's session may change or die while this runs.
+    return QtConcurrent::run([session, request]() {
+        ExportOutcome outcome;
+        const QCoreApplication *app = QCoreApplication::instance();
+        outcome.ranOnGuiThread = app && QThread::currentThread() == app->thread();
+        QElapsedTimer timer;
+        timer.start();
+        auto result = Exporter::run(session, request);
+        outcome.elapsedMs = timer.elapsed();
+        outcome.ok = result.ok();
+        if (result)
+            outcome.report = result.value();
+        else
+            outcome.errorMessage = result.error().message;
+        return outcome;
+    });
+}
+
+namespace {
+
+QLabel *makeNote(QWidget *parent)
+{
+    auto *label = new QLabel(parent);
+    label->setWordWrap(true);
+    label->setTextFormat(Qt::PlainText);
+    QPalette pal = label->palette();
+    QColor c = pal.color(QPalette::WindowText);
+    c.setAlphaF(0.7);
+    pal.setColor(QPalette::WindowText, c);
+    label->setPalette(pal);
+    return label;
+}
+
+void setNoteColor(QLabel *label, const QColor &color)
+{
+    QPalette pal = label->palette();
+    QColor c = color.isValid() ? color : label->parentWidget()->palette().color(QPalette::WindowText);
+    if (!color.isValid())
+        c.setAlphaF(0.7);
+    pal.setColor(QPalette::WindowText, c);
+    label->setPalette(pal);
+}
+
+QString tildePath(const QString &path)
+{
+    const QString home = QDir::homePath();
+    if (path.startsWith(home + QLatin1Char('/')))
+        return QStringLiteral("~") + path.mid(home.size());
+    return QDir::toNativeSeparators(path);
+}
+
+QString abbreviate(const QString &text, int max)
+{
+    const QString simple = text.simplified();
+    return simple.size() <= max ? simple : simple.left(max - 1) + QChar(0x2026);
+}
+
+/** "1 frame", "4 frames": explicit, so English reads right without a loaded translation. */
+QString framesText(int n)
+{
+    return n == 1 ? ExportDialog::tr("1 frame") : ExportDialog::tr("%1 frames").arg(n);
+}
+
+bool isDirEmpty(const QString &path)
+{
+    return QDir(path).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System);
+}
+
+} // namespace
+
+ExportDialog::ExportDialog(const ExportSession &session, const QStringList &selectedFrameIds,
+                           const QString &currentBranchHeadId, QWidget *parent)
+    : QDialog(parent)
+    , m_session(session)
+    , m_branchHead(currentBranchHeadId)
+{
+    // Only selected frames the session knows (a trashed or stale id would fail the export).
+    for (const QString &id : selectedFrameIds) {
+        if (m_session.frame(id) && !m_selected.contains(id))
+            m_selected.append(id);
+    }
+    if (!m_branchHead.isEmpty() && !m_session.frame(m_branchHead))
+        m_branchHead.clear();
+
+    setWindowTitle(tr("Export Session"));
+    setAccessibleName(tr("Export session"));
+    buildUi();
+
+    m_watcher = new QFutureWatcher<ExportOutcome>(this);
+    connect(m_watcher, &QFutureWatcher<ExportOutcome>::finished, this, &ExportDialog::onExportDone);
+
+    onFormatChanged();
+}
+
+ExportDialog::ExportDialog(const FrameGraph &graph, const QString &sessionDir, const QStringList &selectedFrameIds,
+                           const QString &currentBranchHeadId, QWidget *parent)
+    : ExportDialog(ExportSession::fromGraph(graph, sessionDir), selectedFrameIds, currentBranchHeadId, parent)
+{
+}
+
+ExportDialog::~ExportDialog()
+{
+    // The task owns copies of everything it touches; waiting keeps a test's temp dirs (and
+    // an app quitting mid-export) from pulling the output folder from under it.
+    if (m_watcher && m_running)
+        m_watcher->waitForFinished();
+}
+
+void ExportDialog::buildUi()
+{
+    using namespace ThemeMetrics;
+    // --- Format ------------------------------------------------------------------------
+    auto *formatBox = new QGroupBox(tr("Format"), this);
+    m_format = new QComboBox(formatBox);
+    m_format->setObjectName(QStringLiteral("formatCombo"));
+    m_format->setAccessibleName(tr("Export format"));
+    m_format->setToolTip(tr("What kind of export to make"));
+    m_format->addItem(themeIcon(QStringLiteral("export")), tr("HTML history (folder)"), int(Choice::HtmlPage));
+    m_format->addItem(themeIcon(QStringLiteral("export")), tr("HTML history (single file)"), int(Choice::HtmlSingleFile));
+    m_format->addItem(themeIcon(QStringLiteral("copy")), tr("Session bundle (.nb2session)"), int(Choice::Bundle));
+    m_format->addItem(themeIcon(QStringLiteral("image")), tr("Contact sheet (PNG)"), int(Choice::ContactSheet));
+    m_format->addItem(themeIcon(QStringLiteral("image")), tr("Frames (image files)"), int(Choice::Frames));
+    m_formatNote = makeNote(formatBox);
+    m_formatNote->setObjectName(QStringLiteral("formatNote"));
+    auto *formatLayout = new QVBoxLayout(formatBox);
+    formatLayout->setSpacing(kSpacing / 2);
+    formatLayout->addWidget(m_format);
+    formatLayout->addWidget(m_formatNote);
+    connect(m_format, &QComboBox::currentIndexChanged, this, &ExportDialog::onFormatChanged);
+
+    // --- Scope -------------------------------------------------------------------------
+    auto *scopeBox = new QGroupBox(tr("Frames to export"), this);
+    m_scopeSession = new QRadioButton(scopeBox);
+    m_scopeSession->setObjectName(QStringLiteral("scopeSession"));
+    m_scopeSession->setAccessibleName(tr("Whole session"));
+    m_scopeSession->setToolTip(tr("Every branch of the session"));
+    m_scopeBranch = new QRadioButton(scopeBox);
+    m_scopeBranch->setObjectName(QStringLiteral("scopeBranch"));
+    m_scopeBranch->setAccessibleName(tr("Current branch"));
+    m_scopeSelected = new QRadioButton(scopeBox);
+    m_scopeSelected->setObjectName(QStringLiteral("scopeSelected"));
+    m_scopeSelected->setAccessibleName(tr("Selected frames"));
+    m_scopeGroup = new QButtonGroup(this);
+    m_scopeGroup->addButton(m_scopeSession, int(ScopeChoice::Session));
+    m_scopeGroup->addButton(m_scopeBranch, int(ScopeChoice::Branch));
+    m_scopeGroup->addButton(m_scopeSelected, int(ScopeChoice::Selected));
+    m_scopeSession->setChecked(true);
+    m_scopeNote = makeNote(scopeBox);
+    m_scopeNote->setObjectName(QStringLiteral("scopeNote"));
+    auto *scopeLayout = new QVBoxLayout(scopeBox);
+    scopeLayout->setSpacing(kSpacing / 2);
+    scopeLayout->addWidget(m_scopeSession);
+    scopeLayout->addWidget(m_scopeBranch);
+    scopeLayout->addWidget(m_scopeSelected);
+    scopeLayout->addWidget(m_scopeNote);
+    connect(m_scopeGroup, &QButtonGroup::idToggled, this, [this](int, bool checked) {
+        if (checked)
+            updateState();
+    });
+
+    // --- Output ------------------------------------------------------------------------
+    auto *outputBox = new QGroupBox(tr("Save to"), this);
+    m_output = new QLineEdit(outputBox);
+    m_output->setObjectName(QStringLiteral("outputEdit"));
+    m_output->setAccessibleName(tr("Output path"));
+    m_output->setMinimumWidth(300);
+    m_browse = new QPushButton(themeIcon(QStringLiteral("folder")), tr("Browse…"), outputBox);
+    m_browse->setObjectName(QStringLiteral("browseButton"));
+    m_browse->setAccessibleName(tr("Choose the output location"));
+    m_browse->setToolTip(tr("Choose where the export is saved"));
+    connect(m_browse, &QPushButton::clicked, this, &ExportDialog::browse);
+    auto *outputRow = new QHBoxLayout;
+    outputRow->setSpacing(kSpacing);
+    outputRow->addWidget(m_output, 1);
+    outputRow->addWidget(m_browse);
+    m_outputNote = makeNote(outputBox);
+    m_outputNote->setObjectName(QStringLiteral("outputNote"));
+    auto *outputLayout = new QVBoxLayout(outputBox);
+    outputLayout->setSpacing(kSpacing / 2);
+    outputLayout->addLayout(outputRow);
+    outputLayout->addWidget(m_outputNote);
+    connect(m_output, &QLineEdit::textChanged, this, &ExportDialog::updateState);
+
+    // --- Options -----------------------------------------------------------------------
+    auto *optionsBox = new QGroupBox(tr("Options"), this);
+    m_stripPrompts = new QCheckBox(tr("Strip prompts"), optionsBox);
+    m_stripPrompts->setObjectName(QStringLiteral("stripPrompts"));
+    m_stripPrompts->setAccessibleName(tr("Strip prompts"));
+    m_stripPrompts->setToolTip(tr("Leave prompts and the model's text out of the export and of the images' provenance record"));
+    m_stripIds = new QCheckBox(tr("Strip ids"), optionsBox);
+    m_stripIds->setObjectName(QStringLiteral("stripIds"));
+    m_stripIds->setAccessibleName(tr("Strip ids"));
+    m_stripIds->setToolTip(tr("Leave frame ids, interaction ids and the parent image hash out. "
+                              "Without an interaction id an imported image cannot continue its chain on the server."));
+    m_includeFailed = new QCheckBox(tr("Include failed turns"), optionsBox);
+    m_includeFailed->setObjectName(QStringLiteral("includeFailed"));
+    m_includeFailed->setAccessibleName(tr("Include failed turns"));
+    m_includeFailed->setChecked(true);
+    m_copyImages = new QCheckBox(tr("Copy images (instead of hard links)"), optionsBox);
+    m_copyImages->setObjectName(QStringLiteral("copyImages"));
+    m_copyImages->setAccessibleName(tr("Copy images instead of hard-linking them"));
+    // A hard link shares the bytes with the session: editing the exported file in place
+    // would change the session's original too. Copying is the safe default here.
+    m_copyImages->setChecked(true);
+    auto *optionsLayout = new QVBoxLayout(optionsBox);
+    optionsLayout->setSpacing(kSpacing / 2);
+    optionsLayout->addWidget(m_stripPrompts);
+    optionsLayout->addWidget(m_stripIds);
+    optionsLayout->addWidget(m_includeFailed);
+    optionsLayout->addWidget(m_copyImages);
+    for (QCheckBox *box : {m_stripPrompts, m_stripIds, m_includeFailed, m_copyImages})
+        connect(box, &QCheckBox::toggled, this, &ExportDialog::updateState);
+
+    // --- Preview -----------------------------------------------------------------------
+    auto *previewBox = new QGroupBox(tr("What the export carries"), this);
+    m_previewHeading = new QLabel(previewBox);
+    m_previewHeading->setObjectName(QStringLiteral("previewHeading"));
+    m_previewHeading->setWordWrap(true);
+    m_previewHeading->setTextFormat(Qt::PlainText);
+    m_preview = new QTableWidget(0, 2, previewBox);
+    m_preview->setObjectName(QStringLiteral("previewFields"));
+    m_preview->setAccessibleName(tr("Fields written by the export"));
+    m_preview->setToolTip(tr("Exactly the fields this export will write, for the frame named above"));
+    m_preview->setHorizontalHeaderLabels({tr("Field"), tr("Value")});
+    m_preview->verticalHeader()->hide();
+    m_preview->setShowGrid(false);
+    m_preview->setAlternatingRowColors(true);
+    m_preview->setSelectionMode(QAbstractItemView::NoSelection);
+    m_preview->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_preview->setFocusPolicy(Qt::TabFocus);
+    m_preview->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+    // Long values (prompt chains, hashes) wrap instead of eliding: the point is to see them.
+    m_preview->setWordWrap(true);
+    m_preview->setTextElideMode(Qt::ElideNone);
+    m_preview->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_preview->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_preview->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    connect(m_preview->horizontalHeader(), &QHeaderView::sectionResized, m_preview, [this] {
+        m_preview->resizeRowsToContents();
+    });
+    m_preview->setMinimumWidth(360);
+    m_previewNote = makeNote(previewBox);
+    m_previewNote->setObjectName(QStringLiteral("previewNote"));
+    auto *previewLayout = new QVBoxLayout(previewBox);
+    previewLayout->setSpacing(kSpacing);
+    previewLayout->addWidget(m_previewHeading);
+    previewLayout->addWidget(m_preview, 1);
+    previewLayout->addWidget(m_previewNote);
+
+    // --- Progress, result and buttons --------------------------------------------------
+    m_progress = new QProgressBar(this);
+    m_progress->setObjectName(QStringLiteral("exportProgress"));
+    m_progress->setAccessibleName(tr("Export in progress"));
+    m_progress->setRange(0, 0); // the exporters report no steps: a busy bar, honestly
+    m_progress->setTextVisible(false);
+    m_progress->setMaximumHeight(8);
+    m_progress->hide();
+    m_banner = new BannerWidget(this);
+    m_banner->setObjectName(QStringLiteral("exportBanner"));
+    m_banner->setAccessibleName(tr("Export result"));
+    m_banner->setCloseButtonVisible(true);
+    m_banner->hide();
+    connect(m_banner, &BannerWidget::actionTriggered, this, [this] { QDesktopServices::openUrl(resultUrl()); });
+    connect(m_banner, &BannerWidget::linkActivated, this, [this](const QString &) {
+        QDesktopServices::openUrl(resultFolderUrl());
+    });
+
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    m_exportButton = m_buttons->addButton(tr("Export"), QDialogButtonBox::AcceptRole);
+    m_exportButton->setObjectName(QStringLiteral("exportButton"));
+    m_exportButton->setIcon(themeIcon(QStringLiteral("export")));
+    m_exportButton->setAccessibleName(tr("Export"));
+    m_exportButton->setToolTip(tr("Write the export; the dialog stays open and shows the result"));
+    m_exportButton->setDefault(true);
+    auto *close = m_buttons->button(QDialogButtonBox::Close);
+    close->setToolTip(tr("Close the dialog"));
+    close->setAccessibleName(tr("Close"));
+    connect(m_exportButton, &QPushButton::clicked, this, &ExportDialog::startExporting);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &ExportDialog::reject);
+
+    auto *left = new QVBoxLayout;
+    left->setSpacing(kSectionSpacing - 4);
+    left->addWidget(formatBox);
+    left->addWidget(scopeBox);
+    left->addWidget(outputBox);
+    left->addWidget(optionsBox);
+    left->addStretch(1);
+    auto *columns = new QHBoxLayout;
+    columns->setSpacing(kSectionSpacing);
+    columns->addLayout(left, 5);
+    columns->addWidget(previewBox, 6);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(kMargin + 4, kMargin + 4, kMargin + 4, kMargin);
+    layout->setSpacing(kSectionSpacing - 4);
+    layout->addLayout(columns, 1);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_banner);
+    layout->addWidget(m_buttons);
+    setMinimumWidth(820);
+
+    for (auto *edit : findChildren<QLineEdit *>()) {
+        for (auto *b : edit->findChildren<QToolButton *>()) {
+            if (b->accessibleName().isEmpty()) {
+                b->setAccessibleName(tr("Clear"));
+                b->setToolTip(tr("Clear the field"));
+            }
+        }
+    }
+}
+
+// --- Choices -----------------------------------------------------------------------------
+
+ExportDialog::Choice ExportDialog::choice() const
+{
+    return Choice(m_format->currentData().toInt());
+}
+
+void ExportDialog::setChoice(Choice choice)
+{
+    m_format->setCurrentIndex(m_format->findData(int(choice)));
+}
+
+ExportDialog::ScopeChoice ExportDialog::scopeChoice() const
+{
+    const int id = m_scopeGroup->checkedId();
+    return id < 0 ? ScopeChoice::Session : ScopeChoice(id);
+}
+
+void ExportDialog::setScopeChoice(ScopeChoice scope)
+{
+    if (isScopeAvailable(scope))
+        m_scopeGroup->button(int(scope))->setChecked(true);
+}
+
+bool ExportDialog::isScopeAvailable(ScopeChoice scope) const
+{
+    if (scope == ScopeChoice::Session)
+        return true;
+    if (choice() == Choice::Bundle)
+        return false; // a bundle is the whole session: anything less would not round-trip
+    if (scope == ScopeChoice::Branch)
+        return !m_branchHead.isEmpty();
+    return !m_selected.isEmpty();
+}
+
+ExportScope ExportDialog::scopeFor(ScopeChoice scope) const
+{
+    switch (scope) {
+    case ScopeChoice::Session: return ExportScope::session();
+    case ScopeChoice::Branch: return ExportScope::ofBranch(m_branchHead);
+    case ScopeChoice::Selected: return ExportScope::ofFrames(m_selected);
+    }
+    return ExportScope::session();
+}
+
+int ExportDialog::scopeFrameCount(ScopeChoice scope) const
+{
+    if (scope != ScopeChoice::Session && ((scope == ScopeChoice::Branch && m_branchHead.isEmpty())
+                                          || (scope == ScopeChoice::Selected && m_selected.isEmpty())))
+        return 0;
+    const ExportRequest r = request(); // includeFailed is already false where the format drops them
+    const auto frames = m_session.select(scopeFor(scope), r.includeFailed || r.format == ExportFormat::Bundle);
+    return frames ? int(frames.value().size()) : 0;
+}
+
+bool ExportDialog::choiceIsFolder(Choice choice) const
+{
+    return choice == Choice::HtmlPage || choice == Choice::Frames;
+}
+
+QString ExportDialog::suffixFor(Choice choice) const
+{
+    switch (choice) {
+    case Choice::HtmlPage: return QStringLiteral("-html");
+    case Choice::HtmlSingleFile: return QStringLiteral(".html");
+    case Choice::Bundle: return QStringLiteral(".nb2session");
+    case Choice::ContactSheet: return QStringLiteral("-sheet.png");
+    case Choice::Frames: return QStringLiteral("-frames");
+    }
+    return {};
+}
+
+QString ExportDialog::defaultOutputPath(Choice choice) const
+{
+    // Beside the session folder (the sessions folder), never inside it: an export inside
+    // the session would end up in the next bundle.
+    const QString parent = m_session.sessionDir.isEmpty() ? QDir::homePath()
+                                                          : QFileInfo(m_session.sessionDir).absolutePath();
+    QString title = m_session.title.trimmed();
+    if (title.isEmpty())
+        title = tr("session");
+    title.replace(QLatin1Char('/'), QLatin1Char('-'));
+    const QString suffix = suffixFor(choice);
+    const QDir dir(parent);
+    QString path = dir.filePath(title + suffix);
+    // "-2", "-3", ... before the suffix, so an earlier export is never overwritten by default.
+    for (int n = 2; QFileInfo::exists(path) && n < 1000; ++n)
+        path = dir.filePath(QStringLiteral("%1-%2%3").arg(title).arg(n).arg(suffix));
+    return path;
+}
+
+QString ExportDialog::outputPath() const
+{
+    return m_output->text().trimmed();
+}
+
+void ExportDialog::setOutputPath(const QString &path)
+{
+    m_output->setText(path);
+}
+
+void ExportDialog::setStripPrompts(bool on) { m_stripPrompts->setChecked(on); }
+void ExportDialog::setStripIds(bool on) { m_stripIds->setChecked(on); }
+void ExportDialog::setIncludeFailed(bool on) { m_includeFailed->setChecked(on); }
+void ExportDialog::setCopyImages(bool on) { m_copyImages->setChecked(on); }
+
+ExportRequest ExportDialog::request() const
+{
+    ExportRequest r;
+    const Choice c = choice();
+    switch (c) {
+    case Choice::HtmlPage:
+    case Choice::HtmlSingleFile: r.format = ExportFormat::Html; break;
+    case Choice::Bundle: r.format = ExportFormat::Bundle; break;
+    case Choice::ContactSheet: r.format = ExportFormat::Sheet; break;
+    case Choice::Frames: r.format = ExportFormat::Frames; break;
+    }
+    r.singleFile = c == Choice::HtmlSingleFile;
+    r.scope = c == Choice::Bundle ? ExportScope::session() : scopeFor(scopeChoice());
+    r.output = QDir::cleanPath(outputPath());
+    if (outputPath().isEmpty())
+        r.output.clear();
+    // Only what the format honours goes into the request, so it reads the same as the CLI's.
+    r.stripPrompts = c != Choice::Bundle && m_stripPrompts->isChecked();
+    r.stripIds = (c != Choice::Bundle && c != Choice::ContactSheet) && m_stripIds->isChecked();
+    r.includeFailed = (r.format == ExportFormat::Html || r.format == ExportFormat::Sheet) && m_includeFailed->isChecked();
+    r.linkImages = c == Choice::HtmlPage && !m_copyImages->isChecked();
+    return r;
+}
+
+QString ExportDialog::validationError() const
+{
+    const QString path = outputPath();
+    if (path.isEmpty())
+        return tr("Choose where to save the export.");
+    if (!QDir::isAbsolutePath(path))
+        return tr("Enter a full path for the export, e.g. %1.").arg(tildePath(defaultOutputPath(choice())));
+    const QFileInfo info(path);
+    if (!info.absoluteDir().exists())
+        return tr("The folder %1 does not exist.").arg(tildePath(info.absolutePath()));
+    if (choiceIsFolder(choice())) {
+        if (info.exists() && !info.isDir())
+            return tr("A file named %1 exists; this format writes a folder. Choose another name.").arg(info.fileName());
+        if (info.isDir() && !isDirEmpty(path))
+            return tr("The folder %1 is not empty. Choose a new or empty folder so the export does not mix with other files.")
+                .arg(info.fileName());
+    } else if (info.isDir()) {
+        return tr("%1 is a folder; this format writes one file. Choose a file name.").arg(info.fileName());
+    }
+    if (choice() != Choice::Bundle && scopeFrameCount(scopeChoice()) == 0)
+        return tr("The chosen frames include nothing to export.");
+    return {};
+}
+
+// --- State -------------------------------------------------------------------------------
+
+void ExportDialog::onFormatChanged()
+{
+    const Choice c = choice();
+    switch (c) {
+    case Choice::HtmlPage:
+        m_formatNote->setText(tr("A folder with index.html and the images. Opens offline in any browser."));
+        break;
+    case Choice::HtmlSingleFile:
+        m_formatNote->setText(tr("One self-contained .html file with the images inline, easy to send."));
+        break;
+    case Choice::Bundle:
+        m_formatNote->setText(tr("The whole session, lossless: every image byte-identical. NB2Lite and the CLI can open it again."));
+        break;
+    case Choice::ContactSheet:
+        m_formatNote->setText(tr("One PNG with the frames in order and short captions."));
+        break;
+    case Choice::Frames:
+        m_formatNote->setText(tr("The pictures as files with readable names (03-add-a-lantern.jpg), each carrying its provenance."));
+        break;
+    }
+
+    // A path we filled in follows the format; a path the user typed keeps its name and
+    // only swaps the format's ending.
+    const QString current = outputPath();
+    QString next;
+    if (current.isEmpty() || current == m_lastDefault) {
+        next = defaultOutputPath(c);
+        m_lastDefault = next;
+    } else {
+        QString base = current;
+        for (const char *s : {"-sheet.png", ".nb2session", ".html", ".png", "-html", "-frames"}) {
+            if (base.endsWith(QLatin1String(s), Qt::CaseInsensitive)) {
+                base.chop(qsizetype(qstrlen(s)));
+                break;
+            }
+        }
+        next = base + suffixFor(c);
+    }
+    {
+        const QSignalBlocker block(m_output);
+        m_output->setText(next);
+    }
+    if (!isScopeAvailable(scopeChoice()))
+        m_scopeSession->setChecked(true);
+    updateState();
+}
+
+void ExportDialog::updateScopeCounts()
+{
+    const int all = scopeFrameCount(ScopeChoice::Session);
+    m_scopeSession->setText(tr("Whole session (%1)").arg(framesText(all)));
+    if (m_branchHead.isEmpty())
+        m_scopeBranch->setText(tr("Current branch"));
+    else
+        m_scopeBranch->setText(tr("Current branch (%1)").arg(framesText(scopeFrameCount(ScopeChoice::Branch))));
+    if (m_selected.isEmpty())
+        m_scopeSelected->setText(tr("Selected frames"));
+    else
+        m_scopeSelected->setText(tr("Selected frames (%1)").arg(framesText(scopeFrameCount(ScopeChoice::Selected))));
+
+    const bool bundle = choice() == Choice::Bundle;
+    m_scopeBranch->setToolTip(bundle ? tr("A bundle always holds the whole session")
+                              : m_branchHead.isEmpty() ? tr("No current frame: select a frame in the timeline first")
+                                                       : tr("The current frame and its ancestors, root first"));
+    m_scopeSelected->setToolTip(bundle ? tr("A bundle always holds the whole session")
+                                : m_selected.isEmpty() ? tr("No frames are selected in the timeline")
+                                                       : tr("Only the frames selected in the timeline"));
+    m_scopeNote->setText(bundle ? tr("A bundle always holds the whole session, so it can be opened again without loss.")
+                                : QString());
+    m_scopeNote->setVisible(bundle);
+}
+
+void ExportDialog::updateState()
+{
+    const Choice c = choice();
+    const bool bundle = c == Choice::Bundle;
+    if (!m_running) {
+        m_scopeBranch->setEnabled(isScopeAvailable(ScopeChoice::Branch));
+        m_scopeSelected->setEnabled(isScopeAvailable(ScopeChoice::Selected));
+        m_stripPrompts->setEnabled(!bundle);
+        m_stripIds->setEnabled(!bundle && c != Choice::ContactSheet);
+        m_includeFailed->setEnabled(c == Choice::HtmlPage || c == Choice::HtmlSingleFile || c == Choice::ContactSheet);
+        m_copyImages->setEnabled(c == Choice::HtmlPage);
+    }
+    m_stripPrompts->setToolTip(bundle ? tr("A bundle is a lossless copy of the session: nothing is stripped")
+                                      : tr("Leave prompts and the model's text out of the export and of the images' provenance record"));
+    m_stripIds->setToolTip(bundle ? tr("A bundle is a lossless copy of the session: nothing is stripped")
+                           : c == Choice::ContactSheet ? tr("Contact sheet captions carry no ids")
+                                                       : tr("Leave frame ids, interaction ids and the parent image hash out. "
+                                                            "Without an interaction id an imported image cannot continue its chain on the server."));
+    m_includeFailed->setToolTip(m_includeFailed->isEnabled()
+                                    ? tr("Show turns that failed, with their error message")
+                                    : tr("Only the HTML history and the contact sheet can show failed turns"));
+    m_copyImages->setToolTip(m_copyImages->isEnabled()
+                                 ? tr("Copy the image files. Hard links save space, but editing an exported image in place "
+                                      "would also change the session's original.")
+                                 : tr("Only the HTML folder can hard-link images; other formats always write new files"));
+
+    updateScopeCounts();
+
+    const QString problem = validationError();
+    const bool justExported = m_outcome.ok && !m_runRequest.output.isEmpty()
+        && QDir::cleanPath(outputPath()) == m_runRequest.output;
+    if (justExported) {
+        m_outputNote->setText(tr("Exported here. Choose a new name to export again."));
+        setNoteColor(m_outputNote, QColor());
+    } else if (!problem.isEmpty()) {
+        m_outputNote->setText(problem);
+        setNoteColor(m_outputNote, themeColor(ThemeColor::Error));
+    } else if (!choiceIsFolder(c) && QFileInfo(outputPath()).isFile()) {
+        m_outputNote->setText(tr("A file with this name exists and will be replaced."));
+        setNoteColor(m_outputNote, themeColor(ThemeColor::Warning));
+    } else {
+        m_outputNote->setText(choiceIsFolder(c) ? tr("A new folder is created for the export.")
+                                                : tr("One file is written."));
+        setNoteColor(m_outputNote, QColor());
+    }
+    m_output->setToolTip(choiceIsFolder(c) ? tr("The folder to create for the export (new or empty)")
+                                           : tr("The file to write"));
+    m_exportButton->setEnabled(!m_running && problem.isEmpty());
+    updatePreview();
+}
+
+QString ExportDialog::previewFrameId() const
+{
+    const ExportRequest r = request();
+    const auto frames = m_session.select(r.scope, false);
+    if (!frames)
+        return {};
+    // The scope's latest frame with an image: usually the one with the longest story.
+    const ExportFrame *best = nullptr;
+    for (const ExportFrame *f : frames.value()) {
+        if (f->hasImage() && (!best || f->turn >= best->turn))
+            best = f;
+    }
+    return best ? best->id : QString();
+}
+
+QString ExportDialog::previewHeading() const
+{
+    const ExportFrame *f = m_session.frame(previewFrameId());
+    const QString which = f ? tr("frame #%1").arg(f->turn > 0 ? f->turn : 1) : QString();
+    switch (choice()) {
+    case Choice::Frames:
+        return f ? tr("Provenance record written into each image, shown for %1:").arg(which)
+                 : tr("Provenance record written into each image:");
+    case Choice::HtmlPage:
+    case Choice::HtmlSingleFile:
+        return f ? tr("Text the page shows for each frame, shown for %1:").arg(which)
+                 : tr("Text the page shows for each frame:");
+    case Choice::ContactSheet:
+        return f ? tr("Caption under each picture, shown for %1:").arg(which) : tr("Caption under each picture:");
+    case Choice::Bundle:
+        return tr("Everything in the session, exactly as stored:");
+    }
+    return {};
+}
+
+QList<QPair<QString, QString>> ExportDialog::previewFields() const
+{
+    QList<QPair<QString, QString>> rows;
+    const ExportRequest r = request();
+    const Choice c = choice();
+    if (c == Choice::Bundle) {
+        int images = 0, inputs = 0;
+        for (const QString &file : m_session.sessionFiles) {
+            if (file.startsWith(QLatin1String("images/input_")))
+                ++inputs;
+            else if (file.startsWith(QLatin1String("images/")))
+                ++images;
+        }
+        rows.append({tr("Manifest and journal"), tr("all frames, prompts, ids and parameters")});
+        rows.append({tr("Images"), tr("%1 files, byte-identical").arg(images)});
+        if (inputs > 0)
+            rows.append({tr("Imported inputs"), tr("%1 files, byte-identical").arg(inputs)});
+        return rows;
+    }
+    const QString id = previewFrameId();
+    const ExportFrame *f = m_session.frame(id);
+    if (!f)
+        return rows;
+    switch (c) {
+    case Choice::Frames: {
+        ProvenanceOptions o;
+        o.stripPrompts = r.stripPrompts;
+        o.stripIds = r.stripIds;
+        return Provenance::fieldsToWrite(Provenance::forFrame(m_session, id, o));
+    }
+    case Choice::HtmlPage:
+    case Choice::HtmlSingleFile:
+        // Mirrors HtmlExporter's card: what strip prompts / strip ids leave out of the page.
+        if (!r.stripPrompts) {
+            rows.append({tr("Prompt"), f->prompt.isEmpty() ? tr("(no prompt)") : abbreviate(f->prompt, 200)});
+            if (!f->modelText.isEmpty())
+                rows.append({tr("Model text"), abbreviate(f->modelText, 200)});
+        }
+        rows.append({tr("Kind"), f->kindText()});
+        if (!f->model.isEmpty())
+            rows.append({tr("Model"), f->model});
+        for (const auto &p : f->parameters)
+            rows.append(p);
+        if (!r.stripIds) {
+            rows.append({tr("Frame id"), f->id});
+            if (!f->interactionId.isEmpty())
+                rows.append({tr("Interaction id"), f->interactionId});
+        }
+        if (f->created.isValid())
+            rows.append({tr("Created"), QLocale().toString(f->created.toLocalTime(), QLocale::ShortFormat)});
+        return rows;
+    case Choice::ContactSheet: {
+        const auto frames = m_session.select(r.scope, r.includeFailed);
+        int n = 1;
+        if (frames) {
+            const qsizetype at = frames.value().indexOf(f);
+            n = at < 0 ? 1 : int(at) + 1;
+        }
+        rows.append({tr("Caption"), ContactSheet::caption(n, *f, r.stripPrompts)});
+        return rows;
+    }
+    case Choice::Bundle:
+        break;
+    }
+    return rows;
+}
+
+void ExportDialog::updatePreview()
+{
+    const Choice c = choice();
+    const ExportRequest r = request();
+    m_previewHeading->setText(previewHeading());
+    const auto rows = previewFields();
+    m_preview->clearContents();
+    m_preview->setRowCount(int(rows.size()));
+    for (int i = 0; i < rows.size(); ++i) {
+        auto *field = new QTableWidgetItem(rows.at(i).first);
+        field->setTextAlignment(Qt::AlignLeft | Qt::AlignTop);
+        QFont bold = field->font();
+        bold.setWeight(QFont::DemiBold);
+        field->setFont(bold);
+        auto *value = new QTableWidgetItem(rows.at(i).second);
+        value->setTextAlignment(Qt::AlignLeft | Qt::AlignTop);
+        value->setToolTip(rows.at(i).second);
+        m_preview->setItem(i, 0, field);
+        m_preview->setItem(i, 1, value);
+    }
+    if (rows.isEmpty()) {
+        m_preview->setRowCount(1);
+        m_preview->setItem(0, 0, new QTableWidgetItem(tr("(no frame with an image in this scope)")));
+    }
+    m_preview->resizeRowsToContents();
+
+    QStringList left;
+    if (r.stripPrompts)
+        left << (c == Choice::Frames ? tr("prompt chain") : tr("prompts and model text"));
+    if (r.stripIds)
+        left << (c == Choice::Frames ? tr("frame id, interaction id, parent image hash") : tr("frame and interaction ids"));
+    QString note;
+    switch (c) {
+    case Choice::Frames:
+        note = tr("Written as a PNG iTXt chunk or JPEG XMP packet. Never the API key or a path on this computer.");
+        break;
+    case Choice::HtmlPage:
+    case Choice::HtmlSingleFile:
+        note = tr("The images are exported exactly as stored, without an added provenance record.");
+        break;
+    case Choice::ContactSheet:
+        note = tr("The sheet is a new PNG without a provenance record.");
+        break;
+    case Choice::Bundle:
+        note = tr("A bundle is lossless, so nothing can be stripped. Never the API key.");
+        break;
+    }
+    if (!left.isEmpty())
+        note = tr("Left out: %1.").arg(left.join(QStringLiteral("; "))) + QLatin1Char(' ') + note;
+    m_previewNote->setText(note);
+}
+
+void ExportDialog::browse()
+{
+    const Choice c = choice();
+    QString path;
+    if (choiceIsFolder(c)) {
+        path = QFileDialog::getSaveFileName(this, tr("Export to a New Folder"), outputPath(), QString(), nullptr,
+                                            QFileDialog::DontConfirmOverwrite | QFileDialog::ShowDirsOnly);
+    } else {
+        QString filter;
+        switch (c) {
+        case Choice::HtmlSingleFile: filter = tr("HTML file (*.html)"); break;
+        case Choice::Bundle: filter = tr("NB2Lite session bundle (*.nb2session)"); break;
+        case Choice::ContactSheet: filter = tr("PNG image (*.png)"); break;
+        default: break;
+        }
+        path = QFileDialog::getSaveFileName(this, tr("Export to File"), outputPath(), filter);
+    }
+    if (!path.isEmpty())
+        m_output->setText(QDir::toNativeSeparators(path));
+}
+
+// --- Running -----------------------------------------------------------------------------
+
+void ExportDialog::setBusy(bool busy)
+{
+    m_running = busy;
+    for (QWidget *w : std::initializer_list<QWidget *>{m_format, m_scopeSession, m_scopeBranch, m_scopeSelected, m_output, m_browse,
+                                                       m_stripPrompts, m_stripIds, m_includeFailed, m_copyImages}) {
+        if (busy)
+            w->setEnabled(false);
+    }
+    if (!busy) {
+        for (QWidget *w : std::initializer_list<QWidget *>{m_format, m_scopeSession, m_output, m_browse})
+            w->setEnabled(true);
+    }
+    m_progress->setVisible(busy);
+    m_buttons->button(QDialogButtonBox::Close)->setEnabled(!busy);
+    updateState();
+}
+
+void ExportDialog::startExporting()
+{
+    if (m_running)
+        return;
+    const QString problem = validationError();
+    if (!problem.isEmpty()) {
+        m_banner->setMessage(BannerWidget::Kind::Error, problem.toHtmlEscaped());
+        m_banner->setActionText({});
+        return;
+    }
+    const ExportRequest r = request();
+    m_outcome = ExportOutcome();
+    m_banner->setActionText({});
+    m_banner->setMessage(BannerWidget::Kind::Info, tr("Exporting to %1…").arg(tildePath(r.output).toHtmlEscaped()));
+    m_runRequest = r;
+    m_runChoice = choice();
+    setBusy(true);
+    m_watcher->setFuture(startExport(m_session, r));
+    Q_EMIT exportStarted();
+}
+
+void ExportDialog::onExportDone()
+{
+    m_outcome = m_watcher->result();
+    if (m_outcome.report.output.isEmpty())
+        m_outcome.report.output = m_runRequest.output;
+    setBusy(false);
+    const QString where = tildePath(m_outcome.report.output).toHtmlEscaped();
+    if (!m_outcome.ok) {
+        m_banner->setActionText({});
+        m_banner->setMessage(BannerWidget::Kind::Error, tr("The export failed: %1").arg(m_outcome.errorMessage.toHtmlEscaped()));
+        Q_EMIT exportFinished(false);
+        return;
+    }
+    const ExportReport &rep = m_outcome.report;
+    const QString took = m_outcome.elapsedMs < 1000
+        ? tr("%1 ms").arg(m_outcome.elapsedMs)
+        : tr("%1 s").arg(QString::number(double(m_outcome.elapsedMs) / 1000.0, 'f', 1));
+    QString text = tr("Exported %1 to %2 in %3.").arg(framesText(rep.frames), where, took);
+    if (!rep.warnings.isEmpty())
+        text += QLatin1Char(' ') + tr("Warnings: %1").arg(rep.warnings.join(QStringLiteral("; ")).toHtmlEscaped());
+    if (!choiceIsFolder(m_runChoice) && m_runChoice != Choice::Bundle)
+        text += QStringLiteral(" <a href=\"folder\">%1</a>").arg(tr("Open folder"));
+    m_banner->setMessage(rep.warnings.isEmpty() ? BannerWidget::Kind::Success : BannerWidget::Kind::Warning, text);
+    switch (m_runChoice) {
+    case Choice::HtmlPage:
+    case Choice::HtmlSingleFile:
+        m_banner->setActionText(tr("Open in Browser"), tr("Open the exported page in your web browser"));
+        break;
+    case Choice::ContactSheet:
+        m_banner->setActionText(tr("Open Image"), tr("Open the contact sheet in your image viewer"));
+        break;
+    case Choice::Frames:
+    case Choice::Bundle:
+        m_banner->setActionText(tr("Show Files"), tr("Open the folder with the exported files"));
+        break;
+    }
+    Q_EMIT exportFinished(true);
+}
+
+QUrl ExportDialog::resultUrl() const
+{
+    if (!m_outcome.ok)
+        return {};
+    const QString out = m_outcome.report.output;
+    switch (m_runChoice) {
+    case Choice::HtmlPage: return QUrl::fromLocalFile(QDir(out).filePath(QStringLiteral("index.html")));
+    case Choice::HtmlSingleFile:
+    case Choice::ContactSheet: return QUrl::fromLocalFile(out);
+    case Choice::Frames: return QUrl::fromLocalFile(out);
+    case Choice::Bundle: return QUrl::fromLocalFile(QFileInfo(out).absolutePath());
+    }
+    return {};
+}
+
+QUrl ExportDialog::resultFolderUrl() const
+{
+    if (!m_outcome.ok)
+        return {};
+    const QString out = m_outcome.report.output;
+    return QUrl::fromLocalFile(choiceIsFolder(m_runChoice) ? out : QFileInfo(out).absolutePath());
+}
+
+void ExportDialog::reject()
+{
+    if (m_running)
+        return;
+    QDialog::reject();
+}
+
+} // namespace nb2

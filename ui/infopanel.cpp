@@ -1,5 +1,6 @@
 #include "ui/infopanel.h"
 
+#include "core/api/imageinput.h"
 #include "core/session/frame.h"
 
 #include <QApplication>
@@ -194,7 +195,10 @@ void InfoPanel::setFrame(const Frame &f, int number, int parentNumber, const QSt
         p.setColor(QPalette::WindowText, QColor(0xd0, 0x3a, 0x3a));
         m_error->setPalette(p);
     }
-    setRow(m_aspect, f.aspectRatio.isEmpty() ? tr("model's choice") : f.aspectRatio);
+    QString aspect = f.aspectRatio;
+    if (aspect.isEmpty() && f.kind == FrameKind::Import && f.image.width > 0)
+        aspect = tr("%1 (nearest supported ratio)").arg(nearestAspectRatio(QSize(f.image.width, f.image.height)));
+    setRow(m_aspect, aspect.isEmpty() ? tr("model's choice") : aspect);
     setRow(m_thinking, f.thinkingLevel.isEmpty() ? (f.kind == FrameKind::Import ? QString() : tr("default")) : f.thinkingLevel);
     setRow(m_model, f.model);
 

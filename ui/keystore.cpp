@@ -113,16 +113,19 @@ int KeyStore::remove()
 void KeyStore::runKeychain(int id, Operation op, const QString &key)
 {
     const QString service = serviceName();
+    // Jobs are not parented to the store: a backend (libsecret) may answer after the store
+    // is gone, and deleting the job under it crashes. setAutoDelete frees them when they
+    // finish; the connections below die with the store, so a late answer is ignored.
     QKeychain::Job *job = nullptr;
     switch (op) {
-    case Operation::Read: job = new QKeychain::ReadPasswordJob(service, this); break;
+    case Operation::Read: job = new QKeychain::ReadPasswordJob(service); break;
     case Operation::Write: {
-        auto *w = new QKeychain::WritePasswordJob(service, this);
+        auto *w = new QKeychain::WritePasswordJob(service);
         w->setTextData(key);
         job = w;
         break;
     }
-    case Operation::Remove: job = new QKeychain::DeletePasswordJob(service, this); break;
+    case Operation::Remove: job = new QKeychain::DeletePasswordJob(service); break;
     }
     job->setKey(m_keychainKey);
     job->setAutoDelete(true);

@@ -254,6 +254,7 @@ void MainWindow::buildLayout()
     connect(m_info, &InfoPanel::parentActivated, this, &MainWindow::selectFrame);
     connect(m_timeline, &TimelineView::cancelRequested, this,
             [this](const QModelIndex &i) { cancelFrame(i.data(TimelineRole::FrameId).toString()); });
+    connect(m_timeline, &TimelineView::promptRequested, m_prompt, &PromptPanel::focusPrompt);
     connect(m_timeline, &TimelineView::retryRequested, this,
             [this](const QModelIndex &i) { retryFrame(i.data(TimelineRole::FrameId).toString()); });
     connect(m_timeline->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::onCurrentChanged);

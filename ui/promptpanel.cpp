@@ -1,6 +1,7 @@
 #include "ui/promptpanel.h"
 
 #include "core/api/imageinput.h"
+#include "ui/theme.h"
 
 #include <QComboBox>
 #include <QDragEnterEvent>
@@ -136,6 +137,9 @@ void PromptPanel::updateButton()
     if (!m_style->file().isEmpty() && m_mode != Mode::Generate)
         tip += QLatin1Char('\n') + tr("The style reference image is sent too.");
     m_send->setText(text);
+    m_send->setIcon(themeIcon(m_mode == Mode::Branch     ? QStringLiteral("branch")
+                              : m_mode == Mode::Generate ? QStringLiteral("generate")
+                                                         : QStringLiteral("edit")));
     m_send->setToolTip(tip);
     m_send->setAccessibleName(text);
     m_send->setEnabled(!m_edit->toPlainText().trimmed().isEmpty());

@@ -74,9 +74,10 @@ void TimelineView::setModel(QAbstractItemModel *newModel)
     }
     QAbstractItemView::setModel(newModel);
     if (newModel) {
-        connect(newModel, &QAbstractItemModel::layoutChanged, this, &TimelineView::scheduleRelayout);
-        connect(newModel, &QAbstractItemModel::rowsRemoved, this, &TimelineView::scheduleRelayout);
-        connect(newModel, &QAbstractItemModel::rowsMoved, this, &TimelineView::scheduleRelayout);
+        // After these the model is consistent again: lay out at once so no paint sees stale rows.
+        connect(newModel, &QAbstractItemModel::layoutChanged, this, &TimelineView::relayout);
+        connect(newModel, &QAbstractItemModel::rowsRemoved, this, &TimelineView::relayout);
+        connect(newModel, &QAbstractItemModel::rowsMoved, this, &TimelineView::relayout);
     }
     relayout();
 }
@@ -377,8 +378,7 @@ void TimelineView::rowsInserted(const QModelIndex &parent, int start, int end)
 
 void TimelineView::rowsAboutToBeRemoved(const QModelIndex &parent, int start, int end)
 {
-    QAbstractItemView::rowsAboutToBeRemoved(parent, start, end);
-    scheduleRelayout();
+    QAbstractItemView::rowsAboutToBeRemoved(parent, start, end); // the layout follows on rowsRemoved
 }
 
 void TimelineView::dataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight, const QList<int> &roles)
@@ -535,6 +535,13 @@ void TimelineView::paintEvent(QPaintEvent *event)
 void TimelineView::mousePressEvent(QMouseEvent *event)
 {
     const QModelIndex idx = indexAt(event->position().toPoint());
+    if (!idx.isValid()) {
+        // Empty space (or the dashed slot) keeps the selection: the selected frame is what
+        // the next request continues from, and losing it by a stray click would surprise.
+        setFocus(Qt::MouseFocusReason);
+        event->accept();
+        return;
+    }
     if (idx.isValid() && TimelineDelegate::actionFor(idx) != TimelineDelegate::Action::None
         && TimelineDelegate::actionButtonRect(visualRect(idx)).contains(event->position().toPoint())) {
         event->accept(); // the button acts on release; do not start a drag or change selection
@@ -543,8 +550,19 @@ void TimelineView::mousePressEvent(QMouseEvent *event)
     QAbstractItemView::mousePressEvent(event);
 }
 
+void TimelineView::mouseDoubleClickEvent(QMouseEvent *event)
+{
+    QAbstractItemView::mouseDoubleClickEvent(event);
+    if (indexAt(event->position().toPoint()).isValid())
+        Q_EMIT promptRequested();
+}
+
 void TimelineView::mouseReleaseEvent(QMouseEvent *event)
 {
+    if (event->button() == Qt::LeftButton && attachSlotRect().contains(event->position().toPoint())) {
+        Q_EMIT promptRequested();
+        return;
+    }
     const QModelIndex idx = indexAt(event->position().toPoint());
     if (event->button() == Qt::LeftButton && idx.isValid()
         && TimelineDelegate::actionButtonRect(visualRect(idx)).contains(event->position().toPoint())) {

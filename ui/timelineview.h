@@ -45,6 +45,8 @@ public:
 
 Q_SIGNALS:
     void cancelRequested(const QModelIndex &index);
+    /** A card was double-clicked, or the dashed "next frame" slot was clicked: write the next prompt. */
+    void promptRequested();
     void retryRequested(const QModelIndex &index);
 
 protected:
@@ -61,6 +63,7 @@ protected:
     void mouseMoveEvent(QMouseEvent *event) override;
     void mouseReleaseEvent(QMouseEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
     void wheelEvent(QWheelEvent *event) override;
     bool viewportEvent(QEvent *event) override;
     void startDrag(Qt::DropActions supportedActions) override;

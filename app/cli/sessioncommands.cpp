@@ -4,10 +4,12 @@
 #include "app/cli/exitcodes.h"
 #include "app/cli/signalcancel.h"
 #include "core/api/interactionsclient.h"
+#include "core/export/provenance.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -23,7 +25,7 @@ struct SessionArgs {
     QString command;
     QStringList positional;
     QString baseUrl, model, aspect, thinking, file, style, title, retention;
-    bool demo = false, json = false, branch = false, noReAnchor = false, all = false;
+    bool demo = false, json = false, branch = false, noReAnchor = false, all = false, noContinue = false;
     int demoLatencyMs = 0, stepDelayMs = 0, lockTimeoutMs = -1;
 };
 
@@ -72,6 +74,7 @@ QString parse(const QStringList &a, SessionArgs *out)
         else if (t == QLatin1String("--branch")) out->branch = true;
         else if (t == QLatin1String("--no-reanchor")) out->noReAnchor = true;
         else if (t == QLatin1String("--all")) out->all = true;
+        else if (t == QLatin1String("--no-continue")) out->noContinue = true;
         else if (t == QLatin1String("--help") || t == QLatin1String("-h")) { out->command = QStringLiteral("help"); return {}; }
         else if (t == QLatin1String("--")) { out->positional += a.mid(i + 1); break; }
         else if (t.startsWith(QLatin1String("--"))) e = QStringLiteral("unknown option %1 for session commands").arg(t);
@@ -104,6 +107,9 @@ QString frameLine(const Frame &f)
         line += QStringLiteral(" id=%1").arg(f.interactionId);
     if (f.idExpiresAt.isValid())
         line += QStringLiteral(" expires=%1").arg(f.idExpiresAt.toString(Qt::ISODate));
+    if (!f.lineage.isEmpty())
+        line += f.lineage.frameId.isEmpty() ? QStringLiteral(" [lineage record]")
+                                            : QStringLiteral(" [lineage: frame %1]").arg(f.lineage.frameId);
     if (f.reAnchored)
         line += QStringLiteral(" [re-anchored: continuity may differ]");
     if (f.starred)
@@ -170,7 +176,10 @@ QString sessionCommandHelp()
         "  nb2lite --session DIR edit REF PROMPT [--branch]        REF: frame id, unique prefix or 'head'\n"
         "  nb2lite --session DIR edit-local (REF | --file IMAGE) PROMPT [--branch]\n"
         "  nb2lite --session DIR style-edit (REF | --file IMAGE) --style IMAGE PROMPT [--branch]\n"
-        "  nb2lite --session DIR import IMAGE [--title T]\n"
+        "  nb2lite --session DIR import IMAGE [--title T] [--no-continue]\n"
+        "    Shows the image's embedded lineage record (from an nb2lite export) and keeps it with the\n"
+        "    frame; edits of the frame continue the recorded interaction, re-anchoring from the pixels\n"
+        "    if the server no longer has it. --no-continue: keep the record but start from the pixels.\n"
         "  nb2lite --session DIR retry REF | reanchor REF | recover | rebuild\n"
         "  nb2lite --session DIR log [--json] [--all]\n"
         "  Editing a frame that already has children forks a new branch: pass --branch to do it.\n"
@@ -337,9 +346,35 @@ int runSessionCommand(const QStringList &arguments, QTextStream &out, QTextStrea
         }
         started = style ? session.styleEdit(parent, a.file, a.style, params) : session.editLocal(parent, a.file, params);
     } else if (cmd == QLatin1String("import")) {
-        if (!needPositional(1, "import IMAGE [--title T]"))
+        if (!needPositional(1, "import IMAGE [--title T] [--no-continue]"))
             return kExitUsage;
-        started = session.importImage(a.positional.at(0), a.title);
+        const QString file = a.positional.at(0);
+        ImportOptions options;
+        options.title = a.title;
+        options.continueChain = !a.noContinue;
+        // The record is read here, above the session layer (core/export depends on core/session).
+        // An unreadable file is reported by importImage itself, with the same wording as before.
+        const Result<Provenance> record = readProvenance(file);
+        if (record) {
+            options.lineage = FrameLineage::fromRecordJson(record.value().toJson());
+            if (!a.json) {
+                out << "lineage record:\n";
+                for (const auto &row : Provenance::fieldsToWrite(record.value()))
+                    out << "  " << row.first << ": " << row.second << '\n';
+            }
+        } else if (!a.json && QFileInfo::exists(file)) {
+            out << "no lineage record (" << record.error().message << "): plain import\n";
+        }
+        started = session.importImage(file, options);
+        if (started && !a.json && record) {
+            if (record.value().interactionId.isEmpty())
+                out << "the record has no interaction id: edits of this frame re-anchor from its pixels\n";
+            else if (a.noContinue)
+                out << "--no-continue: edits of this frame start from its pixels\n";
+            else
+                out << "edits of this frame continue interaction " << record.value().interactionId
+                    << " (re-anchoring from the pixels if the server no longer has it)\n";
+        }
     } else if (cmd == QLatin1String("retry") || cmd == QLatin1String("reanchor")) {
         if (!needPositional(1, "retry|reanchor REF"))
             return kExitUsage;

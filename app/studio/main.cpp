@@ -9,6 +9,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QFileInfo>
 #include <QSettings>
 #include <QUuid>
 
@@ -45,9 +46,8 @@ public:
             options.apiKey = key;
             options.latencyMs = 900; // long enough to see progress, short enough to play with
             m_fake = std::make_unique<nb2::FakeServer>(options);
-            if (!m_fake->start(0)) {
+            if (!m_fake->start(0))
                 qWarning("Demo backend could not start: %s", qPrintable(m_fake->errorString()));
-            }
             m_demoKey = key;
         }
         config.baseUrl = m_fake->baseUrl();
@@ -70,7 +70,7 @@ int main(int argc, char *argv[])
     QApplication::setOrganizationName(QStringLiteral("NB2Lite"));
     QApplication::setApplicationName(QStringLiteral("NB2Lite Studio"));
     QApplication::setApplicationVersion(QStringLiteral(NB2_VERSION));
-    QApplication::setDesktopFileName(QStringLiteral("nb2lite-studio"));
+    QApplication::setDesktopFileName(QStringLiteral("io.github.nb2lite.Studio")); // matches the desktop entry
     nb2::applyTheme(app);
 
     QCommandLineParser parser;
@@ -80,15 +80,26 @@ int main(int argc, char *argv[])
     QCommandLineOption demo(QStringLiteral("demo"),
                             QApplication::translate("main", "Use the built-in demo backend even when a key is set."));
     parser.addOption(demo);
-    parser.addPositionalArgument(QStringLiteral("session"),
-                                 QApplication::translate("main", "Session folder to open (created if missing)."),
-                                 QStringLiteral("[session]"));
+    parser.addPositionalArgument(QStringLiteral("paths"),
+                                 QApplication::translate("main", "A session folder to open (created if missing), "
+                                                                 "and/or image files to import."),
+                                 QStringLiteral("[session] [images...]"));
     parser.process(app);
+
+    // The desktop entry passes files (%F): folders are sessions, files are pictures to import.
+    QString sessionArg;
+    QStringList images;
+    for (const QString &arg : parser.positionalArguments()) {
+        const QFileInfo info(arg);
+        if (info.exists() && !info.isDir())
+            images << info.absoluteFilePath();
+        else if (sessionArg.isEmpty())
+            sessionArg = arg;
+    }
 
     nb2::MainWindow window;
     Backend backend(&window, parser.isSet(demo));
     nb2::KeyStore keyStore;
-    const QString sessionArg = parser.positionalArguments().value(0);
 
     auto start = [&](const QString &key, const QString &source) {
         backend.apply(key, source);
@@ -99,6 +110,8 @@ int main(int argc, char *argv[])
                 qWarning("Cannot open session %s: %s", qPrintable(sessionArg), qPrintable(error));
         }
         window.show();
+        if (!images.isEmpty())
+            window.importFiles(images); // checked off the GUI thread; bad files get a message
     };
 
     const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -113,7 +126,7 @@ int main(int argc, char *argv[])
             started = true;
             start(key, source);
         } else {
-            backend.apply(key, source); // the key changed in Settings
+            backend.apply(key, source); // the settings changed
         }
     });
     // Any saved setting (key, model, base URL, version) rebuilds the backend; the key is

@@ -1,6 +1,7 @@
 #include "core/session/frame.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QUuid>
 
 namespace nb2 {
@@ -43,12 +44,12 @@ const QLatin1String kId("id"), kParent("parent"), kKind("kind"), kPrompt("prompt
     kInputs("input_images"), kText("model_text"), kUsage("usage"), kAttempts("attempts"),
     kReAnchored("re_anchored"), kTitle("title"), kStarred("starred"), kNote("note"),
     kExpires("id_expires_at"), kTrashed("trashed_at"), kTrashGroup("trash_group"),
-    kOwnerPid("owner_pid");
+    kOwnerPid("owner_pid"), kLineage("lineage");
 
 const QLatin1String kKnown[] = {kId, kParent, kKind, kPrompt, kAspect, kThinking, kModel,
                                 kInteraction, kContinued, kStatus, kError, kRequested, kFinished,
                                 kImage, kInputs, kText, kUsage, kAttempts, kReAnchored, kTitle,
-                                kStarred, kNote, kExpires, kTrashed, kTrashGroup, kOwnerPid};
+                                kStarred, kNote, kExpires, kTrashed, kTrashGroup, kOwnerPid, kLineage};
 
 void putString(QJsonObject &o, QLatin1String key, const QString &value)
 {
@@ -245,6 +246,8 @@ QJsonObject Frame::toJson() const
     putString(o, kTrashGroup, trashGroup);
     if (ownerPid)
         o.insert(kOwnerPid, ownerPid);
+    if (!lineage.isEmpty())
+        o.insert(kLineage, lineage.toJson());
     return o;
 }
 
@@ -304,11 +307,50 @@ bool Frame::fromJson(const QJsonObject &o, Frame *frame, QString *errorMessage)
     f.trashedAt = fromIsoUtc(o.value(kTrashed).toString());
     f.trashGroup = o.value(kTrashGroup).toString();
     f.ownerPid = qint64(o.value(kOwnerPid).toDouble());
+    f.lineage = FrameLineage::fromJson(o.value(kLineage).toObject());
     f.extra = o;
     for (const QLatin1String &k : kKnown)
         f.extra.remove(k);
     *frame = f;
     return true;
+}
+
+QJsonObject FrameLineage::toJson() const
+{
+    QJsonObject o;
+    putString(o, QLatin1String("app"), app);
+    putString(o, QLatin1String("frame"), frameId);
+    putString(o, QLatin1String("parentSha256"), parentSha256);
+    putString(o, QLatin1String("model"), model);
+    putString(o, QLatin1String("interaction"), interactionId);
+    putString(o, QLatin1String("kind"), kind);
+    if (!promptChain.isEmpty()) {
+        o.insert(QLatin1String("prompts"), QJsonArray::fromStringList(promptChain));
+        o.insert(QLatin1String("promptsTotal"), qMax(promptChainTotal, int(promptChain.size())));
+    }
+    return o;
+}
+
+FrameLineage FrameLineage::fromJson(const QJsonObject &o)
+{
+    FrameLineage l;
+    l.app = o.value(QLatin1String("app")).toString();
+    l.frameId = o.value(QLatin1String("frame")).toString();
+    l.parentSha256 = o.value(QLatin1String("parentSha256")).toString();
+    l.model = o.value(QLatin1String("model")).toString();
+    l.interactionId = o.value(QLatin1String("interaction")).toString();
+    l.kind = o.value(QLatin1String("kind")).toString();
+    const QJsonArray prompts = o.value(QLatin1String("prompts")).toArray();
+    for (const QJsonValue &v : prompts)
+        if (v.isString())
+            l.promptChain.append(v.toString());
+    l.promptChainTotal = qMax(o.value(QLatin1String("promptsTotal")).toInt(), int(l.promptChain.size()));
+    return l;
+}
+
+FrameLineage FrameLineage::fromRecordJson(const QByteArray &json)
+{
+    return fromJson(QJsonDocument::fromJson(json).object());
 }
 
 QString Frame::newId()

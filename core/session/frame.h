@@ -49,6 +49,36 @@ struct FrameImage {
 };
 
 /**
+ * Where an imported image came from, as read from the lineage record embedded in the file
+ * (core/export writes and reads that record; the session only keeps what it said). Kept in the
+ * manifest as the frame's "lineage" object with the record's own key names, so the manifest and
+ * the file agree. It never holds a key or a local path: it has no field that could.
+ */
+struct FrameLineage {
+    QString app;              // "nb2lite 0.1.0"
+    QString frameId;          // the frame id in the session that exported the image
+    QString parentSha256;     // hex sha256 of that frame's parent image
+    QString model;
+    QString interactionId;    // the server id that produced the image (may have expired since)
+    QString kind;             // generate / edit / ...
+    QStringList promptChain;  // root first (the tail when truncated)
+    int promptChainTotal = 0;
+
+    bool isEmpty() const
+    {
+        return app.isEmpty() && frameId.isEmpty() && parentSha256.isEmpty() && model.isEmpty()
+            && interactionId.isEmpty() && kind.isEmpty() && promptChain.isEmpty();
+    }
+    /** Keys as in the exported record: app, frame, parentSha256, model, interaction, kind, prompts, promptsTotal. */
+    QJsonObject toJson() const;
+    /** Unknown keys (e.g. "schema") are ignored; wrong types read as empty. */
+    static FrameLineage fromJson(const QJsonObject &object);
+    /** From the record's JSON text (Provenance::toJson() in core/export); empty when it is not a JSON object. */
+    static FrameLineage fromRecordJson(const QByteArray &json);
+    bool operator==(const FrameLineage &other) const = default;
+};
+
+/**
  * One node of a session's history: what was asked (kind, prompt, parameters, parent, input
  * images), what the server answered (ids, image, text, usage, error), and what the user added
  * (title, star, note). A plain value; the manifest stores one JSON object per frame and keeps
@@ -81,6 +111,7 @@ struct Frame {
     QDateTime trashedAt;            // valid: the frame is in the trash
     QString trashGroup;             // frames trashed by one delete share a group; restore brings the group back
     qint64 ownerPid = 0;            // pid of the process running this pending turn (crash recovery)
+    FrameLineage lineage;           // Import only: the embedded record of the imported file (empty: none)
 
     QJsonObject extra;              // unknown fields, preserved verbatim
 

@@ -527,6 +527,15 @@ Result<QString> SessionController::styleEdit(const QString &parentId, const QStr
 
 Result<QString> SessionController::importImage(const QString &file, const QString &title)
 {
+    ImportOptions options;
+    options.title = title;
+    options.continueChain = false;
+    return importImage(file, options);
+}
+
+Result<QString> SessionController::importImage(const QString &file, const ImportOptions &options)
+{
+    const QString &title = options.title;
     if (!isOpen())
         return makeError(ErrorKind::InvalidInput, QStringLiteral("No session is open."));
     const Result<ImageInput> input = loadImageInput(file);
@@ -546,6 +555,14 @@ Result<QString> SessionController::importImage(const QString &file, const QStrin
         return written.error();
     f.image = written.value();
     f.status = FrameStatus::Done;
+    f.lineage = options.lineage;
+    f.model = options.lineage.model;
+    if (options.continueChain && !options.lineage.interactionId.isEmpty()) {
+        // When the id was made is not in the record: no expiry, so the first edit tries it and
+        // falls back to the pixels on a 404 (see finishJob).
+        f.interactionId = options.lineage.interactionId;
+        f.idExpiresAt = {};
+    }
     if (!commitFrames({f}, f.id))
         return makeError(ErrorKind::Io, QStringLiteral("Could not write the session manifest."));
     m_store->journal().recordFrame(f);
@@ -674,10 +691,23 @@ void SessionController::finishJob(const JobResult &result)
         if (!result.interaction.model.isEmpty())
             f.model = result.interaction.model;
         if (result.reAnchored) {
+            const QString goneId = f.continuedInteractionId;
             f.kind = FrameKind::ReAnchor;
             f.reAnchored = true;
             f.continuedInteractionId.clear();
             f.inputImages = {graph().value(f.parentId).image.file};
+            // An imported lineage id has no known expiry: once the server says it is gone, drop
+            // it so later edits of that frame re-anchor at once (the lineage still records it).
+            const Frame parent = graph().value(f.parentId);
+            if (parent.kind == FrameKind::Import && !goneId.isEmpty() && parent.interactionId == goneId) {
+                Frame p = parent;
+                p.interactionId.clear();
+                p.idExpiresAt = {};
+                if (commitFrames({p})) {
+                    m_store->journal().recordFrame(p);
+                    emit frameChanged(p.id);
+                }
+            }
         }
         if (result.recovery)
             ++m_recovered;
@@ -892,7 +922,8 @@ bool SessionController::applyRetentionToExistingFrames()
 {
     QList<Frame> changed;
     for (const Frame &f : graph().frames()) {
-        if (f.interactionId.isEmpty() || !f.finishedAt.isValid() || !f.isDone())
+        // An import's id came from its lineage record: when it was made is unknown.
+        if (f.interactionId.isEmpty() || !f.finishedAt.isValid() || !f.isDone() || f.kind == FrameKind::Import)
             continue;
         Frame g = f;
         g.idExpiresAt = expiryFor(f.finishedAt);

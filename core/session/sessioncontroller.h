@@ -31,6 +31,22 @@ struct TurnParams {
 };
 
 /**
+ * How importImage() brings a file in. The session never reads file metadata itself (that is
+ * core/export's readProvenance(), a layer above); the caller passes what the record said.
+ */
+struct ImportOptions {
+    QString title;               // empty: the file name
+    FrameLineage lineage;        // the file's embedded lineage record; empty: none (a plain import)
+    /**
+     * Make lineage.interactionId the import frame's server id (expiry unknown, so taken as
+     * possibly valid): an edit of the frame then sends it as previous_interaction_id, and if the
+     * server no longer has it (404) the edit re-anchors from the imported pixels and the id is
+     * dropped from the frame. False: the lineage is only kept for reference.
+     */
+    bool continueChain = true;
+};
+
+/**
  * Runs a session: the GUI-thread object that turns user requests into frames. It validates
  * a turn, adds a pending frame (manifest + journal "begin" before anything is sent), runs the
  * blocking InteractionsClient call on a worker thread (QtConcurrent + QFutureWatcher, at most
@@ -96,6 +112,8 @@ public:
                               const TurnParams &params);
     /** A root frame from a local file, done at once, no API call. */
     Result<QString> importImage(const QString &file, const QString &title = {});
+    /** importImage() that keeps the file's lineage and may continue its interaction (see ImportOptions). */
+    Result<QString> importImage(const QString &file, const ImportOptions &options);
 
     /** Cancels a pending frame (queued: at once; running: aborts the call). */
     bool cancel(const QString &frameId);

@@ -391,6 +391,8 @@ private Q_SLOTS:
                 continue;
             if (w->parentWidget() && (qobject_cast<QComboBox *>(w->parentWidget()) || qobject_cast<QTableWidget *>(w->parentWidget())))
                 continue; // Qt's own internals (combo popup, table corner button)
+            if (w->isHidden())
+                continue; // e.g. the banner's action button before there is a result
             QVERIFY2(!w->accessibleName().isEmpty(), qPrintable(QLatin1String(w->metaObject()->className()) + QLatin1Char(u' ') + w->objectName()));
             QVERIFY2(!w->toolTip().isEmpty(), qPrintable(w->accessibleName()));
             ++checked;

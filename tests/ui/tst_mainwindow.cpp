@@ -50,6 +50,7 @@ private Q_SLOTS:
     void emptyWindowShowsGenerate();
     void generateEditThenBranchFromFirst();
     void keyboardMovesAlongChainAndBetweenBranches();
+    void slotClickFocusesPromptAndKeepsSelection();
     void droppedFileBecomesImportThenEditLocal();
     void rateLimitShowsInFrameAndRetryWorks();
     void cancelSlowRequest();
@@ -260,6 +261,27 @@ void tst_MainWindow::keyboardMovesAlongChainAndBetweenBranches()
     QCOMPARE(m_window->currentFrameId(), a.value()); // back to the parent
 }
 
+void tst_MainWindow::slotClickFocusesPromptAndKeepsSelection()
+{
+    const QString png = nb2test::writePng(m_dir->path() + QStringLiteral("/a.png"));
+    QSignalSpy spy(m_window, &MainWindow::importFinished);
+    QVERIFY(m_window->importFiles({png}));
+    QVERIFY(spy.wait(10000));
+    const QString id = frameAt(0);
+    TimelineView *view = m_window->timelineView();
+    view->setFocus();
+    const QRect slot = view->attachSlotRect();
+    QVERIFY(!slot.isEmpty());
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, slot.center());
+    QVERIFY(m_window->promptPanel()->editor()->hasFocus());
+    QCOMPARE(m_window->currentFrameId(), id);
+    QVERIFY(view->selectionModel()->isSelected(m_window->timelineModel()->index(0)));
+    // Empty space below the cards changes nothing either.
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, QPoint(slot.center().x(), view->viewport()->height() - 5));
+    QCOMPARE(m_window->currentFrameId(), id);
+    QVERIFY(view->selectionModel()->isSelected(m_window->timelineModel()->index(0)));
+}
+
 void tst_MainWindow::droppedFileBecomesImportThenEditLocal()
 {
     const QString png = nb2test::writePng(m_dir->path() + QStringLiteral("/photo.png"), QSize(160, 90));
@@ -342,6 +364,8 @@ void tst_MainWindow::corruptDropChangesNothing_data()
                                     << QStringLiteral("notes.png");
     QTest::newRow("empty file") << QStringLiteral("empty.jpg") << QByteArray() << QStringLiteral("empty.jpg");
     QTest::newRow("missing file") << QStringLiteral("") << QByteArray() << QStringLiteral("missing.png");
+    QTest::newRow("too large") << QStringLiteral("huge.png") << (pngMagic + QByteArray(16'000'000, '\0'))
+                               << QStringLiteral("huge.png");
 }
 
 void tst_MainWindow::corruptDropChangesNothing()

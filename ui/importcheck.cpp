@@ -1,6 +1,7 @@
 #include "ui/importcheck.h"
 
 #include "core/api/imageinput.h"
+#include "core/export/provenance.h"
 
 #include <QBuffer>
 #include <QCoreApplication>
@@ -67,6 +68,12 @@ ImportCheck checkImportFile(const QString &path, const QString &displayName)
         return c;
     }
     c.size = image.size();
+    // An image exported by NB2Lite carries where it came from; read it here, off the GUI thread.
+    if (const Result<Provenance> record = readProvenanceFromBytes(input.value().bytes)) {
+        c.lineageJson = record.value().toJson();
+        c.lineageRows = Provenance::fieldsToWrite(record.value());
+        c.lineageInteractionId = record.value().interactionId;
+    }
     c.preview = image.scaled(QSize(160, 160).boundedTo(image.size()), Qt::KeepAspectRatio, Qt::SmoothTransformation);
     return c;
 }

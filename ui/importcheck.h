@@ -2,6 +2,8 @@
 
 #include <QByteArray>
 #include <QImage>
+#include <QList>
+#include <QPair>
 #include <QSize>
 #include <QString>
 
@@ -14,6 +16,9 @@ struct ImportCheck {
     QString error;      // empty: usable
     QSize size;
     QImage preview;     // at most 160 px on the longer side, for small previews on the GUI thread
+    QByteArray lineageJson;                      // the embedded NB2Lite lineage record, if any
+    QList<QPair<QString, QString>> lineageRows;  // that record as (label, value) rows to show
+    QString lineageInteractionId;                // the server id the picture came from, if recorded
     bool ok() const { return error.isEmpty(); }
 };
 

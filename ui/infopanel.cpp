@@ -113,6 +113,7 @@ InfoPanel::InfoPanel(QWidget *parent) : QWidget(parent)
 
     m_expires = addRow(tr("Id expires:"), "infoExpires");
     m_parent = addRow(tr("Parent:"), "infoParent");
+    m_lineage = addRow(tr("Came from:"), "infoLineage");
     m_parent->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
     connect(m_parent, &QLabel::linkActivated, this, [this] { Q_EMIT parentActivated(m_parentId); });
     m_text = addRow(tr("Model text:"), "infoModelText");
@@ -225,6 +226,21 @@ void InfoPanel::setFrame(const Frame &f, int number, int parentNumber, const QSt
         setRow(m_parent, QStringLiteral("<a href=\"frame\">#%1</a>").arg(parentNumber));
     } else {
         setRow(m_parent, {});
+    }
+    if (f.lineage.isEmpty()) {
+        setRow(m_lineage, {});
+    } else {
+        // The record an exported picture carried in: where it was made, and by which chain.
+        QStringList parts;
+        if (!f.lineage.app.isEmpty())
+            parts << tr("exported by %1").arg(f.lineage.app);
+        if (!f.lineage.kind.isEmpty())
+            parts << tr("a %1 frame").arg(f.lineage.kind);
+        if (!f.lineage.interactionId.isEmpty())
+            parts << tr("interaction %1").arg(f.lineage.interactionId);
+        if (!f.lineage.promptChain.isEmpty())
+            parts << tr("prompts: %1").arg(f.lineage.promptChain.join(QStringLiteral(" → ")));
+        setRow(m_lineage, parts.join(QLatin1Char('\n')));
     }
     setRow(m_text, f.modelText);
     QStringList usage;

@@ -47,6 +47,7 @@ private:
     QLabel *m_model = nullptr;
     QLineEdit *m_id = nullptr;
     QLabel *m_expires = nullptr;
+    QLabel *m_lineage = nullptr;
     QLabel *m_parent = nullptr;
     QLabel *m_text = nullptr;
     QLabel *m_usage = nullptr;

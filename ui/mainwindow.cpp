@@ -893,7 +893,8 @@ void MainWindow::updatePromptMode()
         m_timeline->setAttachHint(TimelineView::AttachHint::None);
         return;
     }
-    const bool local = f.kind == FrameKind::Import;
+    // An imported picture is sent inline, unless it came with a server id to continue from.
+    const bool local = f.kind == FrameKind::Import && f.interactionId.isEmpty();
     QString aspect = f.aspectRatio;
     if (aspect.isEmpty())
         aspect = nearestAspectRatio(QSize(f.image.width, f.image.height));
@@ -1140,12 +1141,13 @@ void MainWindow::submit()
         params.newBranch = hasChildren;
         if (!styleFile.isEmpty())
             r = m_session->styleEdit(id, {}, styleFile, params);
-        else if (f.kind == FrameKind::Import)
+        else if (f.kind == FrameKind::Import && f.interactionId.isEmpty())
             r = m_session->editLocal(id, {}, params);
         else if (hasChildren)
             r = m_session->branchFrom(id, params);
         else {
-            params.aspectRatio = f.aspectRatio; // chains keep their ratio
+            if (!f.aspectRatio.isEmpty())
+                params.aspectRatio = f.aspectRatio; // chains keep their ratio
             r = m_session->edit(id, params);
         }
     }
@@ -1637,18 +1639,79 @@ void MainWindow::finishImports(const QList<ImportCheck> &checks)
     statusBar()->clearMessage();
     QStringList added;
     QStringList errors;
+    QList<ImportCheck> withServerIds; // pictures that say which interaction made them: ask first
     for (const ImportCheck &c : checks) {
         if (!c.ok()) {
             errors << c.error;
             continue;
         }
-        const Result<QString> r = m_session->importImage(c.path, QFileInfo(c.displayName).completeBaseName());
+        if (!c.lineageInteractionId.isEmpty() && m_session->isOpen()) {
+            withServerIds << c;
+            continue;
+        }
+        const Result<QString> r = importChecked(c, false);
         if (!r) {
             errors << tr("“%1” was not imported: %2").arg(c.displayName, r.error().message);
             continue;
         }
         added << r.value();
     }
+    if (withServerIds.isEmpty() || !errors.isEmpty() || !added.isEmpty())
+        announceImports(added, errors);
+    if (!withServerIds.isEmpty())
+        askToContinueChain(withServerIds);
+}
+
+Result<QString> MainWindow::importChecked(const ImportCheck &check, bool continueChain)
+{
+    ImportOptions options;
+    options.title = QFileInfo(check.displayName).completeBaseName();
+    if (!check.lineageJson.isEmpty())
+        options.lineage = FrameLineage::fromRecordJson(check.lineageJson);
+    options.continueChain = continueChain;
+    return m_session->importImage(check.path, options);
+}
+
+/**
+ * An exported picture names the interaction it came from. Continuing from that id keeps the
+ * server-side context; the user decides, one picture at a time, without blocking the window.
+ */
+void MainWindow::askToContinueChain(const QList<ImportCheck> &queue)
+{
+    const ImportCheck c = queue.first();
+    const QList<ImportCheck> rest = queue.mid(1);
+    QStringList rows;
+    for (const auto &row : c.lineageRows)
+        rows << QStringLiteral("<tr><td><b>%1</b>&nbsp;</td><td>%2</td></tr>").arg(row.first.toHtmlEscaped(), row.second.toHtmlEscaped());
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Continue the Chain?"),
+                                tr("“%1” was exported by NB2Lite and records where it came from.").arg(c.displayName),
+                                QMessageBox::NoButton, this);
+    box->setInformativeText(tr("<table>%1</table><p>Continue the chain: edits send the recorded interaction id, so the "
+                               "model keeps its context. If the server no longer has it, the picture's pixels are sent "
+                               "instead (re-anchored).</p><p>Start from the pixels: a fresh chain from this picture.</p>")
+                                .arg(rows.join(QString())));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setObjectName(QStringLiteral("continueChainQuestion"));
+    QPushButton *continueButton = box->addButton(tr("Continue the Chain"), QMessageBox::AcceptRole);
+    QPushButton *pixelsButton = box->addButton(tr("Start from the Pixels"), QMessageBox::RejectRole);
+    continueButton->setObjectName(QStringLiteral("continueChainButton"));
+    pixelsButton->setObjectName(QStringLiteral("startFromPixelsButton"));
+    box->setDefaultButton(continueButton);
+    connect(box, &QMessageBox::finished, this, [this, box, continueButton, c, rest] {
+        const bool continueChain = box->clickedButton() == continueButton;
+        const Result<QString> r = importChecked(c, continueChain);
+        if (r)
+            announceImports({r.value()}, {});
+        else
+            announceImports({}, {tr("“%1” was not imported: %2").arg(c.displayName, r.error().message)});
+        if (!rest.isEmpty())
+            askToContinueChain(rest);
+    });
+    box->open();
+}
+
+void MainWindow::announceImports(const QStringList &added, const QStringList &errors)
+{
     if (!errors.isEmpty()) {
         showMessage(int(BannerWidget::Kind::Error),
                     errors.size() == 1 ? errors.first()

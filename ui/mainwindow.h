@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/api/apierror.h"
 #include "core/api/clientconfig.h"
 
 #include <QFutureWatcher>
@@ -170,6 +171,9 @@ private:
     void cancelScheduledRetry(const QString &frameId);
     void runImports(const QList<ImportCheck> &pending, const QList<QByteArray> &data);
     void finishImports(const QList<ImportCheck> &checks);
+    void askToContinueChain(const QList<ImportCheck> &queue);
+    Result<QString> importChecked(const ImportCheck &check, bool continueChain);
+    void announceImports(const QStringList &added, const QStringList &errors);
     QString frameLabel(const QString &frameId) const;
     QString canvasDraftText(const QString &frameId) const;
 

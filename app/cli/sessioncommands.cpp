@@ -388,6 +388,13 @@ int runSessionCommand(const QStringList &arguments, QTextStream &out, QTextStrea
 
     const QString id = started.value();
     session.waitForIdle(24 * 3600 * 1000);
+    // Manifest writes run on the session's writer thread: exit with an error unless they reached the disk.
+    if (QString writeError; !session.store()->flush(&writeError)) {
+        ApiError e;
+        e.kind = ErrorKind::Io;
+        e.message = writeError;
+        return errorExit(e, err);
+    }
     const Frame f = session.graph().value(id);
     if (a.json) {
         out << QJsonDocument(f.toJson()).toJson(QJsonDocument::Indented);

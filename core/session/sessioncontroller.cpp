@@ -43,6 +43,8 @@ struct SessionController::Job {
     std::shared_ptr<InteractionsClient> client;
     CancelTokenPtr cancel = std::make_shared<CancelToken>();
     Journal *journal = nullptr;
+    Frame beginFrame;                             // the pending frame the journal "begin" record carries
+    std::function<bool(QString *)> manifestWritten; // blocks until the manifest lists the pending frame
     SessionController *controller = nullptr;
 };
 
@@ -195,6 +197,20 @@ SessionController::JobResult runJob(std::shared_ptr<SessionController::Job> job)
         r.error = request.error();
         return r;
     }
+    {
+        // Crash safety, in order: the manifest lists the pending frame (the store's writer), then
+        // the journal "begin" record is on disk, then the request leaves. Waiting here keeps the
+        // GUI thread free of both.
+        QString err;
+        if (job->manifestWritten && !job->manifestWritten(&err)) {
+            r.error = makeError(ErrorKind::Io, QStringLiteral("Could not write the session manifest: %1").arg(err));
+            return r;
+        }
+        if (!job->journal->beginTurn(job->beginFrame, &err)) {
+            r.error = makeError(ErrorKind::Io, err);
+            return r;
+        }
+    }
     CallOptions opts;
     opts.cancel = job->cancel;
     opts.stream = job->stream;
@@ -255,6 +271,7 @@ SessionController::SessionController(QObject *parent) : QObject(parent)
     m_pool = new QThreadPool(this);
     m_pool->setMaxThreadCount(m_settings.concurrencyLimit + 1);
     connect(m_store, &SessionStore::changedExternally, this, &SessionController::onStoreChanged);
+    connect(m_store, &SessionStore::writeFailed, this, &SessionController::errorOccurred);
 }
 
 SessionController::~SessionController()
@@ -449,7 +466,7 @@ Result<QString> SessionController::edit(const QString &parentId, const TurnParam
         f.ownerPid = 0;
         if (!commitFrames({f}, f.id))
             return makeError(ErrorKind::Io, QStringLiteral("Could not write the session manifest."));
-        m_store->journal().recordFrame(f);
+        recordFrameAfterWrite(f);
         emit frameAdded(f.id);
         if (forks)
             emit branchCreated(parentId, f.id);
@@ -565,16 +582,15 @@ Result<QString> SessionController::importImage(const QString &file, const Import
     }
     if (!commitFrames({f}, f.id))
         return makeError(ErrorKind::Io, QStringLiteral("Could not write the session manifest."));
-    m_store->journal().recordFrame(f);
+    recordFrameAfterWrite(f);
     emit frameAdded(f.id);
     return f.id;
 }
 
 Result<QString> SessionController::addAndQueue(Frame frame, bool forks)
 {
-    QString err;
-    if (!m_store->commit({frame}, {}, frame.id, &err))
-        return makeError(ErrorKind::Io, err);
+    if (!m_store->commitAsync({frame}, {}, frame.id))
+        return makeError(ErrorKind::Io, QStringLiteral("No session is open."));
     auto job = std::make_shared<Job>();
     job->frameId = frame.id;
     m_jobs.insert(frame.id, job);
@@ -625,23 +641,9 @@ void SessionController::launch(const QString &frameId)
     job->client = m_client;
     job->journal = &m_store->journal();
     job->controller = this;
-
-    if (job->recoverId.isEmpty()) {
-        // The journal record is on disk before the request leaves.
-        QString err;
-        if (!m_store->journal().beginTurn(f, &err)) {
-            f.status = FrameStatus::Failed;
-            f.error = FrameError::fromApiError(makeError(ErrorKind::Io, err));
-            f.finishedAt = QDateTime::currentDateTimeUtc();
-            f.ownerPid = 0;
-            commitFrames({f});
-            m_jobs.remove(frameId);
-            emit frameChanged(frameId);
-            emit turnFinished(frameId);
-            emit turnFailed(frameId, makeError(ErrorKind::Io, err));
-            return;
-        }
-    }
+    // The worker appends the journal "begin" record (after the manifest lists the frame) before sending.
+    job->beginFrame = f;
+    job->manifestWritten = m_store->waiterFor(m_store->queuedGeneration());
     m_running.insert(frameId, job);
     auto *watcher = new QFutureWatcher<JobResult>(this);
     connect(watcher, &QFutureWatcher<JobResult>::finished, this, [this, watcher] {
@@ -704,7 +706,7 @@ void SessionController::finishJob(const JobResult &result)
                 p.interactionId.clear();
                 p.idExpiresAt = {};
                 if (commitFrames({p})) {
-                    m_store->journal().recordFrame(p);
+                    recordFrameAfterWrite(p);
                     emit frameChanged(p.id);
                 }
             }
@@ -733,9 +735,7 @@ void SessionController::finishJob(const JobResult &result)
     }
     if (!commitFrames({f}))
         emit errorOccurred(QStringLiteral("Could not record the result of frame %1 in the manifest.").arg(f.id));
-    if (m_stepDelayMs > 0)
-        QThread::msleep(m_stepDelayMs); // widen the manifest-written/journal-not-closed window for crash tests
-    endTurn(f);
+    endTurn(f, m_stepDelayMs);
     emit frameChanged(f.id);
     if (f.reAnchored && f.isDone())
         emit frameReAnchored(f.id);
@@ -747,19 +747,29 @@ void SessionController::finishJob(const JobResult &result)
     pump();
 }
 
-void SessionController::endTurn(const Frame &frame)
+void SessionController::endTurn(const Frame &frame, int delayMs)
 {
-    QString err;
-    if (!m_store->journal().endTurn(frame, &err))
-        emit errorOccurred(err);
+    // On the writer, after the manifest write that has the result ("end" follows the manifest).
+    Journal *journal = &m_store->journal();
+    m_store->enqueue([journal, frame, delayMs](QString *err) {
+        if (delayMs > 0)
+            QThread::msleep(delayMs); // widen the manifest-written/journal-not-closed window for crash tests
+        return journal->endTurn(frame, err);
+    });
+}
+
+void SessionController::recordFrameAfterWrite(const Frame &frame)
+{
+    Journal *journal = &m_store->journal();
+    m_store->enqueue([journal, frame](QString *err) { return journal->recordFrame(frame, err); });
 }
 
 bool SessionController::commitFrames(const QList<Frame> &frames, const QString &current)
 {
-    QString err;
-    if (m_store->commit(frames, {}, current, &err))
+    // The graph changes at once; the manifest write runs on the store's writer (errors come back by writeFailed).
+    if (m_store->commitAsync(frames, {}, current))
         return true;
-    emit errorOccurred(err);
+    emit errorOccurred(QStringLiteral("No session is open."));
     return false;
 }
 
@@ -775,7 +785,7 @@ bool SessionController::cancel(const QString &frameId)
         f.finishedAt = QDateTime::currentDateTimeUtc();
         f.ownerPid = 0;
         commitFrames({f});
-        m_store->journal().recordFrame(f);
+        recordFrameAfterWrite(f);
         emit frameChanged(frameId);
         emit turnFinished(frameId);
         pump();
@@ -898,7 +908,7 @@ void SessionController::recoverInterrupted()
     if (!interrupted.isEmpty()) {
         commitFrames(interrupted);
         for (const Frame &g : std::as_const(interrupted)) {
-            m_store->journal().endTurn(g);
+            endTurn(g);
             emit frameChanged(g.id);
             emit turnFinished(g.id);
         }
@@ -948,6 +958,9 @@ bool SessionController::waitForIdle(int timeoutMs)
         QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 50);
         QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     }
+    // Idle also means on disk: callers (the CLI, tests) read the folder next.
+    if (isOpen())
+        m_store->flush();
     return true;
 }
 
@@ -994,7 +1007,7 @@ bool SessionController::applyUserFields(const QList<Frame> &frames)
     if (updated.isEmpty() || !commitFrames(updated))
         return false;
     for (const Frame &f : std::as_const(updated)) {
-        m_store->journal().recordFrame(f); // so a rebuild keeps titles, stars, notes and the trash
+        recordFrameAfterWrite(f); // so a rebuild keeps titles, stars, notes and the trash
         emit frameChanged(f.id);
     }
     return true;
@@ -1127,22 +1140,33 @@ bool SessionController::emptyTrash(QString *errorMessage)
         files.append(f->inputImages);
     }
     files.removeDuplicates();
-    QString err;
-    // Manifest first: a crash after it leaves unreferenced files (harmless), never dangling references.
-    if (!m_store->commit({}, trashed, {}, &err)) {
+    // Manifest first: a crash after it leaves unreferenced files (harmless), never dangling
+    // references. The removals run on the store's writer, after that write, and only if it worked.
+    const quint64 gen = m_store->commitAsync({}, trashed, {});
+    if (!gen) {
         if (errorMessage)
-            *errorMessage = err;
+            *errorMessage = QStringLiteral("No session is open.");
         return false;
     }
-    m_store->journal().recordRemoval(trashed);
+    QStringList doomed;
     for (const QString &rel : std::as_const(files))
         if (!keep.contains(rel))
-            QFile::remove(m_store->absolutePath(rel));
-    for (const QString &id : std::as_const(trashed)) {
-        const QStringList thumbs = QDir(m_store->thumbsDir()).entryList({id + QStringLiteral("_*")}, QDir::Files);
-        for (const QString &t : thumbs)
-            QFile::remove(m_store->thumbsDir() + QLatin1Char('/') + t);
-    }
+            doomed.append(m_store->absolutePath(rel));
+    const QString thumbsDir = m_store->thumbsDir();
+    m_store->enqueue([written = m_store->waiterFor(gen), journal = &m_store->journal(), trashed, doomed,
+                      thumbsDir](QString *err) {
+        if (!written(err))
+            return false; // the manifest still lists them: keep every file
+        const bool recorded = journal->recordRemoval(trashed, err);
+        for (const QString &path : doomed)
+            QFile::remove(path);
+        for (const QString &id : trashed) {
+            const QStringList thumbs = QDir(thumbsDir).entryList({id + QStringLiteral("_*")}, QDir::Files);
+            for (const QString &t : thumbs)
+                QFile::remove(thumbsDir + QLatin1Char('/') + t);
+        }
+        return recorded;
+    });
     m_undoStack->clear(); // the commands refer to frames that no longer exist
     for (const QString &id : std::as_const(trashed))
         emit frameRemoved(id);

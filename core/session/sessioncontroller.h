@@ -48,11 +48,13 @@ struct ImportOptions {
 
 /**
  * Runs a session: the GUI-thread object that turns user requests into frames. It validates
- * a turn, adds a pending frame (manifest + journal "begin" before anything is sent), runs the
- * blocking InteractionsClient call on a worker thread (QtConcurrent + QFutureWatcher, at most
- * concurrencyLimit at once, the rest queued), writes the image (temp, fsync, rename) on the
- * worker, and on the GUI thread marks the frame done/failed, updates the manifest and closes
- * the journal record. It re-anchors turns whose parent id is expired, missing or 404, recovers
+ * a turn, adds a pending frame to the graph at once (the manifest write is queued on the
+ * store's serial writer), runs the blocking InteractionsClient call on a worker thread
+ * (QtConcurrent + QFutureWatcher, at most concurrencyLimit at once, the rest queued) which
+ * first waits until the manifest lists the frame and appends the journal "begin" record, then
+ * sends; it writes the image (temp, fsync, rename) on the worker, and on the GUI thread marks
+ * the frame done/failed and queues the manifest update and then the journal "end" record on
+ * the writer, so the GUI thread never waits for a lock, an fsync or a manifest serialisation. It re-anchors turns whose parent id is expired, missing or 404, recovers
  * crashed turns on open (get for known ids; "interrupted" otherwise — nothing is re-sent
  * unasked), and keeps local edits (delete/restore, title, star, note) on a QUndoStack whose
  * commands never call the API. Owns the store, the undo stack and the worker pool.
@@ -188,7 +190,10 @@ private:
     void launch(const QString &frameId);
     void finishJob(const JobResult &result);
     bool commitFrames(const QList<Frame> &frames, const QString &current = {});
-    void endTurn(const Frame &frame);
+    /** Queues the journal "end" record behind the manifest write that has the result. */
+    void endTurn(const Frame &frame, int delayMs = 0);
+    /** Queues a journal "frame" record behind the manifest write that has the change. */
+    void recordFrameAfterWrite(const Frame &frame);
     void onStoreChanged(const QStringList &added, const QStringList &changed, const QStringList &removed);
     QDateTime expiryFor(const QDateTime &from) const;
     bool trash(const QStringList &ids, const QString &text, QString *errorMessage);

@@ -14,13 +14,18 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLockFile>
+#include <QMutex>
 #include <QRegularExpression>
 #include <QSaveFile>
+#include <QThreadPool>
 #include <QTimer>
 #include <QUuid>
+#include <QWaitCondition>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <deque>
 
 #ifdef Q_OS_UNIX
 #include <fcntl.h>
@@ -75,6 +80,284 @@ ApiError ioError(const QString &message)
     return e;
 }
 
+/** Takes the session's lock file (GUI thread at open/rebuild, the writer thread otherwise). */
+std::unique_ptr<QLockFile> acquireLock(const QString &lockPath, int timeoutMs, QString *errorMessage)
+{
+    auto lock = std::make_unique<QLockFile>(lockPath);
+    // Age alone never makes a lock stale (a slow write is not a dead writer); a dead pid does.
+    lock->setStaleLockTime(0);
+    QDeadlineTimer deadline(timeoutMs);
+    qint64 pid = 0;
+    QString host, app;
+    for (;;) {
+        if (lock->tryLock(int(std::clamp<qint64>(deadline.remainingTime(), 0, 100))))
+            return lock;
+        // A writer killed between creating the lock file and writing its pid leaves a file
+        // QLockFile cannot judge; once it is clearly not being written any more, it is stale.
+        if (!lock->getLockInfo(&pid, &host, &app)
+            && QFileInfo(lockPath).lastModified().msecsTo(QDateTime::currentDateTime()) > 2000)
+            lock->removeStaleLockFile();
+        if (deadline.hasExpired())
+            break;
+    }
+    lock->getLockInfo(&pid, &host, &app);
+    if (errorMessage)
+        *errorMessage = QStringLiteral("%1: the session is locked by another process (pid %2%3) and did not "
+                                       "become free within %4 ms; try again")
+                            .arg(QDir::toNativeSeparators(lockPath))
+                            .arg(pid)
+                            .arg(app.isEmpty() ? QString() : QStringLiteral(", %1").arg(app))
+                            .arg(timeoutMs);
+    return nullptr;
+}
+
+/** Serialises the whole manifest and replaces it atomically (temp, fsync, rename); the caller holds the lock. */
+bool writeManifestFile(const QString &dir, const FrameGraph &graph, const QString &current, const QJsonObject &extra,
+                       QByteArray *hashOut, QString *errorMessage)
+{
+    QJsonObject root = extra;
+    root.insert(kFormat, QLatin1String(SessionStore::kFormatName));
+    root.insert(kSchema, SessionStore::kSchemaVersion);
+    root.insert(kUpdated, toIsoUtc(QDateTime::currentDateTimeUtc()));
+    if (!current.isEmpty())
+        root.insert(kCurrent, current);
+    else
+        root.remove(kCurrent);
+    QJsonArray frames;
+    for (const Frame &f : graph.frames())
+        frames.append(f.toJson());
+    root.insert(kFrames, frames);
+    const QByteArray raw = QJsonDocument(root).toJson(QJsonDocument::Indented);
+
+    const QString path = dir + QStringLiteral("/manifest.json");
+    QSaveFile file(path); // temp + fsync + rename
+    if (!file.open(QIODevice::WriteOnly) || file.write(raw) != raw.size() || !file.commit()) {
+        if (errorMessage)
+            *errorMessage = QStringLiteral("%1: cannot write the manifest: %2")
+                                .arg(QDir::toNativeSeparators(path), file.errorString());
+        return false;
+    }
+    syncDirectory(dir);
+    *hashOut = QCryptographicHash::hash(raw, QCryptographicHash::Sha256);
+    return true;
+}
+
+} // namespace
+
+/**
+ * What the GUI thread and the writer thread share. The queue, the counters and the results are
+ * guarded by mutex; the disk view (graph, current, extra, hash, unwritten) is touched only by
+ * the writer (and by the GUI thread in startWriter(), while the writer is idle).
+ */
+struct SessionStore::WriterState {
+    struct Task {
+        quint64 gen = 0;             // > 0: a manifest change
+        QList<Frame> upserts;
+        QStringList removals;
+        QString current;
+        std::function<bool(QString *)> run; // a task (journal record, file removal)
+        bool check = false;          // re-read the manifest (the watcher saw a write)
+    };
+    struct Report {
+        bool external = false;       // another process's version was adopted
+        FrameGraph graph;            // the disk view after it (when external)
+        QString current;
+        QJsonObject extra;
+        quint64 writtenGen = 0;      // every change up to this one is on disk
+        QString error;
+    };
+
+    QMutex mutex;
+    QWaitCondition cond;
+    std::deque<Task> queue;
+    bool running = false;
+    quint64 writtenGen = 0;
+    quint64 failedGen = 0;           // the last generation whose write failed
+    QString lastError;
+    QList<Report> reports;
+    SessionStore *owner = nullptr;   // outlives every drain (its close() flushes)
+    std::atomic<int> lockTimeoutMs{10000};
+
+    // writer-only
+    QString dir;
+    FrameGraph graph;
+    QString current;
+    QJsonObject extra;
+    QByteArray hash;
+    QList<Task> unwritten;           // changes whose write failed: retried with the next one
+
+    void drain();
+    void writeChanges(const QList<Task> &changes);
+    void check();
+    void report(Report r);
+};
+
+void SessionStore::WriterState::report(Report r)
+{
+    {
+        QMutexLocker locker(&mutex);
+        reports.append(std::move(r));
+    }
+    SessionStore *store = owner;
+    QMetaObject::invokeMethod(store, [store] { store->applyWriterResults(); }, Qt::QueuedConnection);
+}
+
+void SessionStore::WriterState::drain()
+{
+    for (;;) {
+        std::deque<Task> batch;
+        {
+            QMutexLocker locker(&mutex);
+            if (queue.empty()) {
+                running = false;
+                cond.wakeAll();
+                return;
+            }
+            batch.swap(queue);
+        }
+        // Consecutive changes become one manifest write; tasks keep their place between writes.
+        QList<Task> changes;
+        for (Task &t : batch) {
+            if (t.gen > 0) {
+                changes.append(std::move(t));
+                continue;
+            }
+            if (!changes.isEmpty()) {
+                writeChanges(changes);
+                changes.clear();
+            }
+            if (t.check) {
+                check();
+            } else if (t.run) {
+                QString err;
+                if (!t.run(&err)) {
+                    Report r;
+                    r.error = err;
+                    QMutexLocker locker(&mutex);
+                    r.writtenGen = writtenGen;
+                    locker.unlock();
+                    report(std::move(r));
+                }
+            }
+        }
+        if (!changes.isEmpty())
+            writeChanges(changes);
+    }
+}
+
+void SessionStore::WriterState::writeChanges(const QList<Task> &changesIn)
+{
+    QList<Task> changes = unwritten + changesIn;
+    const quint64 gen = changes.last().gen;
+    Report r;
+    auto failed = [&](const QString &err) {
+        unwritten = changes;
+        {
+            QMutexLocker locker(&mutex);
+            failedGen = gen;
+            lastError = err;
+            r.writtenGen = writtenGen;
+            cond.wakeAll();
+        }
+        r.error = err;
+        report(std::move(r));
+    };
+    QString err;
+    std::unique_ptr<QLockFile> lock = acquireLock(dir + QStringLiteral("/session.lock"), lockTimeoutMs, &err);
+    if (!lock)
+        return failed(err);
+    // Another process may have written since we last looked: apply our changes to its version.
+    const QString path = dir + QStringLiteral("/manifest.json");
+    QFile file(path);
+    if (file.open(QIODevice::ReadOnly)) {
+        const QByteArray raw = file.readAll();
+        file.close();
+        const QByteArray h = QCryptographicHash::hash(raw, QCryptographicHash::Sha256);
+        if (h != hash) {
+            FrameGraph other;
+            QString otherCurrent;
+            QJsonObject otherExtra;
+            if (!SessionStore::readManifest(path, &other, &otherCurrent, &otherExtra, nullptr, &err))
+                return failed(err); // never overwrite what we cannot read
+            graph = std::move(other);
+            current = otherCurrent;
+            extra = otherExtra;
+            hash = h;
+            r.external = true;
+        }
+    }
+    for (const Task &c : std::as_const(changes)) {
+        for (const Frame &f : c.upserts)
+            graph.upsert(f);
+        for (const QString &id : c.removals)
+            graph.remove(id);
+        if (!c.current.isEmpty())
+            current = c.current;
+    }
+    if (!writeManifestFile(dir, graph, current, extra, &hash, &err)) {
+        // The disk view now holds changes that are not on disk: re-read before the retry.
+        hash.clear();
+        return failed(err);
+    }
+    lock->unlock();
+    unwritten.clear();
+    {
+        QMutexLocker locker(&mutex);
+        writtenGen = gen;
+        r.writtenGen = gen;
+        cond.wakeAll();
+    }
+    if (r.external) {
+        r.graph = graph;
+        r.current = current;
+        r.extra = extra;
+    }
+    report(std::move(r));
+}
+
+void SessionStore::WriterState::check()
+{
+    const QString path = dir + QStringLiteral("/manifest.json");
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return;
+    const QByteArray raw = file.readAll();
+    const QByteArray h = QCryptographicHash::hash(raw, QCryptographicHash::Sha256);
+    if (h == hash)
+        return; // our own write
+    FrameGraph other;
+    QString otherCurrent;
+    QJsonObject otherExtra;
+    QString err;
+    if (!SessionStore::readManifest(path, &other, &otherCurrent, &otherExtra, nullptr, &err))
+        return; // mid-write by a tool that does not replace atomically: the next event retries
+    graph = std::move(other);
+    current = otherCurrent;
+    extra = otherExtra;
+    hash = h;
+    Report r;
+    r.external = true;
+    r.graph = graph;
+    r.current = current;
+    r.extra = extra;
+    {
+        QMutexLocker locker(&mutex);
+        r.writtenGen = writtenGen;
+    }
+    report(std::move(r));
+}
+
+namespace {
+void postTask(const std::shared_ptr<SessionStore::WriterState> &state, QThreadPool *pool, SessionStore::WriterState::Task task)
+{
+    QMutexLocker locker(&state->mutex);
+    state->queue.push_back(std::move(task));
+    if (state->running)
+        return; // the running drain picks it up
+    state->running = true;
+    locker.unlock();
+    pool->start([state] { state->drain(); });
+}
 } // namespace
 
 SessionStore::SessionStore(QObject *parent) : QObject(parent)
@@ -82,10 +365,34 @@ SessionStore::SessionStore(QObject *parent) : QObject(parent)
     m_reloadTimer = new QTimer(this);
     m_reloadTimer->setSingleShot(true);
     m_reloadTimer->setInterval(30);
-    connect(m_reloadTimer, &QTimer::timeout, this, [this] { reload(); });
+    connect(m_reloadTimer, &QTimer::timeout, this, [this] {
+        if (!isOpen())
+            return;
+        if (m_watcher && !m_watcher->files().contains(manifestPath()) && QFileInfo::exists(manifestPath()))
+            m_watcher->addPath(manifestPath()); // a rename replaced the watched inode
+        {
+            WriterState::Task t;
+            t.check = true;
+            postTask(m_writer, m_writerPool, std::move(t));
+        }
+    });
+    m_writerPool = new QThreadPool(this);
+    m_writerPool->setMaxThreadCount(1); // one serial writer: writes never overlap or reorder
+    m_writer = std::make_shared<WriterState>();
+    m_writer->owner = this;
 }
 
-SessionStore::~SessionStore() = default;
+SessionStore::~SessionStore()
+{
+    close();
+    m_writerPool->waitForDone();
+}
+
+void SessionStore::setLockTimeoutMs(int ms)
+{
+    m_lockTimeoutMs = ms;
+    m_writer->lockTimeoutMs = ms;
+}
 
 QString SessionStore::manifestPath() const { return m_dir + QStringLiteral("/manifest.json"); }
 QString SessionStore::journalPath() const { return m_dir + QStringLiteral("/journal.jsonl"); }
@@ -152,6 +459,7 @@ bool SessionStore::open(const QString &dirIn, OpenMode mode, QString *errorMessa
         return fail(err);
     QStringList a, c, r;
     adopt(std::move(graph), current, extra, raw, &a, &c, &r);
+    startWriter();
     if (!mergeJournal(&err))
         return fail(err);
     watch();
@@ -160,6 +468,8 @@ bool SessionStore::open(const QString &dirIn, OpenMode mode, QString *errorMessa
 
 void SessionStore::close()
 {
+    if (isOpen())
+        flush(); // everything queued reaches the disk before the session goes
     delete m_watcher;
     m_watcher = nullptr;
     m_reloadTimer->stop();
@@ -169,10 +479,12 @@ void SessionStore::close()
     m_currentFrameId.clear();
     m_extra = {};
     m_lastManifestHash.clear();
+    m_inFlight.clear();
+    m_pendingErrors.clear();
 }
 
 bool SessionStore::readManifest(const QString &path, FrameGraph *graph, QString *current, QJsonObject *extra,
-                                QByteArray *rawOut, QString *errorMessage) const
+                                QByteArray *rawOut, QString *errorMessage)
 {
     auto fail = [&](const QString &m) {
         if (errorMessage)
@@ -277,33 +589,8 @@ bool SessionStore::mergeJournal(QString *errorMessage)
 
 bool SessionStore::lock(QString *errorMessage)
 {
-    m_lock = std::make_unique<QLockFile>(lockPath());
-    // Age alone never makes a lock stale (a slow write is not a dead writer); a dead pid does.
-    m_lock->setStaleLockTime(0);
-    QDeadlineTimer deadline(m_lockTimeoutMs);
-    qint64 pid = 0;
-    QString host, app;
-    for (;;) {
-        if (m_lock->tryLock(int(std::clamp<qint64>(deadline.remainingTime(), 0, 100))))
-            return true;
-        // A writer killed between creating the lock file and writing its pid leaves a file
-        // QLockFile cannot judge; once it is clearly not being written any more, it is stale.
-        if (!m_lock->getLockInfo(&pid, &host, &app)
-            && QFileInfo(lockPath()).lastModified().msecsTo(QDateTime::currentDateTime()) > 2000)
-            m_lock->removeStaleLockFile();
-        if (deadline.hasExpired())
-            break;
-    }
-    m_lock->getLockInfo(&pid, &host, &app);
-    if (errorMessage)
-        *errorMessage = QStringLiteral("%1: the session is locked by another process (pid %2%3) and did not "
-                                       "become free within %4 ms; try again")
-                            .arg(QDir::toNativeSeparators(lockPath()))
-                            .arg(pid)
-                            .arg(app.isEmpty() ? QString() : QStringLiteral(", %1").arg(app))
-                            .arg(m_lockTimeoutMs);
-    m_lock.reset();
-    return false;
+    m_lock = acquireLock(lockPath(), m_lockTimeoutMs, errorMessage);
+    return m_lock != nullptr;
 }
 
 void SessionStore::unlock()
@@ -315,28 +602,50 @@ void SessionStore::unlock()
 
 bool SessionStore::writeManifestLocked(QString *errorMessage)
 {
-    QJsonObject root = m_extra;
-    root.insert(kFormat, QLatin1String(kFormatName));
-    root.insert(kSchema, kSchemaVersion);
-    root.insert(kUpdated, toIsoUtc(QDateTime::currentDateTimeUtc()));
-    if (!m_currentFrameId.isEmpty())
-        root.insert(kCurrent, m_currentFrameId);
-    QJsonArray frames;
-    for (const Frame &f : m_graph.frames())
-        frames.append(f.toJson());
-    root.insert(kFrames, frames);
-    const QByteArray raw = QJsonDocument(root).toJson(QJsonDocument::Indented);
+    return writeManifestFile(m_dir, m_graph, m_currentFrameId, m_extra, &m_lastManifestHash, errorMessage);
+}
 
-    QSaveFile file(manifestPath()); // temp + fsync + rename
-    if (!file.open(QIODevice::WriteOnly) || file.write(raw) != raw.size() || !file.commit()) {
-        if (errorMessage)
-            *errorMessage = QStringLiteral("%1: cannot write the manifest: %2")
-                                .arg(QDir::toNativeSeparators(manifestPath()), file.errorString());
-        return false;
-    }
-    syncDirectory(m_dir);
-    m_lastManifestHash = QCryptographicHash::hash(raw, QCryptographicHash::Sha256);
-    return true;
+void SessionStore::startWriter()
+{
+    // The writer is idle here (open/close flush): hand it the disk view we just read.
+    m_writerPool->waitForDone();
+    WriterState &w = *m_writer;
+    QMutexLocker locker(&w.mutex);
+    w.dir = m_dir;
+    w.graph = m_graph;
+    w.current = m_currentFrameId;
+    w.extra = m_extra;
+    w.hash = m_lastManifestHash;
+    w.unwritten.clear();
+    w.reports.clear();
+    w.writtenGen = m_generation;
+    w.failedGen = 0;
+    w.lastError.clear();
+    w.lockTimeoutMs = m_lockTimeoutMs;
+    m_inFlight.clear();
+}
+
+quint64 SessionStore::commitAsync(const QList<Frame> &upserts, const QStringList &removals,
+                                  const QString &newCurrentFrameId)
+{
+    if (!isOpen())
+        return 0;
+    // The GUI's view changes now; the disk catches up on the writer.
+    for (const Frame &f : upserts)
+        m_graph.upsert(f);
+    for (const QString &id : removals)
+        m_graph.remove(id);
+    if (!newCurrentFrameId.isEmpty())
+        m_currentFrameId = newCurrentFrameId;
+    Change c{++m_generation, upserts, removals, newCurrentFrameId};
+    m_inFlight.append(c);
+    WriterState::Task t;
+    t.gen = c.gen;
+    t.upserts = upserts;
+    t.removals = removals;
+    t.current = newCurrentFrameId;
+    postTask(m_writer, m_writerPool, std::move(t));
+    return c.gen;
 }
 
 bool SessionStore::commit(const QList<Frame> &upserts, const QStringList &removals, const QString &newCurrentFrameId,
@@ -347,39 +656,122 @@ bool SessionStore::commit(const QList<Frame> &upserts, const QStringList &remova
             *errorMessage = QStringLiteral("no session is open");
         return false;
     }
-    if (!lock(errorMessage))
+    const quint64 gen = commitAsync(upserts, removals, newCurrentFrameId);
+    const bool flushed = flush(errorMessage);
+    QString err;
+    if (!waiterFor(gen)(&err)) {
+        if (errorMessage)
+            *errorMessage = err;
         return false;
-    // Another process may have written since we last looked: apply our change to its version.
-    QStringList added, changed, removed;
-    QFile file(manifestPath());
-    if (file.open(QIODevice::ReadOnly)) {
-        const QByteArray raw = file.readAll();
-        file.close();
-        if (QCryptographicHash::hash(raw, QCryptographicHash::Sha256) != m_lastManifestHash) {
-            FrameGraph graph;
-            QString current;
-            QJsonObject extra;
-            QString err;
-            if (!readManifest(manifestPath(), &graph, &current, &extra, nullptr, &err)) {
-                unlock();
-                if (errorMessage)
-                    *errorMessage = err;
-                return false; // never overwrite what we cannot read
-            }
-            adopt(std::move(graph), current, extra, raw, &added, &changed, &removed);
-        }
     }
-    for (const Frame &f : upserts)
-        m_graph.upsert(f);
-    for (const QString &id : removals)
-        m_graph.remove(id);
-    if (!newCurrentFrameId.isEmpty())
-        m_currentFrameId = newCurrentFrameId;
-    const bool ok = writeManifestLocked(errorMessage);
-    unlock();
-    if (!added.isEmpty() || !changed.isEmpty() || !removed.isEmpty())
+    return flushed;
+}
+
+std::function<bool(QString *)> SessionStore::waiterFor(quint64 gen) const
+{
+    std::shared_ptr<WriterState> state = m_writer;
+    return [state, gen](QString *error) {
+        QMutexLocker locker(&state->mutex);
+        for (;;) {
+            if (state->writtenGen >= gen)
+                return true;
+            if (state->failedGen >= gen) {
+                if (error)
+                    *error = state->lastError;
+                return false;
+            }
+            state->cond.wait(&state->mutex);
+        }
+    };
+}
+
+void SessionStore::enqueue(std::function<bool(QString *)> task)
+{
+    WriterState::Task t;
+    t.run = std::move(task);
+    postTask(m_writer, m_writerPool, std::move(t));
+}
+
+bool SessionStore::flush(QString *errorMessage)
+{
+    quint64 retry = 0;
+    {
+        QMutexLocker locker(&m_writer->mutex);
+        if (m_writer->failedGen > m_writer->writtenGen && m_writer->queue.empty())
+            retry = m_writer->failedGen; // changes a failed write left behind: try once more
+    }
+    if (retry > 0) {
+        WriterState::Task t;
+        t.gen = retry;
+        postTask(m_writer, m_writerPool, std::move(t));
+    }
+    QString notWritten;
+    {
+        QMutexLocker locker(&m_writer->mutex);
+        while (m_writer->running || !m_writer->queue.empty())
+            m_writer->cond.wait(&m_writer->mutex);
+        if (m_writer->failedGen > m_writer->writtenGen)
+            notWritten = m_writer->lastError; // stays false until the changes are on disk
+    }
+    applyWriterResults();
+    QStringList errors = std::exchange(m_pendingErrors, {});
+    if (!notWritten.isEmpty())
+        errors.prepend(notWritten);
+    if (errors.isEmpty())
+        return true;
+    if (errorMessage)
+        *errorMessage = errors.first();
+    return false;
+}
+
+bool SessionStore::applyWriterResults()
+{
+    QList<WriterState::Report> reports;
+    {
+        QMutexLocker locker(&m_writer->mutex);
+        reports.swap(m_writer->reports);
+    }
+    bool external = false;
+    for (WriterState::Report &r : reports) {
+        // Acknowledged changes are on disk; the rest are re-applied over any newer disk view.
+        while (!m_inFlight.isEmpty() && m_inFlight.first().gen <= r.writtenGen)
+            m_inFlight.removeFirst();
+        if (!r.error.isEmpty()) {
+            m_pendingErrors.append(r.error);
+            emit writeFailed(r.error);
+        }
+        if (!r.external || !isOpen())
+            continue;
+        FrameGraph graph = std::move(r.graph);
+        QString current = r.current;
+        for (const Change &c : std::as_const(m_inFlight)) {
+            for (const Frame &f : c.upserts)
+                graph.upsert(f);
+            for (const QString &id : c.removals)
+                graph.remove(id);
+            if (!c.current.isEmpty())
+                current = c.current;
+        }
+        QStringList added, changed, removed;
+        for (const Frame &f : graph.frames()) {
+            const Frame *old = m_graph.frame(f.id);
+            if (!old)
+                added.append(f.id);
+            else if (old->toJson() != f.toJson())
+                changed.append(f.id);
+        }
+        for (const Frame &f : m_graph.frames())
+            if (!graph.contains(f.id))
+                removed.append(f.id);
+        m_graph = std::move(graph);
+        m_currentFrameId = current;
+        m_extra = r.extra;
+        if (added.isEmpty() && changed.isEmpty() && removed.isEmpty())
+            continue;
+        external = true;
         emit changedExternally(added, changed, removed);
-    return ok;
+    }
+    return external;
 }
 
 bool SessionStore::reload(QString *errorMessage)
@@ -388,21 +780,16 @@ bool SessionStore::reload(QString *errorMessage)
         return false;
     if (m_watcher && !m_watcher->files().contains(manifestPath()) && QFileInfo::exists(manifestPath()))
         m_watcher->addPath(manifestPath()); // a rename replaced the watched inode
-    QFile file(manifestPath());
-    if (!file.open(QIODevice::ReadOnly))
-        return false;
-    const QByteArray raw = file.readAll();
-    if (QCryptographicHash::hash(raw, QCryptographicHash::Sha256) == m_lastManifestHash)
-        return false;
-    FrameGraph graph;
-    QString current;
-    QJsonObject extra;
-    if (!readManifest(manifestPath(), &graph, &current, &extra, nullptr, errorMessage))
-        return false;
-    QStringList added, changed, removed;
-    adopt(std::move(graph), current, extra, raw, &added, &changed, &removed);
-    emit changedExternally(added, changed, removed);
-    return true;
+    WriterState::Task t;
+    t.check = true;
+    postTask(m_writer, m_writerPool, std::move(t));
+    {
+        QMutexLocker locker(&m_writer->mutex);
+        while (m_writer->running || !m_writer->queue.empty())
+            m_writer->cond.wait(&m_writer->mutex);
+    }
+    Q_UNUSED(errorMessage);
+    return applyWriterResults();
 }
 
 void SessionStore::watch()

@@ -10,10 +10,12 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 
 class QFileSystemWatcher;
 class QLockFile;
+class QThreadPool;
 class QTimer;
 
 namespace nb2 {
@@ -26,12 +28,18 @@ namespace nb2 {
  *   journal.jsonl  request journal (see Journal)
  *   thumbs/        disposable thumbnail cache
  *   session.lock   lock file serialising writers across processes
- * Every write takes the lock, re-reads the manifest if another process changed it, applies
- * the change to that, and replaces manifest.json atomically (QSaveFile: temp, fsync,
- * rename). A QFileSystemWatcher notices other processes' writes and emits changedExternally()
- * after reloading. Image files are written temp + fsync + rename before any manifest refers
- * to them. Owns the graph, the journal, the lock and the watcher; lives on the GUI thread
- * (the static file helpers are thread-safe).
+ * The in-memory graph is the GUI thread's truth and changes at once; the disk work runs on one
+ * serial writer thread (a QThreadPool of one thread), so the GUI thread never waits for the
+ * lock, an fsync or the serialisation of a large manifest. The writer coalesces queued changes
+ * into one write: under the lock file it re-reads the manifest, merges another process's
+ * changes if its hash moved, applies our queued changes to that, and replaces manifest.json
+ * atomically (QSaveFile: temp, fsync, rename). Tasks queued with enqueue() (journal records
+ * that must follow a manifest write, file removals) run in order between writes. Other
+ * processes' writes (seen by a QFileSystemWatcher, checked on the writer) come back by queued
+ * call and are announced by changedExternally(). Image files are written temp + fsync + rename
+ * before any manifest refers to them. flush() waits for everything queued (shutdown, CLI,
+ * tests). Owns the graph, the journal, the lock, the watcher and the writer; lives on the GUI
+ * thread (the static file helpers, waiterFor()'s function and the journal are thread-safe).
  */
 class SessionStore : public QObject
 {
@@ -75,15 +83,42 @@ public:
     /** The frame "head" resolves from (the last frame the user worked on); may be empty. */
     QString currentFrameId() const { return m_currentFrameId; }
 
-    void setLockTimeoutMs(int ms) { m_lockTimeoutMs = ms; }
+    void setLockTimeoutMs(int ms);
 
     /**
-     * The one write path: under the lock, reload if another process wrote, upsert/remove the
-     * given frames, optionally set the current frame, write manifest.json atomically.
+     * The one write path: upserts/removes the frames in the in-memory graph at once (optionally
+     * setting the current frame) and queues the manifest write on the writer thread. Returns the
+     * write's generation (see waiterFor()), 0 when no session is open. Failures are reported
+     * by writeFailed() (the change stays queued and is retried with the next write).
      */
+    quint64 commitAsync(const QList<Frame> &upserts, const QStringList &removals = {},
+                        const QString &newCurrentFrameId = {});
+    /** commitAsync() and flush(): returns once the change is on disk (false with the error if not). */
     bool commit(const QList<Frame> &upserts, const QStringList &removals = {},
                 const QString &newCurrentFrameId = {}, QString *errorMessage = nullptr);
-    /** Re-reads the manifest now (normally the watcher does this). Returns true if it changed. */
+    /** The generation of the last queued write (what a worker waits for before sending). */
+    quint64 queuedGeneration() const { return m_generation; }
+    /**
+     * A thread-safe function that blocks until write generation gen is on disk (true) or failed
+     * (false, with the error). Workers call it before appending a journal "begin" record, so a
+     * pending frame is always in the manifest before the journal mentions it.
+     */
+    std::function<bool(QString *)> waiterFor(quint64 gen) const;
+    /**
+     * Runs task on the writer thread after every write and task queued before it (journal
+     * records that follow a manifest write, removals of files the manifest no longer lists).
+     * A false return reports the task's error by writeFailed().
+     */
+    void enqueue(std::function<bool(QString *)> task);
+    /**
+     * Blocks until every queued write and task has run and their results (external changes,
+     * errors) are applied here. For shutdown, the CLI and tests; false with the first error
+     * since the last flush.
+     */
+    bool flush(QString *errorMessage = nullptr);
+    /** Same as flush(). */
+    bool waitForWrites(QString *errorMessage = nullptr) { return flush(errorMessage); }
+    /** Re-reads the manifest now and waits (normally the watcher does this, without waiting). Returns true if it changed. */
     bool reload(QString *errorMessage = nullptr);
 
     /** Thumbnail of a frame's image (cached under thumbs/, made on first call; thread-safe, decodes: never on the GUI thread). */
@@ -104,10 +139,15 @@ public:
 signals:
     /** Another process changed the manifest; the graph has been reloaded. Lists are frame ids. */
     void changedExternally(const QStringList &added, const QStringList &changed, const QStringList &removed);
+    /** A queued write or task failed (lock timeout, disk full, unreadable manifest). */
+    void writeFailed(const QString &message);
+
+public:
+    struct WriterState;
 
 private:
-    bool readManifest(const QString &path, FrameGraph *graph, QString *current, QJsonObject *extra,
-                      QByteArray *rawOut, QString *errorMessage) const;
+    static bool readManifest(const QString &path, FrameGraph *graph, QString *current, QJsonObject *extra,
+                             QByteArray *rawOut, QString *errorMessage);
     bool writeManifestLocked(QString *errorMessage);
     /** Replaces the in-memory state by what was read; returns the frame-level differences. */
     void adopt(FrameGraph graph, const QString &current, const QJsonObject &extra, const QByteArray &raw,
@@ -117,6 +157,18 @@ private:
     void unlock();
     void watch();
     void onWatcherEvent();
+    /** Starts the writer on the state just opened. */
+    void startWriter();
+    /** Applies what the writer reported (acks, other processes' changes, errors); returns true if the graph changed externally. */
+    bool applyWriterResults();
+
+    /** A queued change not yet known to be on disk (re-applied over another process's version). */
+    struct Change {
+        quint64 gen = 0;
+        QList<Frame> upserts;
+        QStringList removals;
+        QString current;
+    };
 
     QString m_dir;
     FrameGraph m_graph;
@@ -128,6 +180,11 @@ private:
     int m_lockTimeoutMs = 10000;
     QFileSystemWatcher *m_watcher = nullptr;
     QTimer *m_reloadTimer = nullptr;
+    quint64 m_generation = 0;      // last queued write
+    QList<Change> m_inFlight;      // queued, not yet acknowledged by the writer
+    QStringList m_pendingErrors;   // reported since the last flush()
+    QThreadPool *m_writerPool = nullptr;
+    std::shared_ptr<WriterState> m_writer;
 };
 
 } // namespace nb2

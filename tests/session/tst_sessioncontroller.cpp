@@ -490,7 +490,8 @@ private slots:
         QVERIFY(c.graph().value(d.id).isTrashed());
         QCOMPARE(m_fake->requests().size(), 0);
 
-        // Persisted: a fresh store reads the same user fields.
+        // Persisted: a fresh store reads the same user fields (once the writer has written them).
+        QVERIFY(c.store()->flush());
         SessionStore other;
         QVERIFY(other.open(m_tmp->path(), SessionStore::OpenMode::OpenExisting));
         QCOMPARE(other.graph().value(a.id).title, QStringLiteral("Fox"));
@@ -512,6 +513,7 @@ private slots:
         QVERIFY(QFileInfo::exists(c.store()->absolutePath(l.image.file)));
         QSignalSpy removed(&c, &SessionController::frameRemoved);
         QVERIFY(c.emptyTrash(&err));
+        QVERIFY(c.store()->flush()); // the files go on the writer, after the manifest write
         QCOMPARE(removed.count(), 1);
         QVERIFY(!c.graph().contains(l.id));
         QVERIFY(!QFileInfo::exists(c.store()->absolutePath(l.image.file)));

@@ -1,6 +1,7 @@
 // The real main window driven against the in-process fake server.
 #include "core/fakeapi/fakeserver.h"
 #include "core/export/exporter.h"
+#include "core/export/provenance.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
 #include "ui/bannerwidget.h"
@@ -52,6 +53,7 @@ private Q_SLOTS:
     void keyboardMovesAlongChainAndBetweenBranches();
     void slotClickFocusesPromptAndKeepsSelection();
     void droppedFileBecomesImportThenEditLocal();
+    void droppedExportOffersToContinueItsChain();
     void rateLimitShowsInFrameAndRetryWorks();
     void cancelSlowRequest();
     void corruptDropChangesNothing_data();
@@ -305,6 +307,61 @@ void tst_MainWindow::droppedFileBecomesImportThenEditLocal()
     QCOMPARE(frame(edited).kind, FrameKind::EditLocal);
     QCOMPARE(frame(edited).parentId, imported);
     QVERIFY(waitStatus(edited, FrameStatus::Done));
+}
+
+void tst_MainWindow::droppedExportOffersToContinueItsChain()
+{
+    // A picture made elsewhere, carrying the record NB2Lite writes into exported images.
+    send(QStringLiteral("a lighthouse at dusk"));
+    const QString origin = frameAt(0);
+    QVERIFY(waitStatus(origin, FrameStatus::Done));
+    const QString originId = frame(origin).interactionId;
+    QFile image(m_window->session()->store()->dir() + QLatin1Char('/') + frame(origin).image.file);
+    QVERIFY(image.open(QIODevice::ReadOnly));
+    Provenance record;
+    record.app = QStringLiteral("nb2lite test");
+    record.frameId = origin;
+    record.model = frame(origin).model;
+    record.interactionId = originId;
+    record.kind = QStringLiteral("generate");
+    record.promptChain = {QStringLiteral("a lighthouse at dusk")};
+    const Result<QByteArray> tagged = embedProvenance(image.readAll(), record);
+    QVERIFY(tagged.ok());
+    const QString exported = m_dir->path() + QStringLiteral("/exported.jpg");
+    QFile out(exported);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(tagged.value());
+    out.close();
+
+    QSignalSpy spy(m_window, &MainWindow::importFinished);
+    drop({QUrl::fromLocalFile(exported)});
+    // The window asks (without blocking) whether to continue the recorded chain.
+    QMessageBox *question = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT((question = m_window->findChild<QMessageBox *>(QStringLiteral("continueChainQuestion"))), 10000);
+    QVERIFY(question->informativeText().contains(originId));
+    QCOMPARE(spy.count(), 0); // nothing imported before the user answers
+    auto *continueButton = question->findChild<QPushButton *>(QStringLiteral("continueChainButton"));
+    QVERIFY(continueButton);
+    continueButton->click();
+    QVERIFY(spy.count() == 1 || spy.wait(5000));
+    const QString imported = spy.first().at(0).toStringList().value(0);
+    QCOMPARE(frame(imported).kind, FrameKind::Import);
+    QCOMPARE(frame(imported).interactionId, originId);
+    QCOMPARE(frame(imported).lineage.interactionId, originId);
+    QCOMPARE(m_window->promptPanel()->mode(), PromptPanel::Mode::Edit); // continues, not a local edit
+
+    m_server->clearRequests();
+    m_window->activateWindow(); // the question box had the focus
+    QVERIFY(QTest::qWaitForWindowActive(m_window));
+    send(QStringLiteral("add a lantern"));
+    QVERIFY2(m_window->timelineModel()->rowCount() == 3, qPrintable(m_window->lastMessage()));
+    const QString edited = frameAt(2);
+    QVERIFY(waitStatus(edited, FrameStatus::Done));
+    QCOMPARE(frame(edited).kind, FrameKind::Edit);
+    QVERIFY(!frame(edited).reAnchored);
+    const QList<FakeRequest> requests = m_server->requests();
+    QVERIFY(!requests.isEmpty());
+    QVERIFY2(requests.last().body.contains(originId.toUtf8()), requests.last().body.constData());
 }
 
 void tst_MainWindow::rateLimitShowsInFrameAndRetryWorks()

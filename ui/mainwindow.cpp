@@ -1,5 +1,6 @@
 #include "ui/mainwindow.h"
 
+#include "core/api/buildinfo.h"
 #include "core/api/imageinput.h"
 #include "core/api/interactionsclient.h"
 #include "core/api/thinkinglevels.h"
@@ -1509,6 +1510,7 @@ void MainWindow::showDiagnostics()
 {
     DiagnosticsInfo info = DiagnosticsInfo::fromConfig(m_config);
     info.demoBackend = m_demo;
+    info.opensslVersion = opensslVersion();
     info.thinkingLevels = m_levels->allowed(m_config.model);
     info.thinkingLevelsLearned = m_levels->isLearned(m_config.model);
     QSettings s;

@@ -5,6 +5,7 @@
 #include "core/session/sessionstore.h"
 #include "sessiontestutil.h"
 
+#include <QLockFile>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -230,6 +231,37 @@ private slots:
         QCOMPARE(maxRunning, 2);
         for (const QString &id : ids)
             QCOMPARE(c.graph().value(id).status, FrameStatus::Done);
+    }
+
+    void manifestThenJournalThenRequestWhileTheLockIsHeld()
+    {
+        // Disk work runs on the store's writer: generate() returns at once even while another
+        // process holds the lock, but nothing is journaled or sent before the manifest lists the frame.
+        SessionController c;
+        openController(c);
+        const int requestsBefore = int(m_fake->requests().size());
+        QLockFile held(c.store()->lockPath());
+        QVERIFY(held.tryLock(0));
+        const Result<QString> r = c.generate(p("waits for the lock"));
+        QVERIFY(r);
+        QVERIFY(c.graph().value(r.value()).isPending()); // the in-memory graph has it at once
+        QTest::qWait(300); // a negative check: give a wrongly ordered worker time to send
+        QCOMPARE(int(m_fake->requests().size()), requestsBefore);
+        QVERIFY(!Journal::replay(c.store()->journalPath()).frames.contains(r.value()));
+        SessionStore reader;
+        QVERIFY(reader.open(m_tmp->path(), SessionStore::OpenMode::OpenExisting));
+        QVERIFY(!reader.graph().contains(r.value()));
+        reader.close();
+        held.unlock();
+        QVERIFY(c.waitForIdle(20000));
+        QCOMPARE(c.graph().value(r.value()).status, FrameStatus::Done);
+        QCOMPARE(int(m_fake->requests().size()), requestsBefore + 1);
+        const Journal::Replay replay = Journal::replay(c.store()->journalPath());
+        QVERIFY(replay.frames.contains(r.value()));
+        QVERIFY(!replay.openTurns.contains(r.value()));
+        SessionStore after;
+        QVERIFY(after.open(m_tmp->path(), SessionStore::OpenMode::OpenExisting));
+        QCOMPARE(after.graph().value(r.value()).status, FrameStatus::Done);
     }
 
     void interactionIdJournaledWhileRunning()

@@ -436,6 +436,7 @@ void tst_MainWindow::corruptDropChangesNothing()
     QVERIFY(m_window->importFiles({good}));
     QVERIFY(spy.wait(10000));
     spy.clear();
+    QVERIFY(m_window->session()->store()->flush()); // the import's manifest write runs on the writer thread
     const QString manifest = m_window->session()->store()->manifestPath();
     QFile mf(manifest);
     QVERIFY(mf.open(QIODevice::ReadOnly));
@@ -558,6 +559,7 @@ void tst_MainWindow::externalWriteIsFollowedAndKeepsSelection()
     QSignalSpy spy(m_window, &MainWindow::importFinished);
     QVERIFY(m_window->importFiles({png, png}));
     QVERIFY(spy.wait(10000));
+    QVERIFY(m_window->session()->store()->flush()); // the imports reach the disk before the other process reads it
     const QString first = frameAt(0);
     m_window->selectFrame(first);
 

@@ -14,23 +14,6 @@ namespace nb2 {
 
 namespace {
 QString tr(const char *text) { return QCoreApplication::translate("nb2::ImportCheck", text); }
-
-QString extensionFor(const QString &mime)
-{
-    if (mime == QLatin1String("image/png"))
-        return QStringLiteral("png");
-    if (mime == QLatin1String("image/jpeg"))
-        return QStringLiteral("jpg");
-    if (mime == QLatin1String("image/webp"))
-        return QStringLiteral("webp");
-    if (mime == QLatin1String("image/gif"))
-        return QStringLiteral("gif");
-    if (mime == QLatin1String("image/bmp"))
-        return QStringLiteral("bmp");
-    if (mime == QLatin1String("image/tiff"))
-        return QStringLiteral("tif");
-    return QStringLiteral("img");
-}
 } // namespace
 
 ImportCheck checkImportFile(const QString &path, const QString &displayName)
@@ -88,7 +71,7 @@ ImportCheck checkImportBytes(const QByteArray &bytes, const QString &dir, const 
         return c;
     }
     const QString path = dir + QStringLiteral("/pasted-") + QUuid::createUuid().toString(QUuid::Id128).left(8)
-                         + QLatin1Char('.') + extensionFor(mime);
+                         + QLatin1Char('.') + fileExtensionForImageMimeType(mime);
     QSaveFile out(path);
     if (!out.open(QIODevice::WriteOnly) || out.write(bytes) != bytes.size() || !out.commit()) {
         c.error = tr("Could not keep the pasted image: %1").arg(out.errorString());

@@ -13,25 +13,6 @@ namespace nb2 {
 
 namespace {
 
-QString extensionForMimeType(const QString &mimeType)
-{
-    const QString type = mimeType.toLower();
-    if (type == QLatin1String("image/jpeg") || type == QLatin1String("image/jpg"))
-        return QStringLiteral("jpg");
-    if (type == QLatin1String("image/png"))
-        return QStringLiteral("png");
-    if (type == QLatin1String("image/webp"))
-        return QStringLiteral("webp");
-    if (type == QLatin1String("image/gif"))
-        return QStringLiteral("gif");
-    if (type == QLatin1String("image/bmp"))
-        return QStringLiteral("bmp");
-    if (type == QLatin1String("image/tiff"))
-        return QStringLiteral("tiff");
-    if (type == QLatin1String("image/heic") || type == QLatin1String("image/heif"))
-        return QStringLiteral("heic");
-    return {};
-}
 
 ApiError ioError(const QString &message)
 {
@@ -46,9 +27,9 @@ ApiError ioError(const QString &message)
 QString imageExtension(const QByteArray &bytes, const QString &declaredMimeType)
 {
     // The bytes are the truth: a server that says image/png but sends JPEG gets a .jpg.
-    QString extension = extensionForMimeType(sniffImageMimeType(bytes));
+    QString extension = fileExtensionForImageMimeType(sniffImageMimeType(bytes));
     if (extension.isEmpty())
-        extension = extensionForMimeType(declaredMimeType);
+        extension = fileExtensionForImageMimeType(declaredMimeType);
     return extension.isEmpty() ? QStringLiteral("bin") : extension;
 }
 

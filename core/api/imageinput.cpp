@@ -48,6 +48,26 @@ QString displayName(const QString &name)
 
 } // namespace
 
+QString fileExtensionForImageMimeType(const QString &mimeType)
+{
+    const QString type = mimeType.toLower();
+    if (type == QLatin1String("image/jpeg") || type == QLatin1String("image/jpg"))
+        return QStringLiteral("jpg");
+    if (type == QLatin1String("image/png"))
+        return QStringLiteral("png");
+    if (type == QLatin1String("image/webp"))
+        return QStringLiteral("webp");
+    if (type == QLatin1String("image/gif"))
+        return QStringLiteral("gif");
+    if (type == QLatin1String("image/bmp"))
+        return QStringLiteral("bmp");
+    if (type == QLatin1String("image/tiff"))
+        return QStringLiteral("tif");
+    if (type == QLatin1String("image/heic") || type == QLatin1String("image/heif"))
+        return QStringLiteral("heic");
+    return {};
+}
+
 QString sniffImageMimeType(const QByteArray &b)
 {
     auto at = [&](qsizetype i) { return i < b.size() ? quint8(b.at(i)) : 0; };

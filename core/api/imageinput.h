@@ -23,6 +23,9 @@ constexpr qint64 kMaxRequestBytes = 20 * 1000 * 1000;
 /** MIME type from magic bytes: image/png, image/jpeg, image/webp, image/gif, image/bmp, image/tiff, image/heic; empty if none. */
 QString sniffImageMimeType(const QByteArray &bytes);
 
+/** File extension for an image MIME type ("jpg", "png", "webp", "gif", "bmp", "tif", "heic"); empty if unknown. */
+QString fileExtensionForImageMimeType(const QString &mimeType);
+
 /** Aspect ratios gemini-3.1-flash-lite-image accepts (spec §2.2). */
 const QStringList &supportedAspectRatios();
 

@@ -39,23 +39,10 @@ namespace {
 const QLatin1String kFormat("format"), kSchema("schema_version"), kFrames("frames"),
     kCurrent("current_frame"), kUpdated("updated_at");
 
-QString extensionForMime(const QString &mime)
+QString extensionOrBin(const QString &mime)
 {
-    if (mime == QLatin1String("image/jpeg"))
-        return QStringLiteral("jpg");
-    if (mime == QLatin1String("image/png"))
-        return QStringLiteral("png");
-    if (mime == QLatin1String("image/webp"))
-        return QStringLiteral("webp");
-    if (mime == QLatin1String("image/gif"))
-        return QStringLiteral("gif");
-    if (mime == QLatin1String("image/bmp"))
-        return QStringLiteral("bmp");
-    if (mime == QLatin1String("image/tiff"))
-        return QStringLiteral("tif");
-    if (mime == QLatin1String("image/heic"))
-        return QStringLiteral("heic");
-    return QStringLiteral("bin");
+    const QString extension = fileExtensionForImageMimeType(mime);
+    return extension.isEmpty() ? QStringLiteral("bin") : extension;
 }
 
 void syncDirectory(const QString &dir)
@@ -938,7 +925,7 @@ QString SessionStore::imageFileName(const QString &prefix, const QDateTime &when
     return QStringLiteral("images/%1_%2_%3.%4")
         .arg(prefix)
         .arg(when.toSecsSinceEpoch())
-        .arg(uuid8, extensionForMime(sniffImageMimeType(bytes)));
+        .arg(uuid8, extensionOrBin(sniffImageMimeType(bytes)));
 }
 
 Result<FrameImage> SessionStore::writeImageFile(const QString &sessionDir, const QString &relativePath,

@@ -19,6 +19,8 @@ class tst_ImageInput : public QObject
 private slots:
     void sniff_data();
     void sniff();
+    void extensionForMimeType_data();
+    void extensionForMimeType();
     void aspectRatios();
     void nearest_data();
     void nearest();
@@ -201,6 +203,29 @@ void tst_ImageInput::fromBytes()
     const auto bad = imageInputFromBytes("%PDF-1.7", QStringLiteral("doc.pdf"));
     QCOMPARE(bad.error().kind, ErrorKind::InvalidInput);
     QVERIFY(bad.error().message.contains(QLatin1String("doc.pdf")));
+}
+
+void tst_ImageInput::extensionForMimeType_data()
+{
+    QTest::addColumn<QString>("mime");
+    QTest::addColumn<QString>("extension");
+    QTest::newRow("jpeg") << "image/jpeg" << "jpg";
+    QTest::newRow("jpg alias, upper case") << "IMAGE/JPG" << "jpg";
+    QTest::newRow("png") << "image/png" << "png";
+    QTest::newRow("webp") << "image/webp" << "webp";
+    QTest::newRow("gif") << "image/gif" << "gif";
+    QTest::newRow("bmp") << "image/bmp" << "bmp";
+    QTest::newRow("tiff") << "image/tiff" << "tif";
+    QTest::newRow("heif") << "image/heif" << "heic";
+    QTest::newRow("unknown") << "application/pdf" << "";
+    QTest::newRow("empty") << "" << "";
+}
+
+void tst_ImageInput::extensionForMimeType()
+{
+    QFETCH(QString, mime);
+    QFETCH(QString, extension);
+    QCOMPARE(fileExtensionForImageMimeType(mime), extension);
 }
 
 QTEST_GUILESS_MAIN(tst_ImageInput)

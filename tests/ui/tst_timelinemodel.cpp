@@ -179,9 +179,12 @@ void tst_TimelineModel::deleteUndoAndExternalWrites()
     QCOMPARE(m_model->rowCount(), 2);
     QCOMPARE(m_model->frameIdAt(0), a);
 
-    // Another process (the CLI) adds a frame: the model follows without being told.
+    // Another process (the CLI) adds a frame: the model follows without being told. It can
+    // only build on what is on disk, so let our writer finish first.
+    QVERIFY(m_session->store()->flush());
     SessionStore other;
     QVERIFY(other.open(m_session->store()->dir(), SessionStore::OpenMode::OpenExisting, &error));
+    QVERIFY(other.graph().contains(b));
     Frame f = other.graph().value(b);
     f.id = Frame::newId();
     f.parentId = b;

@@ -783,6 +783,12 @@ bool MainWindow::saveSessionCopy(const QString &target)
                     tr("Requests are still running; save a copy when they have finished (or cancel them)."));
         return false;
     }
+    // Session writes are queued on the store's writer thread: the copy must see all of them.
+    QString flushError;
+    if (!m_session->store()->flush(&flushError)) {
+        showMessage(int(BannerWidget::Kind::Error), tr("The session could not be saved before copying: %1").arg(flushError));
+        return false;
+    }
     statusBar()->showMessage(tr("Copying the session…"));
     // Every finished frame is already on disk: "Save As" is a copy of the folder, made on a
     // worker, after which the window continues in the copy.
@@ -1452,7 +1458,13 @@ void MainWindow::exportSession()
 {
     if (!m_session->isOpen())
         return;
-    // The dialog works on a copy of the graph and exports on a worker thread.
+    // The dialog works on a copy of the graph and exports on a worker thread; a bundle also
+    // reads manifest.json, so the store's queued writes go to disk first.
+    QString flushError;
+    if (!m_session->store()->flush(&flushError)) {
+        showMessage(int(BannerWidget::Kind::Error), tr("The session could not be saved before exporting: %1").arg(flushError));
+        return;
+    }
     const QString current = currentFrameId();
     auto *dialog = new ExportDialog(m_session->graph(), sessionDir(),
                                     current.isEmpty() ? QStringList() : QStringList{current}, current, this);
@@ -1462,6 +1474,12 @@ void MainWindow::exportSession()
 
 void MainWindow::exportTo(const ExportRequest &request)
 {
+    QString flushError;
+    if (!m_session->store()->flush(&flushError)) {
+        showMessage(int(BannerWidget::Kind::Error), tr("The session could not be saved before exporting: %1").arg(flushError));
+        Q_EMIT exportFinished({}, flushError);
+        return;
+    }
     const ExportSession snapshot = ExportSession::fromGraph(m_session->graph(), sessionDir());
     statusBar()->showMessage(tr("Exporting…"));
     auto *watcher = new QFutureWatcher<Result<ExportReport>>(this);

@@ -56,19 +56,6 @@ QFuture<ExportOutcome> startExport(const ExportSession &session, const ExportReq
 
 namespace {
 
-QLabel *makeNote(QWidget *parent)
-{
-    auto *label = new QLabel(parent);
-    label->setWordWrap(true);
-    label->setTextFormat(Qt::PlainText);
-    QPalette pal = label->palette();
-    QColor c = pal.color(QPalette::WindowText);
-    c.setAlphaF(0.7);
-    pal.setColor(QPalette::WindowText, c);
-    label->setPalette(pal);
-    return label;
-}
-
 void setNoteColor(QLabel *label, const QColor &color)
 {
     QPalette pal = label->palette();
@@ -158,7 +145,7 @@ void ExportDialog::buildUi()
     m_format->addItem(themeIcon(QStringLiteral("copy")), tr("Session bundle (.nb2session)"), int(Choice::Bundle));
     m_format->addItem(themeIcon(QStringLiteral("image")), tr("Contact sheet (PNG)"), int(Choice::ContactSheet));
     m_format->addItem(themeIcon(QStringLiteral("image")), tr("Frames (image files)"), int(Choice::Frames));
-    m_formatNote = makeNote(formatBox);
+    m_formatNote = makeNoteLabel(formatBox);
     m_formatNote->setObjectName(QStringLiteral("formatNote"));
     auto *formatLayout = new QVBoxLayout(formatBox);
     formatLayout->setSpacing(kSpacing / 2);
@@ -183,7 +170,7 @@ void ExportDialog::buildUi()
     m_scopeGroup->addButton(m_scopeBranch, int(ScopeChoice::Branch));
     m_scopeGroup->addButton(m_scopeSelected, int(ScopeChoice::Selected));
     m_scopeSession->setChecked(true);
-    m_scopeNote = makeNote(scopeBox);
+    m_scopeNote = makeNoteLabel(scopeBox);
     m_scopeNote->setObjectName(QStringLiteral("scopeNote"));
     auto *scopeLayout = new QVBoxLayout(scopeBox);
     scopeLayout->setSpacing(kSpacing / 2);
@@ -211,7 +198,7 @@ void ExportDialog::buildUi()
     outputRow->setSpacing(kSpacing);
     outputRow->addWidget(m_output, 1);
     outputRow->addWidget(m_browse);
-    m_outputNote = makeNote(outputBox);
+    m_outputNote = makeNoteLabel(outputBox);
     m_outputNote->setObjectName(QStringLiteral("outputNote"));
     auto *outputLayout = new QVBoxLayout(outputBox);
     outputLayout->setSpacing(kSpacing / 2);
@@ -277,7 +264,7 @@ void ExportDialog::buildUi()
         m_preview->resizeRowsToContents();
     });
     m_preview->setMinimumWidth(360);
-    m_previewNote = makeNote(previewBox);
+    m_previewNote = makeNoteLabel(previewBox);
     m_previewNote->setObjectName(QStringLiteral("previewNote"));
     auto *previewLayout = new QVBoxLayout(previewBox);
     previewLayout->setSpacing(kSpacing);

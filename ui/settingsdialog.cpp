@@ -139,15 +139,8 @@ QString envKeyName(const QProcessEnvironment &env)
 
 QLabel *makeNote(QWidget *parent)
 {
-    auto *label = new QLabel(parent);
-    label->setWordWrap(true);
-    label->setTextFormat(Qt::PlainText);
-    QPalette pal = label->palette();
-    QColor c = pal.color(QPalette::WindowText);
-    c.setAlphaF(0.7);
-    pal.setColor(QPalette::WindowText, c);
-    label->setPalette(pal);
-    label->hide();
+    QLabel *label = makeNoteLabel(parent);
+    label->hide(); // shown only while an environment variable overrides the setting
     return label;
 }
 

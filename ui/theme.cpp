@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QGuiApplication>
 #include <QHash>
+#include <QLabel>
 #include <QPainter>
 #include <QProcessEnvironment>
 #include <QSettings>
@@ -230,6 +231,19 @@ QIcon themeIcon(const QString &name, const QColor &tint)
     }
     cache.insert(cacheKey, icon);
     return icon;
+}
+
+QLabel *makeNoteLabel(QWidget *parent)
+{
+    auto *label = new QLabel(parent);
+    label->setWordWrap(true);
+    label->setTextFormat(Qt::PlainText);
+    QPalette pal = label->palette();
+    QColor c = pal.color(QPalette::WindowText);
+    c.setAlphaF(0.7);
+    pal.setColor(QPalette::WindowText, c);
+    label->setPalette(pal);
+    return label;
 }
 
 } // namespace nb2

@@ -5,6 +5,9 @@
 #include <QPalette>
 #include <QString>
 
+class QLabel;
+class QWidget;
+
 class QApplication;
 class QProcessEnvironment;
 
@@ -56,5 +59,8 @@ QColor themeColor(ThemeColor role);
  * states are derived by QIcon as usual.
  */
 QIcon themeIcon(const QString &name, const QColor &tint = {});
+
+/** A secondary, word-wrapped plain-text note (dimmed text) for dialogs, under a control. */
+QLabel *makeNoteLabel(QWidget *parent);
 
 } // namespace nb2

@@ -2,8 +2,10 @@
 
 #include "core/api/imageinput.h"
 #include "core/export/provenance.h"
+#include "core/session/sessionstore.h"
 
 #include <QBuffer>
+#include <QFile>
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QImageReader>
@@ -78,6 +80,26 @@ ImportCheck checkImportBytes(const QByteArray &bytes, const QString &dir, const 
         return c;
     }
     return checkImportFile(path, displayName);
+}
+
+void storeInSession(ImportCheck &check, const QString &sessionDir)
+{
+    if (!check.ok())
+        return;
+    QFile file(check.path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        check.error = tr("“%1” could not be read: %2").arg(check.displayName, file.errorString());
+        return;
+    }
+    const QByteArray bytes = file.readAll();
+    check.storedAt = QDateTime::currentDateTimeUtc();
+    const QString rel = SessionStore::imageFileName(QStringLiteral("import"), check.storedAt, Frame::newId(), bytes);
+    const Result<FrameImage> written = SessionStore::writeImageFile(sessionDir, rel, bytes);
+    if (!written) {
+        check.error = tr("“%1” was not imported: %2").arg(check.displayName, written.error().message);
+        return;
+    }
+    check.stored = written.value();
 }
 
 } // namespace nb2

@@ -1,6 +1,9 @@
 #pragma once
 
+#include "core/session/frame.h"
+
 #include <QByteArray>
+#include <QDateTime>
 #include <QImage>
 #include <QList>
 #include <QPair>
@@ -19,6 +22,8 @@ struct ImportCheck {
     QByteArray lineageJson;                      // the embedded NB2Lite lineage record, if any
     QList<QPair<QString, QString>> lineageRows;  // that record as (label, value) rows to show
     QString lineageInteractionId;                // the server id the picture came from, if recorded
+    FrameImage stored;                           // the copy written into the session (storeIn), if any
+    QDateTime storedAt;
     bool ok() const { return error.isEmpty(); }
 };
 
@@ -29,6 +34,13 @@ struct ImportCheck {
  * never gains a frame it cannot show. Blocking; never call it on the GUI thread.
  */
 ImportCheck checkImportFile(const QString &path, const QString &displayName = {});
+
+/**
+ * Writes a checked picture into the session folder sessionDir (images/import_…, temp + fsync
+ * + rename), so that the GUI thread only records the frame. Fills stored/storedAt, or error.
+ * Blocking; never call it on the GUI thread.
+ */
+void storeInSession(ImportCheck &check, const QString &sessionDir);
 
 /** Writes image bytes (dropped or pasted data) to a file in dir and checks that file. Blocking. */
 ImportCheck checkImportBytes(const QByteArray &bytes, const QString &dir, const QString &displayName);

@@ -1636,19 +1636,29 @@ void MainWindow::runImports(const QList<ImportCheck> &pending, const QList<QByte
     ++m_importsInFlight;
     statusBar()->showMessage(tr("Checking the picture…"));
     const QString tmp = m_pasteDir.path();
+    // The worker checks each picture and writes the good ones into the session's images/, so
+    // the GUI thread only records frames.
+    const QString dir = sessionDir();
     auto *watcher = new QFutureWatcher<QList<ImportCheck>>(this);
-    connect(watcher, &QFutureWatcher<QList<ImportCheck>>::finished, this, [this, watcher] {
+    connect(watcher, &QFutureWatcher<QList<ImportCheck>>::finished, this, [this, watcher, dir] {
         watcher->deleteLater();
         --m_importsInFlight;
-        finishImports(watcher->result());
+        QList<ImportCheck> checks = watcher->result();
+        if (sessionDir() != dir) { // another session was opened meanwhile: its images/ has none of these
+            for (ImportCheck &c : checks) {
+                if (c.ok())
+                    c.error = tr("“%1” was not imported: the session changed while it was being copied.").arg(c.displayName);
+            }
+        }
+        finishImports(checks);
     });
-    watcher->setFuture(QtConcurrent::run([pending, data, tmp] {
+    watcher->setFuture(QtConcurrent::run([pending, data, tmp, dir] {
         QList<ImportCheck> out;
         for (int i = 0; i < pending.size(); ++i) {
-            if (i < data.size())
-                out << checkImportBytes(data[i], tmp, pending[i].displayName);
-            else
-                out << checkImportFile(pending[i].path, pending[i].displayName);
+            ImportCheck c = i < data.size() ? checkImportBytes(data[i], tmp, pending[i].displayName)
+                                            : checkImportFile(pending[i].path, pending[i].displayName);
+            storeInSession(c, dir);
+            out << c;
         }
         return out;
     }));
@@ -1689,7 +1699,7 @@ Result<QString> MainWindow::importChecked(const ImportCheck &check, bool continu
     if (!check.lineageJson.isEmpty())
         options.lineage = FrameLineage::fromRecordJson(check.lineageJson);
     options.continueChain = continueChain;
-    return m_session->importImage(check.path, options);
+    return m_session->importStoredImage(check.stored, check.storedAt, options);
 }
 
 /**

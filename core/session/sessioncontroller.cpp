@@ -552,25 +552,38 @@ Result<QString> SessionController::importImage(const QString &file, const QStrin
 
 Result<QString> SessionController::importImage(const QString &file, const ImportOptions &options)
 {
-    const QString &title = options.title;
     if (!isOpen())
         return makeError(ErrorKind::InvalidInput, QStringLiteral("No session is open."));
     const Result<ImageInput> input = loadImageInput(file);
     if (!input)
         return input.error();
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const QString rel = SessionStore::imageFileName(QStringLiteral("import"), now, Frame::newId(), input.value().bytes);
+    const Result<FrameImage> written = SessionStore::writeImageFile(m_store->dir(), rel, input.value().bytes);
+    if (!written)
+        return written.error();
+    ImportOptions named = options;
+    if (named.title.isEmpty())
+        named.title = QFileInfo(file).fileName();
+    return importStoredImage(written.value(), now, named);
+}
+
+Result<QString> SessionController::importStoredImage(const FrameImage &image, const QDateTime &writtenAt,
+                                                     const ImportOptions &options)
+{
+    if (!isOpen())
+        return makeError(ErrorKind::InvalidInput, QStringLiteral("No session is open."));
+    if (image.file.isEmpty() || image.sha256.isEmpty())
+        return makeError(ErrorKind::InvalidInput, QStringLiteral("The imported picture was not stored in the session."));
     Frame f;
     do {
         f.id = Frame::newId();
     } while (graph().contains(f.id));
     f.kind = FrameKind::Import;
-    f.requestedAt = QDateTime::currentDateTimeUtc();
+    f.requestedAt = writtenAt.isValid() ? writtenAt : QDateTime::currentDateTimeUtc();
     f.finishedAt = f.requestedAt;
-    f.title = title.isEmpty() ? QFileInfo(file).fileName() : title;
-    const QString rel = SessionStore::imageFileName(QStringLiteral("import"), f.requestedAt, f.id, input.value().bytes);
-    const Result<FrameImage> written = SessionStore::writeImageFile(m_store->dir(), rel, input.value().bytes);
-    if (!written)
-        return written.error();
-    f.image = written.value();
+    f.title = options.title.isEmpty() ? QFileInfo(image.file).fileName() : options.title;
+    f.image = image;
     f.status = FrameStatus::Done;
     f.lineage = options.lineage;
     f.model = options.lineage.model;

@@ -116,6 +116,12 @@ public:
     Result<QString> importImage(const QString &file, const QString &title = {});
     /** importImage() that keeps the file's lineage and may continue its interaction (see ImportOptions). */
     Result<QString> importImage(const QString &file, const ImportOptions &options);
+    /**
+     * The import frame for a picture a worker has already written into this session's images/
+     * (SessionStore::writeImageFile): records it without touching a file, so the GUI thread
+     * never writes image bytes. options.title should be set (the picture's name).
+     */
+    Result<QString> importStoredImage(const FrameImage &image, const QDateTime &writtenAt, const ImportOptions &options);
 
     /** Cancels a pending frame (queued: at once; running: aborts the call). */
     bool cancel(const QString &frameId);

@@ -402,6 +402,34 @@ private slots:
         QVERIFY(test::checkInvariants(m_tmp->path()).isEmpty());
     }
 
+    void importOfAPictureAWorkerStored()
+    {
+        // The GUI writes the picture on a worker and only records the frame on its own thread.
+        SessionController c;
+        openController(c);
+        const QDateTime when = QDateTime::currentDateTimeUtc();
+        const QString rel = SessionStore::imageFileName(QStringLiteral("import"), when, Frame::newId(), test::pngBytes());
+        const Result<FrameImage> stored = SessionStore::writeImageFile(c.store()->dir(), rel, test::pngBytes());
+        QVERIFY(stored);
+        ImportOptions options;
+        options.title = QStringLiteral("dropped.png");
+        const Result<QString> id = c.importStoredImage(stored.value(), when, options);
+        QVERIFY(id);
+        const Frame f = c.graph().value(id.value());
+        QCOMPARE(f.kind, FrameKind::Import);
+        QCOMPARE(f.status, FrameStatus::Done);
+        QCOMPARE(f.image.file, rel);
+        QCOMPARE(f.image.sha256, SessionStore::sha256Hex(test::pngBytes()));
+        QCOMPARE(f.title, QStringLiteral("dropped.png"));
+        QVERIFY(c.store()->flush());
+        QVERIFY(test::checkInvariants(m_tmp->path()).isEmpty());
+
+        // Nothing stored: refused, nothing added.
+        const int frames = c.graph().size();
+        QVERIFY(!c.importStoredImage(FrameImage(), when, options));
+        QCOMPARE(c.graph().size(), frames);
+    }
+
     void invalidInputAddsNothing()
     {
         SessionController c;

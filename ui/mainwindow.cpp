@@ -1146,9 +1146,10 @@ void MainWindow::submit()
         }
         const bool hasChildren = m_session->graph().hasChildren(id);
         params.newBranch = hasChildren;
-        if (!styleFile.isEmpty())
-            r = m_session->styleEdit(id, {}, styleFile, params);
-        else if (f.kind == FrameKind::Import && f.interactionId.isEmpty())
+        if (!styleFile.isEmpty()) {
+            const bool copied = m_styleCopy.first == styleFile && !m_styleCopy.second.isEmpty();
+            r = m_session->styleEdit(id, {}, copied ? m_styleCopy.second : styleFile, params);
+        } else if (f.kind == FrameKind::Import && f.interactionId.isEmpty())
             r = m_session->editLocal(id, {}, params);
         else if (hasChildren)
             r = m_session->branchFrom(id, params);
@@ -1760,20 +1761,33 @@ void MainWindow::announceImports(const QStringList &added, const QStringList &er
 
 void MainWindow::setStyleReference(const QString &path)
 {
+    const QString dir = sessionDir();
     auto *watcher = new QFutureWatcher<ImportCheck>(this);
-    connect(watcher, &QFutureWatcher<ImportCheck>::finished, this, [this, watcher] {
+    connect(watcher, &QFutureWatcher<ImportCheck>::finished, this, [this, watcher, dir] {
         watcher->deleteLater();
-        const ImportCheck c = watcher->result();
+        ImportCheck c = watcher->result();
+        if (sessionDir() != dir)
+            c.stored = {}; // another session was opened meanwhile: use the original file
         if (!c.ok()) {
             showMessage(int(BannerWidget::Kind::Error), tr("Style reference not used: %1").arg(c.error));
             Q_EMIT styleReferenceChecked(c.path, c.error);
             return;
         }
+        // The worker copied the picture into this session's images/ (see below); the style
+        // edit sends that copy, so nothing is copied on the GUI thread. The slot shows the original.
+        m_styleCopy = {c.path, c.stored.isNull() ? QString() : m_session->store()->absolutePath(c.stored.file)};
         m_prompt->setStyleFile(c.path, c.preview);
         statusBar()->showMessage(tr("Style reference set: the next edit restyles the selected frame after it."), 5000);
         Q_EMIT styleReferenceChecked(c.path, {});
     });
-    watcher->setFuture(QtConcurrent::run([path] { return checkImportFile(path); }));
+    watcher->setFuture(QtConcurrent::run([path, dir] {
+        ImportCheck c = checkImportFile(path);
+        if (c.ok() && !dir.isEmpty()) {
+            if (const Result<QString> copied = SessionStore::copyInputImage(dir, path))
+                c.stored.file = copied.value();
+        }
+        return c;
+    }));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)

@@ -7,6 +7,7 @@
 #include <QHash>
 #include <QImage>
 #include <QMainWindow>
+#include <QPair>
 #include <QPointer>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -197,6 +198,7 @@ private:
     KeyStore *m_keyStore = nullptr;
     std::function<void()> m_messageAction;
     QString m_lastMessage;
+    QPair<QString, QString> m_styleCopy; // style reference as chosen -> its copy in the session's images/
     QString m_compareOtherId;
     QString m_selectionBeforeReset;
     bool m_forceGenerate = false;

@@ -501,7 +501,7 @@ Result<QString> SessionController::editLocal(const QString &parentId, const QStr
     if (targetFile.isEmpty()) {
         f.inputImages = {graph().value(parentId).image.file};
     } else {
-        const Result<QString> copied = SessionStore::copyInputImage(m_store->dir(), targetFile);
+        const Result<QString> copied = inputInSession(targetFile);
         if (!copied)
             return copied.error();
         f.inputImages = {copied.value()};
@@ -526,20 +526,30 @@ Result<QString> SessionController::styleEdit(const QString &parentId, const QStr
         forks = graph().hasChildren(parentId);
     }
     Frame f = newFrame(FrameKind::StyleEdit, parentId, params);
-    const Result<QString> style = SessionStore::copyInputImage(m_store->dir(), styleFile);
+    const Result<QString> style = inputInSession(styleFile);
     if (!style)
         return style.error();
     QString target;
     if (targetFile.isEmpty()) {
         target = graph().value(parentId).image.file;
     } else {
-        const Result<QString> copied = SessionStore::copyInputImage(m_store->dir(), targetFile);
+        const Result<QString> copied = inputInSession(targetFile);
         if (!copied)
             return copied.error();
         target = copied.value();
     }
     f.inputImages = {style.value(), target};
     return addAndQueue(f, forks);
+}
+
+Result<QString> SessionController::inputInSession(const QString &file) const
+{
+    // A picture a worker already copied into images/ (the GUI does that for style references)
+    // is used where it is; anything else is copied in so the session stays self-contained.
+    const QFileInfo info(file);
+    if (info.isFile() && QDir(info.absolutePath()) == QDir(m_store->imagesDir()))
+        return QStringLiteral("images/") + info.fileName();
+    return SessionStore::copyInputImage(m_store->dir(), file);
 }
 
 Result<QString> SessionController::importImage(const QString &file, const QString &title)

@@ -186,6 +186,8 @@ public:
     void onInteractionIdLearned(const QString &frameId, const QString &interactionId);
 
 private:
+    /** The session-relative path of an input picture, copying it into images/ unless it is already there. */
+    Result<QString> inputInSession(const QString &file) const;
     Result<QString> checkParams(const TurnParams &params, FrameKind kind) const;
     Result<QString> checkParentForChild(const QString &parentId, const TurnParams &params, bool needsImage) const;
     Frame newFrame(FrameKind kind, const QString &parentId, const TurnParams &params) const;

@@ -748,6 +748,11 @@ void tst_MainWindow::styleReferenceMakesStyleEdit()
     QCOMPARE(frame(frameAt(1)).kind, FrameKind::StyleEdit);
     QVERIFY(waitStatus(frameAt(1), FrameStatus::Done));
     QVERIFY(m_window->promptPanel()->styleFile().isEmpty()); // used once
+    // The style picture was copied into the session once, by the check's worker, and that copy was sent.
+    const QStringList inputs = QDir(m_window->session()->store()->imagesDir())
+                                   .entryList({QStringLiteral("input_*")}, QDir::Files);
+    QCOMPARE(inputs.size(), 1);
+    QCOMPARE(frame(frameAt(1)).inputImages.value(0), QStringLiteral("images/") + inputs.first());
 
     // A broken style file is refused with a message; the slot stays empty.
     const QString broken = m_dir->path() + QStringLiteral("/broken.png");

@@ -84,9 +84,8 @@ int main(int argc, char **argv)
             mainLine = f.id;
         frames.append(f);
     }
-    QString error;
-    if (!store.commit(frames, {}, mainLine, &error)) {
-        std::fprintf(stderr, "%s\n", qPrintable(error));
+    if (const Result<void> committed = store.commit(frames, {}, mainLine); !committed) {
+        std::fprintf(stderr, "%s\n", qPrintable(committed.error().message));
         return 1;
     }
     std::printf("session: %d frames, %lld image bytes, built in %lld ms\n", frameCount,

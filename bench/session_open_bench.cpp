@@ -88,9 +88,11 @@ int main(int argc, char *argv[])
     }
     {
         SessionStore store;
-        QString err;
-        if (!store.open(tmp.path(), SessionStore::OpenMode::CreateIfMissing, &err) || !store.commit(list, {}, {}, &err)) {
-            std::fprintf(stderr, "setup failed: %s\n", qPrintable(err));
+        Result<void> setUp = store.open(tmp.path(), SessionStore::OpenMode::CreateIfMissing);
+        if (setUp)
+            setUp = store.commit(list);
+        if (!setUp) {
+            std::fprintf(stderr, "setup failed: %s\n", qPrintable(setUp.error().message));
             return 1;
         }
     }

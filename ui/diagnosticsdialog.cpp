@@ -265,8 +265,8 @@ ConnectionCheck DiagnosticsDialog::clientCheck(const ClientConfig &config)
         const auto result = client.get(QStringLiteral("nb2lite-connection-test-0000"));
         if (result.ok())
             return interpretProbe(int(ErrorKind::None), 200, QString(), timer.elapsed());
-        const ApiError &e = result.error();
-        return interpretProbe(int(e.kind), e.httpStatus, e.message, timer.elapsed());
+        const Error &e = result.error();
+        return interpretProbe(int(e.kind), e.api.httpStatus, e.message, timer.elapsed());
     };
 }
 

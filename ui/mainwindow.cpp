@@ -105,7 +105,7 @@ bool copyTree(const QString &from, const QString &to, QString *error)
     return true;
 }
 
-QString errorHint(const ApiError &e)
+QString errorHint(const Error &e)
 {
     switch (e.kind) {
     case ErrorKind::Auth:
@@ -595,10 +595,9 @@ bool MainWindow::openSession(const QString &dir, QString *errorMessage)
         t->deleteLater();
     m_retryTimers.clear();
     m_session->close();
-    QString error;
-    if (!m_session->open(dir, &error)) {
+    if (const Result<void> opened = m_session->open(dir); !opened) {
         if (errorMessage)
-            *errorMessage = error;
+            *errorMessage = opened.error().message;
         // Put the previous session back, so the window is never left without one.
         if (!previous.isEmpty())
             m_session->open(previous);
@@ -745,8 +744,8 @@ void MainWindow::openSessionDialog()
                     }
                     m_session->close();
                     QString error;
-                    if (!m_session->rebuild(dir, &error)) {
-                        showMessage(int(BannerWidget::Kind::Error), tr("The session could not be rebuilt: %1").arg(error));
+                    if (const Result<void> rebuilt = m_session->rebuild(dir); !rebuilt) {
+                        showMessage(int(BannerWidget::Kind::Error), tr("The session could not be rebuilt: %1").arg(rebuilt.error().message));
                         return;
                     }
                     m_session->close();
@@ -784,8 +783,8 @@ bool MainWindow::saveSessionCopy(const QString &target)
         return false;
     }
     // Session writes are queued on the store's writer thread: the copy must see all of them.
-    QString flushError;
-    if (!m_session->store()->flush(&flushError)) {
+    if (const Result<void> flushed = m_session->store()->flush(); !flushed) {
+        const QString flushError = flushed.error().message;
         showMessage(int(BannerWidget::Kind::Error), tr("The session could not be saved before copying: %1").arg(flushError));
         return false;
     }
@@ -1131,7 +1130,7 @@ void MainWindow::submit()
     params.aspectRatio = m_prompt->aspectRatio();
     const QString styleFile = m_prompt->styleFile();
     const QString id = m_forceGenerate ? QString() : currentFrameId();
-    Result<QString> r = ApiError{};
+    Result<QString> r = Error{};
     if (id.isEmpty()) {
         if (!styleFile.isEmpty())
             statusBar()->showMessage(tr("The style reference applies to edits; select a frame to restyle it."), 5000);
@@ -1160,9 +1159,9 @@ void MainWindow::submit()
         }
     }
     if (!r) {
-        const ApiError &e = r.error();
+        const Error &e = r.error();
         showMessage(int(BannerWidget::Kind::Error), e.message.isEmpty() ? tr("The request was not sent.") : e.message);
-        if (!e.allowedValues.isEmpty())
+        if (!e.api.allowedValues.isEmpty())
             refreshThinkingLevels();
         return;
     }
@@ -1243,7 +1242,7 @@ void MainWindow::onTurnFinished(const QString &frameId)
         statusBar()->showMessage(tr("%1 is ready.").arg(frameLabel(frameId)), 4000);
 }
 
-void MainWindow::onTurnFailed(const QString &frameId, const ApiError &error)
+void MainWindow::onTurnFailed(const QString &frameId, const Error &error)
 {
     const QString label = frameLabel(frameId);
     const QString base = error.message.isEmpty() ? errorHint(error) : error.message;
@@ -1251,7 +1250,7 @@ void MainWindow::onTurnFailed(const QString &frameId, const ApiError &error)
     case ErrorKind::Cancelled:
         return;
     case ErrorKind::RateLimited: {
-        const int delay = error.retryAfterMs > 0 ? error.retryAfterMs : 30'000;
+        const int delay = error.api.retryAfterMs > 0 ? error.api.retryAfterMs : 30'000;
         scheduleRetry(frameId, delay);
         showMessage(int(BannerWidget::Kind::Warning),
                     tr("%1: the server is rate limiting requests; it will be retried automatically in %2 s.")
@@ -1272,11 +1271,11 @@ void MainWindow::onTurnFailed(const QString &frameId, const ApiError &error)
                     tr("Re-anchor"), [this, frameId] { reAnchorFrame(frameId); });
         break;
     case ErrorKind::InvalidRequest:
-        if (!error.allowedValues.isEmpty()) {
+        if (!error.api.allowedValues.isEmpty()) {
             refreshThinkingLevels();
             showMessage(int(BannerWidget::Kind::Error),
                         tr("%1: %2 The thinking choices now list what the server accepts: %3.")
-                            .arg(label, base, error.allowedValues.join(QStringLiteral(", "))),
+                            .arg(label, base, error.api.allowedValues.join(QStringLiteral(", "))),
                         tr("Retry"), [this, frameId] { retryFrame(frameId); });
             break;
         }
@@ -1285,7 +1284,7 @@ void MainWindow::onTurnFailed(const QString &frameId, const ApiError &error)
     case ErrorKind::NoImage:
         showMessage(int(BannerWidget::Kind::Warning),
                     tr("%1: the model answered without an image: “%2”. Rephrase the prompt and try again.")
-                        .arg(label, error.modelText.isEmpty() ? base : error.modelText));
+                        .arg(label, error.api.modelText.isEmpty() ? base : error.api.modelText));
         break;
     default:
         showMessage(int(BannerWidget::Kind::Error), tr("%1: %2").arg(label, base), tr("Retry"),
@@ -1355,9 +1354,8 @@ void MainWindow::deleteFrame()
     if (id.isEmpty())
         return;
     const QString parent = m_session->graph().parent(id);
-    QString error;
-    if (!m_session->deleteFrame(id, &error)) {
-        showMessage(int(BannerWidget::Kind::Error), error);
+    if (const Result<void> deleted = m_session->deleteFrame(id); !deleted) {
+        showMessage(int(BannerWidget::Kind::Error), deleted.error().message);
         return;
     }
     statusBar()->showMessage(tr("Moved %1 to the trash. Undo (Ctrl+Z) brings it back.").arg(frameLabel(id)), 6000);
@@ -1372,9 +1370,8 @@ void MainWindow::deleteBranch()
     const QString head = m_session->graph().headFrom(id);
     const QStringList own = m_session->graph().branchOwnFrames(head);
     QString parent = own.isEmpty() ? QString() : m_session->graph().parent(own.first());
-    QString error;
-    if (!m_session->deleteBranch(head, &error)) {
-        showMessage(int(BannerWidget::Kind::Error), error);
+    if (const Result<void> deleted = m_session->deleteBranch(head); !deleted) {
+        showMessage(int(BannerWidget::Kind::Error), deleted.error().message);
         return;
     }
     statusBar()->showMessage((own.size() == 1 ? tr("Moved the branch (1 frame) to the trash. Undo brings it back.")
@@ -1461,8 +1458,8 @@ void MainWindow::exportSession()
         return;
     // The dialog works on a copy of the graph and exports on a worker thread; a bundle also
     // reads manifest.json, so the store's queued writes go to disk first.
-    QString flushError;
-    if (!m_session->store()->flush(&flushError)) {
+    if (const Result<void> flushed = m_session->store()->flush(); !flushed) {
+        const QString flushError = flushed.error().message;
         showMessage(int(BannerWidget::Kind::Error), tr("The session could not be saved before exporting: %1").arg(flushError));
         return;
     }
@@ -1475,8 +1472,8 @@ void MainWindow::exportSession()
 
 void MainWindow::exportTo(const ExportRequest &request)
 {
-    QString flushError;
-    if (!m_session->store()->flush(&flushError)) {
+    if (const Result<void> flushed = m_session->store()->flush(); !flushed) {
+        const QString flushError = flushed.error().message;
         showMessage(int(BannerWidget::Kind::Error), tr("The session could not be saved before exporting: %1").arg(flushError));
         Q_EMIT exportFinished({}, flushError);
         return;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/api/apierror.h"
+#include "core/common/error.h"
 #include "core/api/clientconfig.h"
 
 #include <QFutureWatcher>
@@ -34,7 +34,7 @@ class ThinkingLevels;
 class ThumbnailProvider;
 class TimelineModel;
 class TimelineView;
-struct ApiError;
+struct Error;
 struct ExportRequest;
 struct ImportCheck;
 
@@ -158,7 +158,7 @@ private:
     void updatePending();
     void loadCanvasImage();
     void onCurrentChanged();
-    void onTurnFailed(const QString &frameId, const ApiError &error);
+    void onTurnFailed(const QString &frameId, const Error &error);
     void onTurnFinished(const QString &frameId);
     void onDraftReceived(const QString &frameId, const QByteArray &bytes);
     void showMessage(int kind, const QString &text, const QString &actionText = {},

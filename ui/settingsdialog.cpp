@@ -596,9 +596,8 @@ QString SettingsDialog::validationError() const
     if (!url.isEmpty()) {
         if (!studioprefs::baseUrl.isValid(url))
             return tr("The base URL “%1” is not a valid http(s) address.").arg(url);
-        const QString insecure = checkTransportSecurity(url);
-        if (!insecure.isEmpty())
-            return insecure;
+        if (const Result<void> secure = checkTransportSecurity(url); !secure)
+            return secure.error().message;
     }
     const QString folder = m_sessionsFolder->text().trimmed();
     if (!folder.isEmpty() && !QDir::isAbsolutePath(folder))

@@ -28,11 +28,11 @@ QString oneLine(QString text)
 }
 
 // The readable message, plus the server's own words when the message does not carry them.
-QString fullMessage(const ApiError &error)
+QString fullMessage(const Error &error)
 {
     QString message = error.message.isEmpty() ? QStringLiteral("failed") : error.message;
-    if (!error.serverMessage.isEmpty() && !message.contains(error.serverMessage))
-        message += QStringLiteral(" (server said: %1)").arg(error.serverMessage);
+    if (!error.api.serverMessage.isEmpty() && !message.contains(error.api.serverMessage))
+        message += QStringLiteral(" (server said: %1)").arg(error.api.serverMessage);
     if (error.kind == ErrorKind::TooLarge && !message.contains(QLatin1String("--reencode")))
         message += QStringLiteral(" Re-run with --reencode to send a re-encoded JPEG copy instead.");
     return message;
@@ -80,9 +80,9 @@ QByteArray ReportPrinter::json(const CliReport &report) const
     object["attempts"] = report.attempts;
     if (report.error) {
         Json error;
-        const ApiError &e = *report.error;
+        const Error &e = *report.error;
         error["kind"] = kindName(report).toStdString();
-        error["http_status"] = e.httpStatus > 0 ? Json(e.httpStatus) : Json(nullptr);
+        error["http_status"] = e.api.httpStatus > 0 ? Json(e.api.httpStatus) : Json(nullptr);
         error["message"] = redact(oneLine(fullMessage(e))).toStdString();
         object["error"] = error;
     } else {
@@ -118,23 +118,23 @@ QString ReportPrinter::errorLine(const CliReport &report) const
 {
     if (!report.error)
         return {};
-    const ApiError &error = *report.error;
+    const Error &error = *report.error;
     const QString kind = kindName(report);
     QString line = QStringLiteral("nb2lite: error (%1").arg(kind);
-    if (error.httpStatus > 0)
-        line += QStringLiteral(", HTTP %1").arg(error.httpStatus);
+    if (error.api.httpStatus > 0)
+        line += QStringLiteral(", HTTP %1").arg(error.api.httpStatus);
     line += QStringLiteral("): ") + oneLine(fullMessage(error));
-    if (error.kind == ErrorKind::NoImage && !error.modelText.isEmpty() && !line.contains(oneLine(error.modelText)))
-        line += QStringLiteral(" Model said: \"%1\"").arg(oneLine(error.modelText));
-    if (error.attempts > 1)
-        line += QStringLiteral(" [%1 attempts]").arg(error.attempts);
+    if (error.kind == ErrorKind::NoImage && !error.api.modelText.isEmpty() && !line.contains(oneLine(error.api.modelText)))
+        line += QStringLiteral(" Model said: \"%1\"").arg(oneLine(error.api.modelText));
+    if (error.api.attempts > 1)
+        line += QStringLiteral(" [%1 attempts]").arg(error.api.attempts);
     return redact(line) + QLatin1Char('\n');
 }
 
 CliReport failureReport(const QString &kind, const QString &message)
 {
     CliReport report;
-    ApiError error;
+    Error error;
     error.message = message;
     report.error = error;
     report.errorKind = kind;

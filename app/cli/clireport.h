@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/api/apierror.h"
+#include "core/common/error.h"
 #include "core/api/interaction.h"
 
 #include <QString>
@@ -20,7 +20,7 @@ struct CliReport {
     QString text;               // the model's caption (or, for no_image, what it said instead)
     std::optional<Usage> usage;
     int attempts = 0;
-    std::optional<ApiError> error;
+    std::optional<Error> error;
     QString errorKind;          // overrides errorKindName(error->kind): "usage", "internal"
 
     // Human output only.

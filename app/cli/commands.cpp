@@ -11,14 +11,14 @@ namespace nb2 {
 
 namespace {
 
-CliReport errorReport(const ApiError &error)
+CliReport errorReport(const Error &error)
 {
     CliReport report;
     report.ok = false;
     report.error = error;
-    report.attempts = error.attempts;
+    report.attempts = error.api.attempts;
     if (error.kind == ErrorKind::NoImage)
-        report.text = error.modelText;
+        report.text = error.api.modelText;
     return report;
 }
 
@@ -41,11 +41,11 @@ QString CommandRunner::filePrefix(const CliArgs &args)
     }
 }
 
-std::optional<ApiError> CommandRunner::missingKey() const
+std::optional<Error> CommandRunner::missingKey() const
 {
     if (!m_client.config().apiKey.isEmpty())
         return std::nullopt;
-    ApiError error;
+    Error error;
     error.kind = ErrorKind::Auth;
     error.message = QStringLiteral("no API key: set GEMINI_API_KEY (or GOOGLE_API_KEY), or put the key on the first "
                                    "line of ~/gemini.key (chmod 600); or try --demo for the offline fake API");
@@ -79,7 +79,7 @@ Result<QString> CommandRunner::parentAspectRatio(const QString &interactionId)
         return parent.error();
     const QSize size = imagePixelSize(parent.value().image.bytes);
     if (!size.isValid()) {
-        ApiError error;
+        Error error;
         error.kind = ErrorKind::InvalidInput;
         error.message = QStringLiteral("cannot tell the aspect ratio of interaction %1 (it has no readable image); "
                                        "pass --aspect")
@@ -216,20 +216,20 @@ CliReport CommandRunner::fromInteraction(const Interaction &interaction, const Q
     return report;
 }
 
-void CommandRunner::noteLearnedLevels(const ApiError &error)
+void CommandRunner::noteLearnedLevels(const Error &error)
 {
-    if (error.kind != ErrorKind::InvalidRequest || error.allowedValues.isEmpty() || !m_levels)
+    if (error.kind != ErrorKind::InvalidRequest || error.api.allowedValues.isEmpty() || !m_levels)
         return;
     // "Allowed values are:" can name other enums (aspect ratio); only thinking levels are learned.
-    if (!error.serverMessage.contains(QLatin1String("thinking"), Qt::CaseInsensitive)
+    if (!error.api.serverMessage.contains(QLatin1String("thinking"), Qt::CaseInsensitive)
         && !error.message.contains(QLatin1String("thinking"), Qt::CaseInsensitive))
         return;
     const QString model = m_client.config().model;
     // The client records the set itself; make sure it is persisted even if it did not.
-    if (m_levels->allowed(model) != error.allowedValues)
-        m_levels->learn(model, error.allowedValues);
+    if (m_levels->allowed(model) != error.api.allowedValues)
+        m_levels->learn(model, error.api.allowedValues);
     m_progress(QStringLiteral("note: the server accepts these thinking levels for %1: %2 (remembered in %3)")
-                   .arg(model, error.allowedValues.join(QStringLiteral(", ")),
+                   .arg(model, error.api.allowedValues.join(QStringLiteral(", ")),
                         m_levels->filePath().isEmpty() ? QStringLiteral("memory") : m_levels->filePath()));
 }
 

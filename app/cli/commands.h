@@ -36,11 +36,11 @@ public:
 private:
     CliReport create(const CliArgs &args);
     Result<QString> parentAspectRatio(const QString &interactionId);
-    std::optional<ApiError> missingKey() const;
+    std::optional<Error> missingKey() const;
     CliReport get(const CliArgs &args);
     CliReport remove(const CliArgs &args);
     CliReport fromInteraction(const Interaction &interaction, const QString &prefix);
-    void noteLearnedLevels(const ApiError &error);
+    void noteLearnedLevels(const Error &error);
 
     InteractionsClient &m_client;
     ThinkingLevels *m_levels;

@@ -82,10 +82,9 @@ DoctorReport Doctor::run()
                                              "or try --demo)");
         return report;
     }
-    const QString insecure = checkTransportSecurity(m_config.baseUrl);
-    if (!insecure.isEmpty()) {
-        report.connectivityError.kind = ErrorKind::Tls;
-        report.connectivity = QStringLiteral("not attempted: ") + insecure;
+    if (const Result<void> secure = checkTransportSecurity(m_config.baseUrl); !secure) {
+        report.connectivityError.kind = secure.error().kind;
+        report.connectivity = QStringLiteral("not attempted: ") + secure.error().message;
         return report;
     }
 
@@ -110,9 +109,9 @@ DoctorReport Doctor::run()
                                   .arg(report.connectivityMs);
         return report;
     }
-    const ApiError &error = result.error();
+    const Error &error = result.error();
     report.connectivityError = error;
-    const QString status = error.httpStatus > 0 ? QStringLiteral(" (HTTP %1)").arg(error.httpStatus) : QString();
+    const QString status = error.api.httpStatus > 0 ? QStringLiteral(" (HTTP %1)").arg(error.api.httpStatus) : QString();
     QString what;
     switch (error.kind) {
     case ErrorKind::Auth:
@@ -186,9 +185,9 @@ QByteArray Doctor::json(const DoctorReport &report)
     if (report.connectivityOk) {
         object["error"] = nullptr;
     } else {
-        const ApiError &e = report.connectivityError;
+        const Error &e = report.connectivityError;
         object["error"] = Json{{"kind", errorKindName(e.kind == ErrorKind::None ? ErrorKind::Network : e.kind).toStdString()},
-                               {"http_status", e.httpStatus > 0 ? Json(e.httpStatus) : Json(nullptr)},
+                               {"http_status", e.api.httpStatus > 0 ? Json(e.api.httpStatus) : Json(nullptr)},
                                {"message", report.connectivity.toStdString()}};
     }
     return QByteArray::fromStdString(object.dump()) + '\n';

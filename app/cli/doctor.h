@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/api/apierror.h"
+#include "core/common/error.h"
 #include "core/api/clientconfig.h"
 
 #include <QString>
@@ -30,7 +30,7 @@ struct DoctorReport {
     bool connectivityOk = false;
     QString connectivity;       // one readable sentence
     qint64 connectivityMs = -1;
-    ApiError connectivityError; // kind None when fine
+    Error connectivityError; // kind None when fine
 
     int exitCode() const;
 };

@@ -94,7 +94,7 @@ int usage(const QString &message, bool json, QTextStream &out, QTextStream &err)
     return kExitUsage;
 }
 
-int failure(const ApiError &error, bool json, QTextStream &out, QTextStream &err)
+int failure(const Error &error, bool json, QTextStream &out, QTextStream &err)
 {
     if (json) {
         QJsonObject o{{QStringLiteral("ok"), false}, {QStringLiteral("error"), errorKindName(error.kind)},
@@ -113,8 +113,8 @@ Result<QString> resolveFrame(const SessionStore &store, const QString &ref)
     if (matches.size() == 1)
         return matches.first();
     if (matches.isEmpty())
-        return exportfiles::makeError(ErrorKind::InvalidInput, QStringLiteral("no frame \"%1\" in this session").arg(ref));
-    return exportfiles::makeError(ErrorKind::InvalidInput, QStringLiteral("\"%1\" matches %2 frames (%3); give more characters")
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("no frame \"%1\" in this session").arg(ref));
+    return Error::make(ErrorKind::InvalidInput, QStringLiteral("\"%1\" matches %2 frames (%3); give more characters")
                                                   .arg(ref).arg(matches.size()).arg(matches.mid(0, 5).join(QStringLiteral(", "))));
 }
 
@@ -133,9 +133,9 @@ int openBundle(const ExportArgs &args, QTextStream &out, QTextStream &err)
     if (!r)
         return failure(r.error(), args.json, out, err);
     SessionStore store;
-    QString error;
-    if (!store.open(args.dir, SessionStore::OpenMode::OpenExisting, &error))
-        return failure(exportfiles::makeError(ErrorKind::InvalidInput, QStringLiteral("the bundle was extracted but does not open as a session: %1").arg(error)),
+    if (const Result<void> opened = store.open(args.dir, SessionStore::OpenMode::OpenExisting); !opened)
+        return failure(Error::make(opened.error().kind, QStringLiteral("the bundle was extracted but does not open as a session: %1")
+                                                            .arg(opened.error().message)),
                        args.json, out, err);
     if (args.json) {
         QJsonObject o{{QStringLiteral("ok"), true}, {QStringLiteral("session"), args.dir},
@@ -184,9 +184,9 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
         return openBundle(args, out, err);
 
     SessionStore store;
-    QString error;
-    if (!store.open(args.dir, SessionStore::OpenMode::OpenExisting, &error))
-        return failure(exportfiles::makeError(ErrorKind::InvalidInput, QStringLiteral("cannot open the session: %1").arg(error)), args.json, out, err);
+    if (const Result<void> opened = store.open(args.dir, SessionStore::OpenMode::OpenExisting); !opened)
+        return failure(Error::make(opened.error().kind, QStringLiteral("cannot open the session: %1").arg(opened.error().message)),
+                       args.json, out, err);
 
     ExportRequest request;
     request.format = *Exporter::formatFromName(args.format);

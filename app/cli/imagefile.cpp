@@ -14,9 +14,9 @@ namespace nb2 {
 namespace {
 
 
-ApiError ioError(const QString &message)
+Error ioError(const QString &message)
 {
-    ApiError error;
+    Error error;
     error.kind = ErrorKind::Io;
     error.message = message;
     return error;

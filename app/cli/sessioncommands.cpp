@@ -152,11 +152,11 @@ QJsonObject graphJson(const SessionController &s)
             {QStringLiteral("frames"), frames}};
 }
 
-int errorExit(const ApiError &e, QTextStream &err)
+int errorExit(const Error &e, QTextStream &err)
 {
     err << "error: " << e.message << '\n';
-    if (!e.serverMessage.isEmpty() && e.serverMessage != e.message)
-        err << "server said: " << e.serverMessage << '\n';
+    if (!e.api.serverMessage.isEmpty() && e.api.serverMessage != e.message)
+        err << "server said: " << e.api.serverMessage << '\n';
     const int code = exitCodeFor(e.kind);
     return code == kExitSuccess ? kExitInternal : code;
 }
@@ -261,19 +261,13 @@ int runSessionCommand(const QStringList &arguments, QTextStream &out, QTextStrea
                 << " marked interrupted (retry them to re-send)\n";
     });
 
-    QString error;
-    bool opened = false;
-    if (a.command == QLatin1String("rebuild")) {
-        opened = session.rebuild(a.dir, &error);
-    } else {
-        opened = session.open(a.dir, &error);
-    }
+    const Result<void> opened = a.command == QLatin1String("rebuild") ? session.rebuild(a.dir) : session.open(a.dir);
     if (!opened) {
-        err << "error: " << error << '\n';
+        err << "error: " << opened.error().message << '\n';
         if (a.command != QLatin1String("rebuild"))
             err << "The session can be rebuilt from its journal and images (nothing is deleted): nb2lite --session "
                 << a.dir << " rebuild\n";
-        return exitCodeFor(ErrorKind::Io);
+        return exitCodeFor(opened.error().kind);
     }
     // Recovery of crashed turns runs first; its results are part of what log shows.
     session.waitForIdle(10 * 60 * 1000);
@@ -389,12 +383,8 @@ int runSessionCommand(const QStringList &arguments, QTextStream &out, QTextStrea
     const QString id = started.value();
     session.waitForIdle(24 * 3600 * 1000);
     // Manifest writes run on the session's writer thread: exit with an error unless they reached the disk.
-    if (QString writeError; !session.store()->flush(&writeError)) {
-        ApiError e;
-        e.kind = ErrorKind::Io;
-        e.message = writeError;
-        return errorExit(e, err);
-    }
+    if (const Result<void> flushed = session.store()->flush(); !flushed)
+        return errorExit(flushed.error(), err);
     const Frame f = session.graph().value(id);
     if (a.json) {
         out << QJsonDocument(f.toJson()).toJson(QJsonDocument::Indented);
@@ -415,10 +405,10 @@ int runSessionCommand(const QStringList &arguments, QTextStream &out, QTextStrea
         err << "hint: nb2lite --session " << a.dir << " reanchor " << f.id << '\n';
     else if (f.status != FrameStatus::Done && f.status != FrameStatus::Pending)
         err << "hint: nb2lite --session " << a.dir << " retry " << f.id << '\n';
-    ApiError e;
+    Error e;
     e.kind = kind == ErrorKind::None ? ErrorKind::Server : kind;
     e.message = f.error.message.isEmpty() ? f.statusText() : f.error.message;
-    e.serverMessage = f.error.serverMessage;
+    e.api.serverMessage = f.error.serverMessage;
     return errorExit(e, err);
 }
 

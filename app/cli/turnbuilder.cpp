@@ -82,7 +82,7 @@ Result<TurnRequest> TurnBuilder::build(const CliArgs &args)
     case CliCommand::EditLocal:
         break;
     default: {
-        ApiError error;
+        Error error;
         error.kind = ErrorKind::InvalidInput;
         error.message = QStringLiteral("'%1' does not create an image").arg(args.commandName);
         return error;
@@ -104,7 +104,7 @@ Result<TurnRequest> TurnBuilder::build(const CliArgs &args)
 
     // An image can fit the limit as a file but not as base64 (a third larger), and two
     // images that each fit can overflow together; with --reencode shrink each to its share.
-    auto fitTogether = [&](ImageInput &input, const QString &path) -> std::optional<ApiError> {
+    auto fitTogether = [&](ImageInput &input, const QString &path) -> std::optional<Error> {
         if (!m_allowReencode || base64Size(input.bytes.size()) <= budget)
             return std::nullopt;
         const qint64 before = input.bytes.size();

@@ -49,12 +49,13 @@ static bool isLoopbackHost(const QString &host)
     return h == QLatin1String("::1") || h == QLatin1String("0:0:0:0:0:0:0:1");
 }
 
-QString checkTransportSecurity(const QString &baseUrl)
+Result<void> checkTransportSecurity(const QString &baseUrl)
 {
     const QUrl url(baseUrl.trimmed(), QUrl::StrictMode);
     if (!url.isValid() || url.host().isEmpty()) {
-        return QStringLiteral("The base URL '%1' is not a valid URL; use e.g. https://generativelanguage.googleapis.com.")
-            .arg(baseUrl);
+        return Error::make(ErrorKind::Tls,
+                           QStringLiteral("The base URL '%1' is not a valid URL; use e.g. https://generativelanguage.googleapis.com.")
+                               .arg(baseUrl));
     }
     const QString scheme = url.scheme().toLower();
     if (scheme == QLatin1String("https"))
@@ -62,12 +63,14 @@ QString checkTransportSecurity(const QString &baseUrl)
     if (scheme == QLatin1String("http")) {
         if (isLoopbackHost(url.host()))
             return {};
-        return QStringLiteral("Refusing plain http to '%1': the API key would travel unencrypted. "
-                              "Use https, or http only for a local server (127.0.0.1, ::1, localhost).")
-            .arg(url.host());
+        return Error::make(ErrorKind::Tls,
+                           QStringLiteral("Refusing plain http to '%1': the API key would travel unencrypted. "
+                                          "Use https, or http only for a local server (127.0.0.1, ::1, localhost).")
+                               .arg(url.host()));
     }
-    return QStringLiteral("The base URL '%1' must start with https:// (or http:// for a local server).")
-        .arg(baseUrl);
+    return Error::make(ErrorKind::Tls,
+                       QStringLiteral("The base URL '%1' must start with https:// (or http:// for a local server).")
+                           .arg(baseUrl));
 }
 
 } // namespace nb2

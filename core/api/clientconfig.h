@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/api/apikey.h"
+#include "core/common/error.h"
 
 #include <QProcessEnvironment>
 #include <QString>
@@ -33,7 +34,7 @@ struct ClientConfig {
                                         const QString &explicitModel = {});
 };
 
-/** Http to anything but loopback is refused; returns an error message or empty. */
-QString checkTransportSecurity(const QString &baseUrl);
+/** Http to anything but loopback is refused, and so is a URL that is not one: a Tls error naming the fix. */
+Result<void> checkTransportSecurity(const QString &baseUrl);
 
 } // namespace nb2

@@ -33,14 +33,6 @@ QSize headerSize(const QByteArray &bytes)
     return size.isValid() ? size : QSize();
 }
 
-ApiError inputError(ErrorKind kind, const QString &message)
-{
-    ApiError e;
-    e.kind = kind;
-    e.message = message;
-    return e;
-}
-
 QString displayName(const QString &name)
 {
     return name.isEmpty() ? QStringLiteral("the image") : QStringLiteral("'%1'").arg(name);
@@ -126,18 +118,18 @@ QString nearestAspectRatio(const QSize &size)
 static Result<ImageInput> checkBytes(const QByteArray &bytes, const QString &name, bool allowOversize)
 {
     if (bytes.isEmpty())
-        return inputError(ErrorKind::InvalidInput,
+        return Error::make(ErrorKind::InvalidInput,
                           QStringLiteral("%1 is empty; choose a PNG, JPEG or WebP image.").arg(displayName(name)));
     const QString mime = sniffImageMimeType(bytes);
     if (mime.isEmpty()) {
-        return inputError(ErrorKind::InvalidInput,
+        return Error::make(ErrorKind::InvalidInput,
                           QStringLiteral("%1 is not an image (its first bytes match no PNG, JPEG, WebP, GIF, "
                                          "BMP, TIFF or HEIC signature); choose an image file.")
                               .arg(displayName(name)));
     }
     const qint64 encoded = base64Size(bytes.size());
     if (!allowOversize && encoded > kMaxRequestBytes) {
-        ApiError e = inputError(ErrorKind::TooLarge,
+        Error e = Error::make(ErrorKind::TooLarge,
             QStringLiteral("%1 is %2 (%3 once base64-encoded); a request may carry at most %4 inline. "
                            "Use a smaller image, or choose the explicit re-encode option to compress it as JPEG.")
                 .arg(displayName(name), megabytes(bytes.size()), megabytes(encoded), megabytes(kMaxRequestBytes)));
@@ -155,23 +147,23 @@ Result<ImageInput> loadImageInput(const QString &path, bool allowOversize)
 {
     const QFileInfo info(path);
     if (path.isEmpty() || !info.exists())
-        return inputError(ErrorKind::Io, QStringLiteral("Image file '%1' does not exist; check the path.").arg(path));
+        return Error::make(ErrorKind::Io, QStringLiteral("Image file '%1' does not exist; check the path.").arg(path));
     if (info.isDir())
-        return inputError(ErrorKind::Io, QStringLiteral("'%1' is a folder, not an image file.").arg(path));
+        return Error::make(ErrorKind::Io, QStringLiteral("'%1' is a folder, not an image file.").arg(path));
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        return inputError(ErrorKind::Io, QStringLiteral("Cannot read image file '%1': %2. Check its permissions.")
+        return Error::make(ErrorKind::Io, QStringLiteral("Cannot read image file '%1': %2. Check its permissions.")
                                              .arg(path, file.errorString()));
     }
     // Refuse absurd files before reading them into memory (a re-encode can still shrink them).
     constexpr qint64 kHardLimit = 512LL * 1000 * 1000;
     if (file.size() > kHardLimit) {
-        return inputError(ErrorKind::TooLarge, QStringLiteral("'%1' is %2; images over %3 are not accepted.")
+        return Error::make(ErrorKind::TooLarge, QStringLiteral("'%1' is %2; images over %3 are not accepted.")
                                                    .arg(path, megabytes(file.size()), megabytes(kHardLimit)));
     }
     const QByteArray bytes = file.readAll();
     if (file.error() != QFileDevice::NoError) {
-        return inputError(ErrorKind::Io, QStringLiteral("Cannot read image file '%1': %2.")
+        return Error::make(ErrorKind::Io, QStringLiteral("Cannot read image file '%1': %2.")
                                              .arg(path, file.errorString()));
     }
     return checkBytes(bytes, path, allowOversize);
@@ -186,7 +178,7 @@ Result<ImageInput> reencodeToFit(const ImageInput &input, qint64 maxBytes)
 {
     QImage image;
     if (!image.loadFromData(input.bytes)) {
-        return inputError(ErrorKind::InvalidInput,
+        return Error::make(ErrorKind::InvalidInput,
                           QStringLiteral("%1 cannot be decoded for re-encoding (unsupported or damaged image).")
                               .arg(displayName(input.fileName)));
     }
@@ -231,7 +223,7 @@ Result<ImageInput> reencodeToFit(const ImageInput &input, qint64 maxBytes)
             break;
         current = current.scaled(current.size() * 0.8, Qt::KeepAspectRatio, Qt::SmoothTransformation);
     }
-    return inputError(ErrorKind::TooLarge, QStringLiteral("%1 cannot be re-encoded under %2.")
+    return Error::make(ErrorKind::TooLarge, QStringLiteral("%1 cannot be re-encoded under %2.")
                                                .arg(displayName(input.fileName), megabytes(maxBytes)));
 }
 

@@ -37,6 +37,11 @@ struct Interaction {
     int attempts = 0;               // HTTP requests made for this call
 };
 
+/** Result of a call with no payload (delete). */
+struct Done {
+    int attempts = 0;               // HTTP requests made for this call
+};
+
 /** What a streaming create reports while it runs. */
 struct StreamEvent {
     enum class Type {

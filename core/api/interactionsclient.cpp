@@ -56,15 +56,6 @@ Endpoint parseEndpoint(const QString &baseUrl)
     return e;
 }
 
-ApiError makeError(ErrorKind kind, const QString &message, int attempts = 0)
-{
-    ApiError e;
-    e.kind = kind;
-    e.message = message;
-    e.attempts = attempts;
-    return e;
-}
-
 int backoffMs(const ClientConfig &config, int attempt)
 {
     thread_local std::mt19937 rng{std::random_device{}()};
@@ -386,20 +377,20 @@ QByteArray InteractionsClient::requestBody(const TurnRequest &request, bool stre
     return QByteArray::fromStdString(buildBody(m_config, request, stream, true).dump());
 }
 
-std::optional<ApiError> InteractionsClient::validate(const TurnRequest &request) const
+std::optional<Error> InteractionsClient::validate(const TurnRequest &request) const
 {
     if (request.prompt.trimmed().isEmpty()) {
-        return makeError(ErrorKind::InvalidInput,
+        return Error::make(ErrorKind::InvalidInput,
                          QStringLiteral("The prompt is empty; describe the image (or the change) you want."));
     }
     if (request.kind == TurnKind::Edit && request.previousInteractionId.trimmed().isEmpty()) {
-        return makeError(ErrorKind::InvalidInput,
+        return Error::make(ErrorKind::InvalidInput,
                          QStringLiteral("An edit needs the id of the interaction to continue from; "
                                         "generate an image first or use edit-local with a file."));
     }
     const bool ratioOptional = request.kind == TurnKind::EditLocal || request.kind == TurnKind::StyleEdit;
     if (request.aspectRatio.isEmpty() ? !ratioOptional : !supportedAspectRatios().contains(request.aspectRatio)) {
-        return makeError(ErrorKind::InvalidInput,
+        return Error::make(ErrorKind::InvalidInput,
                          QStringLiteral("Aspect ratio '%1' is not supported by %2; choose one of: %3.")
                              .arg(request.aspectRatio, m_config.model,
                                   supportedAspectRatios().join(QStringLiteral(", "))));
@@ -410,7 +401,7 @@ std::optional<ApiError> InteractionsClient::validate(const TurnRequest &request)
                                                             : ThinkingLevels::defaultLevels();
         if (!allowed.contains(level)) {
             const bool learned = m_config.thinkingLevels && m_config.thinkingLevels->isLearned(m_config.model);
-            return makeError(ErrorKind::InvalidInput,
+            return Error::make(ErrorKind::InvalidInput,
                              QStringLiteral("Thinking level '%1' is not accepted by %2 (%3); choose one of: %4.")
                                  .arg(request.thinkingLevel, m_config.model,
                                       learned ? QStringLiteral("as the server told us")
@@ -420,7 +411,7 @@ std::optional<ApiError> InteractionsClient::validate(const TurnRequest &request)
     }
     const int expectedImages = request.kind == TurnKind::EditLocal ? 1 : request.kind == TurnKind::StyleEdit ? 2 : 0;
     if (request.images.size() != expectedImages) {
-        return makeError(ErrorKind::InvalidInput,
+        return Error::make(ErrorKind::InvalidInput,
                          QStringLiteral("%1 needs %2 image(s), got %3.")
                              .arg(turnKindName(request.kind)).arg(expectedImages).arg(request.images.size()));
     }
@@ -428,9 +419,9 @@ std::optional<ApiError> InteractionsClient::validate(const TurnRequest &request)
     for (const ImageInput &image : request.images) {
         const QString name = image.fileName.isEmpty() ? QStringLiteral("The image") : QStringLiteral("'%1'").arg(image.fileName);
         if (image.bytes.isEmpty())
-            return makeError(ErrorKind::InvalidInput, QStringLiteral("%1 is empty; choose an image file.").arg(name));
+            return Error::make(ErrorKind::InvalidInput, QStringLiteral("%1 is empty; choose an image file.").arg(name));
         if (sniffImageMimeType(image.bytes).isEmpty()) {
-            return makeError(ErrorKind::InvalidInput,
+            return Error::make(ErrorKind::InvalidInput,
                              QStringLiteral("%1 is not an image (unknown file signature); choose a PNG, JPEG or WebP file.")
                                  .arg(name));
         }
@@ -439,7 +430,7 @@ std::optional<ApiError> InteractionsClient::validate(const TurnRequest &request)
     // The skeleton (without image data) plus the base64 length is the exact body size.
     const qint64 total = qint64(buildBody(m_config, request, true, false).dump().size()) + imageBytes;
     if (total > kMaxRequestBytes) {
-        ApiError e = makeError(ErrorKind::TooLarge,
+        Error e = Error::make(ErrorKind::TooLarge,
             QStringLiteral("The request would be %1 (images are base64-encoded, 4/3 of their size); the limit is %2. "
                            "Use smaller images, or choose the explicit re-encode option to compress them as JPEG.")
                 .arg(megabytes(total), megabytes(kMaxRequestBytes)));
@@ -451,22 +442,22 @@ std::optional<ApiError> InteractionsClient::validate(const TurnRequest &request)
 namespace {
 
 // Turns an httplib transport failure into a kind and a message that names the fix.
-ApiError transportError(const AttemptOutcome &o, const ClientConfig &config)
+Error transportError(const AttemptOutcome &o, const ClientConfig &config)
 {
     const QString base = config.baseUrl;
     switch (o.error) {
     case httplib::Error::SSLServerVerification: {
         const char *why = X509_verify_cert_error_string(o.tlsVerifyResult);
         const QString reason = o.tlsVerifyResult != 0 && why ? QString::fromUtf8(why) : QStringLiteral("host name mismatch");
-        return makeError(ErrorKind::Tls,
+        return Error::make(ErrorKind::Tls,
                          QStringLiteral("The TLS certificate of %1 could not be verified (%2). Check the base URL; "
                                         "for a private CA set the CA bundle path.").arg(base, reason));
     }
     case httplib::Error::SSLConnection:
-        return makeError(ErrorKind::Tls, QStringLiteral("The TLS handshake with %1 failed. Check that the base URL "
+        return Error::make(ErrorKind::Tls, QStringLiteral("The TLS handshake with %1 failed. Check that the base URL "
                                                         "really serves https.").arg(base));
     case httplib::Error::SSLLoadingCerts:
-        return makeError(ErrorKind::Tls, QStringLiteral("The CA certificates could not be loaded from '%1'. Install "
+        return Error::make(ErrorKind::Tls, QStringLiteral("The CA certificates could not be loaded from '%1'. Install "
                                                         "ca-certificates or fix the CA bundle path.")
                                              .arg(config.caBundlePath.isEmpty() ? QString::fromLatin1(kSystemCaBundle)
                                                                                 : config.caBundlePath));
@@ -475,33 +466,33 @@ ApiError transportError(const AttemptOutcome &o, const ClientConfig &config)
     }
     if (o.timedOut) {
         if (o.status == 0 && o.error == httplib::Error::ConnectionTimeout)
-            return makeError(ErrorKind::Timeout, QStringLiteral("Connecting to %1 timed out after %2 s. Check the "
+            return Error::make(ErrorKind::Timeout, QStringLiteral("Connecting to %1 timed out after %2 s. Check the "
                                                                 "network and the base URL.")
                                                      .arg(base).arg(config.connectTimeoutMs / 1000.0));
-        return makeError(ErrorKind::Timeout, QStringLiteral("%1 did not answer within %2 s. Try again, or raise the "
+        return Error::make(ErrorKind::Timeout, QStringLiteral("%1 did not answer within %2 s. Try again, or raise the "
                                                             "read timeout.").arg(base).arg(config.readTimeoutMs / 1000.0));
     }
     if (o.error == httplib::Error::Connection)
-        return makeError(ErrorKind::Network, QStringLiteral("Could not connect to %1. Check the network connection "
+        return Error::make(ErrorKind::Network, QStringLiteral("Could not connect to %1. Check the network connection "
                                                             "and the base URL.").arg(base));
     if (o.status != 0)
-        return makeError(ErrorKind::Network, QStringLiteral("The connection to %1 broke while the answer was "
+        return Error::make(ErrorKind::Network, QStringLiteral("The connection to %1 broke while the answer was "
                                                             "arriving. Try again.").arg(base));
-    return makeError(ErrorKind::Network, QStringLiteral("The connection to %1 failed (%2). Check the network and "
+    return Error::make(ErrorKind::Network, QStringLiteral("The connection to %1 failed (%2). Check the network and "
                                                         "try again.").arg(base, QString::fromStdString(httplib::to_string(o.error))));
 }
 
 // Whether a 400 is about the thinking level: the message says so, or the allowed values it
 // lists are all thinking levels (an aspect-ratio list never is).
-bool isAboutThinking(const ApiError &e)
+bool isAboutThinking(const Error &e)
 {
-    if (e.serverMessage.contains(QLatin1String("thinking"), Qt::CaseInsensitive))
+    if (e.api.serverMessage.contains(QLatin1String("thinking"), Qt::CaseInsensitive))
         return true;
     static const QStringList known = {QStringLiteral("minimal"), QStringLiteral("low"),
                                       QStringLiteral("medium"), QStringLiteral("high")};
-    if (e.allowedValues.isEmpty())
+    if (e.api.allowedValues.isEmpty())
         return false;
-    for (const QString &v : e.allowedValues) {
+    for (const QString &v : e.api.allowedValues) {
         if (!known.contains(v))
             return false;
     }
@@ -509,61 +500,61 @@ bool isAboutThinking(const ApiError &e)
 }
 
 // Adds what only the caller knows (which level, which id, which key source) to the message.
-void refineError(ApiError &e, const RequestContext &ctx, const ClientConfig &config)
+void refineError(Error &e, const RequestContext &ctx, const ClientConfig &config)
 {
     const TurnRequest *turn = ctx.turn;
-    const QString verbatim = e.serverMessage.isEmpty() ? QStringLiteral("(no message)")
-                                                       : ResponseParser::withoutFinalDot(e.serverMessage);
+    const QString verbatim = e.api.serverMessage.isEmpty() ? QStringLiteral("(no message)")
+                                                       : ResponseParser::withoutFinalDot(e.api.serverMessage);
     if (e.kind == ErrorKind::InvalidRequest && turn && !turn->thinkingLevel.isEmpty() && isAboutThinking(e)) {
         const QString level = turn->thinkingLevel.trimmed().toLower();
-        if (!e.allowedValues.isEmpty()) {
+        if (!e.api.allowedValues.isEmpty()) {
             if (config.thinkingLevels)
-                config.thinkingLevels->learn(config.model, e.allowedValues);
+                config.thinkingLevels->learn(config.model, e.api.allowedValues);
             e.message = QStringLiteral("The server rejected thinking level '%1': %2. Allowed levels for this model: %3.")
-                            .arg(level, verbatim, e.allowedValues.join(QStringLiteral(", ")));
+                            .arg(level, verbatim, e.api.allowedValues.join(QStringLiteral(", ")));
         } else {
             e.message = QStringLiteral("The server rejected thinking level '%1': %2. Choose another thinking level.")
                             .arg(level, verbatim);
         }
-    } else if (e.kind == ErrorKind::InvalidRequest && !e.allowedValues.isEmpty()) {
+    } else if (e.kind == ErrorKind::InvalidRequest && !e.api.allowedValues.isEmpty()) {
         e.message = QStringLiteral("The server rejected the request: %1. Allowed values: %2.")
-                        .arg(verbatim, e.allowedValues.join(QStringLiteral(", ")));
+                        .arg(verbatim, e.api.allowedValues.join(QStringLiteral(", ")));
     } else if (e.kind == ErrorKind::NotFound) {
-        if (turn && turn->kind == TurnKind::Edit && !e.serverMessage.contains(QLatin1String("model"), Qt::CaseInsensitive)) {
+        if (turn && turn->kind == TurnKind::Edit && !e.api.serverMessage.contains(QLatin1String("model"), Qt::CaseInsensitive)) {
             e.message = QStringLiteral("The previous interaction '%1' is no longer on the server (HTTP %2: %3). Stored "
                                        "interactions expire (55 days, 1 day on free keys) or may have been deleted; "
                                        "re-send the last image inline (edit-local) to continue.")
-                            .arg(turn->previousInteractionId).arg(e.httpStatus).arg(verbatim);
+                            .arg(turn->previousInteractionId).arg(e.api.httpStatus).arg(verbatim);
         } else if (turn) {
             e.message = QStringLiteral("Model '%1' or the endpoint was not found (HTTP %2: %3). Check the model name "
-                                       "and the base URL.").arg(config.model).arg(e.httpStatus).arg(verbatim);
+                                       "and the base URL.").arg(config.model).arg(e.api.httpStatus).arg(verbatim);
         } else {
             e.message = QStringLiteral("Interaction '%1' was not found (HTTP %2: %3): it may have expired or been deleted.")
-                            .arg(ctx.interactionId).arg(e.httpStatus).arg(verbatim);
+                            .arg(ctx.interactionId).arg(e.api.httpStatus).arg(verbatim);
         }
     } else if (e.kind == ErrorKind::Auth && config.apiKey.isEmpty()) {
         e.message = QStringLiteral("The server requires an API key and none was sent (HTTP %1: %2). Set "
                                    "GEMINI_API_KEY (or GOOGLE_API_KEY), or put the key on the first line of "
-                                   "~/gemini.key.").arg(e.httpStatus).arg(verbatim);
+                                   "~/gemini.key.").arg(e.api.httpStatus).arg(verbatim);
     } else if (e.kind == ErrorKind::Auth) {
         e.message = QStringLiteral("The server rejected the API key (HTTP %1: %2). The key came from %3; check it "
                                    "(GEMINI_API_KEY, GOOGLE_API_KEY or ~/gemini.key).")
-                        .arg(e.httpStatus).arg(verbatim,
+                        .arg(e.api.httpStatus).arg(verbatim,
                              config.apiKey.source());
-    } else if (e.kind == ErrorKind::RateLimited && e.retryAfterMs >= 0) {
+    } else if (e.kind == ErrorKind::RateLimited && e.api.retryAfterMs >= 0) {
         e.message = QStringLiteral("Rate limited by the server (HTTP 429: %1). Try again in %2 s.")
-                        .arg(verbatim).arg(std::ceil(e.retryAfterMs / 100.0) / 10.0);
+                        .arg(verbatim).arg(std::ceil(e.api.retryAfterMs / 100.0) / 10.0);
     }
 }
 
 // The key must never leave in a message, even if a server or proxy echoed it back.
-void scrubKey(ApiError &e, const ClientConfig &config)
+void scrubKey(Error &e, const ClientConfig &config)
 {
     const QString key = config.apiKey.value();
     if (key.size() < 4)
         return;
     const QString mask = config.apiKey.masked();
-    for (QString *s : {&e.message, &e.serverMessage, &e.serverCode, &e.modelText})
+    for (QString *s : {&e.message, &e.api.serverMessage, &e.api.serverCode, &e.api.modelText})
         s->replace(key, mask);
 }
 
@@ -575,8 +566,8 @@ Result<T> finish(Result<T> result, int attempts, const RequestContext &ctx, cons
             result.value().attempts = attempts;
         return result;
     }
-    ApiError e = result.error();
-    e.attempts = attempts;
+    Error e = result.error();
+    e.api.attempts = attempts;
     refineError(e, ctx, config);
     scrubKey(e, config);
     return e;
@@ -612,7 +603,7 @@ Result<Exchange> ExchangeRunner::run(const std::string &method, const std::strin
     attempts = 0;
     for (int attempt = 0;; ++attempt) {
         if (m_options.cancel && m_options.cancel->isCancelled())
-            return makeError(ErrorKind::Cancelled, QStringLiteral("Cancelled."));
+            return Error::make(ErrorKind::Cancelled, QStringLiteral("Cancelled."));
 
         SseParser parser;
         bool streaming = false;
@@ -641,7 +632,7 @@ Result<Exchange> ExchangeRunner::run(const std::string &method, const std::strin
         AttemptOutcome o = call.attempt(method, path, body, stream, onChunk);
         ++attempts;
         if (o.cancelled)
-            return makeError(ErrorKind::Cancelled, QStringLiteral("Cancelled."));
+            return Error::make(ErrorKind::Cancelled, QStringLiteral("Cancelled."));
         if (streaming && !o.stoppedByHandler && o.error == httplib::Error::Success) {
             for (const SseEvent &ev : parser.finish()) {
                 for (const StreamEvent &se : assembler->feed(ev)) {
@@ -653,7 +644,7 @@ Result<Exchange> ExchangeRunner::run(const std::string &method, const std::strin
         if (onChunk && !streaming)
             o.body = plainBody;
 
-        ApiError error;
+        Error error;
         bool retryable = false;
         int serverDelay = -1;
         const bool transportFailed = !o.stoppedByHandler
@@ -664,10 +655,10 @@ Result<Exchange> ExchangeRunner::run(const std::string &method, const std::strin
             retryable = (error.kind == ErrorKind::Network || error.kind == ErrorKind::Timeout)
                         && !(assembler && assembler->sawAnyEvent());
             if (streaming && assembler && assembler->sawAnyEvent()) {
-                error.interactionId = assembler->interactionId();
+                error.api.interactionId = assembler->interactionId();
                 error.message += QStringLiteral(" The stream was cut after it started%1.")
-                                     .arg(error.interactionId.isEmpty() ? QString()
-                                          : QStringLiteral("; interaction %1 may still finish on the server").arg(error.interactionId));
+                                     .arg(error.api.interactionId.isEmpty() ? QString()
+                                          : QStringLiteral("; interaction %1 may still finish on the server").arg(error.api.interactionId));
             }
         } else if (o.status >= 200 && o.status < 300) {
             Exchange ex;
@@ -679,9 +670,9 @@ Result<Exchange> ExchangeRunner::run(const std::string &method, const std::strin
             error = ResponseParser::parseError(o.status, o.body);
             serverDelay = ResponseParser::parseRetryAfter(o.retryAfter, o.retryAfterMs);
             if (serverDelay < 0)
-                serverDelay = error.retryAfterMs; // details[].retryDelay in the body
+                serverDelay = error.api.retryAfterMs; // details[].retryDelay in the body
             if (serverDelay >= 0)
-                error.retryAfterMs = serverDelay;
+                error.api.retryAfterMs = serverDelay;
             retryable = isRetryableStatus(o.status);
         }
 
@@ -699,26 +690,25 @@ Result<Exchange> ExchangeRunner::run(const std::string &method, const std::strin
         const int delay = serverDelay >= 0 ? serverDelay : backoffMs(m_config, attempt);
         if (m_options.cancel) {
             if (!m_options.cancel->sleepFor(delay))
-                return makeError(ErrorKind::Cancelled, QStringLiteral("Cancelled."));
+                return Error::make(ErrorKind::Cancelled, QStringLiteral("Cancelled."));
         } else {
             std::this_thread::sleep_for(std::chrono::milliseconds(delay));
         }
     }
 }
 
-std::optional<ApiError> preflight(const ClientConfig &config)
+std::optional<Error> preflight(const ClientConfig &config)
 {
-    const QString transport = checkTransportSecurity(config.baseUrl);
-    if (!transport.isEmpty())
-        return makeError(ErrorKind::Tls, transport);
+    if (const Result<void> transport = checkTransportSecurity(config.baseUrl); !transport)
+        return transport.error();
     if (config.apiVersion != QLatin1String("v1") && config.apiVersion != QLatin1String("v1beta"))
-        return makeError(ErrorKind::InvalidInput, QStringLiteral("API version '%1' is not supported; use v1 or v1beta.")
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("API version '%1' is not supported; use v1 or v1beta.")
                                                       .arg(config.apiVersion));
     if (config.apiKey.isEmpty()) {
         const QString host = QUrl(config.baseUrl).host();
-        if (checkTransportSecurity(QStringLiteral("http://%1/").arg(host.contains(QLatin1Char(':')) ? QStringLiteral("[%1]").arg(host) : host)).isEmpty())
+        if (checkTransportSecurity(QStringLiteral("http://%1/").arg(host.contains(QLatin1Char(':')) ? QStringLiteral("[%1]").arg(host) : host)))
             return std::nullopt; // a local (fake) server may run without a key
-        return makeError(ErrorKind::Auth, QStringLiteral("No API key found. Set GEMINI_API_KEY (or GOOGLE_API_KEY), "
+        return Error::make(ErrorKind::Auth, QStringLiteral("No API key found. Set GEMINI_API_KEY (or GOOGLE_API_KEY), "
                                                          "or put the key on the first line of ~/gemini.key."));
     }
     return std::nullopt;
@@ -759,11 +749,11 @@ Result<Interaction> InteractionsClient::create(const TurnRequest &request, const
     if (assembler.error())
         return finish<Interaction>(*assembler.error(), attempts, ctx, m_config);
     if (!assembler.isCompleted()) {
-        ApiError e = makeError(ErrorKind::MalformedResponse,
+        Error e = Error::make(ErrorKind::MalformedResponse,
             QStringLiteral("The stream ended early, before the interaction was reported complete%1. Try again%2.")
                 .arg(assembler.interactionId().isEmpty() ? QString() : QStringLiteral(" (id %1)").arg(assembler.interactionId()),
                      assembler.interactionId().isEmpty() ? QString() : QStringLiteral(", or fetch that id later")));
-        e.interactionId = assembler.interactionId();
+        e.api.interactionId = assembler.interactionId();
         return finish<Interaction>(e, attempts, ctx, m_config);
     }
     return finish(ResponseParser::parseInteraction(assembler.interactionJson()), attempts, ctx, m_config);
@@ -775,7 +765,7 @@ Result<Interaction> InteractionsClient::get(const QString &interactionId, const 
     ctx.interactionId = interactionId;
     ctx.operation = QStringLiteral("get");
     if (interactionId.trimmed().isEmpty())
-        return makeError(ErrorKind::InvalidInput, QStringLiteral("No interaction id given; pass the id a generate or edit printed."));
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("No interaction id given; pass the id a generate or edit printed."));
     if (auto e = preflight(m_config))
         return finish<Interaction>(*e, 0, ctx, m_config);
     CallOptions unary = options;
@@ -795,7 +785,7 @@ Result<Done> InteractionsClient::remove(const QString &interactionId, const Call
     ctx.interactionId = interactionId;
     ctx.operation = QStringLiteral("delete");
     if (interactionId.trimmed().isEmpty())
-        return makeError(ErrorKind::InvalidInput, QStringLiteral("No interaction id given; pass the id to delete."));
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("No interaction id given; pass the id to delete."));
     if (auto e = preflight(m_config))
         return finish<Done>(*e, 0, ctx, m_config);
     CallOptions unary = options;
@@ -806,7 +796,7 @@ Result<Done> InteractionsClient::remove(const QString &interactionId, const Call
     if (!ex.ok())
         return finish<Done>(ex.error(), attempts, ctx, m_config);
     if (ex.value().status != 200) {
-        return finish<Done>(makeError(ErrorKind::Server,
+        return finish<Done>(Error::make(ErrorKind::Server,
                                       QStringLiteral("Delete answered HTTP %1 instead of 200; the interaction may "
                                                      "not be deleted. Try again.").arg(ex.value().status)),
                             attempts, ctx, m_config);

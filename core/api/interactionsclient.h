@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/api/apierror.h"
+#include "core/common/error.h"
 #include "core/api/cancellation.h"
 #include "core/api/clientconfig.h"
 #include "core/api/interaction.h"
@@ -23,7 +23,7 @@ struct CallOptions {
 /**
  * Blocking, thread-safe client of the Gemini Interactions API. Every call validates its
  * input, sends exactly the JSON the official SDK sends, retries what is safe to retry, and
- * returns a Result: the parsed interaction or an ApiError. Each call uses its own
+ * returns a Result: the parsed interaction or an Error. Each call uses its own
  * connection, so calls may run concurrently from worker threads.
  */
 class InteractionsClient
@@ -35,7 +35,7 @@ public:
     const ClientConfig &config() const { return m_config; }
 
     /** Local checks only (prompt, aspect ratio, thinking level vs the learned set, images, size). */
-    std::optional<ApiError> validate(const TurnRequest &request) const;
+    std::optional<Error> validate(const TurnRequest &request) const;
 
     /** The JSON body create() would send, for logs and tests (never contains the key). */
     QByteArray requestBody(const TurnRequest &request, bool stream = false) const;

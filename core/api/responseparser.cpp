@@ -48,14 +48,6 @@ QDateTime timestamp(const json &obj, const char *key)
     return t;
 }
 
-ApiError makeError(ErrorKind kind, const QString &message)
-{
-    ApiError e;
-    e.kind = kind;
-    e.message = message;
-    return e;
-}
-
 QString shorten(const QString &text, int max = 300)
 {
     QString t = text.simplified();
@@ -195,7 +187,7 @@ Result<Interaction> ResponseParser::parseInteraction(const QByteArray &body, boo
 {
     const json doc = json::parse(body.constBegin(), body.constEnd(), nullptr, false);
     if (doc.is_discarded() || !doc.is_object()) {
-        return makeError(ErrorKind::MalformedResponse,
+        return Error::make(ErrorKind::MalformedResponse,
                          QStringLiteral("The server's answer is not a JSON interaction (%1 bytes: \"%2\"). "
                                         "Check the base URL; if it is right, try again.")
                              .arg(body.size()).arg(shorten(QString::fromUtf8(body.left(200)), 80)));
@@ -277,11 +269,11 @@ Result<Interaction> ResponseParser::parseInteraction(const QByteArray &body, boo
     if (!status.isEmpty() && status != QLatin1String("completed")) {
         if (isUnfinished(status) && allowUnfinished)
             return it;
-        ApiError e;
-        e.serverCode = errorCode;
-        e.serverMessage = errorMessage;
-        e.modelText = it.text;
-        e.interactionId = it.id;
+        Error e;
+        e.api.serverCode = errorCode;
+        e.api.serverMessage = errorMessage;
+        e.api.modelText = it.text;
+        e.api.interactionId = it.id;
         if (isUnfinished(status)) {
             e.kind = ErrorKind::Server;
             e.message = QStringLiteral("The interaction has not finished (status '%1'); fetch it again later "
@@ -298,12 +290,12 @@ Result<Interaction> ResponseParser::parseInteraction(const QByteArray &body, boo
     }
 
     if (!lastImage) {
-        ApiError e;
+        Error e;
         e.kind = ErrorKind::NoImage;
-        e.modelText = it.text;
-        e.interactionId = it.id;
-        e.serverCode = errorCode;
-        e.serverMessage = errorMessage;
+        e.api.modelText = it.text;
+        e.api.interactionId = it.id;
+        e.api.serverCode = errorCode;
+        e.api.serverMessage = errorMessage;
         e.message = it.text.isEmpty()
             ? QStringLiteral("The model returned no image and no text. Rephrase the prompt and try again.")
             : QStringLiteral("The model returned no image; it said: \"%1\". Rephrase the prompt and try again.")
@@ -312,19 +304,19 @@ Result<Interaction> ResponseParser::parseInteraction(const QByteArray &body, boo
     }
     QString why;
     if (!decodeImage(*lastImage, it.image, why)) {
-        ApiError e = makeError(ErrorKind::MalformedResponse,
+        Error e = Error::make(ErrorKind::MalformedResponse,
                                QStringLiteral("The server's image could not be used: %1. Try again.").arg(why));
-        e.interactionId = it.id;
-        e.modelText = it.text;
+        e.api.interactionId = it.id;
+        e.api.modelText = it.text;
         return e;
     }
     return it;
 }
 
-ApiError ResponseParser::parseError(int httpStatus, const QByteArray &body)
+Error ResponseParser::parseError(int httpStatus, const QByteArray &body)
 {
-    ApiError e;
-    e.httpStatus = httpStatus;
+    Error e;
+    e.api.httpStatus = httpStatus;
 
     json doc = json::parse(body.constBegin(), body.constEnd(), nullptr, false);
     if (!doc.is_discarded() && doc.is_array() && !doc.empty())
@@ -333,7 +325,7 @@ ApiError ResponseParser::parseError(int httpStatus, const QByteArray &body)
     if (!doc.is_discarded() && doc.is_object() && doc.contains("error")) {
         const json &err = doc["error"];
         if (err.is_object()) {
-            e.serverMessage = str(err, "message");
+            e.api.serverMessage = str(err, "message");
             QString stringCode = str(err, "code");
             const QString status = str(err, "status");
             if (const auto d = err.find("details"); d != err.end() && d->is_array()) {
@@ -342,13 +334,13 @@ ApiError ResponseParser::parseError(int httpStatus, const QByteArray &body)
                     if (!reason.isEmpty())
                         reasons.append(reason);
                     const QString delay = str(detail, "retryDelay");
-                    if (!delay.isEmpty() && e.retryAfterMs < 0)
-                        e.retryAfterMs = parseDurationMs(delay);
+                    if (!delay.isEmpty() && e.api.retryAfterMs < 0)
+                        e.api.retryAfterMs = parseDurationMs(delay);
                 }
             }
-            e.serverCode = !reasons.isEmpty() ? reasons.front() : !stringCode.isEmpty() ? stringCode : status;
+            e.api.serverCode = !reasons.isEmpty() ? reasons.front() : !stringCode.isEmpty() ? stringCode : status;
         } else if (err.is_string()) {
-            e.serverMessage = QString::fromStdString(err.get<std::string>());
+            e.api.serverMessage = QString::fromStdString(err.get<std::string>());
         }
     } else if (!body.trimmed().isEmpty()) {
         // Non-JSON (an HTML error page from a proxy): keep the readable text only.
@@ -359,15 +351,15 @@ ApiError ResponseParser::parseError(int httpStatus, const QByteArray &body)
         static const QRegularExpression tags(QStringLiteral("<[^>]*>"));
         text.remove(scripts);
         text.replace(tags, QStringLiteral(" "));
-        e.serverMessage = shorten(text);
+        e.api.serverMessage = shorten(text);
     }
 
     const bool keyInvalid = reasons.contains(QLatin1String("API_KEY_INVALID"))
-                            || e.serverMessage.contains(QLatin1String("API key not valid"), Qt::CaseInsensitive)
-                            || e.serverCode == QLatin1String("API_KEY_INVALID");
-    e.allowedValues = ThinkingLevels::parseAllowedValues(e.serverMessage);
+                            || e.api.serverMessage.contains(QLatin1String("API key not valid"), Qt::CaseInsensitive)
+                            || e.api.serverCode == QLatin1String("API_KEY_INVALID");
+    e.api.allowedValues = ThinkingLevels::parseAllowedValues(e.api.serverMessage);
 
-    const QString said = e.serverMessage.isEmpty() ? QString() : QStringLiteral(": %1").arg(ResponseParser::withoutFinalDot(e.serverMessage));
+    const QString said = e.api.serverMessage.isEmpty() ? QString() : QStringLiteral(": %1").arg(ResponseParser::withoutFinalDot(e.api.serverMessage));
     if ((httpStatus == 400 && keyInvalid) || httpStatus == 401 || httpStatus == 403) {
         e.kind = ErrorKind::Auth;
         e.message = QStringLiteral("The server rejected the API key (HTTP %1%2). Check the key in "

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/api/apierror.h"
+#include "core/common/error.h"
 #include "core/api/interaction.h"
 
 #include <QByteArray>
@@ -12,7 +12,7 @@ namespace nb2 {
 /**
  * Reads what the server sends back (spec §3, §6): an Interaction body into the current turn's
  * image, caption, drafts and usage, and an error body of any of the three shapes (or HTML)
- * into an ApiError. Pure functions of the bytes, so that every rule can be tested without a
+ * into an Error. Pure functions of the bytes, so that every rule can be tested without a
  * server; the client adds the request context (thinking level, ids, key source) to messages.
  */
 class ResponseParser
@@ -26,7 +26,7 @@ public:
     static Result<Interaction> parseInteraction(const QByteArray &body, bool allowUnfinished = false);
 
     /** Classifies a non-200 response; the message is generic until the client refines it. */
-    static ApiError parseError(int httpStatus, const QByteArray &body);
+    static Error parseError(int httpStatus, const QByteArray &body);
 
     /** Standard or url-safe base64; tolerates whitespace and missing padding. */
     static QByteArray decodeBase64(const QByteArray &text, bool *ok = nullptr);

@@ -1,5 +1,4 @@
-nb2_core_area(nb2core_api SOURCES
-    api/apierror.h api/apierror.cpp
+nb2_core_area(nb2core_api DEPENDS nb2core_common SOURCES
     api/interaction.h
     api/turnrequest.h api/turnrequest.cpp
     api/imageinput.h api/imageinput.cpp

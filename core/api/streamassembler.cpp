@@ -78,7 +78,7 @@ struct StreamAssembler::Private {
     bool sawAny = false;
     bool completed = false;
     bool done = false;
-    std::optional<ApiError> error;
+    std::optional<Error> error;
     QString status;
 
     json &step(long long index, const char *defaultType)
@@ -157,7 +157,7 @@ StreamAssembler::~StreamAssembler() = default;
 bool StreamAssembler::sawAnyEvent() const { return d->sawAny; }
 bool StreamAssembler::isCompleted() const { return d->completed; }
 bool StreamAssembler::isDone() const { return d->done; }
-const std::optional<ApiError> &StreamAssembler::error() const { return d->error; }
+const std::optional<Error> &StreamAssembler::error() const { return d->error; }
 QString StreamAssembler::interactionId() const { return str(d->interaction, "id"); }
 
 QByteArray StreamAssembler::interactionJson() const
@@ -182,9 +182,9 @@ QList<StreamEvent> StreamAssembler::feed(const SseEvent &event)
     d->sawAny = true;
     const json payload = json::parse(event.data.constBegin(), event.data.constEnd(), nullptr, false);
     if (payload.is_discarded() || !payload.is_object()) {
-        ApiError e;
+        Error e;
         e.kind = ErrorKind::MalformedResponse;
-        e.interactionId = interactionId();
+        e.api.interactionId = interactionId();
         e.message = QStringLiteral("The server sent a stream event that is not JSON; try again without streaming.");
         d->error = e;
         d->done = true;
@@ -298,16 +298,16 @@ QList<StreamEvent> StreamAssembler::feed(const SseEvent &event)
         d->done = true;
     } else if (type == QLatin1String("error")) {
         const json err = payload.value("error", json::object());
-        ApiError e;
-        e.serverCode = str(err, "code");
-        if (e.serverCode.isEmpty() && err.contains("code") && err["code"].is_number())
-            e.serverCode = QString::number(err["code"].get<long long>());
-        e.serverMessage = str(err, "message");
-        e.kind = ResponseParser::kindForCode(e.serverCode, ErrorKind::Server);
-        e.interactionId = interactionId();
+        Error e;
+        e.api.serverCode = str(err, "code");
+        if (e.api.serverCode.isEmpty() && err.contains("code") && err["code"].is_number())
+            e.api.serverCode = QString::number(err["code"].get<long long>());
+        e.api.serverMessage = str(err, "message");
+        e.kind = ResponseParser::kindForCode(e.api.serverCode, ErrorKind::Server);
+        e.api.interactionId = interactionId();
         e.message = QStringLiteral("The server reported an error during the stream%1%2. Try again.")
-                        .arg(e.serverCode.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(e.serverCode),
-                             e.serverMessage.isEmpty() ? QString() : QStringLiteral(": %1").arg(ResponseParser::withoutFinalDot(e.serverMessage)));
+                        .arg(e.api.serverCode.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(e.api.serverCode),
+                             e.api.serverMessage.isEmpty() ? QString() : QStringLiteral(": %1").arg(ResponseParser::withoutFinalDot(e.api.serverMessage)));
         d->error = e;
         d->done = true;
     }

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/api/apierror.h"
+#include "core/common/error.h"
 #include "core/api/interaction.h"
 #include "core/api/sseparser.h"
 
@@ -15,7 +15,7 @@ namespace nb2 {
 /**
  * Rebuilds an Interaction from its SSE events (spec §5): accumulates steps by index from
  * step.start / step.delta (text appended, consecutive image data of a step concatenated),
- * tracks id and status, and turns in-stream errors into an ApiError. What it reports while
+ * tracks id and status, and turns in-stream errors into an Error. What it reports while
  * running becomes StreamEvents; at the end interactionJson() is the body a unary create
  * would have returned, so that streaming and unary results go through the same parser.
  */
@@ -33,7 +33,7 @@ public:
     bool sawAnyEvent() const;
     bool isCompleted() const;                 // interaction.completed arrived
     bool isDone() const;                      // completed, [DONE] or an error: stop reading
-    const std::optional<ApiError> &error() const;
+    const std::optional<Error> &error() const;
     QString interactionId() const;
 
     /** The accumulated interaction as JSON (steps, id, status, usage, ...). */

@@ -17,8 +17,6 @@ namespace nb2 {
 
 namespace {
 
-using exportfiles::makeError;
-
 QString tr(const char *text)
 {
     return QCoreApplication::translate("nb2::ContactSheet", text);
@@ -161,12 +159,12 @@ Result<ExportReport> ContactSheet::write(const QList<const ExportFrame *> &frame
     report.output = outFile;
     report.frames = int(frames.size());
     if (frames.isEmpty()) {
-        return makeError(ErrorKind::InvalidInput, tr("There are no frames to put on a contact sheet."));
+        return Error::make(ErrorKind::InvalidInput, tr("There are no frames to put on a contact sheet."));
     }
     const int cols = options.columns > 0 ? options.columns : kMaxAutoColumns;
     const int maxRows = (kMaxSide - 2 * kMargin - kTitleHeight) / (kMinCell + (options.captions ? kCaptionHeight : 0) + kGap);
     if (frames.size() > qsizetype(cols) * maxRows) {
-        return makeError(ErrorKind::InvalidInput, tr("%1 frames do not fit on one contact sheet (at most %2); choose a branch or some frames.")
+        return Error::make(ErrorKind::InvalidInput, tr("%1 frames do not fit on one contact sheet (at most %2); choose a branch or some frames.")
                         .arg(frames.size()).arg(cols * maxRows));
     }
     const QImage sheet = render(frames, title, options, &report.warnings);
@@ -174,7 +172,7 @@ Result<ExportReport> ContactSheet::write(const QList<const ExportFrame *> &frame
     QBuffer buffer(&png);
     buffer.open(QIODevice::WriteOnly);
     if (!sheet.save(&buffer, "PNG")) {
-        return makeError(ErrorKind::Io, tr("The contact sheet could not be encoded as PNG."));
+        return Error::make(ErrorKind::Io, tr("The contact sheet could not be encoded as PNG."));
     }
     auto written = exportfiles::writeAtomically(outFile, png);
     if (!written)

@@ -13,9 +13,9 @@ namespace nb2 {
 
 namespace {
 
-ApiError invalid(const QString &message)
+Error invalid(const QString &message)
 {
-    return exportfiles::makeError(ErrorKind::InvalidInput, message);
+    return Error::make(ErrorKind::InvalidInput, message);
 }
 
 QString tr(const char *text)

@@ -19,28 +19,26 @@ QString tr(const char *text)
     return QCoreApplication::translate("nb2::Export", text);
 }
 
-ApiError ioError(const QString &message)
+Error ioError(const QString &message)
 {
-    return makeError(ErrorKind::Io, message);
+    return Error::make(ErrorKind::Io, message);
+}
+
+/** A failed write, with the kind that names its fix (disk full, read-only folder). */
+Error writeError(const QString &path, const QFileDevice &file, const QString &message)
+{
+    return Error::make(writeFailureKind(path, &file), message);
 }
 
 } // namespace
-
-ApiError makeError(ErrorKind kind, const QString &message)
-{
-    ApiError e;
-    e.kind = kind;
-    e.message = message;
-    return e;
-}
 
 Result<qint64> writeAtomically(const QString &path, const QByteArray &bytes)
 {
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly))
-        return ioError(tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), f.errorString()));
+        return writeError(path, f, tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), f.errorString()));
     if (f.write(bytes) != bytes.size() || !f.commit())
-        return ioError(tr("Writing %1 failed: %2").arg(QDir::toNativeSeparators(path), f.errorString()));
+        return writeError(path, f, tr("Writing %1 failed: %2").arg(QDir::toNativeSeparators(path), f.errorString()));
     return qint64(bytes.size());
 }
 
@@ -50,9 +48,10 @@ Result<qint64> writeFile(const QString &path, const QByteArray &bytes)
     QFile out(part);
     if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(bytes) != bytes.size()) {
         const QString why = out.errorString();
+        const Error error = writeError(path, out, tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), why));
         out.close();
         QFile::remove(part);
-        return ioError(tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), why));
+        return error;
     }
     out.close();
     if (!QFile::rename(part, path)) {
@@ -77,20 +76,21 @@ Result<bool> linkOrCopy(const QString &src, const QString &dst, bool allowLink)
     return false;
 }
 
-Result<bool> prepareEmptyDir(const QString &dir)
+Result<void> prepareEmptyDir(const QString &dir)
 {
     QFileInfo fi(dir);
     if (fi.exists()) {
         if (!fi.isDir())
-            return ioError(tr("%1 exists and is not a folder.").arg(QDir::toNativeSeparators(dir)));
+            return Error::make(ErrorKind::Conflict, tr("%1 exists and is not a folder.").arg(QDir::toNativeSeparators(dir)));
         if (!QDir(dir).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System))
-            return ioError(tr("The folder %1 is not empty; choose a new or empty folder so that nothing in it is overwritten.")
-                               .arg(QDir::toNativeSeparators(dir)));
-        return true;
+            return Error::make(ErrorKind::Conflict,
+                               tr("The folder %1 is not empty; choose a new or empty folder so that nothing in it is overwritten.")
+                                   .arg(QDir::toNativeSeparators(dir)));
+        return {};
     }
     if (!QDir().mkpath(dir))
-        return ioError(tr("Cannot create the folder %1.").arg(QDir::toNativeSeparators(dir)));
-    return true;
+        return Error::make(writeFailureKind(dir), tr("Cannot create the folder %1.").arg(QDir::toNativeSeparators(dir)));
+    return {};
 }
 
 QString slugify(const QString &text, int maxLen)

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/api/apierror.h"
+#include "core/common/error.h"
 
 #include <QByteArray>
 #include <QString>
@@ -26,9 +26,6 @@ struct ExportReport {
  */
 namespace exportfiles {
 
-/** The error value every exporter returns: a kind and a readable message that names the fix. */
-ApiError makeError(ErrorKind kind, const QString &message);
-
 /** Writes through QSaveFile (temp + rename): a crash never leaves a half file. */
 Result<qint64> writeAtomically(const QString &path, const QByteArray &bytes);
 
@@ -42,8 +39,8 @@ Result<qint64> writeFile(const QString &path, const QByteArray &bytes);
 /** Hard-links src to dst (same bytes, no copy); falls back to a byte copy. *linked says which. */
 Result<bool> linkOrCopy(const QString &src, const QString &dst, bool allowLink);
 
-/** Creates dir, which must not exist or be empty: an export never mixes into other files. */
-Result<bool> prepareEmptyDir(const QString &dir);
+/** Creates dir, which must not exist or be empty (Conflict otherwise): an export never mixes into other files. */
+Result<void> prepareEmptyDir(const QString &dir);
 
 /** "Add a lantern, then dim!" -> "add-a-lantern-then-dim"; ASCII letters/digits, at most maxLen. */
 QString slugify(const QString &text, int maxLen = 40);

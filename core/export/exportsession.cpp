@@ -14,9 +14,9 @@ namespace nb2 {
 
 namespace {
 
-ApiError invalid(const QString &message)
+Error invalid(const QString &message)
 {
-    return exportfiles::makeError(ErrorKind::InvalidInput, message);
+    return Error::make(ErrorKind::InvalidInput, message);
 }
 
 ExportFrame fromFrame(const Frame &f, const QDir &dir)

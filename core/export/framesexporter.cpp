@@ -27,7 +27,7 @@ Result<ExportReport> FramesExporter::write(const ExportSession &session, const Q
             withImages.append(f);
     }
     if (withImages.isEmpty()) {
-        return exportfiles::makeError(ErrorKind::InvalidInput, QCoreApplication::translate("nb2::FramesExporter", "None of the chosen frames has an image."));
+        return Error::make(ErrorKind::InvalidInput, QCoreApplication::translate("nb2::FramesExporter", "None of the chosen frames has an image."));
     }
     auto ready = exportfiles::prepareEmptyDir(outDir);
     if (!ready)

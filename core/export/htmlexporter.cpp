@@ -347,7 +347,7 @@ Result<ExportReport> HtmlExporter::write(const ExportSession &session, const QLi
             return ready.error();
         const QDir dir(out);
         if (!dir.mkpath(QStringLiteral("images"))) {
-            return exportfiles::makeError(ErrorKind::Io, tr("Cannot create the folder %1.").arg(QDir::toNativeSeparators(dir.filePath(QStringLiteral("images")))));
+            return Error::make(ErrorKind::Io, tr("Cannot create the folder %1.").arg(QDir::toNativeSeparators(dir.filePath(QStringLiteral("images")))));
         }
         pagePath = dir.filePath(QStringLiteral("index.html"));
         for (const ExportFrame *f : frames) {

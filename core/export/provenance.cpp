@@ -21,8 +21,6 @@ namespace nb2 {
 
 namespace {
 
-using exportfiles::makeError;
-
 QString tr(const char *text)
 {
     return QCoreApplication::translate("nb2::Provenance", text);
@@ -69,15 +67,15 @@ struct PngChunk {
 Result<QList<PngChunk>> parsePng(const QByteArray &bytes)
 {
     if (!bytes.startsWith(kPngSignature))
-        return makeError(ErrorKind::InvalidInput, tr("Not a PNG file."));
+        return Error::make(ErrorKind::InvalidInput, tr("Not a PNG file."));
     QList<PngChunk> chunks;
     qsizetype pos = kPngSignature.size();
     while (pos < bytes.size()) {
         if (bytes.size() - pos < 12)
-            return makeError(ErrorKind::InvalidInput, tr("The PNG file is truncated."));
+            return Error::make(ErrorKind::InvalidInput, tr("The PNG file is truncated."));
         const quint32 len = qFromBigEndian<quint32>(bytes.constData() + pos);
         if (len > 0x7fffffffu || qsizetype(len) > bytes.size() - pos - 12)
-            return makeError(ErrorKind::InvalidInput, tr("The PNG file is truncated or damaged."));
+            return Error::make(ErrorKind::InvalidInput, tr("The PNG file is truncated or damaged."));
         PngChunk c;
         c.type = bytes.mid(pos + 4, 4);
         c.start = pos;
@@ -89,7 +87,7 @@ Result<QList<PngChunk>> parsePng(const QByteArray &bytes)
             break;
     }
     if (chunks.isEmpty() || chunks.first().type != "IHDR" || chunks.last().type != "IEND")
-        return makeError(ErrorKind::InvalidInput, tr("The PNG file is damaged (IHDR or IEND missing)."));
+        return Error::make(ErrorKind::InvalidInput, tr("The PNG file is damaged (IHDR or IEND missing)."));
     return chunks;
 }
 
@@ -141,33 +139,33 @@ struct JpegSegment {
 Result<QList<JpegSegment>> parseJpegHeader(const QByteArray &bytes, qsizetype *scanStart)
 {
     if (bytes.size() < 4 || quint8(bytes[0]) != 0xff || quint8(bytes[1]) != 0xd8)
-        return makeError(ErrorKind::InvalidInput, tr("Not a JPEG file."));
+        return Error::make(ErrorKind::InvalidInput, tr("Not a JPEG file."));
     QList<JpegSegment> segs;
     qsizetype pos = 2;
     while (true) {
         if (pos + 4 > bytes.size())
-            return makeError(ErrorKind::InvalidInput, tr("The JPEG file is truncated before its image data."));
+            return Error::make(ErrorKind::InvalidInput, tr("The JPEG file is truncated before its image data."));
         if (quint8(bytes[pos]) != 0xff)
-            return makeError(ErrorKind::InvalidInput, tr("The JPEG file is damaged (marker expected at byte %1).").arg(pos));
+            return Error::make(ErrorKind::InvalidInput, tr("The JPEG file is damaged (marker expected at byte %1).").arg(pos));
         qsizetype m = pos + 1;
         while (m < bytes.size() && quint8(bytes[m]) == 0xff)
             ++m;                                            // fill bytes
         if (m + 3 > bytes.size())
-            return makeError(ErrorKind::InvalidInput, tr("The JPEG file is truncated."));
+            return Error::make(ErrorKind::InvalidInput, tr("The JPEG file is truncated."));
         const quint8 marker = quint8(bytes[m]);
         if (marker == 0xda) {                               // SOS: entropy-coded data follows
             *scanStart = pos;
             return segs;
         }
         if (marker == 0xd9 || marker == 0xd8)
-            return makeError(ErrorKind::InvalidInput, tr("The JPEG file has no image data."));
+            return Error::make(ErrorKind::InvalidInput, tr("The JPEG file has no image data."));
         if ((marker >= 0xd0 && marker <= 0xd7) || marker == 0x01) {
             pos = m + 1;                                    // standalone marker, no length
             continue;
         }
         const quint16 len = qFromBigEndian<quint16>(bytes.constData() + m + 1);
         if (len < 2 || m + 1 + len > bytes.size())
-            return makeError(ErrorKind::InvalidInput, tr("The JPEG file is truncated or damaged."));
+            return Error::make(ErrorKind::InvalidInput, tr("The JPEG file is truncated or damaged."));
         JpegSegment s;
         s.marker = marker;
         s.start = pos;
@@ -251,7 +249,7 @@ Result<QByteArray> jpegWithRecord(const QByteArray &bytes, const QByteArray &jso
     // A file may carry one XMP packet; when someone else's is there, the record goes in a comment.
     const QByteArray payload = foreignXmp ? kComPrefix + json : xmpPacket(json);
     if (payload.size() > kMaxJpegPayload)
-        return makeError(ErrorKind::TooLarge, tr("The provenance record is too large for a JPEG segment."));
+        return Error::make(ErrorKind::TooLarge, tr("The provenance record is too large for a JPEG segment."));
     const QByteArray segment = jpegSegment(foreignXmp ? 0xfe : 0xe1, payload);
 
     QByteArray out;
@@ -310,12 +308,12 @@ Result<Provenance> Provenance::fromJson(const QByteArray &json)
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &pe);
     if (pe.error != QJsonParseError::NoError || !doc.isObject())
-        return makeError(ErrorKind::InvalidInput, tr("The provenance record is not valid JSON: %1.").arg(pe.errorString()));
+        return Error::make(ErrorKind::InvalidInput, tr("The provenance record is not valid JSON: %1.").arg(pe.errorString()));
     const QJsonObject o = doc.object();
     Provenance p;
     p.schema = o.value(QStringLiteral("schema")).toInt(0);
     if (p.schema < 1)
-        return makeError(ErrorKind::InvalidInput, tr("The provenance record has no schema version."));
+        return Error::make(ErrorKind::InvalidInput, tr("The provenance record has no schema version."));
     p.app = o.value(QStringLiteral("app")).toString();
     p.frameId = o.value(QStringLiteral("frame")).toString();
     p.parentSha256 = o.value(QStringLiteral("parentSha256")).toString();
@@ -410,7 +408,7 @@ Result<QByteArray> embedProvenance(const QByteArray &imageBytes, const Provenanc
     }
     if (canEmbedProvenance(imageBytes))
         return jpegWithRecord(imageBytes, json);
-    return makeError(ErrorKind::InvalidInput,
+    return Error::make(ErrorKind::InvalidInput,
                  tr("Provenance can only be written into PNG and JPEG files; this image is neither."));
 }
 
@@ -426,18 +424,18 @@ Result<Provenance> readProvenanceFromBytes(const QByteArray &bytes)
             qsizetype pos = qstrlen(kProvenanceKeyword) + 1;
             if (c.type == "iTXt") {
                 if (c.data.size() < pos + 2 || c.data.at(pos) != '\0')
-                    return makeError(ErrorKind::InvalidInput, tr("The PNG provenance chunk is compressed or damaged."));
+                    return Error::make(ErrorKind::InvalidInput, tr("The PNG provenance chunk is compressed or damaged."));
                 pos += 2;                                        // compression flag + method
                 for (int skip = 0; skip < 2; ++skip) {           // language tag, translated keyword
                     const qsizetype nul = c.data.indexOf('\0', pos);
                     if (nul < 0)
-                        return makeError(ErrorKind::InvalidInput, tr("The PNG provenance chunk is damaged."));
+                        return Error::make(ErrorKind::InvalidInput, tr("The PNG provenance chunk is damaged."));
                     pos = nul + 1;
                 }
             }
             return Provenance::fromJson(c.data.mid(pos));
         }
-        return makeError(ErrorKind::InvalidInput, tr("This PNG carries no NB2Lite provenance record."));
+        return Error::make(ErrorKind::InvalidInput, tr("This PNG carries no NB2Lite provenance record."));
     }
     if (canEmbedProvenance(bytes)) {
         qsizetype scanStart = 0;
@@ -453,19 +451,19 @@ Result<Provenance> readProvenanceFromBytes(const QByteArray &bytes)
             const qsizetype a = s.payload.indexOf(open);
             const qsizetype b = s.payload.indexOf("</nb2lite:provenance>", a);
             if (a < 0 || b < 0)
-                return makeError(ErrorKind::InvalidInput, tr("The JPEG's XMP provenance packet is damaged."));
+                return Error::make(ErrorKind::InvalidInput, tr("The JPEG's XMP provenance packet is damaged."));
             return Provenance::fromJson(xmlUnescape(s.payload.mid(a + open.size(), b - a - open.size())));
         }
-        return makeError(ErrorKind::InvalidInput, tr("This JPEG carries no NB2Lite provenance record."));
+        return Error::make(ErrorKind::InvalidInput, tr("This JPEG carries no NB2Lite provenance record."));
     }
-    return makeError(ErrorKind::InvalidInput, tr("Only PNG and JPEG files carry provenance records."));
+    return Error::make(ErrorKind::InvalidInput, tr("Only PNG and JPEG files carry provenance records."));
 }
 
 Result<Provenance> readProvenance(const QString &path)
 {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
-        return makeError(ErrorKind::Io, tr("Cannot read %1: %2").arg(path, f.errorString()));
+        return Error::make(ErrorKind::Io, tr("Cannot read %1: %2").arg(path, f.errorString()));
     return readProvenanceFromBytes(f.readAll());
 }
 

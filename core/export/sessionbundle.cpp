@@ -27,8 +27,6 @@ namespace nb2 {
 
 namespace {
 
-using exportfiles::makeError;
-
 QString tr(const char *text)
 {
     return QCoreApplication::translate("nb2::SessionBundle", text);
@@ -58,7 +56,7 @@ la_ssize_t writeToSaveFile(archive *, void *client, const void *buffer, size_t l
     return file->write(static_cast<const char *>(buffer), qint64(length));
 }
 
-Result<bool> addEntry(archive *a, const QString &name, const QByteArray &bytes, const QDateTime &mtime, bool compress)
+Result<void> addEntry(archive *a, const QString &name, const QByteArray &bytes, const QDateTime &mtime, bool compress)
 {
     // Images are already compressed: storing them keeps the bundle fast to write and read.
     if (compress)
@@ -73,10 +71,10 @@ Result<bool> addEntry(archive *a, const QString &name, const QByteArray &bytes, 
     archive_entry_set_size(entry.get(), bytes.size());
     archive_entry_set_mtime(entry.get(), mtime.isValid() ? mtime.toSecsSinceEpoch() : 0, 0);
     if (archive_write_header(a, entry.get()) != ARCHIVE_OK)
-        return makeError(ErrorKind::Io, tr("Cannot add %1 to the bundle: %2").arg(name, archiveMessage(a)));
+        return Error::make(ErrorKind::Io, tr("Cannot add %1 to the bundle: %2").arg(name, archiveMessage(a)));
     if (!bytes.isEmpty() && archive_write_data(a, bytes.constData(), size_t(bytes.size())) != bytes.size())
-        return makeError(ErrorKind::Io, tr("Cannot write %1 into the bundle: %2").arg(name, archiveMessage(a)));
-    return true;
+        return Error::make(ErrorKind::Io, tr("Cannot write %1 into the bundle: %2").arg(name, archiveMessage(a)));
+    return {};
 }
 
 bool isDeflatable(const QString &name)
@@ -111,24 +109,24 @@ Result<ExportReport> SessionBundle::write(const ExportSession &session, const QS
     report.output = outFile;
     report.frames = int(session.frames.size());
     if (session.sessionFiles.isEmpty())
-        return makeError(ErrorKind::InvalidInput, tr("The session has no files to bundle."));
+        return Error::make(ErrorKind::InvalidInput, tr("The session has no files to bundle."));
 
     // Check everything first: a missing file fails the export before a byte is written.
     const QDir dir(session.sessionDir);
     for (const QString &rel : session.sessionFiles) {
         if (!isSafeEntryName(rel) || rel == QLatin1String(kIndexName))
-            return makeError(ErrorKind::InvalidInput, tr("The session file name \"%1\" cannot go into a bundle.").arg(rel));
+            return Error::make(ErrorKind::Unsafe, tr("The session file name \"%1\" cannot go into a bundle.").arg(rel));
         if (!QFileInfo(dir.filePath(rel)).isFile())
-            return makeError(ErrorKind::Io, tr("The session file %1 is missing.").arg(rel));
+            return Error::make(ErrorKind::Io, tr("The session file %1 is missing.").arg(rel));
     }
 
     QSaveFile out(outFile);
     if (!out.open(QIODevice::WriteOnly))
-        return makeError(ErrorKind::Io, tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(outFile), out.errorString()));
+        return Error::make(writeFailureKind(outFile, &out), tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(outFile), out.errorString()));
     ArchivePtr a(archive_write_new());
     archive_write_set_format_zip(a.get());
     if (archive_write_open2(a.get(), &out, nullptr, writeToSaveFile, nullptr, nullptr) != ARCHIVE_OK)
-        return makeError(ErrorKind::Io, tr("Cannot start the bundle: %1").arg(archiveMessage(a.get())));
+        return Error::make(ErrorKind::Io, tr("Cannot start the bundle: %1").arg(archiveMessage(a.get())));
 
     // One file in memory at a time (a session can hold gigabytes of images); the index,
     // which needs every checksum, goes last.
@@ -159,10 +157,10 @@ Result<ExportReport> SessionBundle::write(const ExportSession &session, const QS
     if (!added)
         return added.error();
     if (archive_write_close(a.get()) != ARCHIVE_OK)
-        return makeError(ErrorKind::Io, tr("Cannot finish the bundle: %1").arg(archiveMessage(a.get())));
+        return Error::make(ErrorKind::Io, tr("Cannot finish the bundle: %1").arg(archiveMessage(a.get())));
     a.reset();
     if (!out.commit())
-        return makeError(ErrorKind::Io, tr("Writing %1 failed: %2").arg(QDir::toNativeSeparators(outFile), out.errorString()));
+        return Error::make(writeFailureKind(outFile, &out), tr("Writing %1 failed: %2").arg(QDir::toNativeSeparators(outFile), out.errorString()));
     report.bytesWritten = QFileInfo(outFile).size();
     return report;
 }
@@ -172,7 +170,7 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
     ExportReport report;
     report.output = targetDir;
     if (!QFileInfo(bundleFile).isFile())
-        return makeError(ErrorKind::Io, tr("The bundle %1 does not exist.").arg(QDir::toNativeSeparators(bundleFile)));
+        return Error::make(ErrorKind::Io, tr("The bundle %1 does not exist.").arg(QDir::toNativeSeparators(bundleFile)));
     const bool existed = QFileInfo::exists(targetDir);
     auto ready = exportfiles::prepareEmptyDir(targetDir);
     if (!ready)
@@ -186,7 +184,7 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
         QDir(targetDir).removeRecursively();
         if (existed)
             QDir().mkpath(targetDir);
-        return makeError(kind, message);
+        return Error::make(kind, message);
     };
 
     ArchivePtr a(archive_read_new());
@@ -205,14 +203,14 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
         const char *utf8 = archive_entry_pathname_utf8(entry);
         const QString name = utf8 ? QString::fromUtf8(utf8) : QString::fromLocal8Bit(archive_entry_pathname(entry));
         if (!isSafeEntryName(name))
-            return fail(ErrorKind::InvalidInput, tr("The bundle contains an unsafe entry name \"%1\" (absolute or leaving the folder); nothing was extracted.").arg(name));
+            return fail(ErrorKind::Unsafe, tr("The bundle contains an unsafe entry name \"%1\" (absolute or leaving the folder); nothing was extracted.").arg(name));
         const auto type = archive_entry_filetype(entry);
         if (type == AE_IFDIR)
             continue;
         if (type != AE_IFREG || archive_entry_hardlink(entry) || archive_entry_symlink(entry))
-            return fail(ErrorKind::InvalidInput, tr("The bundle entry \"%1\" is not a plain file; nothing was extracted.").arg(name));
+            return fail(ErrorKind::Unsafe, tr("The bundle entry \"%1\" is not a plain file; nothing was extracted.").arg(name));
         if (seen.contains(name))
-            return fail(ErrorKind::InvalidInput, tr("The bundle contains \"%1\" twice.").arg(name));
+            return fail(ErrorKind::Corrupt, tr("The bundle contains \"%1\" twice.").arg(name));
         seen.insert(name);
         if (archive_entry_size_is_set(entry) && archive_entry_size(entry) > kMaxEntryBytes)
             return fail(ErrorKind::TooLarge, tr("The bundle entry \"%1\" is too large.").arg(name));
@@ -226,7 +224,7 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
                 return fail(ErrorKind::TooLarge, tr("The bundle entry \"%1\" is too large.").arg(name));
         }
         if (n < 0)
-            return fail(ErrorKind::InvalidInput, tr("The bundle entry \"%1\" is damaged: %2").arg(name, archiveMessage(a.get())));
+            return fail(ErrorKind::Corrupt, tr("The bundle entry \"%1\" is damaged: %2").arg(name, archiveMessage(a.get())));
 
         if (name == QLatin1String(kIndexName)) {
             head = QJsonDocument::fromJson(data).object();
@@ -235,7 +233,7 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
         hashes.insert(name, SessionStore::sha256Hex(data));
         const QString target = dir.filePath(name);
         if (!QDir().mkpath(QFileInfo(target).absolutePath()))
-            return fail(ErrorKind::Io, tr("Cannot create a folder for %1.").arg(name));
+            return fail(writeFailureKind(target), tr("Cannot create a folder for %1.").arg(name));
         auto ok = exportfiles::writeAtomically(target, data);
         if (!ok)
             return fail(ok.error().kind, ok.error().message);
@@ -243,7 +241,7 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
         report.bytesWritten += data.size();
     }
     if (rc != ARCHIVE_EOF)
-        return fail(ErrorKind::InvalidInput, tr("The bundle is damaged: %1").arg(archiveMessage(a.get())));
+        return fail(ErrorKind::Corrupt, tr("The bundle is damaged: %1").arg(archiveMessage(a.get())));
 
     if (head.value(QStringLiteral("format")).toString() != QLatin1String(kFormatName))
         return fail(ErrorKind::InvalidInput, tr("This zip is not an NB2Lite session bundle (no %1).").arg(QLatin1String(kIndexName)));
@@ -255,14 +253,14 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
         const QJsonObject o = v.toObject();
         const QString rel = o.value(QStringLiteral("path")).toString();
         if (!hashes.contains(rel))
-            return fail(ErrorKind::InvalidInput, tr("The bundle is incomplete: %1 is missing.").arg(rel));
+            return fail(ErrorKind::Corrupt, tr("The bundle is incomplete: %1 is missing.").arg(rel));
         if (hashes.value(rel) != o.value(QStringLiteral("sha256")).toString())
-            return fail(ErrorKind::InvalidInput, tr("The bundle is damaged: %1 does not match its checksum.").arg(rel));
+            return fail(ErrorKind::Corrupt, tr("The bundle is damaged: %1 does not match its checksum.").arg(rel));
     }
     if (files.size() != hashes.size())
-        return fail(ErrorKind::InvalidInput, tr("The bundle holds files its index does not list."));
+        return fail(ErrorKind::Corrupt, tr("The bundle holds files its index does not list."));
     if (!hashes.contains(QStringLiteral("manifest.json")))
-        return fail(ErrorKind::InvalidInput, tr("The bundle has no manifest.json."));
+        return fail(ErrorKind::Corrupt, tr("The bundle has no manifest.json."));
     report.files = written;
     report.frames = head.value(QStringLiteral("frames")).toInt();
     return report;

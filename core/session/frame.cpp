@@ -145,12 +145,12 @@ bool isValidStatusTransition(FrameStatus from, FrameStatus to)
     return false;
 }
 
-FrameError FrameError::fromApiError(const ApiError &error)
+FrameError FrameError::fromError(const Error &error)
 {
     FrameError e;
     e.kind = errorKindName(error.kind);
-    e.httpStatus = error.httpStatus;
-    e.serverMessage = error.serverMessage;
+    e.httpStatus = error.api.httpStatus;
+    e.serverMessage = error.api.serverMessage;
     e.message = error.message;
     return e;
 }
@@ -251,13 +251,9 @@ QJsonObject Frame::toJson() const
     return o;
 }
 
-bool Frame::fromJson(const QJsonObject &o, Frame *frame, QString *errorMessage)
+Result<Frame> Frame::fromJson(const QJsonObject &o)
 {
-    auto fail = [&](const QString &m) {
-        if (errorMessage)
-            *errorMessage = m;
-        return false;
-    };
+    auto fail = [](const QString &m) { return Error::make(ErrorKind::Corrupt, m); };
     Frame f;
     f.id = o.value(kId).toString();
     if (f.id.isEmpty())
@@ -311,8 +307,7 @@ bool Frame::fromJson(const QJsonObject &o, Frame *frame, QString *errorMessage)
     f.extra = o;
     for (const QLatin1String &k : kKnown)
         f.extra.remove(k);
-    *frame = f;
-    return true;
+    return f;
 }
 
 QJsonObject FrameLineage::toJson() const

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/api/apierror.h"
+#include "core/common/error.h"
 #include "core/api/interaction.h"
 
 #include <QDateTime>
@@ -26,7 +26,7 @@ QString frameKindFilePrefix(FrameKind kind);
 /** Whether a frame may move from one status to another (the session's state machine). */
 bool isValidStatusTransition(FrameStatus from, FrameStatus to);
 
-/** Why a turn failed, as stored in the session (from ApiError). */
+/** Why a turn failed, as stored in the session (from an Error). */
 struct FrameError {
     QString kind;           // errorKindName(): "not_found", "network", ... empty = no error
     int httpStatus = 0;
@@ -34,7 +34,7 @@ struct FrameError {
     QString message;        // readable, names the fix
 
     bool isEmpty() const { return kind.isEmpty() && message.isEmpty(); }
-    static FrameError fromApiError(const ApiError &error);
+    static FrameError fromError(const Error &error);
 };
 
 /** A frame's image on disk, relative to the session folder (e.g. "images/gen_1767000000_ab12cd34.jpg"). */
@@ -124,8 +124,8 @@ struct Frame {
     QString statusText() const;
 
     QJsonObject toJson() const;
-    /** Missing optional fields take defaults; returns false with a message when id/kind/status are unusable. */
-    static bool fromJson(const QJsonObject &object, Frame *frame, QString *errorMessage = nullptr);
+    /** Missing optional fields take defaults; a Corrupt error naming the field when id/kind/status are unusable. */
+    static Result<Frame> fromJson(const QJsonObject &object);
 
     static QString newId(); // 8 hex chars from a random UUID
 };

@@ -25,7 +25,7 @@ void Journal::setPath(const QString &path)
     m_path = path;
 }
 
-bool Journal::append(QJsonObject record, QString *error)
+Result<void> Journal::append(QJsonObject record)
 {
     if (!record.contains(kAt))
         record.insert(kAt, toIsoUtc(QDateTime::currentDateTimeUtc()));
@@ -35,45 +35,41 @@ bool Journal::append(QJsonObject record, QString *error)
     QMutexLocker locker(&m_mutex);
     QFile file(m_path);
     // Append mode is O_APPEND: one write() per record keeps lines whole across processes.
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Append)) {
-        if (error)
-            *error = QStringLiteral("%1: cannot open the journal for appending: %2").arg(m_path, file.errorString());
-        return false;
-    }
-    if (file.write(line) != line.size() || !file.flush()) {
-        if (error)
-            *error = QStringLiteral("%1: cannot append to the journal: %2").arg(m_path, file.errorString());
-        return false;
-    }
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Append))
+        return Error::make(writeFailureKind(m_path, &file),
+                           QStringLiteral("%1: cannot open the journal for appending: %2").arg(m_path, file.errorString()));
+    if (file.write(line) != line.size() || !file.flush())
+        return Error::make(writeFailureKind(m_path, &file),
+                           QStringLiteral("%1: cannot append to the journal: %2").arg(m_path, file.errorString()));
 #ifdef Q_OS_UNIX
     ::fdatasync(file.handle());
 #endif
-    return true;
+    return {};
 }
 
-bool Journal::beginTurn(const Frame &frame, QString *error)
+Result<void> Journal::beginTurn(const Frame &frame)
 {
-    return append({{kOp, QStringLiteral("begin")}, {kFrame, frame.toJson()}}, error);
+    return append({{kOp, QStringLiteral("begin")}, {kFrame, frame.toJson()}});
 }
 
-bool Journal::recordInteractionId(const QString &frameId, const QString &interactionId, QString *error)
+Result<void> Journal::recordInteractionId(const QString &frameId, const QString &interactionId)
 {
-    return append({{kOp, QStringLiteral("id")}, {kFrameId, frameId}, {kInteractionId, interactionId}}, error);
+    return append({{kOp, QStringLiteral("id")}, {kFrameId, frameId}, {kInteractionId, interactionId}});
 }
 
-bool Journal::endTurn(const Frame &frame, QString *error)
+Result<void> Journal::endTurn(const Frame &frame)
 {
-    return append({{kOp, QStringLiteral("end")}, {kFrame, frame.toJson()}}, error);
+    return append({{kOp, QStringLiteral("end")}, {kFrame, frame.toJson()}});
 }
 
-bool Journal::recordFrame(const Frame &frame, QString *error)
+Result<void> Journal::recordFrame(const Frame &frame)
 {
-    return append({{kOp, QStringLiteral("frame")}, {kFrame, frame.toJson()}}, error);
+    return append({{kOp, QStringLiteral("frame")}, {kFrame, frame.toJson()}});
 }
 
-bool Journal::recordRemoval(const QStringList &frameIds, QString *error)
+Result<void> Journal::recordRemoval(const QStringList &frameIds)
 {
-    return append({{kOp, QStringLiteral("remove")}, {kIds, QJsonArray::fromStringList(frameIds)}}, error);
+    return append({{kOp, QStringLiteral("remove")}, {kIds, QJsonArray::fromStringList(frameIds)}});
 }
 
 QList<QJsonObject> Journal::readAll(const QString &path, int *badLines)
@@ -114,9 +110,10 @@ Journal::Replay Journal::replay(const QString &path)
     for (const QJsonObject &rec : records) {
         const QString op = rec.value(kOp).toString();
         if (op == QLatin1String("begin") || op == QLatin1String("end") || op == QLatin1String("frame")) {
-            Frame f;
-            if (!Frame::fromJson(rec.value(kFrame).toObject(), &f))
+            const Result<Frame> parsed = Frame::fromJson(rec.value(kFrame).toObject());
+            if (!parsed)
                 continue;
+            Frame f = parsed.value();
             see(f.id);
             if (op == QLatin1String("begin")) {
                 // A new attempt: only an id learned after this record belongs to it.

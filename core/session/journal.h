@@ -28,14 +28,14 @@ public:
     QString path() const { return m_path; }
     void setPath(const QString &path);
 
-    bool beginTurn(const Frame &frame, QString *error = nullptr);
-    bool recordInteractionId(const QString &frameId, const QString &interactionId, QString *error = nullptr);
-    bool endTurn(const Frame &frame, QString *error = nullptr);
-    bool recordFrame(const Frame &frame, QString *error = nullptr);
-    bool recordRemoval(const QStringList &frameIds, QString *error = nullptr);
+    Result<void> beginTurn(const Frame &frame);
+    Result<void> recordInteractionId(const QString &frameId, const QString &interactionId);
+    Result<void> endTurn(const Frame &frame);
+    Result<void> recordFrame(const Frame &frame);
+    Result<void> recordRemoval(const QStringList &frameIds);
 
     /** Appends one record ("op" and "at" are added when missing), flushed and fsync'ed. */
-    bool append(QJsonObject record, QString *error = nullptr);
+    Result<void> append(QJsonObject record);
 
     /** What the journal says, folded: the last known state of each frame and each frame's latest interaction id. */
     struct Replay {

@@ -44,7 +44,7 @@ struct SessionController::Job {
     CancelTokenPtr cancel = std::make_shared<CancelToken>();
     Journal *journal = nullptr;
     Frame beginFrame;                             // the pending frame the journal "begin" record carries
-    std::function<bool(QString *)> manifestWritten; // blocks until the manifest lists the pending frame
+    std::function<Result<void>()> manifestWritten; // blocks until the manifest lists the pending frame
     SessionController *controller = nullptr;
 };
 
@@ -53,7 +53,7 @@ struct SessionController::JobResult {
     QString frameId;
     bool recovery = false;
     bool ok = false;
-    ApiError error;
+    Error error;
     Interaction interaction;
     FrameImage image;
     bool reAnchored = false;
@@ -61,14 +61,6 @@ struct SessionController::JobResult {
 };
 
 namespace {
-
-ApiError makeError(ErrorKind kind, const QString &message)
-{
-    ApiError e;
-    e.kind = kind;
-    e.message = message;
-    return e;
-}
 
 qint64 currentPid()
 {
@@ -120,7 +112,7 @@ Result<TurnRequest> buildRequest(const SessionController::Job &job, FrameKind ki
     case FrameKind::Import:
         break;
     }
-    return makeError(ErrorKind::InvalidInput, QStringLiteral("an import frame has no request to send"));
+    return Error::make(ErrorKind::InvalidInput, QStringLiteral("an import frame has no request to send"));
 }
 
 void storeImage(const SessionController::Job &job, FrameKind kind, SessionController::JobResult &r)
@@ -128,8 +120,8 @@ void storeImage(const SessionController::Job &job, FrameKind kind, SessionContro
     const ImageData &img = r.interaction.image;
     if (img.isNull()) {
         r.ok = false;
-        r.error = makeError(ErrorKind::NoImage, QStringLiteral("The model answered without an image."));
-        r.error.modelText = r.interaction.text;
+        r.error = Error::make(ErrorKind::NoImage, QStringLiteral("The model answered without an image."));
+        r.error.api.modelText = r.interaction.text;
         return;
     }
     const QString rel = SessionStore::imageFileName(frameKindFilePrefix(kind), QDateTime::currentDateTimeUtc(),
@@ -151,7 +143,7 @@ SessionController::JobResult runJob(std::shared_ptr<SessionController::Job> job)
     SessionController::JobResult r;
     r.frameId = job->frameId;
     if (!job->client) {
-        r.error = makeError(ErrorKind::Auth, QStringLiteral("No API client is configured for this session."));
+        r.error = Error::make(ErrorKind::Auth, QStringLiteral("No API client is configured for this session."));
         return r;
     }
 
@@ -164,14 +156,14 @@ SessionController::JobResult runJob(std::shared_ptr<SessionController::Job> job)
             Result<Interaction> got = job->client->get(job->recoverId, opts);
             if (!got) {
                 r.error = got.error();
-                r.attempts += got.error().attempts;
+                r.attempts += got.error().api.attempts;
                 return r;
             }
             r.attempts += got.value().attempts;
             const QString status = got.value().status;
             if (status == QLatin1String("in_progress") || status == QLatin1String("queued")) {
                 if (!job->cancel->sleepFor(500)) {
-                    r.error = makeError(ErrorKind::Cancelled, QStringLiteral("Recovery was cancelled."));
+                    r.error = Error::make(ErrorKind::Cancelled, QStringLiteral("Recovery was cancelled."));
                     return r;
                 }
                 continue;
@@ -180,7 +172,7 @@ SessionController::JobResult runJob(std::shared_ptr<SessionController::Job> job)
             if (r.interaction.id.isEmpty())
                 r.interaction.id = job->recoverId;
             if (status != QLatin1String("completed")) {
-                r.error = makeError(ErrorKind::Server,
+                r.error = Error::make(ErrorKind::Server,
                                     QStringLiteral("The server reports this interaction as \"%1\".").arg(status));
                 return r;
             }
@@ -188,7 +180,7 @@ SessionController::JobResult runJob(std::shared_ptr<SessionController::Job> job)
             storeImage(*job, job->kind, r);
             return r;
         }
-        r.error = makeError(ErrorKind::Timeout, QStringLiteral("The server was still working on this interaction."));
+        r.error = Error::make(ErrorKind::Timeout, QStringLiteral("The server was still working on this interaction."));
         return r;
     }
 
@@ -201,13 +193,15 @@ SessionController::JobResult runJob(std::shared_ptr<SessionController::Job> job)
         // Crash safety, in order: the manifest lists the pending frame (the store's writer), then
         // the journal "begin" record is on disk, then the request leaves. Waiting here keeps the
         // GUI thread free of both.
-        QString err;
-        if (job->manifestWritten && !job->manifestWritten(&err)) {
-            r.error = makeError(ErrorKind::Io, QStringLiteral("Could not write the session manifest: %1").arg(err));
-            return r;
+        if (job->manifestWritten) {
+            if (const Result<void> written = job->manifestWritten(); !written) {
+                r.error = written.error(); // keeps its kind: Locked, DiskFull, NotWritable, ...
+                r.error.message = QStringLiteral("Could not write the session manifest: %1").arg(written.error().message);
+                return r;
+            }
         }
-        if (!job->journal->beginTurn(job->beginFrame, &err)) {
-            r.error = makeError(ErrorKind::Io, err);
+        if (const Result<void> begun = job->journal->beginTurn(job->beginFrame); !begun) {
+            r.error = begun.error();
             return r;
         }
     }
@@ -237,7 +231,7 @@ SessionController::JobResult runJob(std::shared_ptr<SessionController::Job> job)
             Qt::QueuedConnection);
     };
     Result<Interaction> res = job->client->create(request.value(), opts);
-    r.attempts += res ? res.value().attempts : res.error().attempts;
+    r.attempts += res ? res.value().attempts : res.error().api.attempts;
     FrameKind finalKind = job->kind;
     if (!res && res.error().kind == ErrorKind::NotFound && job->canReAnchor && !job->cancel->isCancelled()) {
         // The parent's id is gone on the server: send its stored pixels instead.
@@ -249,7 +243,7 @@ SessionController::JobResult runJob(std::shared_ptr<SessionController::Job> job)
         r.reAnchored = true;
         finalKind = FrameKind::ReAnchor;
         res = job->client->create(inlineRequest.value(), opts);
-        r.attempts += res ? res.value().attempts : res.error().attempts;
+        r.attempts += res ? res.value().attempts : res.error().api.attempts;
     }
     if (!res) {
         r.error = res.error();
@@ -265,7 +259,7 @@ SessionController::JobResult runJob(std::shared_ptr<SessionController::Job> job)
 
 SessionController::SessionController(QObject *parent) : QObject(parent)
 {
-    qRegisterMetaType<nb2::ApiError>();
+    qRegisterMetaType<nb2::Error>();
     m_store = new SessionStore(this);
     m_undoStack = new QUndoStack(this);
     m_pool = new QThreadPool(this);
@@ -292,28 +286,28 @@ void SessionController::setSettings(const SessionSettings &settings)
     pump();
 }
 
-bool SessionController::open(const QString &dir, QString *errorMessage)
+Result<void> SessionController::open(const QString &dir)
 {
     close();
-    if (!m_store->open(dir, SessionStore::OpenMode::CreateIfMissing, errorMessage))
-        return false;
+    if (Result<void> opened = m_store->open(dir, SessionStore::OpenMode::CreateIfMissing); !opened)
+        return opened;
     m_undoStack->clear();
     emit opened();
     if (m_settings.recoverOnOpen)
         recoverInterrupted();
-    return true;
+    return {};
 }
 
-bool SessionController::rebuild(const QString &dir, QString *errorMessage)
+Result<void> SessionController::rebuild(const QString &dir)
 {
     close();
-    if (!m_store->rebuild(dir, errorMessage))
-        return false;
+    if (Result<void> rebuilt = m_store->rebuild(dir); !rebuilt)
+        return rebuilt;
     m_undoStack->clear();
     emit opened();
     if (m_settings.recoverOnOpen)
         recoverInterrupted();
-    return true;
+    return {};
 }
 
 void SessionController::close()
@@ -351,9 +345,9 @@ QDateTime SessionController::expiryFor(const QDateTime &from) const
 Result<QString> SessionController::checkParams(const TurnParams &params, FrameKind kind) const
 {
     if (!isOpen())
-        return makeError(ErrorKind::InvalidInput, QStringLiteral("No session is open."));
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("No session is open."));
     if (!m_client)
-        return makeError(ErrorKind::Auth, QStringLiteral("No API client is configured (set an API key)."));
+        return Error::make(ErrorKind::Auth, QStringLiteral("No API client is configured (set an API key)."));
     // Prompt, ratio and thinking level are checked the way the client will check them; image
     // inputs are checked when they are read. Edits without a ratio inherit the parent's (see edit()).
     Q_UNUSED(kind);
@@ -369,18 +363,18 @@ Result<QString> SessionController::checkParentForChild(const QString &parentId, 
 {
     const Frame *parent = graph().frame(parentId);
     if (!parent)
-        return makeError(ErrorKind::InvalidInput, QStringLiteral("There is no frame %1 in this session.").arg(parentId));
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("There is no frame %1 in this session.").arg(parentId));
     if (parent->isTrashed())
-        return makeError(ErrorKind::InvalidInput,
+        return Error::make(ErrorKind::InvalidInput,
                          QStringLiteral("Frame %1 is in the trash; restore it before continuing from it.").arg(parentId));
     if (!parent->isDone())
-        return makeError(ErrorKind::InvalidInput,
+        return Error::make(ErrorKind::InvalidInput,
                          QStringLiteral("Frame %1 is %2; only a finished frame can be continued.")
                              .arg(parentId, frameStatusName(parent->status)));
     if (needsImage && parent->image.isNull())
-        return makeError(ErrorKind::InvalidInput, QStringLiteral("Frame %1 has no image to edit.").arg(parentId));
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("Frame %1 has no image to edit.").arg(parentId));
     if (graph().hasChildren(parentId) && !params.newBranch)
-        return makeError(ErrorKind::InvalidInput,
+        return Error::make(ErrorKind::Conflict,
                          QStringLiteral("Frame %1 already has %2 child frame(s); continuing from it starts a new "
                                         "branch. Use branchFrom() (CLI: --branch) to fork on purpose, or continue "
                                         "from the branch head %3.")
@@ -410,29 +404,28 @@ Frame SessionController::newFrame(FrameKind kind, const QString &parentId, const
     return f;
 }
 
-bool SessionController::prepareEdit(Frame &frame, const Frame &parent, ApiError *error) const
+Result<void> SessionController::prepareEdit(Frame &frame, const Frame &parent) const
 {
     if (parent.hasUsableId()) {
         frame.kind = FrameKind::Edit;
         frame.continuedInteractionId = parent.interactionId;
         frame.inputImages.clear();
-        return true;
+        return {};
     }
     const QString why = parent.interactionId.isEmpty()
         ? QStringLiteral("frame %1 has no server interaction id").arg(parent.id)
         : QStringLiteral("the server id of frame %1 expired at %2").arg(parent.id, toIsoUtc(parent.idExpiresAt));
     if (!m_settings.autoReAnchor) {
-        *error = makeError(ErrorKind::NotFound,
+        return Error::make(ErrorKind::NotFound,
                            QStringLiteral("Cannot continue: %1 and automatic re-anchoring is off. Re-anchor this "
                                           "frame to send the parent's stored image instead (continuity may differ).")
                                .arg(why));
-        return false;
     }
     frame.kind = FrameKind::ReAnchor;
     frame.reAnchored = true;
     frame.continuedInteractionId.clear();
     frame.inputImages = {parent.image.file};
-    return true;
+    return {};
 }
 
 Result<QString> SessionController::generate(const TurnParams &params)
@@ -457,15 +450,15 @@ Result<QString> SessionController::edit(const QString &parentId, const TurnParam
         return r;
     const bool forks = graph().hasChildren(parentId);
     Frame f = newFrame(FrameKind::Edit, parentId, params);
-    ApiError err;
-    if (!prepareEdit(f, parent, &err)) {
+    if (const Result<void> prepared = prepareEdit(f, parent); !prepared) {
+        const Error &err = prepared.error();
         // Visible as a failed frame with an explicit re-anchor action; nothing was sent.
         f.status = FrameStatus::Failed;
-        f.error = FrameError::fromApiError(err);
+        f.error = FrameError::fromError(err);
         f.finishedAt = f.requestedAt;
         f.ownerPid = 0;
         if (!commitFrames({f}, f.id))
-            return makeError(ErrorKind::Io, QStringLiteral("Could not write the session manifest."));
+            return Error::make(ErrorKind::Io, QStringLiteral("Could not write the session manifest."));
         recordFrameAfterWrite(f);
         emit frameAdded(f.id);
         if (forks)
@@ -489,7 +482,7 @@ Result<QString> SessionController::editLocal(const QString &parentId, const QStr
     if (auto r = checkParams(params, FrameKind::EditLocal); !r)
         return r;
     if (parentId.isEmpty() && targetFile.isEmpty())
-        return makeError(ErrorKind::InvalidInput,
+        return Error::make(ErrorKind::InvalidInput,
                          QStringLiteral("Edit-local needs a target: a parent frame or an image file."));
     bool forks = false;
     if (!parentId.isEmpty()) {
@@ -515,9 +508,9 @@ Result<QString> SessionController::styleEdit(const QString &parentId, const QStr
     if (auto r = checkParams(params, FrameKind::StyleEdit); !r)
         return r;
     if (styleFile.isEmpty())
-        return makeError(ErrorKind::InvalidInput, QStringLiteral("A style edit needs a style image file."));
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("A style edit needs a style image file."));
     if (parentId.isEmpty() && targetFile.isEmpty())
-        return makeError(ErrorKind::InvalidInput,
+        return Error::make(ErrorKind::InvalidInput,
                          QStringLiteral("A style edit needs a target: a parent frame or an image file."));
     bool forks = false;
     if (!parentId.isEmpty()) {
@@ -563,7 +556,7 @@ Result<QString> SessionController::importImage(const QString &file, const QStrin
 Result<QString> SessionController::importImage(const QString &file, const ImportOptions &options)
 {
     if (!isOpen())
-        return makeError(ErrorKind::InvalidInput, QStringLiteral("No session is open."));
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("No session is open."));
     const Result<ImageInput> input = loadImageInput(file);
     if (!input)
         return input.error();
@@ -582,9 +575,9 @@ Result<QString> SessionController::importStoredImage(const FrameImage &image, co
                                                      const ImportOptions &options)
 {
     if (!isOpen())
-        return makeError(ErrorKind::InvalidInput, QStringLiteral("No session is open."));
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("No session is open."));
     if (image.file.isEmpty() || image.sha256.isEmpty())
-        return makeError(ErrorKind::InvalidInput, QStringLiteral("The imported picture was not stored in the session."));
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("The imported picture was not stored in the session."));
     Frame f;
     do {
         f.id = Frame::newId();
@@ -604,7 +597,7 @@ Result<QString> SessionController::importStoredImage(const FrameImage &image, co
         f.idExpiresAt = {};
     }
     if (!commitFrames({f}, f.id))
-        return makeError(ErrorKind::Io, QStringLiteral("Could not write the session manifest."));
+        return Error::make(ErrorKind::Io, QStringLiteral("Could not write the session manifest."));
     recordFrameAfterWrite(f);
     emit frameAdded(f.id);
     return f.id;
@@ -613,7 +606,7 @@ Result<QString> SessionController::importStoredImage(const FrameImage &image, co
 Result<QString> SessionController::addAndQueue(Frame frame, bool forks)
 {
     if (!m_store->commitAsync({frame}, {}, frame.id))
-        return makeError(ErrorKind::Io, QStringLiteral("No session is open."));
+        return Error::make(ErrorKind::Io, QStringLiteral("No session is open."));
     auto job = std::make_shared<Job>();
     job->frameId = frame.id;
     m_jobs.insert(frame.id, job);
@@ -738,23 +731,23 @@ void SessionController::finishJob(const JobResult &result)
             ++m_recovered;
     } else if (result.error.kind == ErrorKind::Cancelled) {
         f.status = FrameStatus::Cancelled;
-        f.error = FrameError::fromApiError(result.error);
+        f.error = FrameError::fromError(result.error);
     } else if (result.recovery) {
         f.status = FrameStatus::Interrupted;
-        f.error = FrameError::fromApiError(result.error);
+        f.error = FrameError::fromError(result.error);
         if (result.error.kind == ErrorKind::NotFound)
             f.interactionId.clear(); // gone on the server: a retry has to send it again
         ++m_interrupted;
     } else {
         f.status = FrameStatus::Failed;
-        f.error = FrameError::fromApiError(result.error);
+        f.error = FrameError::fromError(result.error);
         if (result.error.kind == ErrorKind::NotFound && f.kind == FrameKind::Edit)
             f.error.message = QStringLiteral("The server no longer has the parent's interaction %1 and automatic "
                                              "re-anchoring is off. Re-anchor this frame to send the parent's stored "
                                              "image instead (continuity may differ).")
                                   .arg(f.continuedInteractionId);
-        if (!result.error.modelText.isEmpty())
-            f.modelText = result.error.modelText;
+        if (!result.error.api.modelText.isEmpty())
+            f.modelText = result.error.api.modelText;
     }
     if (!commitFrames({f}))
         emit errorOccurred(QStringLiteral("Could not record the result of frame %1 in the manifest.").arg(f.id));
@@ -764,7 +757,7 @@ void SessionController::finishJob(const JobResult &result)
         emit frameReAnchored(f.id);
     emit turnFinished(f.id);
     if (f.status != FrameStatus::Done) {
-        ApiError e = result.error;
+        Error e = result.error;
         emit turnFailed(f.id, e);
     }
     pump();
@@ -774,17 +767,17 @@ void SessionController::endTurn(const Frame &frame, int delayMs)
 {
     // On the writer, after the manifest write that has the result ("end" follows the manifest).
     Journal *journal = &m_store->journal();
-    m_store->enqueue([journal, frame, delayMs](QString *err) {
+    m_store->enqueue([journal, frame, delayMs] {
         if (delayMs > 0)
             QThread::msleep(delayMs); // widen the manifest-written/journal-not-closed window for crash tests
-        return journal->endTurn(frame, err);
+        return journal->endTurn(frame);
     });
 }
 
 void SessionController::recordFrameAfterWrite(const Frame &frame)
 {
     Journal *journal = &m_store->journal();
-    m_store->enqueue([journal, frame](QString *err) { return journal->recordFrame(frame, err); });
+    m_store->enqueue([journal, frame] { return journal->recordFrame(frame); });
 }
 
 bool SessionController::commitFrames(const QList<Frame> &frames, const QString &current)
@@ -825,15 +818,15 @@ Result<QString> SessionController::retry(const QString &frameId)
 {
     const Frame *fp = graph().frame(frameId);
     if (!fp)
-        return makeError(ErrorKind::InvalidInput, QStringLiteral("There is no frame %1 in this session.").arg(frameId));
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("There is no frame %1 in this session.").arg(frameId));
     if (!isValidStatusTransition(fp->status, FrameStatus::Pending) || isTracked(frameId))
-        return makeError(ErrorKind::InvalidInput,
+        return Error::make(ErrorKind::InvalidInput,
                          QStringLiteral("Frame %1 is %2; only failed, cancelled or interrupted frames can be retried.")
                              .arg(frameId, frameStatusName(fp->status)));
     if (fp->kind == FrameKind::Import)
-        return makeError(ErrorKind::InvalidInput, QStringLiteral("An imported frame has nothing to retry."));
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("An imported frame has nothing to retry."));
     if (!m_client)
-        return makeError(ErrorKind::Auth, QStringLiteral("No API client is configured (set an API key)."));
+        return Error::make(ErrorKind::Auth, QStringLiteral("No API client is configured (set an API key)."));
     Frame f = *fp;
     auto job = std::make_shared<Job>();
     job->frameId = f.id;
@@ -844,9 +837,8 @@ Result<QString> SessionController::retry(const QString &frameId)
             if (auto r = checkParentForChild(f.parentId, TurnParams{f.prompt, {}, {}, true}, true); !r)
                 return r;
             if (f.kind == FrameKind::Edit) {
-                ApiError err;
-                if (!prepareEdit(f, graph().value(f.parentId), &err))
-                    return err;
+                if (const Result<void> prepared = prepareEdit(f, graph().value(f.parentId)); !prepared)
+                    return prepared.error();
             }
         }
         f.interactionId.clear();
@@ -856,7 +848,7 @@ Result<QString> SessionController::retry(const QString &frameId)
     f.finishedAt = {};
     f.ownerPid = currentPid();
     if (!commitFrames({f}))
-        return makeError(ErrorKind::Io, QStringLiteral("Could not write the session manifest."));
+        return Error::make(ErrorKind::Io, QStringLiteral("Could not write the session manifest."));
     m_jobs.insert(f.id, job);
     m_queue.append(f.id);
     emit frameChanged(f.id);
@@ -868,16 +860,16 @@ Result<QString> SessionController::reAnchor(const QString &frameId)
 {
     const Frame *fp = graph().frame(frameId);
     if (!fp)
-        return makeError(ErrorKind::InvalidInput, QStringLiteral("There is no frame %1 in this session.").arg(frameId));
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("There is no frame %1 in this session.").arg(frameId));
     if (fp->kind != FrameKind::Edit && fp->kind != FrameKind::ReAnchor)
-        return makeError(ErrorKind::InvalidInput,
+        return Error::make(ErrorKind::InvalidInput,
                          QStringLiteral("Frame %1 is not an edit of a parent frame; there is nothing to re-anchor.").arg(frameId));
     if (!isValidStatusTransition(fp->status, FrameStatus::Pending) || isTracked(frameId))
-        return makeError(ErrorKind::InvalidInput,
+        return Error::make(ErrorKind::InvalidInput,
                          QStringLiteral("Frame %1 is %2; only failed, cancelled or interrupted edits can be re-anchored.")
                              .arg(frameId, frameStatusName(fp->status)));
     if (!m_client)
-        return makeError(ErrorKind::Auth, QStringLiteral("No API client is configured (set an API key)."));
+        return Error::make(ErrorKind::Auth, QStringLiteral("No API client is configured (set an API key)."));
     if (auto r = checkParentForChild(fp->parentId, TurnParams{fp->prompt, {}, {}, true}, true); !r)
         return r;
     Frame f = *fp;
@@ -891,7 +883,7 @@ Result<QString> SessionController::reAnchor(const QString &frameId)
     f.finishedAt = {};
     f.ownerPid = currentPid();
     if (!commitFrames({f}))
-        return makeError(ErrorKind::Io, QStringLiteral("Could not write the session manifest."));
+        return Error::make(ErrorKind::Io, QStringLiteral("Could not write the session manifest."));
     m_jobs.insert(f.id, std::make_shared<Job>());
     m_jobs[f.id]->frameId = f.id;
     m_queue.append(f.id);
@@ -990,22 +982,22 @@ bool SessionController::waitForIdle(int timeoutMs)
 Result<QString> SessionController::resolveFrameRef(const QString &ref) const
 {
     if (ref.isEmpty())
-        return makeError(ErrorKind::InvalidInput, QStringLiteral("Empty frame reference."));
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("Empty frame reference."));
     if (ref == QLatin1String("head")) {
         QString start = m_store->currentFrameId();
         if (start.isEmpty() || !graph().contains(start) || graph().frame(start)->isTrashed()) {
             const QStringList heads = graph().heads();
             if (heads.isEmpty())
-                return makeError(ErrorKind::InvalidInput, QStringLiteral("The session has no frames yet."));
+                return Error::make(ErrorKind::InvalidInput, QStringLiteral("The session has no frames yet."));
             start = heads.last();
         }
         return graph().headFrom(start);
     }
     const QStringList matches = graph().matchPrefix(ref);
     if (matches.isEmpty())
-        return makeError(ErrorKind::InvalidInput, QStringLiteral("No frame matches \"%1\".").arg(ref));
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("No frame matches \"%1\".").arg(ref));
     if (matches.size() > 1)
-        return makeError(ErrorKind::InvalidInput, QStringLiteral("\"%1\" is ambiguous: it matches %2.")
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("\"%1\" is ambiguous: it matches %2.")
                                                       .arg(ref, matches.join(QStringLiteral(", "))));
     return matches.first();
 }
@@ -1066,13 +1058,10 @@ bool SessionController::setNote(const QString &frameId, const QString &note)
     return editUserField(this, m_undoStack, frameId, tr("Edit note"), [&](Frame &f) { f.note = note; });
 }
 
-bool SessionController::trash(const QStringList &ids, const QString &text, QString *errorMessage)
+Result<void> SessionController::trash(const QStringList &ids, const QString &text)
 {
-    if (ids.isEmpty()) {
-        if (errorMessage)
-            *errorMessage = QStringLiteral("Nothing to delete.");
-        return false;
-    }
+    if (ids.isEmpty())
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("Nothing to delete."));
     QList<Frame> before, after;
     const QDateTime now = QDateTime::currentDateTimeUtc();
     const QString group = QUuid::createUuid().toString(QUuid::Id128).left(8);
@@ -1080,11 +1069,8 @@ bool SessionController::trash(const QStringList &ids, const QString &text, QStri
         const Frame *f = graph().frame(id);
         if (!f)
             continue;
-        if (f->isPending()) {
-            if (errorMessage)
-                *errorMessage = QStringLiteral("Frame %1 is still running; cancel it before deleting.").arg(id);
-            return false;
-        }
+        if (f->isPending())
+            return Error::make(ErrorKind::Conflict, QStringLiteral("Frame %1 is still running; cancel it before deleting.").arg(id));
         before.append(*f);
         Frame a = *f;
         a.trashedAt = now;
@@ -1092,38 +1078,29 @@ bool SessionController::trash(const QStringList &ids, const QString &text, QStri
         after.append(a);
     }
     m_undoStack->push(new FrameEditCommand(this, text, before, after));
-    return true;
+    return {};
 }
 
-bool SessionController::deleteFrame(const QString &frameId, QString *errorMessage)
+Result<void> SessionController::deleteFrame(const QString &frameId)
 {
-    if (!graph().contains(frameId) || graph().frame(frameId)->isTrashed()) {
-        if (errorMessage)
-            *errorMessage = QStringLiteral("There is no frame %1 outside the trash.").arg(frameId);
-        return false;
-    }
-    return trash(graph().subtree(frameId), tr("Delete frame"), errorMessage);
+    if (!graph().contains(frameId) || graph().frame(frameId)->isTrashed())
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("There is no frame %1 outside the trash.").arg(frameId));
+    return trash(graph().subtree(frameId), tr("Delete frame"));
 }
 
-bool SessionController::deleteBranch(const QString &headId, QString *errorMessage)
+Result<void> SessionController::deleteBranch(const QString &headId)
 {
     const QStringList own = graph().branchOwnFrames(headId);
-    if (own.isEmpty()) {
-        if (errorMessage)
-            *errorMessage = QStringLiteral("Frame %1 is not the head of a branch.").arg(headId);
-        return false;
-    }
-    return trash(own, tr("Delete branch"), errorMessage);
+    if (own.isEmpty())
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("Frame %1 is not the head of a branch.").arg(headId));
+    return trash(own, tr("Delete branch"));
 }
 
-bool SessionController::restoreFrame(const QString &frameId, QString *errorMessage)
+Result<void> SessionController::restoreFrame(const QString &frameId)
 {
     const Frame *f = graph().frame(frameId);
-    if (!f || !f->isTrashed()) {
-        if (errorMessage)
-            *errorMessage = QStringLiteral("Frame %1 is not in the trash.").arg(frameId);
-        return false;
-    }
+    if (!f || !f->isTrashed())
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("Frame %1 is not in the trash.").arg(frameId));
     QStringList ids;
     for (const Frame &g : graph().frames())
         if (g.isTrashed() && g.trashGroup == f->trashGroup)
@@ -1142,17 +1119,17 @@ bool SessionController::restoreFrame(const QString &frameId, QString *errorMessa
         after.append(a);
     }
     m_undoStack->push(new FrameEditCommand(this, tr("Restore from trash"), before, after));
-    return true;
+    return {};
 }
 
-bool SessionController::emptyTrash(QString *errorMessage)
+Result<void> SessionController::emptyTrash()
 {
     QStringList trashed;
     for (const Frame &f : graph().frames())
         if (f.isTrashed())
             trashed.append(f.id);
     if (trashed.isEmpty())
-        return true;
+        return {};
     const QStringList stillUsed = graph().referencedFiles(trashed);
     const QSet<QString> keep(stillUsed.cbegin(), stillUsed.cend());
     QStringList files;
@@ -1166,21 +1143,18 @@ bool SessionController::emptyTrash(QString *errorMessage)
     // Manifest first: a crash after it leaves unreferenced files (harmless), never dangling
     // references. The removals run on the store's writer, after that write, and only if it worked.
     const quint64 gen = m_store->commitAsync({}, trashed, {});
-    if (!gen) {
-        if (errorMessage)
-            *errorMessage = QStringLiteral("No session is open.");
-        return false;
-    }
+    if (!gen)
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("No session is open."));
     QStringList doomed;
     for (const QString &rel : std::as_const(files))
         if (!keep.contains(rel))
             doomed.append(m_store->absolutePath(rel));
     const QString thumbsDir = m_store->thumbsDir();
     m_store->enqueue([written = m_store->waiterFor(gen), journal = &m_store->journal(), trashed, doomed,
-                      thumbsDir](QString *err) {
-        if (!written(err))
-            return false; // the manifest still lists them: keep every file
-        const bool recorded = journal->recordRemoval(trashed, err);
+                      thumbsDir]() -> Result<void> {
+        if (Result<void> onDisk = written(); !onDisk)
+            return onDisk; // the manifest still lists them: keep every file
+        const Result<void> recorded = journal->recordRemoval(trashed);
         for (const QString &path : doomed)
             QFile::remove(path);
         for (const QString &id : trashed) {
@@ -1193,7 +1167,7 @@ bool SessionController::emptyTrash(QString *errorMessage)
     m_undoStack->clear(); // the commands refer to frames that no longer exist
     for (const QString &id : std::as_const(trashed))
         emit frameRemoved(id);
-    return true;
+    return {};
 }
 
 void SessionController::onStoreChanged(const QStringList &added, const QStringList &changed, const QStringList &removed)

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/api/apierror.h"
+#include "core/common/error.h"
 #include "core/session/framegraph.h"
 #include "core/session/sessionsettings.h"
 
@@ -63,8 +63,7 @@ struct ImportOptions {
  *   nb2::SessionController session;
  *   session.setClient(std::make_shared<nb2::InteractionsClient>(config));
  *   session.setSettings(nb2::SessionSettings::load(QSettings()));
- *   QString error;
- *   if (!session.open(dir, &error)) { ... maybe session.rebuild(dir, &error) ... }
+ *   if (auto opened = session.open(dir); !opened) { ... maybe session.rebuild(dir) if Corrupt ... }
  *   connect(&session, &nb2::SessionController::frameChanged, view, ...);
  *   auto r = session.generate({QStringLiteral("a red fox"), QStringLiteral("1:1")});
  *   if (!r) show(r.error().message);         // invalid input: nothing was added or sent
@@ -88,9 +87,9 @@ public:
     const SessionSettings &settings() const { return m_settings; }
 
     /** Opens/creates the session; with recoverOnOpen, starts recovery of crashed turns. */
-    bool open(const QString &dir, QString *errorMessage = nullptr);
+    Result<void> open(const QString &dir);
     /** SessionStore::rebuild, then open. */
-    bool rebuild(const QString &dir, QString *errorMessage = nullptr);
+    Result<void> rebuild(const QString &dir);
     void close();
     bool isOpen() const;
 
@@ -100,7 +99,7 @@ public:
 
     // ---- turns (return the new frame's id, or an error with nothing added or sent) ----
     Result<QString> generate(const TurnParams &params);
-    /** Continues parent's server id. Fails with InvalidInput naming branchFrom() if parent has children (unless params.newBranch). */
+    /** Continues parent's server id. Fails with Conflict naming branchFrom() if parent has children (unless params.newBranch). */
     Result<QString> edit(const QString &parentId, const TurnParams &params);
     /** edit() that forks a new branch from a parent that already has children; emits branchCreated. */
     Result<QString> branchFrom(const QString &parentId, const TurnParams &params);
@@ -148,14 +147,14 @@ public:
     bool setTitle(const QString &frameId, const QString &title);
     bool setStarred(const QString &frameId, bool starred);
     bool setNote(const QString &frameId, const QString &note);
-    /** Moves the frame and its descendants to the trash. Refused while any of them is pending. */
-    bool deleteFrame(const QString &frameId, QString *errorMessage = nullptr);
+    /** Moves the frame and its descendants to the trash. Refused (Conflict) while any of them is pending. */
+    Result<void> deleteFrame(const QString &frameId);
     /** Moves the frames only this branch has (see FrameGraph::branchOwnFrames) to the trash. */
-    bool deleteBranch(const QString &headId, QString *errorMessage = nullptr);
+    Result<void> deleteBranch(const QString &headId);
     /** Brings the frame's trash group (and trashed ancestors) back. */
-    bool restoreFrame(const QString &frameId, QString *errorMessage = nullptr);
+    Result<void> restoreFrame(const QString &frameId);
     /** Removes trashed frames for good and deletes their files unless another frame uses them. Not undoable (clears the undo stack). */
-    bool emptyTrash(QString *errorMessage = nullptr);
+    Result<void> emptyTrash();
 
     /** Testing hook: sleep this long between crash-relevant steps (image written / manifest written). */
     void setStepDelayForTesting(int ms) { m_stepDelayMs = ms; }
@@ -167,7 +166,7 @@ signals:
     void frameRemoved(const QString &frameId);
     void turnStarted(const QString &frameId);    // the request left the queue
     void turnFinished(const QString &frameId);   // reached done/failed/cancelled/interrupted
-    void turnFailed(const QString &frameId, const nb2::ApiError &error);
+    void turnFailed(const QString &frameId, const nb2::Error &error);
     void frameReAnchored(const QString &frameId);
     /** A streaming turn sent a draft image (encoded bytes) from its thought step. */
     void draftReceived(const QString &frameId, const QByteArray &imageBytes);
@@ -192,8 +191,8 @@ private:
     Result<QString> checkParentForChild(const QString &parentId, const TurnParams &params, bool needsImage) const;
     Frame newFrame(FrameKind kind, const QString &parentId, const TurnParams &params) const;
     Result<QString> addAndQueue(Frame frame, bool branchCreated);
-    /** Fills continuedInteractionId or switches an edit to the re-anchor form; false: fail (auto re-anchor off). */
-    bool prepareEdit(Frame &frame, const Frame &parent, ApiError *error) const;
+    /** Fills continuedInteractionId or switches an edit to the re-anchor form; NotFound when auto re-anchor is off. */
+    Result<void> prepareEdit(Frame &frame, const Frame &parent) const;
     void pump();
     void launch(const QString &frameId);
     void finishJob(const JobResult &result);
@@ -204,7 +203,7 @@ private:
     void recordFrameAfterWrite(const Frame &frame);
     void onStoreChanged(const QStringList &added, const QStringList &changed, const QStringList &removed);
     QDateTime expiryFor(const QDateTime &from) const;
-    bool trash(const QStringList &ids, const QString &text, QString *errorMessage);
+    Result<void> trash(const QStringList &ids, const QString &text);
     bool isTracked(const QString &frameId) const;
 
     SessionStore *m_store = nullptr;
@@ -223,4 +222,3 @@ private:
 
 } // namespace nb2
 
-Q_DECLARE_METATYPE(nb2::ApiError)

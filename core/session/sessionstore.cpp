@@ -26,6 +26,7 @@
 #include <atomic>
 #include <cstdio>
 #include <deque>
+#include <optional>
 
 #ifdef Q_OS_UNIX
 #include <fcntl.h>
@@ -59,16 +60,8 @@ void syncDirectory(const QString &dir)
 #endif
 }
 
-ApiError ioError(const QString &message)
-{
-    ApiError e;
-    e.kind = ErrorKind::Io;
-    e.message = message;
-    return e;
-}
-
-/** Takes the session's lock file (GUI thread at open/rebuild, the writer thread otherwise). */
-std::unique_ptr<QLockFile> acquireLock(const QString &lockPath, int timeoutMs, QString *errorMessage)
+/** Takes the session's lock file (GUI thread at open/rebuild, the writer thread otherwise); Locked on timeout. */
+Result<std::unique_ptr<QLockFile>> acquireLock(const QString &lockPath, int timeoutMs)
 {
     auto lock = std::make_unique<QLockFile>(lockPath);
     // Age alone never makes a lock stale (a slow write is not a dead writer); a dead pid does.
@@ -88,19 +81,18 @@ std::unique_ptr<QLockFile> acquireLock(const QString &lockPath, int timeoutMs, Q
             break;
     }
     lock->getLockInfo(&pid, &host, &app);
-    if (errorMessage)
-        *errorMessage = QStringLiteral("%1: the session is locked by another process (pid %2%3) and did not "
-                                       "become free within %4 ms; try again")
-                            .arg(QDir::toNativeSeparators(lockPath))
-                            .arg(pid)
-                            .arg(app.isEmpty() ? QString() : QStringLiteral(", %1").arg(app))
-                            .arg(timeoutMs);
-    return nullptr;
+    return Error::make(ErrorKind::Locked,
+                       QStringLiteral("%1: the session is locked by another process (pid %2%3) and did not "
+                                      "become free within %4 ms; try again")
+                           .arg(QDir::toNativeSeparators(lockPath))
+                           .arg(pid)
+                           .arg(app.isEmpty() ? QString() : QStringLiteral(", %1").arg(app))
+                           .arg(timeoutMs));
 }
 
 /** Serialises the whole manifest and replaces it atomically (temp, fsync, rename); the caller holds the lock. */
-bool writeManifestFile(const QString &dir, const FrameGraph &graph, const QString &current, const QJsonObject &extra,
-                       QByteArray *hashOut, QString *errorMessage)
+Result<void> writeManifestFile(const QString &dir, const FrameGraph &graph, const QString &current,
+                               const QJsonObject &extra, QByteArray *hashOut)
 {
     QJsonObject root = extra;
     root.insert(kFormat, QLatin1String(SessionStore::kFormatName));
@@ -118,15 +110,12 @@ bool writeManifestFile(const QString &dir, const FrameGraph &graph, const QStrin
 
     const QString path = dir + QStringLiteral("/manifest.json");
     QSaveFile file(path); // temp + fsync + rename
-    if (!file.open(QIODevice::WriteOnly) || file.write(raw) != raw.size() || !file.commit()) {
-        if (errorMessage)
-            *errorMessage = QStringLiteral("%1: cannot write the manifest: %2")
-                                .arg(QDir::toNativeSeparators(path), file.errorString());
-        return false;
-    }
+    if (!file.open(QIODevice::WriteOnly) || file.write(raw) != raw.size() || !file.commit())
+        return Error::make(writeFailureKind(path, &file), QStringLiteral("%1: cannot write the manifest: %2")
+                                                              .arg(QDir::toNativeSeparators(path), file.errorString()));
     syncDirectory(dir);
     *hashOut = QCryptographicHash::hash(raw, QCryptographicHash::Sha256);
-    return true;
+    return {};
 }
 
 } // namespace
@@ -142,7 +131,7 @@ struct SessionStore::WriterState {
         QList<Frame> upserts;
         QStringList removals;
         QString current;
-        std::function<bool(QString *)> run; // a task (journal record, file removal)
+        std::function<Result<void>()> run; // a task (journal record, file removal)
         bool check = false;          // re-read the manifest (the watcher saw a write)
     };
     struct Report {
@@ -151,7 +140,7 @@ struct SessionStore::WriterState {
         QString current;
         QJsonObject extra;
         quint64 writtenGen = 0;      // every change up to this one is on disk
-        QString error;
+        Result<void> error;          // a failed write or task
     };
 
     QMutex mutex;
@@ -160,7 +149,7 @@ struct SessionStore::WriterState {
     bool running = false;
     quint64 writtenGen = 0;
     quint64 failedGen = 0;           // the last generation whose write failed
-    QString lastError;
+    Error lastError;
     QList<Report> reports;
     SessionStore *owner = nullptr;   // outlives every drain (its close() flushes)
     std::atomic<int> lockTimeoutMs{10000};
@@ -216,10 +205,9 @@ void SessionStore::WriterState::drain()
             if (t.check) {
                 check();
             } else if (t.run) {
-                QString err;
-                if (!t.run(&err)) {
+                if (Result<void> done = t.run(); !done) {
                     Report r;
-                    r.error = err;
+                    r.error = done;
                     QMutexLocker locker(&mutex);
                     r.writtenGen = writtenGen;
                     locker.unlock();
@@ -237,7 +225,7 @@ void SessionStore::WriterState::writeChanges(const QList<Task> &changesIn)
     QList<Task> changes = unwritten + changesIn;
     const quint64 gen = changes.last().gen;
     Report r;
-    auto failed = [&](const QString &err) {
+    auto failed = [&](const Error &err) {
         unwritten = changes;
         {
             QMutexLocker locker(&mutex);
@@ -249,10 +237,9 @@ void SessionStore::WriterState::writeChanges(const QList<Task> &changesIn)
         r.error = err;
         report(std::move(r));
     };
-    QString err;
-    std::unique_ptr<QLockFile> lock = acquireLock(dir + QStringLiteral("/session.lock"), lockTimeoutMs, &err);
+    const Result<std::unique_ptr<QLockFile>> lock = acquireLock(dir + QStringLiteral("/session.lock"), lockTimeoutMs);
     if (!lock)
-        return failed(err);
+        return failed(lock.error());
     // Another process may have written since we last looked: apply our changes to its version.
     const QString path = dir + QStringLiteral("/manifest.json");
     QFile file(path);
@@ -264,8 +251,8 @@ void SessionStore::WriterState::writeChanges(const QList<Task> &changesIn)
             FrameGraph other;
             QString otherCurrent;
             QJsonObject otherExtra;
-            if (!SessionStore::readManifest(path, &other, &otherCurrent, &otherExtra, nullptr, &err))
-                return failed(err); // never overwrite what we cannot read
+            if (const Result<void> read = SessionStore::readManifest(path, &other, &otherCurrent, &otherExtra, nullptr); !read)
+                return failed(read.error()); // never overwrite what we cannot read
             graph = std::move(other);
             current = otherCurrent;
             extra = otherExtra;
@@ -281,12 +268,12 @@ void SessionStore::WriterState::writeChanges(const QList<Task> &changesIn)
         if (!c.current.isEmpty())
             current = c.current;
     }
-    if (!writeManifestFile(dir, graph, current, extra, &hash, &err)) {
+    if (const Result<void> written = writeManifestFile(dir, graph, current, extra, &hash); !written) {
         // The disk view now holds changes that are not on disk: re-read before the retry.
         hash.clear();
-        return failed(err);
+        return failed(written.error());
     }
-    lock->unlock();
+    lock.value()->unlock();
     unwritten.clear();
     {
         QMutexLocker locker(&mutex);
@@ -315,8 +302,7 @@ void SessionStore::WriterState::check()
     FrameGraph other;
     QString otherCurrent;
     QJsonObject otherExtra;
-    QString err;
-    if (!SessionStore::readManifest(path, &other, &otherCurrent, &otherExtra, nullptr, &err))
+    if (!SessionStore::readManifest(path, &other, &otherCurrent, &otherExtra, nullptr))
         return; // mid-write by a tool that does not replace atomically: the next event retries
     graph = std::move(other);
     current = otherCurrent;
@@ -394,22 +380,20 @@ QString SessionStore::absolutePath(const QString &relativePath) const
     return QDir(m_dir).filePath(relativePath);
 }
 
-bool SessionStore::open(const QString &dirIn, OpenMode mode, QString *errorMessage)
+Result<void> SessionStore::open(const QString &dirIn, OpenMode mode)
 {
     close();
-    auto fail = [&](const QString &m) {
-        if (errorMessage)
-            *errorMessage = m;
+    auto fail = [&](const Error &e) -> Result<void> {
         m_dir.clear();
-        return false;
+        return e;
     };
     const QString dir = QDir::cleanPath(QFileInfo(dirIn).absoluteFilePath());
     QDir d(dir);
     if (!d.exists()) {
         if (mode == OpenMode::OpenExisting)
-            return fail(QStringLiteral("%1: no such session folder").arg(dir));
+            return fail(Error::make(ErrorKind::InvalidInput, QStringLiteral("%1: no such session folder").arg(dir)));
         if (!QDir().mkpath(dir))
-            return fail(QStringLiteral("%1: cannot create the session folder").arg(dir));
+            return fail(Error::make(writeFailureKind(dir), QStringLiteral("%1: cannot create the session folder").arg(dir)));
     }
     m_dir = dir;
     QDir().mkpath(imagesDir());
@@ -418,39 +402,37 @@ bool SessionStore::open(const QString &dirIn, OpenMode mode, QString *errorMessa
 
     if (!QFileInfo::exists(manifestPath())) {
         if (mode == OpenMode::OpenExisting)
-            return fail(QStringLiteral("%1: not a session (no manifest.json)").arg(dir));
+            return fail(Error::make(ErrorKind::InvalidInput, QStringLiteral("%1: not a session (no manifest.json)").arg(dir)));
         // A crash before the first manifest write leaves only a journal: rebuild from it.
         if (QFileInfo(journalPath()).size() > 0) {
             const QString keep = m_dir;
             m_dir.clear();
-            return rebuild(keep, errorMessage);
+            return rebuild(keep);
         }
-        QString err;
-        if (!lock(&err))
-            return fail(err);
+        if (const Result<void> locked = lock(); !locked)
+            return fail(locked.error());
         m_graph.clear();
         m_currentFrameId.clear();
         m_extra = QJsonObject{{QLatin1String("created_at"), toIsoUtc(QDateTime::currentDateTimeUtc())}};
-        const bool ok = QFileInfo::exists(manifestPath()) || writeManifestLocked(&err);
+        const Result<void> written = QFileInfo::exists(manifestPath()) ? Result<void>() : writeManifestLocked();
         unlock();
-        if (!ok)
-            return fail(err);
+        if (!written)
+            return fail(written.error());
     }
 
     FrameGraph graph;
     QString current;
     QJsonObject extra;
     QByteArray raw;
-    QString err;
-    if (!readManifest(manifestPath(), &graph, &current, &extra, &raw, &err))
-        return fail(err);
+    if (const Result<void> read = readManifest(manifestPath(), &graph, &current, &extra, &raw); !read)
+        return fail(read.error());
     QStringList a, c, r;
     adopt(std::move(graph), current, extra, raw, &a, &c, &r);
     startWriter();
-    if (!mergeJournal(&err))
-        return fail(err);
+    if (const Result<void> merged = mergeJournal(); !merged)
+        return fail(merged.error());
     watch();
-    return true;
+    return {};
 }
 
 void SessionStore::close()
@@ -470,50 +452,50 @@ void SessionStore::close()
     m_pendingErrors.clear();
 }
 
-bool SessionStore::readManifest(const QString &path, FrameGraph *graph, QString *current, QJsonObject *extra,
-                                QByteArray *rawOut, QString *errorMessage)
+Result<void> SessionStore::readManifest(const QString &path, FrameGraph *graph, QString *current, QJsonObject *extra,
+                                        QByteArray *rawOut)
 {
-    auto fail = [&](const QString &m) {
-        if (errorMessage)
-            *errorMessage = QStringLiteral("%1: %2").arg(QDir::toNativeSeparators(path), m);
-        return false;
+    // Damage is Corrupt (rebuild() can recover from the journal); a file that is whole but not
+    // ours to read is InvalidInput.
+    auto fail = [&](ErrorKind kind, const QString &m) {
+        return Error::make(kind, QStringLiteral("%1: %2").arg(QDir::toNativeSeparators(path), m));
     };
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return fail(QStringLiteral("cannot read: %1").arg(file.errorString()));
+        return fail(ErrorKind::Io, QStringLiteral("cannot read: %1").arg(file.errorString()));
     const QByteArray raw = file.readAll();
     if (raw.trimmed().isEmpty())
-        return fail(QStringLiteral("the file is empty"));
+        return fail(ErrorKind::Corrupt, QStringLiteral("the file is empty"));
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(raw, &pe);
     if (pe.error != QJsonParseError::NoError)
-        return fail(QStringLiteral("not valid JSON: %1 at byte %2").arg(pe.errorString()).arg(pe.offset));
+        return fail(ErrorKind::Corrupt, QStringLiteral("not valid JSON: %1 at byte %2").arg(pe.errorString()).arg(pe.offset));
     if (!doc.isObject())
-        return fail(QStringLiteral("expected a JSON object at the top level"));
+        return fail(ErrorKind::Corrupt, QStringLiteral("expected a JSON object at the top level"));
     QJsonObject root = doc.object();
     if (root.value(kFormat).toString() != QLatin1String(kFormatName))
-        return fail(QStringLiteral("not an NB2Lite session manifest (\"format\" is \"%1\", expected \"%2\")")
-                        .arg(root.value(kFormat).toString(), QLatin1String(kFormatName)));
+        return fail(ErrorKind::InvalidInput, QStringLiteral("not an NB2Lite session manifest (\"format\" is \"%1\", expected \"%2\")")
+                                                 .arg(root.value(kFormat).toString(), QLatin1String(kFormatName)));
     const int schema = root.value(kSchema).toInt(-1);
     if (schema < 1)
-        return fail(QStringLiteral("missing or invalid \"schema_version\""));
+        return fail(ErrorKind::Corrupt, QStringLiteral("missing or invalid \"schema_version\""));
     if (schema > kSchemaVersion)
-        return fail(QStringLiteral("written by a newer NB2Lite (schema %1; this version reads up to %2)")
-                        .arg(schema)
-                        .arg(kSchemaVersion));
+        return fail(ErrorKind::InvalidInput, QStringLiteral("written by a newer NB2Lite (schema %1; this version reads up to %2)")
+                                                 .arg(schema)
+                                                 .arg(kSchemaVersion));
     if (!root.value(kFrames).isArray())
-        return fail(QStringLiteral("\"frames\" is missing or not an array"));
+        return fail(ErrorKind::Corrupt, QStringLiteral("\"frames\" is missing or not an array"));
     const QJsonArray frames = root.value(kFrames).toArray();
     graph->clear();
     for (int i = 0; i < frames.size(); ++i) {
-        Frame f;
-        QString ferr;
         if (!frames.at(i).isObject())
-            return fail(QStringLiteral("frames[%1] is not an object").arg(i));
-        if (!Frame::fromJson(frames.at(i).toObject(), &f, &ferr))
-            return fail(QStringLiteral("frames[%1]: %2").arg(i).arg(ferr));
+            return fail(ErrorKind::Corrupt, QStringLiteral("frames[%1] is not an object").arg(i));
+        const Result<Frame> parsed = Frame::fromJson(frames.at(i).toObject());
+        if (!parsed)
+            return fail(ErrorKind::Corrupt, QStringLiteral("frames[%1]: %2").arg(i).arg(parsed.error().message));
+        const Frame &f = parsed.value();
         if (graph->contains(f.id))
-            return fail(QStringLiteral("frames[%1]: duplicate frame id %2").arg(i).arg(f.id));
+            return fail(ErrorKind::Corrupt, QStringLiteral("frames[%1]: duplicate frame id %2").arg(i).arg(f.id));
         graph->upsert(f);
     }
     *current = root.value(kCurrent).toString();
@@ -522,7 +504,7 @@ bool SessionStore::readManifest(const QString &path, FrameGraph *graph, QString 
     *extra = root;
     if (rawOut)
         *rawOut = raw;
-    return true;
+    return {};
 }
 
 void SessionStore::adopt(FrameGraph graph, const QString &current, const QJsonObject &extra, const QByteArray &raw,
@@ -544,14 +526,14 @@ void SessionStore::adopt(FrameGraph graph, const QString &current, const QJsonOb
     m_lastManifestHash = QCryptographicHash::hash(raw, QCryptographicHash::Sha256);
 }
 
-bool SessionStore::mergeJournal(QString *errorMessage)
+Result<void> SessionStore::mergeJournal()
 {
     // The journal may be ahead of the manifest after a crash: an id learned by streaming that
     // never reached the manifest (or, after a lost manifest, a begun turn it does not list).
     // A pending frame always reaches the manifest before its journal record, so a manifest
     // without pending frames has nothing to learn from the journal: skip reading it.
     if (m_graph.withStatus(FrameStatus::Pending).isEmpty() && !m_graph.isEmpty())
-        return true;
+        return {};
     const Journal::Replay replay = Journal::replay(journalPath());
     QList<Frame> fixes;
     for (const QString &id : replay.openTurns) {
@@ -570,14 +552,17 @@ bool SessionStore::mergeJournal(QString *errorMessage)
         }
     }
     if (fixes.isEmpty())
-        return true;
-    return commit(fixes, {}, {}, errorMessage);
+        return {};
+    return commit(fixes, {}, {});
 }
 
-bool SessionStore::lock(QString *errorMessage)
+Result<void> SessionStore::lock()
 {
-    m_lock = acquireLock(lockPath(), m_lockTimeoutMs, errorMessage);
-    return m_lock != nullptr;
+    Result<std::unique_ptr<QLockFile>> taken = acquireLock(lockPath(), m_lockTimeoutMs);
+    if (!taken)
+        return taken.error();
+    m_lock = std::move(taken.value());
+    return {};
 }
 
 void SessionStore::unlock()
@@ -587,9 +572,9 @@ void SessionStore::unlock()
     m_lock.reset();
 }
 
-bool SessionStore::writeManifestLocked(QString *errorMessage)
+Result<void> SessionStore::writeManifestLocked()
 {
-    return writeManifestFile(m_dir, m_graph, m_currentFrameId, m_extra, &m_lastManifestHash, errorMessage);
+    return writeManifestFile(m_dir, m_graph, m_currentFrameId, m_extra, &m_lastManifestHash);
 }
 
 void SessionStore::startWriter()
@@ -607,7 +592,7 @@ void SessionStore::startWriter()
     w.reports.clear();
     w.writtenGen = m_generation;
     w.failedGen = 0;
-    w.lastError.clear();
+    w.lastError = {};
     w.lockTimeoutMs = m_lockTimeoutMs;
     m_inFlight.clear();
 }
@@ -635,51 +620,41 @@ quint64 SessionStore::commitAsync(const QList<Frame> &upserts, const QStringList
     return c.gen;
 }
 
-bool SessionStore::commit(const QList<Frame> &upserts, const QStringList &removals, const QString &newCurrentFrameId,
-                          QString *errorMessage)
+Result<void> SessionStore::commit(const QList<Frame> &upserts, const QStringList &removals,
+                                  const QString &newCurrentFrameId)
 {
-    if (!isOpen()) {
-        if (errorMessage)
-            *errorMessage = QStringLiteral("no session is open");
-        return false;
-    }
+    if (!isOpen())
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("no session is open"));
     const quint64 gen = commitAsync(upserts, removals, newCurrentFrameId);
-    const bool flushed = flush(errorMessage);
-    QString err;
-    if (!waiterFor(gen)(&err)) {
-        if (errorMessage)
-            *errorMessage = err;
-        return false;
-    }
+    const Result<void> flushed = flush();
+    if (const Result<void> written = waiterFor(gen)(); !written)
+        return written;
     return flushed;
 }
 
-std::function<bool(QString *)> SessionStore::waiterFor(quint64 gen) const
+std::function<Result<void>()> SessionStore::waiterFor(quint64 gen) const
 {
     std::shared_ptr<WriterState> state = m_writer;
-    return [state, gen](QString *error) {
+    return [state, gen]() -> Result<void> {
         QMutexLocker locker(&state->mutex);
         for (;;) {
             if (state->writtenGen >= gen)
-                return true;
-            if (state->failedGen >= gen) {
-                if (error)
-                    *error = state->lastError;
-                return false;
-            }
+                return {};
+            if (state->failedGen >= gen)
+                return state->lastError;
             state->cond.wait(&state->mutex);
         }
     };
 }
 
-void SessionStore::enqueue(std::function<bool(QString *)> task)
+void SessionStore::enqueue(std::function<Result<void>()> task)
 {
     WriterState::Task t;
     t.run = std::move(task);
     postTask(m_writer, m_writerPool, std::move(t));
 }
 
-bool SessionStore::flush(QString *errorMessage)
+Result<void> SessionStore::flush()
 {
     quint64 retry = 0;
     {
@@ -692,23 +667,21 @@ bool SessionStore::flush(QString *errorMessage)
         t.gen = retry;
         postTask(m_writer, m_writerPool, std::move(t));
     }
-    QString notWritten;
+    std::optional<Error> notWritten;
     {
         QMutexLocker locker(&m_writer->mutex);
         while (m_writer->running || !m_writer->queue.empty())
             m_writer->cond.wait(&m_writer->mutex);
         if (m_writer->failedGen > m_writer->writtenGen)
-            notWritten = m_writer->lastError; // stays false until the changes are on disk
+            notWritten = m_writer->lastError; // stays failed until the changes are on disk
     }
     applyWriterResults();
-    QStringList errors = std::exchange(m_pendingErrors, {});
-    if (!notWritten.isEmpty())
-        errors.prepend(notWritten);
-    if (errors.isEmpty())
-        return true;
-    if (errorMessage)
-        *errorMessage = errors.first();
-    return false;
+    const QList<Error> errors = std::exchange(m_pendingErrors, {});
+    if (notWritten)
+        return *notWritten;
+    if (!errors.isEmpty())
+        return errors.first();
+    return {};
 }
 
 bool SessionStore::applyWriterResults()
@@ -723,9 +696,9 @@ bool SessionStore::applyWriterResults()
         // Acknowledged changes are on disk; the rest are re-applied over any newer disk view.
         while (!m_inFlight.isEmpty() && m_inFlight.first().gen <= r.writtenGen)
             m_inFlight.removeFirst();
-        if (!r.error.isEmpty()) {
-            m_pendingErrors.append(r.error);
-            emit writeFailed(r.error);
+        if (!r.error) {
+            m_pendingErrors.append(r.error.error());
+            emit writeFailed(r.error.error().message);
         }
         if (!r.external || !isOpen())
             continue;
@@ -761,7 +734,7 @@ bool SessionStore::applyWriterResults()
     return external;
 }
 
-bool SessionStore::reload(QString *errorMessage)
+bool SessionStore::reload()
 {
     if (!isOpen())
         return false;
@@ -775,7 +748,6 @@ bool SessionStore::reload(QString *errorMessage)
         while (m_writer->running || !m_writer->queue.empty())
             m_writer->cond.wait(&m_writer->mutex);
     }
-    Q_UNUSED(errorMessage);
     return applyWriterResults();
 }
 
@@ -794,25 +766,19 @@ void SessionStore::onWatcherEvent()
     m_reloadTimer->start(); // coalesce the burst of events one atomic replace makes
 }
 
-bool SessionStore::rebuild(const QString &dirIn, QString *errorMessage)
+Result<void> SessionStore::rebuild(const QString &dirIn)
 {
     close();
     const QString dir = QDir::cleanPath(QFileInfo(dirIn).absoluteFilePath());
-    if (!QDir().mkpath(dir)) {
-        if (errorMessage)
-            *errorMessage = QStringLiteral("%1: cannot create the session folder").arg(dir);
-        return false;
-    }
+    if (!QDir().mkpath(dir))
+        return Error::make(writeFailureKind(dir), QStringLiteral("%1: cannot create the session folder").arg(dir));
     m_dir = dir;
     QDir().mkpath(imagesDir());
     QDir().mkpath(thumbsDir());
     m_journal.setPath(journalPath());
-    QString err;
-    if (!lock(&err)) {
-        if (errorMessage)
-            *errorMessage = err;
+    if (const Result<void> locked = lock(); !locked) {
         m_dir.clear();
-        return false;
+        return locked;
     }
 
     // Keep the unreadable manifest for inspection; rebuilding must not destroy anything.
@@ -878,16 +844,14 @@ bool SessionStore::rebuild(const QString &dirIn, QString *errorMessage)
     m_graph = std::move(graph);
     m_extra = QJsonObject{{QLatin1String("rebuilt_at"), toIsoUtc(QDateTime::currentDateTimeUtc())}};
     m_currentFrameId.clear();
-    const bool ok = writeManifestLocked(&err);
+    const Result<void> written = writeManifestLocked();
     unlock();
-    if (!ok) {
-        if (errorMessage)
-            *errorMessage = err;
+    if (!written) {
         m_dir.clear();
-        return false;
+        return written;
     }
     const QString keep = m_dir;
-    return open(keep, OpenMode::OpenExisting, errorMessage);
+    return open(keep, OpenMode::OpenExisting);
 }
 
 QString SessionStore::thumbnailFor(const Frame &frame, int size) const
@@ -940,9 +904,10 @@ Result<FrameImage> SessionStore::writeImageFile(const QString &sessionDir, const
         QFile f(temp);
         if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.flush()) {
             const QString why = f.errorString();
+            const ErrorKind kind = writeFailureKind(target, &f);
             f.close();
             QFile::remove(temp);
-            return ioError(QStringLiteral("%1: cannot write the image: %2").arg(QDir::toNativeSeparators(target), why));
+            return Error::make(kind, QStringLiteral("%1: cannot write the image: %2").arg(QDir::toNativeSeparators(target), why));
         }
 #ifdef Q_OS_UNIX
         ::fsync(f.handle());
@@ -951,7 +916,7 @@ Result<FrameImage> SessionStore::writeImageFile(const QString &sessionDir, const
     }
     if (std::rename(QFile::encodeName(temp).constData(), QFile::encodeName(target).constData()) != 0) {
         QFile::remove(temp);
-        return ioError(QStringLiteral("%1: cannot move the image into place").arg(QDir::toNativeSeparators(target)));
+        return Error::make(ErrorKind::Io, QStringLiteral("%1: cannot move the image into place").arg(QDir::toNativeSeparators(target)));
     }
     syncDirectory(ti.absolutePath());
     FrameImage image;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/api/apierror.h"
+#include "core/common/error.h"
 #include "core/session/framegraph.h"
 #include "core/session/journal.h"
 
@@ -55,17 +55,19 @@ public:
     enum class OpenMode { OpenExisting, CreateIfMissing };
 
     /**
-     * Opens (or creates) the session in dir. On an unreadable manifest returns false with a
+     * Opens (or creates) the session in dir. On an unreadable manifest fails (Corrupt) with a
      * message naming the file and the problem (e.g. "…/manifest.json: parse error at byte
      * 120: unterminated string"); nothing is changed on disk — call rebuild() to recover.
+     * Other failures: Locked (lock timeout), NotWritable/DiskFull/Io (cannot write),
+     * InvalidInput (not a session, a newer schema).
      */
-    bool open(const QString &dir, OpenMode mode = OpenMode::CreateIfMissing, QString *errorMessage = nullptr);
+    Result<void> open(const QString &dir, OpenMode mode = OpenMode::CreateIfMissing);
     /**
      * Rebuilds the manifest from the journal and the files in images/ (images no journal
      * record mentions become Import frames). A broken manifest is kept aside as
      * manifest.broken-<unix>.json; nothing is deleted.
      */
-    bool rebuild(const QString &dir, QString *errorMessage = nullptr);
+    Result<void> rebuild(const QString &dir);
     void close();
     bool isOpen() const { return !m_dir.isEmpty(); }
 
@@ -93,33 +95,33 @@ public:
      */
     quint64 commitAsync(const QList<Frame> &upserts, const QStringList &removals = {},
                         const QString &newCurrentFrameId = {});
-    /** commitAsync() and flush(): returns once the change is on disk (false with the error if not). */
-    bool commit(const QList<Frame> &upserts, const QStringList &removals = {},
-                const QString &newCurrentFrameId = {}, QString *errorMessage = nullptr);
+    /** commitAsync() and flush(): returns once the change is on disk (the error if not). */
+    Result<void> commit(const QList<Frame> &upserts, const QStringList &removals = {},
+                        const QString &newCurrentFrameId = {});
     /** The generation of the last queued write (what a worker waits for before sending). */
     quint64 queuedGeneration() const { return m_generation; }
     /**
-     * A thread-safe function that blocks until write generation gen is on disk (true) or failed
-     * (false, with the error). Workers call it before appending a journal "begin" record, so a
-     * pending frame is always in the manifest before the journal mentions it.
+     * A thread-safe function that blocks until write generation gen is on disk (success) or
+     * failed (the write's error). Workers call it before appending a journal "begin" record, so
+     * a pending frame is always in the manifest before the journal mentions it.
      */
-    std::function<bool(QString *)> waiterFor(quint64 gen) const;
+    std::function<Result<void>()> waiterFor(quint64 gen) const;
     /**
      * Runs task on the writer thread after every write and task queued before it (journal
      * records that follow a manifest write, removals of files the manifest no longer lists).
-     * A false return reports the task's error by writeFailed().
+     * A failed task's error is reported by writeFailed().
      */
-    void enqueue(std::function<bool(QString *)> task);
+    void enqueue(std::function<Result<void>()> task);
     /**
      * Blocks until every queued write and task has run and their results (external changes,
-     * errors) are applied here. For shutdown, the CLI and tests; false with the first error
+     * errors) are applied here. For shutdown, the CLI and tests; fails with the first error
      * since the last flush.
      */
-    bool flush(QString *errorMessage = nullptr);
+    Result<void> flush();
     /** Same as flush(). */
-    bool waitForWrites(QString *errorMessage = nullptr) { return flush(errorMessage); }
+    Result<void> waitForWrites() { return flush(); }
     /** Re-reads the manifest now and waits (normally the watcher does this, without waiting). Returns true if it changed. */
-    bool reload(QString *errorMessage = nullptr);
+    bool reload();
 
     /** Thumbnail of a frame's image (cached under thumbs/, made on first call; thread-safe, decodes: never on the GUI thread). */
     QString thumbnailFor(const Frame &frame, int size) const;
@@ -146,14 +148,14 @@ public:
     struct WriterState;
 
 private:
-    static bool readManifest(const QString &path, FrameGraph *graph, QString *current, QJsonObject *extra,
-                             QByteArray *rawOut, QString *errorMessage);
-    bool writeManifestLocked(QString *errorMessage);
+    static Result<void> readManifest(const QString &path, FrameGraph *graph, QString *current, QJsonObject *extra,
+                                     QByteArray *rawOut);
+    Result<void> writeManifestLocked();
     /** Replaces the in-memory state by what was read; returns the frame-level differences. */
     void adopt(FrameGraph graph, const QString &current, const QJsonObject &extra, const QByteArray &raw,
                QStringList *added, QStringList *changed, QStringList *removed);
-    bool mergeJournal(QString *errorMessage);
-    bool lock(QString *errorMessage);
+    Result<void> mergeJournal();
+    Result<void> lock();
     void unlock();
     void watch();
     void onWatcherEvent();
@@ -182,7 +184,7 @@ private:
     QTimer *m_reloadTimer = nullptr;
     quint64 m_generation = 0;      // last queued write
     QList<Change> m_inFlight;      // queued, not yet acknowledged by the writer
-    QStringList m_pendingErrors;   // reported since the last flush()
+    QList<Error> m_pendingErrors;  // reported since the last flush()
     QThreadPool *m_writerPool = nullptr;
     std::shared_ptr<WriterState> m_writer;
 };

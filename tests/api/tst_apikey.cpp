@@ -1,4 +1,4 @@
-#include "core/api/apierror.h"
+#include "core/common/error.h"
 #include "core/api/apikey.h"
 #include "core/api/clientconfig.h"
 
@@ -161,8 +161,12 @@ void tst_ApiKey::transportSecurity()
 {
     QFETCH(QString, url);
     QFETCH(bool, allowed);
-    const QString message = checkTransportSecurity(url);
-    QCOMPARE(message.isEmpty(), allowed);
+    const Result<void> secure = checkTransportSecurity(url);
+    QCOMPARE(secure.ok(), allowed);
+    if (!allowed) {
+        QCOMPARE(secure.error().kind, ErrorKind::Tls);
+        QVERIFY(!secure.error().message.isEmpty());
+    }
 }
 
 void tst_ApiKey::errorKindNames()

@@ -351,11 +351,11 @@ void tst_InteractionsClient::textOnlyIsNoImage()
     const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("16:9"), QStringLiteral("low")));
     QVERIFY(!r.ok());
     QCOMPARE(r.error().kind, ErrorKind::NoImage);
-    QCOMPARE(r.error().modelText, QStringLiteral("I can't draw that, but here is a description."));
-    QCOMPARE(r.error().interactionId, QStringLiteral("v1_text"));
+    QCOMPARE(r.error().api.modelText, QStringLiteral("I can't draw that, but here is a description."));
+    QCOMPARE(r.error().api.interactionId, QStringLiteral("v1_text"));
     QVERIFY(r.error().message.contains(QLatin1String("no image")));
     QVERIFY(r.error().message.contains(QLatin1String("I can't draw that")));
-    QCOMPARE(r.error().attempts, 1);
+    QCOMPARE(r.error().api.attempts, 1);
     QCOMPARE(server.requestCount(), 1); // never retried
 }
 
@@ -421,11 +421,11 @@ void tst_InteractionsClient::errorShapes()
     const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()));
     QVERIFY(!r.ok());
     QCOMPARE(int(r.error().kind), kind);
-    QCOMPARE(r.error().httpStatus, status == 200 ? 0 : status);
-    QCOMPARE(r.error().serverCode, serverCode);
-    QCOMPARE(r.error().serverMessage, serverMessage);
-    QCOMPARE(r.error().retryAfterMs, retryAfterMs);
-    QCOMPARE(r.error().attempts, 1);
+    QCOMPARE(r.error().api.httpStatus, status == 200 ? 0 : status);
+    QCOMPARE(r.error().api.serverCode, serverCode);
+    QCOMPARE(r.error().api.serverMessage, serverMessage);
+    QCOMPARE(r.error().api.retryAfterMs, retryAfterMs);
+    QCOMPARE(r.error().api.attempts, 1);
     QVERIFY(!r.error().message.isEmpty());
     qInfo("%s", qPrintable(r.error().message));
     if (!serverMessage.isEmpty())
@@ -455,8 +455,8 @@ void tst_InteractionsClient::thinkingLevelLearnedAndPersisted()
     const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QStringLiteral("low")));
     QVERIFY(!r.ok());
     QCOMPARE(r.error().kind, ErrorKind::InvalidRequest);
-    QCOMPARE(r.error().allowedValues, QStringList({QStringLiteral("minimal"), QStringLiteral("high")}));
-    QCOMPARE(r.error().serverMessage, verbatim);
+    QCOMPARE(r.error().api.allowedValues, QStringList({QStringLiteral("minimal"), QStringLiteral("high")}));
+    QCOMPARE(r.error().api.serverMessage, verbatim);
     QString quoted = verbatim;
     quoted.chop(1); // no doubled full stop before our own sentence
     QCOMPARE(r.error().message, QStringLiteral("The server rejected thinking level 'low': %1. Allowed levels for this model: minimal, high.").arg(quoted));
@@ -471,7 +471,7 @@ void tst_InteractionsClient::thinkingLevelLearnedAndPersisted()
     QVERIFY(!again.ok());
     QCOMPARE(again.error().kind, ErrorKind::InvalidInput);
     QVERIFY(again.error().message.contains(QLatin1String("minimal, high")));
-    QCOMPARE(again.error().attempts, 0);
+    QCOMPARE(again.error().api.attempts, 0);
     QCOMPARE(server.requestCount(), 1);
 }
 
@@ -485,7 +485,7 @@ void tst_InteractionsClient::otherAllowedValuesNotLearned()
     InteractionsClient client(config);
     const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QStringLiteral("low")));
     QCOMPARE(r.error().kind, ErrorKind::InvalidRequest);
-    QCOMPARE(r.error().allowedValues, QStringList({QStringLiteral("1:1"), QStringLiteral("16:9")}));
+    QCOMPARE(r.error().api.allowedValues, QStringList({QStringLiteral("1:1"), QStringLiteral("16:9")}));
     QVERIFY(!levels.isLearned(config.model));
     QVERIFY(r.error().message.contains(QLatin1String("Allowed values: 1:1, 16:9")));
 }
@@ -502,7 +502,7 @@ void tst_InteractionsClient::thinkingLevelNotSupportedWording()
     const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QStringLiteral("low")));
     QVERIFY(!r.ok());
     QCOMPARE(r.error().kind, ErrorKind::InvalidRequest);
-    QVERIFY(r.error().allowedValues.isEmpty());
+    QVERIFY(r.error().api.allowedValues.isEmpty());
     QVERIFY(!levels.isLearned(config.model));
     QVERIFY(r.error().message.startsWith(QStringLiteral("The server rejected thinking level 'low': ") + verbatim.chopped(1) + QStringLiteral(". Choose")));
 }
@@ -527,7 +527,7 @@ void tst_InteractionsClient::retriesTransientStatuses()
     const auto f = client2.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()));
     QVERIFY(!f.ok());
     QCOMPARE(f.error().kind, ErrorKind::Server);
-    QCOMPARE(f.error().attempts, 5);
+    QCOMPARE(f.error().api.attempts, 5);
     QCOMPARE(failing.requestCount(), 5);
 }
 
@@ -539,7 +539,7 @@ void tst_InteractionsClient::doesNotRetryClientErrors()
     const auto r = client.get(QStringLiteral("v1_gone"));
     QVERIFY(!r.ok());
     QCOMPARE(r.error().kind, ErrorKind::NotFound);
-    QCOMPARE(r.error().attempts, 1);
+    QCOMPARE(r.error().api.attempts, 1);
     QVERIFY(r.error().message.contains(QLatin1String("v1_gone")));
     QCOMPARE(server.requestCount(), 1);
 
@@ -599,8 +599,8 @@ void tst_InteractionsClient::longRateLimitReturnedToCaller()
     QVERIFY(timer.elapsed() < 1000);
     QVERIFY(!r.ok());
     QCOMPARE(r.error().kind, ErrorKind::RateLimited);
-    QCOMPARE(r.error().retryAfterMs, 60000);
-    QCOMPARE(r.error().attempts, 1);
+    QCOMPARE(r.error().api.retryAfterMs, 60000);
+    QCOMPARE(r.error().api.attempts, 1);
     QCOMPARE(server.requestCount(), 1);
     QVERIFY(r.error().message.contains(QLatin1String("60")));
 
@@ -612,8 +612,8 @@ void tst_InteractionsClient::longRateLimitReturnedToCaller()
     InteractionsClient client2(configFor(busy.baseUrl()));
     const auto b = client2.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()));
     QCOMPARE(b.error().kind, ErrorKind::RateLimited);
-    QCOMPARE(b.error().httpStatus, 503);
-    QCOMPARE(b.error().retryAfterMs, 45000);
+    QCOMPARE(b.error().api.httpStatus, 503);
+    QCOMPARE(b.error().api.retryAfterMs, 45000);
     QCOMPARE(busy.requestCount(), 1);
 }
 
@@ -623,8 +623,8 @@ void tst_InteractionsClient::connectionFailureRetried()
     const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()));
     QVERIFY(!r.ok());
     QCOMPARE(r.error().kind, ErrorKind::Network);
-    QCOMPARE(r.error().attempts, 5);
-    QCOMPARE(r.error().httpStatus, 0);
+    QCOMPARE(r.error().api.attempts, 5);
+    QCOMPARE(r.error().api.httpStatus, 0);
 }
 
 void tst_InteractionsClient::connectionResetMidBodyRetried()
@@ -649,7 +649,7 @@ void tst_InteractionsClient::connectionResetMidBodyRetried()
     const auto f = client2.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()));
     QVERIFY(!f.ok());
     QCOMPARE(f.error().kind, ErrorKind::Network);
-    QCOMPARE(f.error().attempts, 2);
+    QCOMPARE(f.error().api.attempts, 2);
 }
 
 void tst_InteractionsClient::cancelWhileWaitingForResponse()
@@ -663,13 +663,13 @@ void tst_InteractionsClient::cancelWhileWaitingForResponse()
     probe.start(client, TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()));
     QVERIFY(waitForRequests(server, 1));
     std::this_thread::sleep_for(std::chrono::milliseconds(100)); // let it settle into the wait
-    Result<Interaction> r = ApiError();
+    Result<Interaction> r = Error();
     const double ms = probe.cancelAndMeasure(&r);
     qInfo("cancel latency while waiting for the response: %.2f ms", ms);
     QVERIFY2(ms < 200.0, qPrintable(QString::number(ms)));
     QVERIFY(!r.ok());
     QCOMPARE(r.error().kind, ErrorKind::Cancelled);
-    QCOMPARE(r.error().attempts, 1);
+    QCOMPARE(r.error().api.attempts, 1);
 }
 
 void tst_InteractionsClient::cancelDuringBackoff()
@@ -683,7 +683,7 @@ void tst_InteractionsClient::cancelDuringBackoff()
     probe.start(client, TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()));
     QVERIFY(waitForRequests(server, 1));
     std::this_thread::sleep_for(std::chrono::milliseconds(300)); // the response is in; now it sleeps
-    Result<Interaction> r = ApiError();
+    Result<Interaction> r = Error();
     const double ms = probe.cancelAndMeasure(&r);
     qInfo("cancel latency during backoff: %.2f ms", ms);
     QVERIFY2(ms < 200.0, qPrintable(QString::number(ms)));
@@ -703,7 +703,7 @@ void tst_InteractionsClient::cancelDuringTrickledBody()
     probe.start(client, TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()));
     QVERIFY(waitForRequests(server, 1));
     std::this_thread::sleep_for(std::chrono::milliseconds(350));
-    Result<Interaction> r = ApiError();
+    Result<Interaction> r = Error();
     const double ms = probe.cancelAndMeasure(&r);
     qInfo("cancel latency while a body trickles in: %.2f ms", ms);
     QVERIFY2(ms < 200.0, qPrintable(QString::number(ms)));
@@ -720,7 +720,7 @@ void tst_InteractionsClient::cancelWhileConnecting()
     probe.start(client, TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()));
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     QVERIFY(probe.future.wait_for(std::chrono::seconds(0)) != std::future_status::ready); // still connecting
-    Result<Interaction> r = ApiError();
+    Result<Interaction> r = Error();
     const double ms = probe.cancelAndMeasure(&r);
     qInfo("cancel latency while connecting: %.2f ms", ms);
     QVERIFY2(ms < 200.0, qPrintable(QString::number(ms)));
@@ -788,7 +788,7 @@ void tst_InteractionsClient::readTimeout()
     QVERIFY2(timer.elapsed() < 2000, qPrintable(QString::number(timer.elapsed())));
     QVERIFY(!r.ok());
     QCOMPARE(r.error().kind, ErrorKind::Timeout);
-    QCOMPARE(r.error().attempts, 2); // a timeout is retried like the SDK does
+    QCOMPARE(r.error().api.attempts, 2); // a timeout is retried like the SDK does
     server.releaseHangs();
 }
 
@@ -920,7 +920,7 @@ void tst_InteractionsClient::streamErrors()
     QVERIFY(!r.ok());
     QCOMPARE(int(r.error().kind), kind);
     QVERIFY2(r.error().message.contains(ResponseParser::withoutFinalDot(contains)), qPrintable(r.error().message));
-    QCOMPARE(r.error().interactionId, QStringLiteral("v1_sse123"));
+    QCOMPARE(r.error().api.interactionId, QStringLiteral("v1_sse123"));
     QVERIFY(created);
     QCOMPARE(server.requestCount(), 1); // a started stream is never re-sent
 }
@@ -977,7 +977,7 @@ void tst_InteractionsClient::keyNeverInMessages()
     const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()));
     QVERIFY(!r.ok());
     QCOMPARE(server.requests().first().headers.value("x-goog-api-key"), key.toUtf8()); // it was sent ...
-    for (const QString &s : {r.error().message, r.error().serverMessage, r.error().serverCode, r.error().modelText}) {
+    for (const QString &s : {r.error().message, r.error().api.serverMessage, r.error().api.serverCode, r.error().api.modelText}) {
         QVERIFY2(!s.contains(key), qPrintable(s)); // ... but never comes back in a message
         QVERIFY(!s.contains(QLatin1String("DistinctiveSecret")));
     }
@@ -994,7 +994,7 @@ void tst_InteractionsClient::refusesInsecureHttp()
         const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()));
         QVERIFY(!r.ok());
         QCOMPARE(r.error().kind, ErrorKind::Tls);
-        QCOMPARE(r.error().attempts, 0);
+        QCOMPARE(r.error().api.attempts, 0);
         const auto g = client.get(QStringLiteral("v1_x"));
         QCOMPARE(g.error().kind, ErrorKind::Tls);
     }
@@ -1014,7 +1014,7 @@ void tst_InteractionsClient::tlsSelfSignedRejected()
     const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()));
     QVERIFY(!r.ok());
     QCOMPARE(r.error().kind, ErrorKind::Tls);
-    QCOMPARE(r.error().attempts, 1); // not retried
+    QCOMPARE(r.error().api.attempts, 1); // not retried
     QCOMPARE(server.requestCount(), 0); // the request (and key) never went out
     QVERIFY2(r.error().message.contains(QLatin1String("certificate")), qPrintable(r.error().message));
     qInfo("%s", qPrintable(r.error().message));
@@ -1122,7 +1122,7 @@ void tst_InteractionsClient::validation()
     const auto r = client.create(request);
     QVERIFY(!r.ok());
     QCOMPARE(int(r.error().kind), expected);
-    QCOMPARE(r.error().attempts, 0);
+    QCOMPARE(r.error().api.attempts, 0);
     QCOMPARE(server.requestCount(), 0);
 }
 
@@ -1155,7 +1155,7 @@ void tst_InteractionsClient::missingKeyForRemoteHost()
     const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()));
     QVERIFY(!r.ok());
     QCOMPARE(r.error().kind, ErrorKind::Auth);
-    QCOMPARE(r.error().attempts, 0);
+    QCOMPARE(r.error().api.attempts, 0);
     QVERIFY(r.error().message.contains(QLatin1String("GEMINI_API_KEY")));
 
     // A local server may be used without a key: the header is simply not sent.

@@ -60,8 +60,8 @@ void tst_ResponseParser::interactions()
     if (kind != int(ErrorKind::None)) {
         QVERIFY(!r.ok());
         QCOMPARE(int(r.error().kind), kind);
-        QCOMPARE(r.error().interactionId, id);
-        QCOMPARE(r.error().modelText, text);
+        QCOMPARE(r.error().api.interactionId, id);
+        QCOMPARE(r.error().api.modelText, text);
         QVERIFY(!r.error().message.isEmpty());
         return;
     }
@@ -130,12 +130,12 @@ void tst_ResponseParser::errorBodies()
     QFETCH(QString, code);
     QFETCH(QString, message);
     QFETCH(QStringList, allowed);
-    const ApiError e = ResponseParser::parseError(status, body);
+    const Error e = ResponseParser::parseError(status, body);
     QCOMPARE(int(e.kind), kind);
-    QCOMPARE(e.httpStatus, status);
-    QCOMPARE(e.serverCode, code);
-    QCOMPARE(e.serverMessage, message);
-    QCOMPARE(e.allowedValues, allowed);
+    QCOMPARE(e.api.httpStatus, status);
+    QCOMPARE(e.api.serverCode, code);
+    QCOMPARE(e.api.serverMessage, message);
+    QCOMPARE(e.api.allowedValues, allowed);
     QVERIFY(e.message.contains(QString::number(status)));
 }
 

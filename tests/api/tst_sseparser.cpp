@@ -138,13 +138,13 @@ void tst_SseParser::assemblerErrors()
     QCOMPARE(a.error().has_value(), hasError);
     if (hasError) {
         QCOMPARE(a.error()->kind, ErrorKind::RateLimited);
-        QCOMPARE(a.error()->serverCode, QStringLiteral("resource_exhausted"));
-        QCOMPARE(a.error()->interactionId, QStringLiteral("v1_sse123"));
+        QCOMPARE(a.error()->api.serverCode, QStringLiteral("resource_exhausted"));
+        QCOMPARE(a.error()->api.interactionId, QStringLiteral("v1_sse123"));
     }
     if (completed) {
         const auto parsed = ResponseParser::parseInteraction(a.interactionJson());
         QVERIFY(!parsed.ok());
-        QCOMPARE(parsed.error().serverMessage, QStringLiteral("Generation failed."));
+        QCOMPARE(parsed.error().api.serverMessage, QStringLiteral("Generation failed."));
     }
 }
 

@@ -42,9 +42,8 @@ int main(int argc, char **argv)
     config.maxRetries = 0;
     SessionController session;
     session.setClient(std::make_shared<InteractionsClient>(config));
-    QString error;
-    if (!session.open(base.filePath(QStringLiteral("Harbour study")), &error)) {
-        std::fprintf(stderr, "%s\n", qPrintable(error));
+    if (const Result<void> opened = session.open(base.filePath(QStringLiteral("Harbour study"))); !opened) {
+        std::fprintf(stderr, "%s\n", qPrintable(opened.error().message));
         return 1;
     }
     auto turn = [&](const Result<QString> &r) {

@@ -67,9 +67,8 @@ inline QString addFrame(SessionStore &store, const QString &parent, FrameKind ki
         f.error.httpStatus = 400;
         f.error.message = QStringLiteral("The server rejected the request <b>bad</b> & said so.");
     }
-    QString error;
-    if (!store.commit({f}, {}, f.id, &error))
-        qFatal("fixture: commit failed: %s", qPrintable(error));
+    if (const Result<void> committed = store.commit({f}, {}, f.id); !committed)
+        qFatal("fixture: commit failed: %s", qPrintable(committed.error().message));
     return f.id;
 }
 

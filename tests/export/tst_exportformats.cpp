@@ -192,8 +192,8 @@ private slots:
         // And it opens as the same session: identical graph JSON, frame by frame.
         SessionStore original, reopened;
         QVERIFY(original.open(m_sessionDir, SessionStore::OpenMode::OpenExisting));
-        QString error;
-        QVERIFY2(reopened.open(opened, SessionStore::OpenMode::OpenExisting, &error), qPrintable(error));
+        const Result<void> reopenedOk = reopened.open(opened, SessionStore::OpenMode::OpenExisting);
+        QVERIFY2(reopenedOk, qPrintable(reopenedOk.error().message));
         QCOMPARE(reopened.graph().size(), original.graph().size());
         for (const Frame &f : original.graph().frames())
             QCOMPARE(reopened.graph().value(f.id).toJson(), f.toJson());

@@ -60,8 +60,8 @@ private slots:
         const QString sessionDir = QDir(home).filePath(QStringLiteral("Pictures/harbour session"));
         SessionController session;
         session.setClient(std::make_shared<InteractionsClient>(config));
-        QString error;
-        QVERIFY2(session.open(sessionDir, &error), qPrintable(error));
+        const Result<void> opened = session.open(sessionDir);
+        QVERIFY2(opened, qPrintable(opened.error().message));
 
         auto root = session.generate({QStringLiteral("A quiet harbour at dusk"), QStringLiteral("3:2"), {}});
         QVERIFY2(root.ok(), qPrintable(root ? QString() : root.error().message));
@@ -147,7 +147,7 @@ private slots:
         const QString reopened = tmp.filePath(QStringLiteral("reopened"));
         QVERIFY(SessionBundle::extract(outputs.at(2), reopened).ok());
         SessionStore store;
-        QVERIFY(store.open(reopened, SessionStore::OpenMode::OpenExisting, &error));
+        QVERIFY(store.open(reopened, SessionStore::OpenMode::OpenExisting));
         for (const Frame &f : session.graph().frames())
             QCOMPARE(store.graph().value(f.id).toJson(), f.toJson());
         session.close();

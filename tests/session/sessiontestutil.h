@@ -61,11 +61,10 @@ inline QStringList checkInvariants(const QString &dir, QString *openError = null
 {
     QStringList problems;
     SessionStore store;
-    QString err;
-    if (!store.open(dir, SessionStore::OpenMode::OpenExisting, &err)) {
+    if (const Result<void> opened = store.open(dir, SessionStore::OpenMode::OpenExisting); !opened) {
         if (openError)
-            *openError = err;
-        return {QStringLiteral("manifest does not open: ") + err};
+            *openError = opened.error().message;
+        return {QStringLiteral("manifest does not open: ") + opened.error().message};
     }
     for (const Frame &f : store.graph().frames()) {
         QStringList files = f.inputImages;

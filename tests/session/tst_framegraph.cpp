@@ -203,9 +203,9 @@ private slots:
         f.note = QStringLiteral("n");
         f.idExpiresAt = f.finishedAt.addDays(55);
         f.extra.insert(QStringLiteral("future_field"), QJsonObject{{QStringLiteral("x"), 1}});
-        Frame back;
-        QString err;
-        QVERIFY2(Frame::fromJson(f.toJson(), &back, &err), qPrintable(err));
+        const Result<Frame> read = Frame::fromJson(f.toJson());
+        QVERIFY2(read, qPrintable(read.error().message));
+        const Frame &back = read.value();
         QCOMPARE(back.toJson(), f.toJson());
         QCOMPARE(back.extra.value(QStringLiteral("future_field")).toObject().value(QStringLiteral("x")).toInt(), 1);
         QCOMPARE(back.requestedAt, f.requestedAt);
@@ -217,12 +217,11 @@ private slots:
 
     void frameJsonRejectsBadKind()
     {
-        Frame f;
-        QString err;
-        QVERIFY(!Frame::fromJson(QJsonObject{{QStringLiteral("id"), QStringLiteral("x")},
-                                             {QStringLiteral("kind"), QStringLiteral("paint")},
-                                             {QStringLiteral("status"), QStringLiteral("done")}},
-                                 &f, &err));
+        const Result<Frame> read = Frame::fromJson(QJsonObject{{QStringLiteral("id"), QStringLiteral("x")},
+                                                               {QStringLiteral("kind"), QStringLiteral("paint")},
+                                                               {QStringLiteral("status"), QStringLiteral("done")}});
+        QVERIFY(!read);
+        const QString &err = read.error().message;
         QVERIFY2(err.contains(QStringLiteral("paint")), qPrintable(err));
     }
 

@@ -54,9 +54,8 @@ private:
     bool openIn(SessionController &c, const QString &dir)
     {
         c.setClient(client());
-        QString err;
-        if (!c.open(dir, &err)) {
-            qWarning() << err;
+        if (const Result<void> opened = c.open(dir); !opened) {
+            qWarning() << opened.error().message;
             return false;
         }
         return c.waitForIdle(10000);
@@ -155,8 +154,9 @@ private slots:
         const QJsonObject o = f.toJson();
         QCOMPARE(o.value(QStringLiteral("lineage")).toObject().value(QStringLiteral("interaction")).toString(),
                  QStringLiteral("v1_abc"));
-        Frame back;
-        QVERIFY(Frame::fromJson(o, &back));
+        const Result<Frame> read = Frame::fromJson(o);
+        QVERIFY(read);
+        const Frame &back = read.value();
         QCOMPARE(back.lineage, f.lineage);
         QVERIFY(back.extra.isEmpty()); // "lineage" is a known field, not an unknown one
         // A frame without a record writes no "lineage" key at all.

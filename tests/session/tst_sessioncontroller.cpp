@@ -37,8 +37,8 @@ private:
     {
         c.setClient(client());
         c.setSettings(s);
-        QString err;
-        QVERIFY2(c.open(m_tmp->path(), &err), qPrintable(err));
+        const Result<void> opened = c.open(m_tmp->path());
+        QVERIFY2(opened, qPrintable(opened.error().message));
         QVERIFY(c.waitForIdle(10000));
     }
 
@@ -131,7 +131,7 @@ private slots:
         const int requestsBefore = m_fake->requests().size();
         const Result<QString> refused = c.edit(g.id, p("second"));
         QVERIFY(!refused);
-        QCOMPARE(refused.error().kind, ErrorKind::InvalidInput);
+        QCOMPARE(refused.error().kind, ErrorKind::Conflict);
         QVERIFY2(refused.error().message.contains(QStringLiteral("branchFrom")), qPrintable(refused.error().message));
         QCOMPARE(c.graph().size(), before);
         QCOMPARE(m_fake->requests().size(), requestsBefore);
@@ -525,8 +525,8 @@ private slots:
         QVERIFY(c.setTitle(a.id, QStringLiteral("Fox")));
         QVERIFY(c.setStarred(b.id, true));
         QVERIFY(c.setNote(b.id, QStringLiteral("keep")));
-        QString err;
-        QVERIFY2(c.deleteFrame(b.id, &err), qPrintable(err)); // b and d to the trash
+        const Result<void> deleted = c.deleteFrame(b.id);
+        QVERIFY2(deleted, qPrintable(deleted.error().message)); // b and d to the trash
         QVERIFY(c.graph().value(b.id).isTrashed());
         QVERIFY(c.graph().value(d.id).isTrashed());
         QCOMPARE(c.graph().heads(), QStringList{a.id});
@@ -543,7 +543,7 @@ private slots:
         QCOMPARE(c.graph().value(b.id).note, QStringLiteral("keep"));
         QVERIFY(c.graph().value(d.id).isTrashed());
 
-        QVERIFY(c.restoreFrame(d.id, &err));
+        QVERIFY(c.restoreFrame(d.id));
         QVERIFY(!c.graph().value(d.id).isTrashed());
         QVERIFY(!c.graph().value(b.id).isTrashed());
         u->undo();
@@ -565,14 +565,13 @@ private slots:
         const Frame a = finish(c, c.generate(p("a")));
         const Frame l = finish(c, c.editLocal(a.id, {}, p("local"))); // uses a's image as input
         const Frame b = finish(c, c.branchFrom(a.id, p("b")));
-        QString err;
-        QVERIFY(c.deleteBranch(l.id, &err));
+        QVERIFY(c.deleteBranch(l.id));
         QVERIFY(c.graph().value(l.id).isTrashed());
         QVERIFY(!c.graph().value(a.id).isTrashed()); // shared with b's branch
         // Still restorable: nothing deleted before emptying the trash.
         QVERIFY(QFileInfo::exists(c.store()->absolutePath(l.image.file)));
         QSignalSpy removed(&c, &SessionController::frameRemoved);
-        QVERIFY(c.emptyTrash(&err));
+        QVERIFY(c.emptyTrash());
         QVERIFY(c.store()->flush()); // the files go on the writer, after the manifest write
         QCOMPARE(removed.count(), 1);
         QVERIFY(!c.graph().contains(l.id));
@@ -586,8 +585,9 @@ private slots:
         m_fake->setLatencyMs(1000);
         const Result<QString> slow = c.edit(b.id, p("slow"));
         QVERIFY(slow);
-        QVERIFY(!c.deleteFrame(slow.value(), &err));
-        QVERIFY(err.contains(QStringLiteral("running")));
+        const Result<void> refused = c.deleteFrame(slow.value());
+        QVERIFY(!refused);
+        QVERIFY(refused.error().message.contains(QStringLiteral("running")));
         QVERIFY(c.waitForIdle(20000));
     }
 

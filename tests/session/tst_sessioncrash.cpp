@@ -137,8 +137,8 @@ private slots:
             {
                 SessionController c;
                 c.setClient(client());
-                QString err;
-                QVERIFY2(c.open(dir, &err), qPrintable(err));
+                const Result<void> opened = c.open(dir);
+                QVERIFY2(opened, qPrintable(opened.error().message));
                 for (const QString &id : std::as_const(withId))
                     ids.insert(id, c.graph().value(id).interactionId);
                 QVERIFY(c.waitForIdle(30000));

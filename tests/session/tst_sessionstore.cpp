@@ -44,8 +44,8 @@ private slots:
         QTemporaryDir tmp;
         {
             SessionStore s;
-            QString err;
-            QVERIFY2(s.open(tmp.path(), SessionStore::OpenMode::CreateIfMissing, &err), qPrintable(err));
+            const Result<void> opened = s.open(tmp.path(), SessionStore::OpenMode::CreateIfMissing);
+            QVERIFY2(opened, qPrintable(opened.error().message));
             QVERIFY(QFileInfo::exists(s.manifestPath()));
             QVERIFY(QFileInfo(s.imagesDir()).isDir());
             QVERIFY(QFileInfo(s.thumbsDir()).isDir());
@@ -101,8 +101,9 @@ private slots:
         QTemporaryDir tmp;
         test::writeFile(tmp.filePath(QStringLiteral("manifest.json")), content);
         SessionStore s;
-        QString err;
-        QVERIFY(!s.open(tmp.path(), SessionStore::OpenMode::OpenExisting, &err));
+        const Result<void> opened = s.open(tmp.path(), SessionStore::OpenMode::OpenExisting);
+        QVERIFY(!opened);
+        const QString &err = opened.error().message;
         QVERIFY2(err.contains(QStringLiteral("manifest.json")), qPrintable(err));
         QVERIFY2(err.contains(problem), qPrintable(err));
         QCOMPARE(test::readFile(tmp.filePath(QStringLiteral("manifest.json"))), content); // untouched
@@ -131,10 +132,12 @@ private slots:
         const QStringList imagesBefore = QDir(tmp.filePath(QStringLiteral("images"))).entryList(QDir::Files);
 
         SessionController c;
-        QString err;
-        QVERIFY(!c.open(tmp.path(), &err));
+        const Result<void> opened = c.open(tmp.path());
+        QVERIFY(!opened);
+        const QString &err = opened.error().message;
         QVERIFY2(err.contains(QStringLiteral("manifest.json")) && err.contains(QStringLiteral("not valid JSON")), qPrintable(err));
-        QVERIFY2(c.rebuild(tmp.path(), &err), qPrintable(err));
+        const Result<void> rebuilt = c.rebuild(tmp.path());
+        QVERIFY2(rebuilt, qPrintable(rebuilt.error().message));
         for (const QString &id : std::as_const(ids))
             QVERIFY2(c.graph().contains(id), qPrintable(id));
         QCOMPARE(c.graph().value(ids.at(1)).title, QStringLiteral("the middle one"));
@@ -163,8 +166,8 @@ private slots:
         }
         QFile::remove(tmp.filePath(QStringLiteral("manifest.json")));
         SessionStore s;
-        QString err;
-        QVERIFY2(s.open(tmp.path(), SessionStore::OpenMode::CreateIfMissing, &err), qPrintable(err));
+        const Result<void> opened = s.open(tmp.path(), SessionStore::OpenMode::CreateIfMissing);
+        QVERIFY2(opened, qPrintable(opened.error().message));
         QVERIFY(s.graph().contains(QStringLiteral("c0000001")));
     }
 
@@ -226,8 +229,8 @@ private slots:
         }
         // Meanwhile this process writes too; every write goes through the lock and merges.
         for (int i = 0; i < 10; ++i) {
-            QString err;
-            QVERIFY2(s.commit({doneFrame(QStringLiteral("d00000%1").arg(i, 2, 10, QLatin1Char('0')))}, {}, {}, &err), qPrintable(err));
+            const Result<void> committed = s.commit({doneFrame(QStringLiteral("d00000%1").arg(i, 2, 10, QLatin1Char('0')))});
+            QVERIFY2(committed, qPrintable(committed.error().message));
             QTest::qWait(20);
         }
         for (QProcess *p : procs) {
@@ -284,9 +287,9 @@ private slots:
         f.close();
         SessionStore s;
         s.setLockTimeoutMs(5000);
-        QString err;
-        QVERIFY(s.open(tmp.path(), SessionStore::OpenMode::OpenExisting, &err));
-        QVERIFY2(s.commit({doneFrame(QStringLiteral("e0000001"))}, {}, {}, &err), qPrintable(err));
+        QVERIFY(s.open(tmp.path(), SessionStore::OpenMode::OpenExisting));
+        const Result<void> committed = s.commit({doneFrame(QStringLiteral("e0000001"))});
+        QVERIFY2(committed, qPrintable(committed.error().message));
     }
 
     void copiedFolderIsAWorkingSession()

@@ -71,8 +71,8 @@ private Q_SLOTS:
         QVERIFY(m_tmp.isValid());
         m_sessionDir = m_tmp.filePath(QStringLiteral("sessions/Harbour study"));
         nb2::SessionStore store;
-        QString error;
-        QVERIFY2(store.open(m_sessionDir, nb2::SessionStore::OpenMode::CreateIfMissing, &error), qPrintable(error));
+        const nb2::Result<void> opened = store.open(m_sessionDir, nb2::SessionStore::OpenMode::CreateIfMissing);
+        QVERIFY2(opened, qPrintable(opened.error().message));
         m_ids = nb2::testing::buildStandardSession(store, QStringLiteral("<script>alert(1)</script> a boat"));
         m_session = ExportSession::fromGraph(store.graph(), store.dir());
         QCOMPARE(m_session.frames.size(), m_ids.liveFrames);

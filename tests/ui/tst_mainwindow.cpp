@@ -565,15 +565,15 @@ void tst_MainWindow::externalWriteIsFollowedAndKeepsSelection()
 
     // The CLI (another process) trashes the second frame and adds a child of the first.
     SessionStore other;
-    QString error;
-    QVERIFY(other.open(m_window->sessionDir(), SessionStore::OpenMode::OpenExisting, &error));
+    QVERIFY(other.open(m_window->sessionDir(), SessionStore::OpenMode::OpenExisting));
     Frame trashed = other.graph().value(frameAt(1));
     trashed.trashedAt = QDateTime::currentDateTimeUtc();
     Frame child = other.graph().value(first);
     child.id = Frame::newId();
     child.parentId = first;
     child.title = QStringLiteral("from the CLI");
-    QVERIFY2(other.commit({trashed, child}, {}, {}, &error), qPrintable(error));
+    const Result<void> committed = other.commit({trashed, child});
+    QVERIFY2(committed, qPrintable(committed.error().message));
     QTRY_VERIFY_WITH_TIMEOUT(m_window->timelineModel()->indexOf(child.id).isValid(), 10000);
     QCOMPARE(m_window->timelineModel()->rowCount(), 2);
     QCOMPARE(m_window->currentFrameId(), first); // the user's place survives the reload

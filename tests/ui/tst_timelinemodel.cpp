@@ -65,8 +65,8 @@ void tst_TimelineModel::init()
     m_png = nb2test::writePng(m_dir->path() + QStringLiteral("/in.png"));
     m_session = std::make_unique<SessionController>();
     m_session->setClient(std::make_shared<InteractionsClient>(nb2test::fakeConfig(*m_server, QStringLiteral("model-key"))));
-    QString error;
-    QVERIFY2(m_session->open(m_dir->path() + QStringLiteral("/s"), &error), qPrintable(error));
+    const Result<void> opened = m_session->open(m_dir->path() + QStringLiteral("/s"));
+    QVERIFY2(opened, qPrintable(opened.error().message));
     m_model = std::make_unique<TimelineModel>(m_session.get());
     m_tester = std::make_unique<QAbstractItemModelTester>(m_model.get(),
                                                           QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -171,8 +171,8 @@ void tst_TimelineModel::deleteUndoAndExternalWrites()
     const QString a = import();
     const QString b = import();
     QCOMPARE(m_model->rowCount(), 2);
-    QString error;
-    QVERIFY2(m_session->deleteFrame(a, &error), qPrintable(error));
+    const Result<void> deleted = m_session->deleteFrame(a);
+    QVERIFY2(deleted, qPrintable(deleted.error().message));
     QCOMPARE(m_model->rowCount(), 1);
     QCOMPARE(m_model->frameIdAt(0), b);
     m_session->undoStack()->undo();
@@ -183,13 +183,14 @@ void tst_TimelineModel::deleteUndoAndExternalWrites()
     // only build on what is on disk, so let our writer finish first.
     QVERIFY(m_session->store()->flush());
     SessionStore other;
-    QVERIFY(other.open(m_session->store()->dir(), SessionStore::OpenMode::OpenExisting, &error));
+    QVERIFY(other.open(m_session->store()->dir(), SessionStore::OpenMode::OpenExisting));
     QVERIFY(other.graph().contains(b));
     Frame f = other.graph().value(b);
     f.id = Frame::newId();
     f.parentId = b;
     f.title = QStringLiteral("from the CLI");
-    QVERIFY2(other.commit({f}, {}, {}, &error), qPrintable(error));
+    const Result<void> committed = other.commit({f});
+    QVERIFY2(committed, qPrintable(committed.error().message));
     QTRY_COMPARE_WITH_TIMEOUT(m_model->rowCount(), 3, 10000);
     QCOMPARE(m_model->indexOf(f.id).data(TimelineRole::ParentRow).toInt(), m_model->indexOf(b).row());
 }
@@ -223,9 +224,8 @@ void tst_TimelineModel::thousandFrames()
         parent = f.id;
     }
     SessionStore other;
-    QString error;
-    QVERIFY(other.open(m_session->store()->dir(), SessionStore::OpenMode::OpenExisting, &error));
-    QVERIFY(other.commit(frames, {}, {}, &error));
+    QVERIFY(other.open(m_session->store()->dir(), SessionStore::OpenMode::OpenExisting));
+    QVERIFY(other.commit(frames));
     QTRY_COMPARE_WITH_TIMEOUT(m_model->rowCount(), 1000, 20000);
 
     QElapsedTimer t;

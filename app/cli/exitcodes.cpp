@@ -28,6 +28,13 @@ constexpr std::array kExitCodes{
     ExitCodeRow{ErrorKind::NoImage, 14, "the model answered without an image (its text is shown)"},
     ExitCodeRow{ErrorKind::TooLarge, 15, "request over the 20 MB limit (see --reencode)"},
     ExitCodeRow{ErrorKind::Io, 16, "a local file could not be read or written"},
+    ExitCodeRow{ErrorKind::Conflict, 17, "refused: it would fork a branch or overwrite existing files"},
+    ExitCodeRow{ErrorKind::Unsafe, 18, "a path would leave its folder, or a link would be followed"},
+    ExitCodeRow{ErrorKind::Corrupt, 19, "a manifest or bundle is damaged (a session can be rebuilt)"},
+    ExitCodeRow{ErrorKind::Locked, 20, "the session is locked by another process"},
+    ExitCodeRow{ErrorKind::NotWritable, 21, "the folder is read-only"},
+    ExitCodeRow{ErrorKind::DiskFull, 22, "the disk is full"},
+    ExitCodeRow{ErrorKind::Budget, 23, "over the cost budget"},
 };
 
 } // namespace

@@ -18,7 +18,7 @@ packages=(
 # libfile-mimeinfo-perl) for our bundle type, and checks the key store against a real
 # Secret Service (gnome-keyring on a private D-Bus; QtKeychain loads libsecret at run time).
 packages+=(
-    help2man lintian xdg-utils libfile-mimeinfo-perl shared-mime-info man-db x11-utils
+    help2man lintian xdg-utils libfile-mimeinfo-perl shared-mime-info man-db x11-utils file
     dbus dbus-daemon gnome-keyring libsecret-1-0 libsecret-tools
 )
 # Extra groups, asked for by the scripts that need them (e.g. the browser for export tests).

@@ -4,6 +4,7 @@
 // environment: NB2_TEST_KEY (the key to save, generated per run; never on a command line).
 // Run outside that script, every function skips.
 #include "ui/keystore.h"
+#include "keystorerun.h"
 #include "ui/settingsdialog.h"
 
 #include <QDir>
@@ -25,11 +26,7 @@ private:
 
     static KeyStore::Result run(KeyStore &store, const std::function<void()> &start)
     {
-        QSignalSpy spy(&store, &KeyStore::finished);
-        start();
-        if (spy.isEmpty() && !spy.wait(15000))
-            return {};
-        return spy.takeFirst().at(0).value<KeyStore::Result>();
+        return nb2::testing::runKeyStore(store, start);
     }
     static bool waitLoaded(SettingsDialog &d)
     {

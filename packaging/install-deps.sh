@@ -13,6 +13,14 @@ packages=(
     chromium   # the HTML export test loads exported pages in headless chromium
     desktop-file-utils appstream   # the packaging test validates the desktop entry and metainfo
 )
+# Desktop integration (issue 9): man pages are made with help2man at build time; the
+# installed-package test runs lintian, asks xdg-mime (which uses `mimetype` from
+# libfile-mimeinfo-perl) for our bundle type, and checks the key store against a real
+# Secret Service (gnome-keyring on a private D-Bus; QtKeychain loads libsecret at run time).
+packages+=(
+    help2man lintian xdg-utils libfile-mimeinfo-perl shared-mime-info man-db x11-utils file
+    dbus dbus-daemon gnome-keyring libsecret-1-0 libsecret-tools
+)
 # Extra groups, asked for by the scripts that need them (e.g. the browser for export tests).
 if [[ "${NB2_EXTRA_PACKAGES:-}" != "" ]]; then
     read -r -a extra <<<"${NB2_EXTRA_PACKAGES}"

@@ -21,17 +21,27 @@ namespace nb2 {
 
 namespace {
 
+/** One plain sentence for the status line; the backend's own words go in Result::keychainErrorDetail. */
 QString keychainErrorText(QKeychain::Error error, const QString &detail)
 {
     switch (error) {
     case QKeychain::NoBackendAvailable:
-        return KeyStore::tr("No desktop keychain service is available (%1)").arg(detail);
+        return KeyStore::tr("No desktop keychain service is available");
     case QKeychain::AccessDeniedByUser:
     case QKeychain::AccessDenied:
-        return KeyStore::tr("The desktop keychain refused access (%1)").arg(detail);
+        // libsecret refuses writes to a locked collection this way (a keyring nobody unlocked
+        // at login, and no prompt that could unlock it).
+        if (detail.contains(QLatin1String("locked"), Qt::CaseInsensitive))
+            return KeyStore::tr("The desktop keychain is locked");
+        return KeyStore::tr("The desktop keychain refused access");
     case QKeychain::NotImplemented:
         return KeyStore::tr("This platform has no supported keychain");
     default:
+        // QtKeychain reports a missing Secret Service or session bus only in D-Bus's words.
+        if (detail.contains(QLatin1String("org.freedesktop.secrets")))
+            return KeyStore::tr("No Secret Service keyring is running");
+        if (detail.contains(QLatin1String("D-Bus"), Qt::CaseInsensitive) || detail.contains(QLatin1String("DBus")))
+            return KeyStore::tr("There is no desktop session bus to reach a keychain");
         return KeyStore::tr("The desktop keychain failed: %1").arg(detail);
     }
 }
@@ -78,7 +88,7 @@ int KeyStore::read()
     if (m_keychainEnabled)
         runKeychain(id, Operation::Read, {});
     else
-        runFile(id, Operation::Read, {}, tr("The keychain is turned off"), false);
+        runFile(id, Operation::Read, {}, tr("The keychain is turned off"), {}, false);
     return id;
 }
 
@@ -96,7 +106,7 @@ int KeyStore::write(const QString &key)
     if (m_keychainEnabled)
         runKeychain(id, Operation::Write, key.trimmed());
     else
-        runFile(id, Operation::Write, key.trimmed(), tr("The keychain is turned off"), false);
+        runFile(id, Operation::Write, key.trimmed(), tr("The keychain is turned off"), {}, false);
     return id;
 }
 
@@ -106,7 +116,7 @@ int KeyStore::remove()
     if (m_keychainEnabled)
         runKeychain(id, Operation::Remove, {});
     else
-        runFile(id, Operation::Remove, {}, tr("The keychain is turned off"), false);
+        runFile(id, Operation::Remove, {}, tr("The keychain is turned off"), {}, false);
     return id;
 }
 
@@ -141,7 +151,7 @@ void KeyStore::runKeychain(int id, Operation op, const QString &key)
         if (*settled)
             return;
         *settled = true;
-        runFile(id, op, key, tr("The desktop keychain did not answer within %1 s").arg(m_timeoutMs / 1000.0, 0, 'g', 2), false);
+        runFile(id, op, key, tr("The desktop keychain did not answer within %1 s").arg(m_timeoutMs / 1000.0, 0, 'g', 2), {}, false);
     });
     connect(job, &QKeychain::Job::finished, this, [this, id, op, key, settled, timer](QKeychain::Job *j) {
         if (*settled)
@@ -153,7 +163,7 @@ void KeyStore::runKeychain(int id, Operation op, const QString &key)
         if (error == QKeychain::NoError) {
             if (op == Operation::Remove) {
                 // Also forget a fallback file, so "remove" means the key is gone everywhere.
-                runFile(id, Operation::Remove, {}, {}, true);
+                runFile(id, Operation::Remove, {}, {}, {}, true);
                 return;
             }
             Result r;
@@ -171,25 +181,28 @@ void KeyStore::runKeychain(int id, Operation op, const QString &key)
         }
         if (error == QKeychain::EntryNotFound && op != Operation::Write) {
             // The keychain works but holds nothing: a key may still sit in the file.
-            runFile(id, op, key, {}, true);
+            runFile(id, op, key, {}, {}, true);
             return;
         }
-        runFile(id, op, key, keychainErrorText(error, j->errorString()), false);
+        runFile(id, op, key, keychainErrorText(error, j->errorString()), j->errorString(), false);
     });
     timer->start(m_timeoutMs);
     job->start();
 }
 
-void KeyStore::runFile(int id, Operation op, const QString &key, const QString &keychainError, bool keychainAvailable)
+void KeyStore::runFile(int id, Operation op, const QString &key, const QString &keychainError,
+                       const QString &keychainErrorDetail, bool keychainAvailable)
 {
     const QString path = m_filePath;
     auto *watcher = new QFutureWatcher<Result>(this);
-    connect(watcher, &QFutureWatcher<Result>::finished, this, [this, id, watcher, keychainError, keychainAvailable] {
+    connect(watcher, &QFutureWatcher<Result>::finished, this,
+            [this, id, watcher, keychainError, keychainErrorDetail, keychainAvailable] {
         Result r = watcher->result();
         watcher->deleteLater();
         r.requestId = id;
         r.keychainAvailable = keychainAvailable;
         r.keychainError = keychainError;
+        r.keychainErrorDetail = keychainErrorDetail;
         // A keychain that works but was empty: a not-found read is reported as the keychain's.
         if (keychainAvailable && ((r.operation == Operation::Read && !r.found) || r.operation == Operation::Remove))
             r.backend = Backend::Keychain;

@@ -30,7 +30,8 @@ public:
         QString key;                 // Read: the key (never log it)
         Backend backend = Backend::None; // where the key was read from / written to / removed from
         bool keychainAvailable = false;  // a keychain service answered
-        QString keychainError;       // why the keychain was not used (empty when it was)
+        QString keychainError;       // why the keychain was not used, one plain sentence (empty when it was)
+        QString keychainErrorDetail; // the keychain backend's own words for it (D-Bus, libsecret), if any
         QString error;               // why the operation failed (ok == false)
         QString warning;             // e.g. the key file is readable by others
     };
@@ -69,7 +70,8 @@ Q_SIGNALS:
 
 private:
     void runKeychain(int id, Operation op, const QString &key);
-    void runFile(int id, Operation op, const QString &key, const QString &keychainError, bool keychainAvailable);
+    void runFile(int id, Operation op, const QString &key, const QString &keychainError,
+                 const QString &keychainErrorDetail, bool keychainAvailable);
 
     QString m_filePath;
     QString m_keychainKey = QStringLiteral("gemini-api-key");

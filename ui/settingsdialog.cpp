@@ -503,6 +503,8 @@ QString SettingsDialog::keyStatusText() const
 void SettingsDialog::setKeyStatus(const QString &iconName, const QString &text, const QColor &color)
 {
     m_keyStatus->setText(text);
+    // The keychain's own words (D-Bus, libsecret) are for whoever asks, not for the status line.
+    m_keyStatus->setToolTip(m_keychainAvailable ? QString() : m_keychainErrorDetail);
     m_keyStatusIcon->setPixmap(themeIcon(iconName, color).pixmap(QSize(16, 16), devicePixelRatioF()));
 }
 
@@ -519,7 +521,7 @@ void SettingsDialog::updateKeyStatus()
                          themeColor(ThemeColor::Warning));
         } else if (fallback) {
             setKeyStatus(QStringLiteral("warning"),
-                         tr("No desktop keychain service is running, so the key will be saved to %1, readable only by you (mode 0600).").arg(file),
+                         tr("%1, so the key will be saved to %2, readable only by you (mode 0600).").arg(keychainProblem(), file),
                          themeColor(ThemeColor::Warning));
         } else {
             setKeyStatus(QStringLiteral("key"), tr("The key will be saved in the desktop keychain when you press OK."), QColor());
@@ -529,7 +531,7 @@ void SettingsDialog::updateKeyStatus()
     if (m_loadedKey.isEmpty()) {
         if (fallback)
             setKeyStatus(QStringLiteral("info"),
-                         tr("No key stored. No desktop keychain service is running, so a key you enter is saved to %1, readable only by you (mode 0600).").arg(file),
+                         tr("No key stored. %1, so a key you enter is saved to %2, readable only by you (mode 0600).").arg(keychainProblem(), file),
                          themeColor(ThemeColor::Info));
         else
             setKeyStatus(QStringLiteral("info"), tr("No key stored. Without one the app uses the built-in demo backend."), themeColor(ThemeColor::Info));
@@ -538,7 +540,7 @@ void SettingsDialog::updateKeyStatus()
     if (m_keyBackend == KeyStore::Backend::Keychain) {
         setKeyStatus(QStringLiteral("key"), tr("Stored in the desktop keychain."), themeColor(ThemeColor::Success));
     } else {
-        QString text = fallback ? tr("Stored in %1 (mode 0600): no desktop keychain service is running.").arg(file)
+        QString text = fallback ? tr("Stored in %1 (mode 0600). %2.").arg(file, keychainProblem())
                                 : tr("Stored in %1. Press OK to store it in the desktop keychain as well.").arg(file);
         if (!m_keyWarning.isEmpty())
             text += QLatin1Char(' ') + m_keyWarning;
@@ -550,8 +552,10 @@ void SettingsDialog::onKeyStoreFinished(const KeyStore::Result &r)
 {
     if (r.requestId != m_readRequest && r.requestId != m_saveRequest)
         return; // someone else's request on a shared store
+    const bool keychainPromised = m_keychainAvailable;
     m_keychainAvailable = r.keychainAvailable;
     m_keychainError = r.keychainError;
+    m_keychainErrorDetail = r.keychainErrorDetail;
     if (r.requestId == m_readRequest) {
         m_readRequest = 0;
         m_keyLoaded = true;
@@ -582,7 +586,29 @@ void SettingsDialog::onKeyStoreFinished(const KeyStore::Result &r)
         return;
     }
     m_keyBackend = r.operation == KeyStore::Operation::Write ? r.backend : KeyStore::Backend::None;
+    if (keychainPromised && m_keyBackend == KeyStore::Backend::File) {
+        // The dialog said "keychain" (it answered when the dialog opened), but it would not
+        // take the key (e.g. it is locked) and the key went to the file. Saved, but not where
+        // the user was told: stay open and say so; OK then closes.
+        m_saving = false;
+        setBusy(false);
+        m_loadedKey = m_keyEdit->text().trimmed();
+        m_keyEdited = false;
+        updateKeyStatus();
+        m_error->setText(tr("The desktop keychain did not take the key, so it was saved to %1 instead. Press OK to close.")
+                             .arg(tildePath(m_keyStore->filePath())));
+        m_error->show();
+        Q_EMIT settingsSaved(true);
+        return;
+    }
     finishAccept(true);
+}
+
+QString SettingsDialog::keychainProblem() const
+{
+    // The key store's reason ("The desktop keychain is locked", "No Secret Service keyring is
+    // running", …); a generic line when it gave none.
+    return m_keychainError.isEmpty() ? tr("No desktop keychain service is running") : m_keychainError;
 }
 
 QString SettingsDialog::validationError() const

@@ -96,6 +96,8 @@ private:
     void buildUi();
     void onKeyStoreFinished(const KeyStore::Result &result);
     void setKeyStatus(const QString &iconName, const QString &text, const QColor &color);
+    /** Why the key cannot go into the keychain, for the status line. */
+    QString keychainProblem() const;
     void updateKeyStatus();
     QString validationError() const;
     void finishAccept(bool keyChanged);
@@ -112,6 +114,7 @@ private:
     KeyStore::Backend m_keyBackend = KeyStore::Backend::None;
     bool m_keychainAvailable = false;
     QString m_keychainError;
+    QString m_keychainErrorDetail;
     QString m_keyWarning;
 
     QLineEdit *m_keyEdit = nullptr;

@@ -62,28 +62,64 @@ private:
     QString m_demoKey;
 };
 
+/** The command line, shared by the no-display path (--help, --version) and the real start. */
+struct StudioCommandLine {
+    QCommandLineParser parser;
+    QCommandLineOption demo{QStringLiteral("demo"),
+                            QCoreApplication::translate("main", "Use the built-in demo backend even when a key is set.")};
+
+    StudioCommandLine()
+    {
+        parser.setApplicationDescription(QCoreApplication::translate(
+            "main", "Iterative image editing over the Gemini Interactions API.\n\n"
+                    "Without an API key (GEMINI_API_KEY, GOOGLE_API_KEY, the key saved in Settings, "
+                    "or ~/gemini.key) the app runs on a built-in offline demo backend that draws "
+                    "synthetic images."));
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addOption(demo);
+        parser.addPositionalArgument(QStringLiteral("paths"),
+                                     QCoreApplication::translate("main", "A session folder to open (created if missing), "
+                                                                         "and/or image files to import."),
+                                     QStringLiteral("[session] [images...]"));
+    }
+};
+
+/** --help and --version must work where there is no display (help2man, a terminal over ssh). */
+bool wantsInfoOnly(int argc, char *argv[])
+{
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        if (arg == "--") // what follows is a path, not an option
+            return false;
+        if (arg == "-h" || arg == "--help" || arg == "-?" || arg == "--help-all" || arg == "-v" || arg == "--version")
+            return true;
+    }
+    return false;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
 {
+    // Before any application object: QApplication would need a display to answer --help.
+    QCoreApplication::setOrganizationName(QStringLiteral("NB2Lite"));
+    QCoreApplication::setApplicationName(QStringLiteral("NB2Lite Studio"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(NB2_VERSION));
+    if (wantsInfoOnly(argc, argv)) {
+        QCoreApplication app(argc, argv);
+        StudioCommandLine commandLine;
+        commandLine.parser.process(app); // prints the help or version and exits
+        return 0;
+    }
+
     QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("NB2Lite"));
-    QApplication::setApplicationName(QStringLiteral("NB2Lite Studio"));
-    QApplication::setApplicationVersion(QStringLiteral(NB2_VERSION));
     QApplication::setDesktopFileName(QStringLiteral("io.github.nb2lite.Studio")); // matches the desktop entry
     nb2::applyTheme(app);
 
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QApplication::translate("main", "Iterative image editing over the Gemini Interactions API."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    QCommandLineOption demo(QStringLiteral("demo"),
-                            QApplication::translate("main", "Use the built-in demo backend even when a key is set."));
-    parser.addOption(demo);
-    parser.addPositionalArgument(QStringLiteral("paths"),
-                                 QApplication::translate("main", "A session folder to open (created if missing), "
-                                                                 "and/or image files to import."),
-                                 QStringLiteral("[session] [images...]"));
+    StudioCommandLine commandLine;
+    QCommandLineParser &parser = commandLine.parser;
+    const QCommandLineOption &demo = commandLine.demo;
     parser.process(app);
 
     // The desktop entry passes files (%F): folders are sessions, files are pictures to import.

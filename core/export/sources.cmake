@@ -4,6 +4,7 @@ nb2_core_area(nb2core_export DEPENDS nb2core_session SOURCES
     export/provenance.h export/provenance.cpp
     export/htmlexporter.h export/htmlexporter.cpp
     export/sessionbundle.h export/sessionbundle.cpp
+    export/bundlepreview.h export/bundlepreview.cpp
     export/captionfont.h export/captionfont.cpp
     export/contactsheet.h export/contactsheet.cpp
     export/framesexporter.h export/framesexporter.cpp

@@ -1,4 +1,5 @@
 #include "ui/keystore.h"
+#include "keystorerun.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
@@ -23,11 +24,7 @@ private:
     }
     static KeyStore::Result run(KeyStore &store, const std::function<void()> &start)
     {
-        QSignalSpy spy(&store, &KeyStore::finished);
-        start();
-        if (spy.isEmpty() && !spy.wait(15000))
-            return {};
-        return spy.takeFirst().at(0).value<KeyStore::Result>();
+        return nb2::testing::runKeyStore(store, start);
     }
 
 private Q_SLOTS:

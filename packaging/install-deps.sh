@@ -12,6 +12,7 @@ packages=(
     nodejs npm
     chromium   # the HTML export test loads exported pages in headless chromium
     desktop-file-utils appstream   # the packaging test validates the desktop entry and metainfo
+    zsh   # the completion test checks that nb2lite's zsh completion parses and loads
 )
 # Extra groups, asked for by the scripts that need them (e.g. the browser for export tests).
 if [[ "${NB2_EXTRA_PACKAGES:-}" != "" ]]; then

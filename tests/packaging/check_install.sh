@@ -31,9 +31,11 @@ expected=(
     bin/nb2lite-fakeapi
     bin/nb2lite-studio
     share/applications/$app_id.desktop
+    share/bash-completion/completions/nb2lite
     share/doc/nb2lite-studio/README.md
     share/icons/hicolor/scalable/apps/$app_id.svg
     share/metainfo/$app_id.metainfo.xml
+    share/zsh/vendor-completions/_nb2lite
 )
 actual=$(cd "$prefix" && find . -type f -o -type l | sed 's|^\./||' | LC_ALL=C sort)
 wanted=$(printf '%s\n' "${expected[@]}" | LC_ALL=C sort)

@@ -13,8 +13,8 @@
 using namespace nb2;
 
 /**
- * The kill -9 test: the session CLI (same code as `nb2lite --session`) runs turns against a
- * slow fake server and is SIGKILLed at random points; after every kill the session is
+ * The kill -9 test: the session CLI (nb2lite's own code, linked into the test driver) runs
+ * turns against a slow fake server and is SIGKILLed at random points; after every kill the session is
  * reopened and the crash-safety invariants are checked, then recovery runs and its outcome
  * is checked against the fake's request log.
  */
@@ -41,19 +41,11 @@ private:
         env.insert(QStringLiteral("GOOGLE_GEMINI_BASE_URL"), m_fake->baseUrl());
         env.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral("test-key"));
         env.remove(QStringLiteral("GOOGLE_API_KEY"));
+        // A test seam the driver reads (sessiondriver.cpp), not a flag of the product binary.
+        env.insert(QStringLiteral("NB2_TEST_STEP_DELAY_MS"), QString::number(stepDelayMs));
         p->setProcessEnvironment(env);
-        QStringList args{QStringLiteral("--session"), dir};
-        args += command;
-        args += {QStringLiteral("--step-delay"), QString::number(stepDelayMs)};
-        p->start(cli(), args);
+        p->start(QStringLiteral(NB2_SESSION_DRIVER), QStringList{QStringLiteral("--session"), dir} + command);
         return p;
-    }
-
-    /** The real nb2lite when it has been built, else the test driver (same session-command code). */
-    static QString cli()
-    {
-        const QString real = QStringLiteral(NB2_BINARY_DIR "/app/cli/nb2lite");
-        return QFileInfo(real).isExecutable() ? real : QStringLiteral(NB2_SESSION_DRIVER);
     }
 
     int getRequestsFor(const QString &id) const
@@ -81,7 +73,6 @@ private slots:
             QVERIFY2(seed->exitCode() == 0, seed->readAllStandardError().constData());
         }
 
-        qInfo("CLI under test: %s", qPrintable(cli()));
         const quint32 seedValue = QRandomGenerator::global()->generate();
         QRandomGenerator rng(seedValue);
         qInfo("random seed %u", seedValue);

@@ -11,6 +11,7 @@
 #include "app/cli/doctor.h"
 #include "app/cli/exitcodes.h"
 #include "app/cli/exportcommands.h"
+#include "app/cli/sessioncommands.h"
 #include "app/cli/signalcancel.h"
 #include "core/api/interactionsclient.h"
 #include "core/api/thinkinglevels.h"
@@ -37,9 +38,8 @@ bool jsonRequested(const QStringList &arguments)
 }
 
 /** generate / edit / edit-local / get / delete / doctor without a session. */
-int runApiCommand(const CliArgs &args, Console &console)
+int runApiCommand(const CliArgs &args, Console &console, const CommandContext &context)
 {
-    SignalCanceller signalCanceller; // before any other thread: it blocks SIGINT/SIGTERM
     const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     DemoBackend demo;
     CliSetup setup = resolveCliSetup(args, env, QDir::homePath());
@@ -73,13 +73,17 @@ int runApiCommand(const CliArgs &args, Console &console)
 
     InteractionsClient client(setup.config);
     CommandRunner runner(client, &levels, setup.outputDir, [&console](const QString &line) { console.err(line + QLatin1Char('\n')); });
-    runner.setCancelToken(signalCanceller.token());
+    if (context.canceller) {
+        // Ctrl-C ends the call in flight as "cancelled" (a second one exits).
+        runner.setCancelToken(context.canceller->token());
+        context.canceller->setCancelsCleanly(true);
+    }
     return console.finish(runner.run(args), args.json);
 }
 
 } // namespace
 
-int runCommandLine(const QStringList &arguments, Console &console, const TestSeams &seams)
+int runCommandLine(const QStringList &arguments, Console &console, const CommandContext &context)
 {
     const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     // Whatever key the environment holds is scrubbed from all output, even in --demo.
@@ -123,12 +127,14 @@ int runCommandLine(const QStringList &arguments, Console &console, const TestSea
                                             CliText::tr("--timeout is not available in this build of nb2lite yet")),
                               args.json);
     if (args.inSession)
-        return runSessionCommand(args, console, seams);
-    return runApiCommand(args, console);
+        return runSessionCommand(args, console, context);
+    return runApiCommand(args, console, context);
 }
 
 int runNb2lite(int argc, char *argv[], const TestSeams &seams)
 {
+    // Before anything else: a signal must never find the process without its handler.
+    SignalCanceller canceller;
     QCoreApplication app(argc, argv); // starts no thread
     QCoreApplication::setOrganizationName(QStringLiteral("NB2Lite"));
     QCoreApplication::setApplicationName(QStringLiteral("nb2lite-studio"));
@@ -136,7 +142,7 @@ int runNb2lite(int argc, char *argv[], const TestSeams &seams)
     QTextStream out(stdout);
     QTextStream err(stderr);
     Console console(out, err);
-    return runCommandLine(QCoreApplication::arguments().mid(1), console, seams);
+    return runCommandLine(QCoreApplication::arguments().mid(1), console, CommandContext{&canceller, seams});
 }
 
 } // namespace nb2::cli

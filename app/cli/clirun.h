@@ -1,6 +1,6 @@
 #pragma once
 
-#include "app/cli/sessioncommands.h"
+#include "app/cli/commandcontext.h"
 
 #include <QStringList>
 
@@ -11,16 +11,17 @@ class Console;
 /**
  * Runs one nb2lite command line (argv without the program name): parses it against the
  * command table, then prints help, the version or a completion script, or runs the command,
- * and returns the process exit status. Needs a QCoreApplication. Commands that call the API
- * turn the first SIGINT/SIGTERM into a clean cancel (see SignalCanceller). The test driver
- * passes seams; the binary never does.
+ * and returns the process exit status. Needs a QCoreApplication. With context.canceller, commands
+ * that call the API turn the first SIGINT/SIGTERM into a clean cancel; the others end at once.
+ * Only the test driver passes seams.
  */
-int runCommandLine(const QStringList &arguments, Console &console, const TestSeams &seams = {});
+int runCommandLine(const QStringList &arguments, Console &console, const CommandContext &context = {});
 
 /**
- * The program around runCommandLine(): makes the QCoreApplication (named like the desktop
- * app, whose config folder holds the learned thinking levels), writes to stdout and stderr,
- * and returns the exit status. nb2lite's main() and the test driver's.
+ * The program around runCommandLine(): installs the signal handling before anything else, makes
+ * the QCoreApplication (named like the desktop app, whose config folder holds the learned
+ * thinking levels), writes to stdout and stderr, and returns the exit status. nb2lite's main()
+ * and the test driver's.
  */
 int runNb2lite(int argc, char *argv[], const TestSeams &seams = {});
 

@@ -14,104 +14,171 @@ namespace {
 using enum OptionId;
 using V = ValueKind;
 
-// QT_TRANSLATE_NOOP marks the strings for lupdate; tableText() translates them when shown.
-#define NB2_T(text) QT_TRANSLATE_NOOP("nb2lite", text)
+// QT_TRANSLATE_NOOP is spelled out (lupdate does not expand macros of ours); tableText()
+// translates the strings when they are shown.
 
 constexpr std::array kOptions{
     // --- global ---
     OptionSpec{Session, "--session", nullptr, nullptr, V::Dir, "DIR",
-               NB2_T("work in the session folder DIR (created on first use): its frames, images and journal"), true},
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "work in the session folder DIR (created on first use): its frames, images and "
+                                 "journal"),
+               true},
     OptionSpec{Demo, "--demo", nullptr, nullptr, V::None, nullptr,
-               NB2_T("use the built-in offline fake API (no key needed); it keeps what it made in the session's "
-                     "demo/ folder, or in the cache folder, so chains continue across commands"),
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "use the built-in offline fake API (no key needed); it keeps what it made in the "
+                                 "session's demo/ folder, or in the cache folder, so chains continue across "
+                                 "commands"),
                true},
     OptionSpec{DemoLatency, "--demo-latency", nullptr, nullptr, V::Count, "MS",
-               NB2_T("with --demo: the fake answers after MS milliseconds"), true},
+               QT_TRANSLATE_NOOP("nb2lite", "with --demo: the fake answers after MS milliseconds"),
+               true},
     OptionSpec{BaseUrl, "--base-url", nullptr, nullptr, V::Text, "URL",
-               NB2_T("API host (default: $GOOGLE_GEMINI_BASE_URL, else https://generativelanguage.googleapis.com); "
-                     "plain http only for loopback addresses"),
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "API host (default: $GOOGLE_GEMINI_BASE_URL, else "
+                                 "https://generativelanguage.googleapis.com); plain http only for loopback "
+                                 "addresses"),
                true},
     OptionSpec{Model, "--model", nullptr, nullptr, V::Text, "NAME",
-               NB2_T("model (default: $GEMINI_MODEL_NAME, else gemini-3.1-flash-lite-image)"), true},
-    OptionSpec{ApiVersion, "--api-version", nullptr, nullptr, V::ApiVersion, "V", NB2_T("API version (default v1)"), true},
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "model (default: $GEMINI_MODEL_NAME, else gemini-3.1-flash-lite-image)"),
+               true},
+    OptionSpec{ApiVersion, "--api-version", nullptr, nullptr, V::ApiVersion, "V",
+               QT_TRANSLATE_NOOP("nb2lite", "API version (default v1)"),
+               true},
     OptionSpec{Json, "--json", nullptr, nullptr, V::None, nullptr,
-               NB2_T("print exactly one JSON object on stdout (see 'Output' in nb2lite --help)"), true},
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "print exactly one JSON object on stdout (see 'Output' in nb2lite --help)"),
+               true},
     OptionSpec{Out, "--out", "-o", nullptr, V::Dir, "DIR",
-               NB2_T("where images are saved (default: $IMAGE_OUTPUT_DIR, else the current folder); "
-                     "session commands keep their images in the session"),
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "where images are saved (default: $IMAGE_OUTPUT_DIR, else the current folder); "
+                                 "session commands keep their images in the session"),
                true},
     OptionSpec{Timeout, "--timeout", nullptr, nullptr, V::Seconds, "SECONDS",
-               NB2_T("give up on a call after SECONDS in total, retries included"), true},
-    OptionSpec{Help, "--help", "-h", nullptr, V::None, nullptr, NB2_T("show help (nb2lite COMMAND --help for one command)"), true},
-    OptionSpec{Version, "--version", "-V", nullptr, V::None, nullptr, NB2_T("show the version"), true},
+               QT_TRANSLATE_NOOP("nb2lite", "give up on a call after SECONDS in total, retries included"),
+               true},
+    OptionSpec{Help, "--help", "-h", nullptr, V::None, nullptr,
+               QT_TRANSLATE_NOOP("nb2lite", "show help (nb2lite COMMAND --help for one command)"),
+               true},
+    OptionSpec{Version, "--version", "-V", nullptr, V::None, nullptr,
+               QT_TRANSLATE_NOOP("nb2lite", "show the version"),
+               true},
 
     // --- turns ---
     OptionSpec{Aspect, "--aspect", nullptr, "--aspect-ratio", V::AspectRatio, "R",
-               NB2_T("aspect ratio. generate: default 1:1; edit-local: default the ratio nearest the source image; "
-                     "edit: default the parent's ratio"),
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "aspect ratio. generate: default 1:1; edit-local: default the ratio nearest the "
+                                 "source image; edit: default the parent's ratio"),
                false},
     OptionSpec{Thinking, "--thinking", nullptr, "--thinking-level", V::ThinkingLevel, "L",
-               NB2_T("thinking level (default low; the server owns the allowed set: when it names the allowed "
-                     "values, nb2lite remembers them per model)"),
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "thinking level (default low; the server owns the allowed set: when it names the "
+                                 "allowed values, nb2lite remembers them per model)"),
                false},
     OptionSpec{Style, "--style", nullptr, nullptr, V::ImageFile, "FILE",
-               NB2_T("style reference image: its look is applied to the edited image (sent first, then the target)"),
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "style reference image: its look is applied to the edited image (sent first, "
+                                 "then the target)"),
                false},
     OptionSpec{Stream, "--stream", nullptr, nullptr, V::None, nullptr,
-               NB2_T("stream the response (progress on stderr); session turns stream by default"), false},
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "stream the response (progress on stderr); session turns stream by default"),
+               false},
     OptionSpec{NoStream, "--no-stream", nullptr, nullptr, V::None, nullptr,
-               NB2_T("do not stream (a session then learns the interaction id only when the turn ends)"), false},
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "do not stream (a session then learns the interaction id only when the turn "
+                                 "ends)"),
+               false},
     OptionSpec{Reencode, "--reencode", nullptr, nullptr, V::None, nullptr,
-               NB2_T("allow re-encoding an input image as JPEG when the request would exceed the 20 MB limit "
-                     "(never done without this flag)"),
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "allow re-encoding an input image as JPEG when the request would exceed the 20 "
+                                 "MB limit (never done without this flag)"),
                false},
     OptionSpec{Force, "--force", nullptr, nullptr, V::None, nullptr,
-               NB2_T("overwrite an output that already exists (never done without it)"), false},
+               QT_TRANSLATE_NOOP("nb2lite", "overwrite an output that already exists (never done without it)"),
+               false},
 
     // --- session ---
     OptionSpec{File, "--file", nullptr, nullptr, V::ImageFile, "IMAGE",
-               NB2_T("edit this local picture instead of a frame (it becomes a new root in the session)"), false},
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "edit this local picture instead of a frame (it becomes a new root in the "
+                                 "session)"),
+               false},
     OptionSpec{Fork, "--branch", nullptr, nullptr, V::None, nullptr,
-               NB2_T("edit commands: fork a new branch from a frame that already has a continuation (forks are "
-                     "never silent)"), false},
-    OptionSpec{Title, "--title", nullptr, nullptr, V::Text, "T", NB2_T("a title for the imported frame"), false},
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "edit commands: fork a new branch from a frame that already has a continuation "
+                                 "(forks are never silent)"),
+               false},
+    OptionSpec{Title, "--title", nullptr, nullptr, V::Text, "T",
+               QT_TRANSLATE_NOOP("nb2lite", "a title for the imported frame"),
+               false},
     OptionSpec{NoContinue, "--no-continue", nullptr, nullptr, V::None, nullptr,
-               NB2_T("keep the picture's lineage record but start from its pixels instead of its recorded interaction"),
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "keep the picture's lineage record but start from its pixels instead of its "
+                                 "recorded interaction"),
                false},
     OptionSpec{NoReAnchor, "--no-reanchor", nullptr, nullptr, V::None, nullptr,
-               NB2_T("fail instead of re-anchoring when a parent's server id is gone"), false},
+               QT_TRANSLATE_NOOP("nb2lite", "fail instead of re-anchoring when a parent's server id is gone"),
+               false},
     OptionSpec{Retention, "--retention", nullptr, nullptr, V::Retention, "PLAN",
-               NB2_T("how long the server keeps ids: paid (55 days), free (1 day) or a number of days (1-3650)"), false},
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "how long the server keeps ids: paid (55 days), free (1 day) or a number of days "
+                                 "(1-3650)"),
+               false},
     OptionSpec{LockTimeout, "--lock-timeout", nullptr, nullptr, V::Count, "MS",
-               NB2_T("how long to wait for another program writing the session (100-120000 ms, default 10000)"), false},
-    OptionSpec{All, "--all", nullptr, nullptr, V::None, nullptr, NB2_T("include frames in the trash"), false},
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "how long to wait for another program writing the session (100-120000 ms, "
+                                 "default 10000)"),
+               false},
+    OptionSpec{All, "--all", nullptr, nullptr, V::None, nullptr,
+               QT_TRANSLATE_NOOP("nb2lite", "include frames in the trash"),
+               false},
     OptionSpec{Ids, "--ids", nullptr, nullptr, V::None, nullptr,
-               NB2_T("print only the frame ids, one per line (no recovery, no network: for scripts and shell completion)"),
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "print only the frame ids, one per line (no recovery, no network: for scripts "
+                                 "and shell completion)"),
                false},
 
     // --- export ---
-    OptionSpec{Format, "--format", nullptr, nullptr, V::ExportFormat, "FORMAT", NB2_T("the kind of output"), false},
+    OptionSpec{Format, "--format", nullptr, nullptr, V::ExportFormat, "FORMAT",
+               QT_TRANSLATE_NOOP("nb2lite", "the kind of output"),
+               false},
     OptionSpec{ExportBranch, "--branch", nullptr, nullptr, V::FrameRef, "N|FRAME",
-               NB2_T("export: only one branch, by its number (as 'log --json' lists them) or any frame on it"), false},
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "export: only one branch, by its number (as 'log --json' lists them) or any "
+                                 "frame on it"),
+               false},
     OptionSpec{Frames, "--frames", nullptr, nullptr, V::FrameRefList, "F",
-               NB2_T("export: only these frames (ids or prefixes), as several words or comma-separated"), false},
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "export: only these frames (ids or prefixes), as several words or "
+                                 "comma-separated"),
+               false},
     OptionSpec{StripPrompts, "--strip-prompts", nullptr, nullptr, V::None, nullptr,
-               NB2_T("leave prompts out of pages, captions and metadata"), false},
+               QT_TRANSLATE_NOOP("nb2lite", "leave prompts out of pages, captions and metadata"),
+               false},
     OptionSpec{StripIds, "--strip-ids", nullptr, nullptr, V::None, nullptr,
-               NB2_T("leave frame and interaction ids out of pages, captions and metadata"), false},
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "leave frame and interaction ids out of pages, captions and metadata"),
+               false},
     OptionSpec{SingleFile, "--single-file", nullptr, nullptr, V::None, nullptr,
-               NB2_T("html: one .html file with the images inline"), false},
-    OptionSpec{NoFailed, "--no-failed", nullptr, nullptr, V::None, nullptr, NB2_T("leave failed turns out"), false},
-    OptionSpec{Copy, "--copy", nullptr, nullptr, V::None, nullptr, NB2_T("copy images, never hard-link them"), false},
+               QT_TRANSLATE_NOOP("nb2lite", "html: one .html file with the images inline"),
+               false},
+    OptionSpec{NoFailed, "--no-failed", nullptr, nullptr, V::None, nullptr,
+               QT_TRANSLATE_NOOP("nb2lite", "leave failed turns out"),
+               false},
+    OptionSpec{Copy, "--copy", nullptr, nullptr, V::None, nullptr,
+               QT_TRANSLATE_NOOP("nb2lite", "copy images, never hard-link them"),
+               false},
 
     // --- mcp ---
     OptionSpec{NoImageBlocks, "--no-image-blocks", nullptr, nullptr, V::None, nullptr,
-               NB2_T("answer with file paths only, no inline image blocks"), false},
+               QT_TRANSLATE_NOOP("nb2lite", "answer with file paths only, no inline image blocks"),
+               false},
     OptionSpec{PrintSkill, "--print-skill", nullptr, nullptr, V::None, nullptr,
-               NB2_T("print the agent skill description and exit"), false},
+               QT_TRANSLATE_NOOP("nb2lite", "print the agent skill description and exit"),
+               false},
 };
-
-#undef NB2_T
 
 // Options shared by every session command that opens the session and may run a turn.
 #define NB2_SESSION_WIDE \
@@ -140,84 +207,158 @@ constexpr CommandOption kMcpOptions[]{{NoImageBlocks}, {PrintSkill}};
 
 #undef NB2_SESSION_WIDE
 
-#define NB2_T(text) QT_TRANSLATE_NOOP("nb2lite", text)
-
 constexpr CommandForm none{};
 
 constexpr std::array kCommands{
-    CommandSpec{CommandId::Generate, "generate", NB2_T("new image from a text prompt"),
-                NB2_T("Without --session the image is saved as gen_<unix>_<id8>.<ext> in the output folder; "
-                      "with --session it becomes a new root frame of the session."),
+    CommandSpec{CommandId::Generate, "generate",
+                QT_TRANSLATE_NOOP("nb2lite", "new image from a text prompt"),
+                QT_TRANSLATE_NOOP("nb2lite",
+                                  "Without --session the image is saved as gen_<unix>_<id8>.<ext> in the "
+                                  "output folder; with --session it becomes a new root frame of the session."),
                 {"generate PROMPT [--aspect R] [--thinking L]", 1, 1, {V::Text}},
                 {"generate PROMPT [--aspect R] [--thinking L]", 1, 1, {V::Text}},
                 kGenerateOptions},
-    CommandSpec{CommandId::Edit, "edit", NB2_T("continue from an earlier image: the server keeps it, you say what changes"),
-                NB2_T("Without --session, ID is an interaction id (saved as edit_...). With --session, REF is a frame: "
-                      "its id, a unique prefix or 'head'. Editing a frame that already has a continuation forks a "
-                      "new branch: pass --branch to do that on purpose."),
+    CommandSpec{CommandId::Edit, "edit",
+                QT_TRANSLATE_NOOP("nb2lite",
+                                  "continue from an earlier image: the server keeps it, you say what "
+                                  "changes"),
+                QT_TRANSLATE_NOOP("nb2lite",
+                                  "Without --session, ID is an interaction id (saved as edit_...). With "
+                                  "--session, REF is a frame: its id, a unique prefix or 'head'. Editing a frame "
+                                  "that already has a continuation forks a new branch: pass --branch to do that "
+                                  "on purpose."),
                 {"edit ID PROMPT [--aspect R] [--thinking L]", 2, 2, {V::Text, V::Text}},
                 {"edit REF PROMPT [--branch]", 2, 2, {V::FrameRef, V::Text}},
                 kEditOptions},
-    CommandSpec{CommandId::EditLocal, "edit-local", NB2_T("edit a local picture, sent inline"),
-                NB2_T("Without --session FILE is sent inline (saved as edit_local_...); with --style the look of "
-                      "STYLE_FILE is applied to FILE (style_edit_...). With --session, edit a frame's pixels "
-                      "(REF) or a new picture (--file IMAGE); with --style this is a style edit."),
-                {"edit-local FILE PROMPT [--aspect R] [--thinking L] [--style STYLE_FILE]", 2, 2, {V::ImageFile, V::Text}},
+    CommandSpec{CommandId::EditLocal, "edit-local",
+                QT_TRANSLATE_NOOP("nb2lite", "edit a local picture, sent inline"),
+                QT_TRANSLATE_NOOP("nb2lite",
+                                  "Without --session FILE is sent inline (saved as edit_local_...); with "
+                                  "--style the look of STYLE_FILE is applied to FILE (style_edit_...). With "
+                                  "--session, edit a frame's pixels (REF) or a new picture (--file IMAGE); with "
+                                  "--style this is a style edit."),
+                {"edit-local FILE PROMPT [--aspect R] [--thinking L] [--style STYLE_FILE]", 2, 2,
+                 {V::ImageFile, V::Text}},
                 {"edit-local (REF | --file IMAGE) PROMPT [--style IMAGE] [--branch]", 1, 2, {V::FrameRef, V::Text}},
                 kEditLocalOptions},
-    CommandSpec{CommandId::StyleEdit, "style-edit", NB2_T("apply the look of a style picture to a frame or picture"),
-                nullptr, none,
+    CommandSpec{CommandId::StyleEdit, "style-edit",
+                QT_TRANSLATE_NOOP("nb2lite", "apply the look of a style picture to a frame or picture"),
+                nullptr,
+                none,
                 {"style-edit (REF | --file IMAGE) --style IMAGE PROMPT [--branch]", 1, 2, {V::FrameRef, V::Text}},
                 kStyleEditOptions},
-    CommandSpec{CommandId::Get, "get", NB2_T("show a stored interaction and save its image if it has one (get_...)"),
-                nullptr, {"get ID", 1, 1, {V::Text}}, none, kGetOptions},
-    CommandSpec{CommandId::Delete, "delete", NB2_T("delete a stored interaction on the server"), nullptr,
-                {"delete ID", 1, 1, {V::Text}}, none, {}},
+    CommandSpec{CommandId::Get, "get",
+                QT_TRANSLATE_NOOP("nb2lite",
+                                  "show a stored interaction and save its image if it has one (get_...)"),
+                nullptr,
+                {"get ID", 1, 1, {V::Text}},
+                none,
+                kGetOptions},
+    CommandSpec{CommandId::Delete, "delete",
+                QT_TRANSLATE_NOOP("nb2lite", "delete a stored interaction on the server"),
+                nullptr,
+                {"delete ID", 1, 1, {V::Text}},
+                none,
+                {}},
     CommandSpec{CommandId::Doctor, "doctor",
-                NB2_T("show key status and source, model, base URL, API version, output folder, learned thinking "
-                      "levels, and check that the API is reachable"),
-                nullptr, {"doctor", 0, 0, {}}, none, {}},
-    CommandSpec{CommandId::Import, "import", NB2_T("add a local picture to the session as a new root frame"),
-                NB2_T("Shows the picture's embedded lineage record (from an nb2lite export) and keeps it with the "
-                      "frame; edits of the frame continue the recorded interaction, re-anchoring from the pixels if "
-                      "the server no longer has it."),
-                none, {"import IMAGE [--title T] [--no-continue]", 1, 1, {V::ImageFile}}, kImportOptions},
-    CommandSpec{CommandId::Retry, "retry", NB2_T("send a failed, cancelled or interrupted turn again"), nullptr, none,
-                {"retry REF", 1, 1, {V::FrameRef}}, kRetryOptions},
+                QT_TRANSLATE_NOOP("nb2lite",
+                                  "show key status and source, model, base URL, API version, output "
+                                  "folder, learned thinking levels, and check that the API is reachable"),
+                nullptr,
+                {"doctor", 0, 0, {}},
+                none,
+                {}},
+    CommandSpec{CommandId::Import, "import",
+                QT_TRANSLATE_NOOP("nb2lite", "add a local picture to the session as a new root frame"),
+                QT_TRANSLATE_NOOP("nb2lite",
+                                  "Shows the picture's embedded lineage record (from an nb2lite export) "
+                                  "and keeps it with the frame; edits of the frame continue the recorded "
+                                  "interaction, re-anchoring from the pixels if the server no longer has it."),
+                none,
+                {"import IMAGE [--title T] [--no-continue]", 1, 1, {V::ImageFile}},
+                kImportOptions},
+    CommandSpec{CommandId::Retry, "retry",
+                QT_TRANSLATE_NOOP("nb2lite", "send a failed, cancelled or interrupted turn again"),
+                nullptr,
+                none,
+                {"retry REF", 1, 1, {V::FrameRef}},
+                kRetryOptions},
     CommandSpec{CommandId::ReAnchor, "reanchor",
-                NB2_T("redo an edit whose parent's server id is gone, sending the parent's stored pixels"), nullptr, none,
-                {"reanchor REF", 1, 1, {V::FrameRef}}, kRetryOptions},
-    CommandSpec{CommandId::Recover, "recover", NB2_T("finish what a crash left: fetch known ids, mark the rest interrupted"),
-                nullptr, none, {"recover", 0, 0, {}}, kSessionOnlyOptions},
+                QT_TRANSLATE_NOOP("nb2lite",
+                                  "redo an edit whose parent's server id is gone, sending the parent's "
+                                  "stored pixels"),
+                nullptr,
+                none,
+                {"reanchor REF", 1, 1, {V::FrameRef}},
+                kRetryOptions},
+    CommandSpec{CommandId::Recover, "recover",
+                QT_TRANSLATE_NOOP("nb2lite",
+                                  "finish what a crash left: fetch known ids, mark the rest interrupted"),
+                nullptr,
+                none,
+                {"recover", 0, 0, {}},
+                kSessionOnlyOptions},
     CommandSpec{CommandId::Rebuild, "rebuild",
-                NB2_T("recreate a broken manifest from the journal and the images (nothing is deleted)"), nullptr, none,
-                {"rebuild", 0, 0, {}}, kSessionOnlyOptions},
-    CommandSpec{CommandId::Log, "log", NB2_T("show the session's frames as a graph"),
-                NB2_T("A chain runs straight down one column; a branch opens one more column where it forks. "
-                      "--json prints the whole graph; --ids only the frame ids."),
-                none, {"log [--all] [--json | --ids]", 0, 0, {}}, kLogOptions},
-    CommandSpec{CommandId::Export, "export", NB2_T("write the session's history as a page, a bundle, a contact sheet or pictures"),
-                NB2_T("html: OUT/index.html + OUT/images (hard-linked or copied); with --single-file OUT is one .html. "
-                      "bundle: OUT.nb2session, the whole session, lossless (open it with open-bundle). sheet: OUT.png, "
-                      "a contact sheet with captions. frames: OUT/01-first-prompt.jpg ..., pictures with their lineage "
-                      "in the metadata. Scope: the whole session (default), --branch N|FRAME, or --frames F [F ...]."),
-                none, {"export --format FORMAT [SCOPE] [OPTIONS] OUT", 1, 1, {V::OutPath}},
+                QT_TRANSLATE_NOOP("nb2lite",
+                                  "recreate a broken manifest from the journal and the images (nothing is "
+                                  "deleted)"),
+                nullptr,
+                none,
+                {"rebuild", 0, 0, {}},
+                kSessionOnlyOptions},
+    CommandSpec{CommandId::Log, "log",
+                QT_TRANSLATE_NOOP("nb2lite", "show the session's frames as a graph"),
+                QT_TRANSLATE_NOOP("nb2lite",
+                                  "A chain runs straight down one column; a branch opens one more column "
+                                  "where it forks. --json prints the whole graph; --ids only the frame ids."),
+                none,
+                {"log [--all] [--json | --ids]", 0, 0, {}},
+                kLogOptions},
+    CommandSpec{CommandId::Export, "export",
+                QT_TRANSLATE_NOOP("nb2lite",
+                                  "write the session's history as a page, a bundle, a contact sheet or "
+                                  "pictures"),
+                QT_TRANSLATE_NOOP("nb2lite",
+                                  "html: OUT/index.html + OUT/images (hard-linked or copied); with "
+                                  "--single-file OUT is one .html. bundle: OUT.nb2session, the whole session, "
+                                  "lossless (open it with open-bundle). sheet: OUT.png, a contact sheet with "
+                                  "captions. frames: OUT/01-first-prompt.jpg ..., pictures with their lineage in "
+                                  "the metadata. Scope: the whole session (default), --branch N|FRAME, or "
+                                  "--frames F [F ...]."),
+                none,
+                {"export --format FORMAT [SCOPE] [OPTIONS] OUT", 1, 1, {V::OutPath}},
                 kExportOptions},
     CommandSpec{CommandId::OpenBundle, "open-bundle",
-                NB2_T("extract a .nb2session bundle into DIR (new or empty) and check that it opens"), nullptr, none,
-                {"open-bundle FILE.nb2session", 1, 1, {V::BundleFile}}, {}},
-    CommandSpec{CommandId::Mcp, "mcp", NB2_T("serve the agent bridge (Model Context Protocol) on stdin/stdout"), nullptr,
+                QT_TRANSLATE_NOOP("nb2lite",
+                                  "extract a .nb2session bundle into DIR (new or empty) and check that it "
+                                  "opens"),
+                nullptr,
+                none,
+                {"open-bundle FILE.nb2session", 1, 1, {V::BundleFile}},
+                {}},
+    CommandSpec{CommandId::Mcp, "mcp",
+                QT_TRANSLATE_NOOP("nb2lite",
+                                  "serve the agent bridge (Model Context Protocol) on stdin/stdout"),
+                nullptr,
                 {"mcp [--demo] [--no-image-blocks] [--print-skill]", 0, 0, {}},
-                {"mcp [--demo] [--no-image-blocks] [--print-skill]", 0, 0, {}}, kMcpOptions},
-    CommandSpec{CommandId::Completion, "completion", NB2_T("print the shell completion script for bash or zsh"),
-                NB2_T("bash: source <(nb2lite completion bash)   zsh: nb2lite completion zsh > ~/.zfunc/_nb2lite "
-                      "(a folder in $fpath). Installed packages put them where bash-completion and zsh look."),
-                {"completion bash|zsh", 1, 1, {V::Shell}}, none, {}},
-    CommandSpec{CommandId::Help, "help", NB2_T("show help for a command"), nullptr, {"help [COMMAND]", 0, 1, {V::Command}},
-                none, {}},
+                {"mcp [--demo] [--no-image-blocks] [--print-skill]", 0, 0, {}},
+                kMcpOptions},
+    CommandSpec{CommandId::Completion, "completion",
+                QT_TRANSLATE_NOOP("nb2lite", "print the shell completion script for bash or zsh"),
+                QT_TRANSLATE_NOOP("nb2lite",
+                                  "bash: source <(nb2lite completion bash)   zsh: nb2lite completion zsh > "
+                                  "~/.zfunc/_nb2lite (a folder in $fpath). Installed packages put them where "
+                                  "bash-completion and zsh look."),
+                {"completion bash|zsh", 1, 1, {V::Shell}},
+                none,
+                {}},
+    CommandSpec{CommandId::Help, "help",
+                QT_TRANSLATE_NOOP("nb2lite", "show help for a command"),
+                nullptr,
+                {"help [COMMAND]", 0, 1, {V::Command}},
+                none,
+                {}},
 };
-
-#undef NB2_T
 
 } // namespace
 

@@ -214,7 +214,7 @@ int reportTurn(const SessionController &session, const Frame &f, const CliArgs &
 
 } // namespace
 
-int runSessionCommand(const CliArgs &a, Console &console, const TestSeams &seams)
+int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &context)
 {
     const CliCommand cmd = a.command;
     if (cmd == CliCommand::Log && a.idsOnly)
@@ -224,8 +224,10 @@ int runSessionCommand(const CliArgs &a, Console &console, const TestSeams &seams
         return console.finish(failureReport(QStringLiteral("usage"), message), a.json);
     };
 
-    // Before any thread starts (demo server, workers): Ctrl-C cancels the running turns cleanly.
-    SignalCanceller signalCanceller;
+    // Ctrl-C cancels the running turns cleanly (a second one exits).
+    const CancelTokenPtr cancel = context.canceller ? context.canceller->token() : std::make_shared<CancelToken>();
+    if (context.canceller)
+        context.canceller->setCancelsCleanly(true);
     DemoBackend demo;
     const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     ClientConfig config = ClientConfig::fromEnvironment(env, QDir::homePath(), a.baseUrl, a.model);
@@ -242,7 +244,7 @@ int runSessionCommand(const CliArgs &a, Console &console, const TestSeams &seams
 
     SessionController session;
     session.setSettings(settingsFrom(a));
-    session.setStepDelayForTesting(seams.stepDelayMs);
+    session.setStepDelayForTesting(context.seams.stepDelayMs);
     const bool needsApi = cmd != CliCommand::Log && cmd != CliCommand::Import && cmd != CliCommand::Rebuild;
     if (needsApi || !config.apiKey.isEmpty())
         session.setClient(std::make_shared<InteractionsClient>(config));
@@ -250,7 +252,7 @@ int runSessionCommand(const CliArgs &a, Console &console, const TestSeams &seams
     struct HookGuard {
         CancelTokenPtr token;
         ~HookGuard() { token->setAbortHook({}); }
-    } hookGuard{signalCanceller.token()};
+    } hookGuard{cancel};
     hookGuard.token->setAbortHook([&session] {
         QMetaObject::invokeMethod(&session, [&session] {
             for (const QString &id : session.graph().withStatus(FrameStatus::Pending))

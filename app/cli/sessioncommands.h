@@ -1,5 +1,7 @@
 #pragma once
 
+#include "app/cli/commandcontext.h"
+
 namespace nb2 {
 struct CliArgs;
 }
@@ -8,12 +10,6 @@ namespace nb2::cli {
 
 class Console;
 
-/** Seams only the test driver (tests/session/sessiondriver.cpp) sets; never a product flag. */
-struct TestSeams {
-    /** SessionController::setStepDelayForTesting: widens the crash windows for the kill test. */
-    int stepDelayMs = 0;
-};
-
 /**
  * `nb2lite --session DIR <command> ...`: generate / edit / edit-local / style-edit / import /
  * retry / reanchor / recover / rebuild / log inside a session folder, from arguments already
@@ -21,6 +17,6 @@ struct TestSeams {
  * process exit status (0 ok, 2 usage, otherwise exitCodeFor(error kind)). Needs a
  * QCoreApplication. Environment: GEMINI_API_KEY/GOOGLE_API_KEY, GOOGLE_GEMINI_BASE_URL.
  */
-int runSessionCommand(const CliArgs &args, Console &console, const TestSeams &seams = {});
+int runSessionCommand(const CliArgs &args, Console &console, const CommandContext &context = {});
 
 } // namespace nb2::cli

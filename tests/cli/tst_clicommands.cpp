@@ -6,6 +6,7 @@
 #include "core/session/sessionstore.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -47,6 +48,7 @@ private slots:
     void plainDemoChainContinuesAcrossProcesses();
     void logDrawsALongSessionNarrowly();
     void reservedCommandsSaySo();
+    void signalEndsACommandThatCannotCancel();
 
 private:
     Run run(const QStringList &args, const QString &workDir = {});
@@ -345,6 +347,27 @@ void tst_CliCommands::reservedCommandsSaySo()
                             QStringLiteral("--ids")});
     QVERIFY(notDir.exitCode != 0);
     QVERIFY(!QFileInfo::exists(m_dir.filePath(QStringLiteral("home/images")))); // --ids never makes a folder a session
+}
+
+void tst_CliCommands::signalEndsACommandThatCannotCancel()
+{
+    // doctor does not cancel its probe: SIGTERM must end it at once (as with no handler), not be
+    // swallowed by the handler that lets API calls and session turns cancel cleanly.
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("HOME"), m_dir.filePath(QStringLiteral("home")));
+    p.setProcessEnvironment(env);
+    p.start(cliPath(), {QStringLiteral("--demo"), QStringLiteral("--demo-latency"), QStringLiteral("20000"),
+                        QStringLiteral("doctor")});
+    QVERIFY(p.waitForStarted(10'000));
+    QTest::qWait(500);
+    QElapsedTimer timer;
+    timer.start();
+    p.terminate();
+    QVERIFY(p.waitForFinished(10'000));
+    QVERIFY2(timer.elapsed() < 5'000, qPrintable(QString::number(timer.elapsed())));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 128 + 15); // SIGTERM
 }
 
 QTEST_GUILESS_MAIN(tst_CliCommands)

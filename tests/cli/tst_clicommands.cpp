@@ -16,6 +16,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <csignal>
 
 using namespace nb2;
 
@@ -30,6 +31,28 @@ struct Run {
     QJsonObject json;
     bool jsonOk = false;
 };
+
+/**
+ * True once the process blocks SIGTERM, which nb2lite's signal handler does first thing in
+ * main() (a signal before that finds the default action: the test would then see a crash).
+ */
+bool waitForSignalHandler(qint64 pid)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (timer.elapsed() < 20'000) {
+        QFile status(QStringLiteral("/proc/%1/status").arg(pid));
+        if (status.open(QIODevice::ReadOnly)) {
+            for (const QByteArray &line : status.readAll().split('\n')) {
+                bool ok = false;
+                if (line.startsWith("SigBlk:") && (line.mid(7).trimmed().toULongLong(&ok, 16) >> (SIGTERM - 1)) & 1u && ok)
+                    return true;
+            }
+        }
+        QTest::qWait(20);
+    }
+    return false;
+}
 
 } // namespace
 
@@ -360,7 +383,9 @@ void tst_CliCommands::signalEndsACommandThatCannotCancel()
     p.start(cliPath(), {QStringLiteral("--demo"), QStringLiteral("--demo-latency"), QStringLiteral("20000"),
                         QStringLiteral("doctor")});
     QVERIFY(p.waitForStarted(10'000));
-    QTest::qWait(500);
+    // Nothing can handle a signal before main() runs: wait until the handler is in place.
+    QVERIFY2(waitForSignalHandler(p.processId()), "nb2lite never blocked SIGTERM for its handler");
+    QTest::qWait(300);
     QElapsedTimer timer;
     timer.start();
     p.terminate();

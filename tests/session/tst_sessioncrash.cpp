@@ -5,10 +5,13 @@
 #include "core/session/sessionstore.h"
 #include "sessiontestutil.h"
 
+#include <QElapsedTimer>
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <algorithm>
 
 using namespace nb2;
 
@@ -66,12 +69,19 @@ private slots:
         QTemporaryDir tmp;
         const QString dir = tmp.path();
 
-        // A finished root to edit from.
+        // A finished root to edit from. Its duration sets the kill window: on a loaded machine
+        // every step comes later, and a fixed window would then kill almost every turn before
+        // its request (interrupted) instead of spreading the kills over the whole turn.
+        int killWindowMs = 650;
         {
+            QElapsedTimer seedTimer;
+            seedTimer.start();
             std::unique_ptr<QProcess> seed(startDriver(dir, {QStringLiteral("generate"), QStringLiteral("seed")}, 0));
             QVERIFY(seed->waitForFinished(30000));
             QVERIFY2(seed->exitCode() == 0, seed->readAllStandardError().constData());
+            killWindowMs = std::max(killWindowMs, int(seedTimer.elapsed() * 11 / 10));
         }
+        qInfo("kill window %d ms", killWindowMs);
 
         const quint32 seedValue = QRandomGenerator::global()->generate();
         QRandomGenerator rng(seedValue);
@@ -96,7 +106,7 @@ private slots:
             const int stepDelay = rng.bounded(3) == 0 ? 40 : 0; // sometimes widen the write windows
             std::unique_ptr<QProcess> p(startDriver(dir, cmd, stepDelay));
             QVERIFY(p->waitForStarted(10000));
-            const int killAfter = int(rng.bounded(650));
+            const int killAfter = int(rng.bounded(killWindowMs));
             if (p->waitForFinished(killAfter)) {
                 ++finishedBeforeKill;
                 if (p->exitCode() != 0)

@@ -12,6 +12,7 @@ packages=(
     nodejs npm
     chromium   # the HTML export test loads exported pages in headless chromium
     desktop-file-utils appstream   # the packaging test validates the desktop entry and metainfo
+    zsh   # the completion test checks that nb2lite's zsh completion parses and loads
 )
 # Desktop integration (issue 9): man pages are made with help2man at build time; the
 # installed-package test runs lintian, asks xdg-mime (which uses `mimetype` from

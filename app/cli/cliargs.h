@@ -1,60 +1,95 @@
 #pragma once
 
+#include "app/cli/clitable.h"
+
 #include <QString>
 #include <QStringList>
 
 namespace nb2 {
 
-enum class CliCommand { None, Generate, Edit, EditLocal, Get, Delete, Doctor, Other };
+using CliCommand = cli::CommandId;
 
-/** The nb2lite command line, parsed but not yet checked against the API's rules. */
+/**
+ * The nb2lite command line, parsed against the one table (app/cli/clitable.h) but not yet
+ * checked against the API's rules: prompt, ratio, level and file checks are the client's, so
+ * that every front end reports them the same way.
+ */
 struct CliArgs {
-    CliCommand command = CliCommand::None;
-    QString commandName;        // as typed ("edit-local"); for Other: left to the session dispatch
+    CliCommand command = CliCommand::Help;
+    bool hasCommand = false;
+    QString commandName;        // as typed ("edit-local")
+    bool inSession = false;     // --session was given and the command has a session form
     QStringList positional;     // arguments after the command name, in order
 
-    // Command arguments (filled from positional for the known commands).
+    // Command arguments (filled from positional for the API commands).
     QString prompt;
     QString interactionId;
     QString file;
 
-    // Command options.
+    // Turn options.
     QString aspectRatio;
     bool hasAspectRatio = false;    // --aspect given (even empty: that is the client's error to report)
     QString thinkingLevel;
     bool hasThinkingLevel = false;
     QString styleFile;
+    bool stream = false;
+    bool noStream = false;
+    bool reencode = false;
+    bool force = false;
 
-    // Common options (accepted before or after the command).
+    // Global options (accepted before or after the command).
     QString outDir;
     QString baseUrl;
     QString model;
     QString apiVersion;
-    QString sessionDir;         // --session DIR: handled by the session commands
+    QString sessionDir;
     int demoLatencyMs = -1;     // -1: not given
+    int timeoutMs = -1;         // --timeout, -1: not given
     bool json = false;
     bool demo = false;
-    bool stream = false;
-    bool reencode = false;
     bool help = false;
     bool version = false;
+
+    // Session commands.
+    QString sourceFile;         // --file
+    bool fork = false;          // --branch (edit family)
+    QString title;
+    bool noContinue = false;
+    bool noReAnchor = false;
+    QString retention;
+    int lockTimeoutMs = -1;
+    bool all = false;
+    bool idsOnly = false;
+
+    // Export.
+    QString format;
+    QString exportBranch;
+    QStringList frames;
+    bool stripPrompts = false;
+    bool stripIds = false;
+    bool singleFile = false;
+    bool noFailed = false;
+    bool copy = false;
+
+    // mcp.
+    bool noImageBlocks = false;
+    bool printSkill = false;
 };
 
 struct CliParseResult {
     CliArgs args;
-    QString error; // empty on success; one line, says what to fix
+    QString error; // empty on success; one line that names the fix
     bool ok() const { return error.isEmpty(); }
 };
 
 /**
- * Parses nb2lite's arguments (without argv[0]). Options may come before or after the
- * command, as `--opt value` or `--opt=value`; `--` ends options so that a prompt may start
- * with a dash. It only checks the shape of the command line; prompt, ratio and file
- * checks are the client's, so that every front end reports them the same way.
+ * Parses nb2lite's arguments (without argv[0]) against the command table. Options may come
+ * before or after the command, as `--opt value` or `--opt=value`; `--` ends options so that
+ * a prompt may start with a dash. Global options are accepted by every command and ignored
+ * where they do not apply; a command option given to a command that does not take it is an
+ * error naming the commands that do. With --help the command (if one is named) is identified
+ * and everything else is left unchecked.
  */
 CliParseResult parseCliArgs(const QStringList &arguments);
-
-/** Full --help text, including the exit status table. */
-QString cliHelpText();
 
 } // namespace nb2

@@ -1,12 +1,14 @@
 #include "app/cli/clireport.h"
 
+#include "app/cli/jsonout.h"
+
 #include <nlohmann/json.hpp>
 
 namespace nb2 {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
+using Json = cli::OutJson;
 
 Json optionalString(const QString &value)
 {
@@ -88,7 +90,7 @@ QByteArray ReportPrinter::json(const CliReport &report) const
     } else {
         object["error"] = nullptr;
     }
-    return QByteArray::fromStdString(object.dump()) + '\n';
+    return cli::jsonLine(object);
 }
 
 QString ReportPrinter::human(const CliReport &report) const

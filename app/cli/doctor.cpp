@@ -1,6 +1,7 @@
 #include "app/cli/doctor.h"
 
 #include "app/cli/exitcodes.h"
+#include "app/cli/jsonout.h"
 #include "core/api/interactionsclient.h"
 #include "core/api/thinkinglevels.h"
 
@@ -158,7 +159,7 @@ QString Doctor::human(const DoctorReport &report)
 
 QByteArray Doctor::json(const DoctorReport &report)
 {
-    using Json = nlohmann::ordered_json;
+    using Json = cli::OutJson;
     const auto str = [](const QString &s) { return s.isEmpty() ? Json(nullptr) : Json(s.toStdString()); };
     Json object;
     object["ok"] = report.connectivityOk;
@@ -190,7 +191,7 @@ QByteArray Doctor::json(const DoctorReport &report)
                                {"http_status", e.api.httpStatus > 0 ? Json(e.api.httpStatus) : Json(nullptr)},
                                {"message", report.connectivity.toStdString()}};
     }
-    return QByteArray::fromStdString(object.dump()) + '\n';
+    return cli::jsonLine(object);
 }
 
 } // namespace nb2

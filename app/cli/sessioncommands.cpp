@@ -1,7 +1,12 @@
 #include "app/cli/sessioncommands.h"
 
+#include "app/cli/cliargs.h"
+#include "app/cli/clitext.h"
+#include "app/cli/console.h"
 #include "app/cli/demobackend.h"
 #include "app/cli/exitcodes.h"
+#include "app/cli/jsonout.h"
+#include "app/cli/loggraph.h"
 #include "app/cli/signalcancel.h"
 #include "core/api/interactionsclient.h"
 #include "core/export/provenance.h"
@@ -10,87 +15,14 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcessEnvironment>
-#include <QTextStream>
+
+#include <nlohmann/json.hpp>
 
 namespace nb2::cli {
 
 namespace {
-
-struct SessionArgs {
-    QString dir;
-    QString command;
-    QStringList positional;
-    QString baseUrl, model, aspect, thinking, file, style, title, retention;
-    bool demo = false, json = false, branch = false, noReAnchor = false, all = false, noContinue = false;
-    int demoLatencyMs = 0, stepDelayMs = 0, lockTimeoutMs = -1;
-};
-
-const QStringList &commands()
-{
-    static const QStringList c{QStringLiteral("generate"), QStringLiteral("edit"), QStringLiteral("edit-local"),
-                               QStringLiteral("style-edit"), QStringLiteral("import"), QStringLiteral("retry"),
-                               QStringLiteral("reanchor"), QStringLiteral("log"), QStringLiteral("recover"),
-                               QStringLiteral("rebuild")};
-    return c;
-}
-
-QString parse(const QStringList &a, SessionArgs *out)
-{
-    auto value = [&](int &i, QString *v) -> QString {
-        if (i + 1 >= a.size())
-            return QStringLiteral("%1 needs a value").arg(a.at(i));
-        *v = a.at(++i);
-        return {};
-    };
-    auto number = [&](int &i, int *v) -> QString {
-        QString s;
-        if (QString e = value(i, &s); !e.isEmpty())
-            return e;
-        bool ok = false;
-        *v = s.toInt(&ok);
-        return ok && *v >= 0 ? QString() : QStringLiteral("%1 needs a non-negative number, not \"%2\"").arg(a.at(i - 1), s);
-    };
-    for (int i = 0; i < a.size(); ++i) {
-        const QString &t = a.at(i);
-        QString e;
-        if (t == QLatin1String("--session")) e = value(i, &out->dir);
-        else if (t == QLatin1String("--base-url")) e = value(i, &out->baseUrl);
-        else if (t == QLatin1String("--model")) e = value(i, &out->model);
-        else if (t == QLatin1String("--aspect") || t == QLatin1String("--aspect-ratio")) e = value(i, &out->aspect);
-        else if (t == QLatin1String("--thinking") || t == QLatin1String("--thinking-level")) e = value(i, &out->thinking);
-        else if (t == QLatin1String("--file")) e = value(i, &out->file);
-        else if (t == QLatin1String("--style")) e = value(i, &out->style);
-        else if (t == QLatin1String("--title")) e = value(i, &out->title);
-        else if (t == QLatin1String("--retention")) e = value(i, &out->retention);
-        else if (t == QLatin1String("--demo-latency")) { e = number(i, &out->demoLatencyMs); out->demo = true; }
-        else if (t == QLatin1String("--step-delay")) e = number(i, &out->stepDelayMs);
-        else if (t == QLatin1String("--lock-timeout")) e = number(i, &out->lockTimeoutMs);
-        else if (t == QLatin1String("--demo")) out->demo = true;
-        else if (t == QLatin1String("--json")) out->json = true;
-        else if (t == QLatin1String("--branch")) out->branch = true;
-        else if (t == QLatin1String("--no-reanchor")) out->noReAnchor = true;
-        else if (t == QLatin1String("--all")) out->all = true;
-        else if (t == QLatin1String("--no-continue")) out->noContinue = true;
-        else if (t == QLatin1String("--help") || t == QLatin1String("-h")) { out->command = QStringLiteral("help"); return {}; }
-        else if (t == QLatin1String("--")) { out->positional += a.mid(i + 1); break; }
-        else if (t.startsWith(QLatin1String("--"))) e = QStringLiteral("unknown option %1 for session commands").arg(t);
-        else if (out->command.isEmpty()) out->command = t;
-        else out->positional.append(t);
-        if (!e.isEmpty())
-            return e;
-    }
-    if (out->dir.isEmpty())
-        return QStringLiteral("--session needs a folder");
-    if (out->command.isEmpty())
-        return QStringLiteral("no session command given (one of: %1)").arg(commands().join(QStringLiteral(", ")));
-    if (!commands().contains(out->command))
-        return QStringLiteral("unknown session command \"%1\" (one of: %2)").arg(out->command, commands().join(QStringLiteral(", ")));
-    return {};
-}
 
 QString oneLine(QString s, int max = 48)
 {
@@ -123,126 +55,195 @@ QString frameLine(const Frame &f)
     return line;
 }
 
-void printTree(const FrameGraph &g, const QString &id, const QString &prefix, bool last, bool top, bool all,
-               QTextStream &out)
-{
-    const Frame *f = g.frame(id);
-    out << prefix << (top ? QString() : (last ? QStringLiteral("`-- ") : QStringLiteral("|-- "))) << frameLine(*f) << '\n';
-    const QStringList kids = g.children(id, all ? FrameGraph::IncludeTrashed : FrameGraph::LiveOnly);
-    const QString childPrefix = top ? prefix : prefix + (last ? QStringLiteral("    ") : QStringLiteral("|   "));
-    for (int i = 0; i < kids.size(); ++i)
-        printTree(g, kids.at(i), childPrefix, i == kids.size() - 1, false, all, out);
-}
-
-QJsonObject graphJson(const SessionController &s)
+/** Every frame (the trash too: each frame says whether it is trashed), the live roots, heads and branches. */
+OutJson graphJson(const SessionController &s)
 {
     const FrameGraph &g = s.graph();
-    QJsonArray frames;
+    OutJson frames = OutJson::array();
     for (const Frame &f : g.frames())
-        frames.append(f.toJson());
-    QJsonArray branches;
+        frames.push_back(toOutJson(QJsonValue(f.toJson())));
+    OutJson branches = OutJson::array();
     for (const Branch &b : g.branches())
-        branches.append(QJsonObject{{QStringLiteral("head"), b.head()},
-                                    {QStringLiteral("path"), QJsonArray::fromStringList(b.path)}});
-    return {{QStringLiteral("session"), s.store()->dir()},
-            {QStringLiteral("current_frame"), s.store()->currentFrameId()},
-            {QStringLiteral("roots"), QJsonArray::fromStringList(g.roots())},
-            {QStringLiteral("heads"), QJsonArray::fromStringList(g.heads())},
-            {QStringLiteral("branches"), branches},
-            {QStringLiteral("frames"), frames}};
+        branches.push_back(OutJson{{"head", b.head().toStdString()}, {"path", toOutJson(b.path)}});
+    OutJson o = OutJson::object();
+    o["session"] = toOutJson(s.store()->dir());
+    o["current_frame"] = toOutJson(s.store()->currentFrameId());
+    o["roots"] = toOutJson(g.roots());
+    o["heads"] = toOutJson(g.heads());
+    o["branches"] = branches;
+    o["frames"] = frames;
+    return o;
 }
 
-int errorExit(const Error &e, QTextStream &err)
+CliReport errorReport(const Error &error)
 {
-    err << "error: " << e.message << '\n';
-    if (!e.api.serverMessage.isEmpty() && e.api.serverMessage != e.message)
-        err << "server said: " << e.api.serverMessage << '\n';
-    const int code = exitCodeFor(e.kind);
-    return code == kExitSuccess ? kExitInternal : code;
+    CliReport report;
+    report.error = error;
+    return report;
+}
+
+/** Settings from the session options (parsed and range-checked by the command line). */
+SessionSettings settingsFrom(const CliArgs &a)
+{
+    SessionSettings settings;
+    settings.autoReAnchor = !a.noReAnchor;
+    if (a.lockTimeoutMs >= 0)
+        settings.lockTimeoutMs = a.lockTimeoutMs;
+    if (a.stream || a.noStream)
+        settings.streamTurns = a.stream;
+    if (a.retention == QLatin1String("paid") || a.retention == QLatin1String("free")) {
+        settings.retentionPlan = a.retention;
+    } else if (!a.retention.isEmpty()) {
+        settings.retentionPlan = QStringLiteral("custom");
+        settings.customRetentionDays = a.retention.toInt();
+    }
+    return settings;
+}
+
+/** `log --ids`: the frame ids, read from the manifest alone (no recovery, no network, no client). */
+int listFrameIds(const CliArgs &a, Console &console)
+{
+    // Shell completion calls this for whatever folder was typed: never touch a folder that is
+    // not a session (opening one would create images/ and thumbs/ in it).
+    if (!QFileInfo(QDir(a.sessionDir).filePath(QStringLiteral("manifest.json"))).isFile())
+        return console.finish(errorReport(Error::make(ErrorKind::InvalidInput, CliText::tr("%1 is not a session (no manifest.json)")
+                                                                        .arg(QDir::toNativeSeparators(a.sessionDir)))),
+                              false);
+    SessionStore store;
+    if (const Result<void> opened = store.open(a.sessionDir, SessionStore::OpenMode::OpenExisting); !opened)
+        return console.finish(errorReport(opened.error()), false);
+    const QStringList ids = store.graph().frameIds(a.all ? FrameGraph::IncludeTrashed : FrameGraph::LiveOnly);
+    console.out(ids.isEmpty() ? QString() : ids.join(QLatin1Char('\n')) + QLatin1Char('\n'));
+    return kExitSuccess;
+}
+
+void printLog(const SessionController &session, const CliArgs &a, Console &console)
+{
+    const FrameGraph &g = session.graph();
+    const FrameGraph::Visibility visibility = a.all ? FrameGraph::IncludeTrashed : FrameGraph::LiveOnly;
+    if (a.json) {
+        console.out(jsonLine(graphJson(session)));
+        return;
+    }
+    const QStringList lines = logGraphLines(g, visibility, frameLine);
+    QString text = lines.isEmpty() ? QString() : lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+    text += CliText::tr("%n branch(es), ", nullptr, int(g.heads().size())) + CliText::tr("%n frame(s)", nullptr, int(g.frameIds().size()));
+    const int interrupted = int(g.withStatus(FrameStatus::Interrupted).size());
+    if (interrupted)
+        text += CliText::tr(", %n interrupted (retry REF to re-send)", nullptr, interrupted);
+    console.out(text + QLatin1Char('\n'));
+}
+
+/** The lineage-record lines `import` prints, and the options it implies. */
+ImportOptions importOptions(const CliArgs &a, const QString &file, Console &console, std::optional<Provenance> *record)
+{
+    ImportOptions options;
+    options.title = a.title;
+    options.continueChain = !a.noContinue;
+    // The record is read here, above the session layer (core/export depends on core/session).
+    // An unreadable file is reported by importImage itself.
+    const Result<Provenance> read = readProvenance(file);
+    if (read) {
+        *record = read.value();
+        options.lineage = FrameLineage::fromRecordJson(read.value().toJson());
+        if (!a.json) {
+            QString text = CliText::tr("lineage record:") + QLatin1Char('\n');
+            for (const auto &row : Provenance::fieldsToWrite(read.value()))
+                text += QStringLiteral("  %1: %2\n").arg(row.first, row.second);
+            console.out(text);
+        }
+    } else if (!a.json && QFileInfo::exists(file)) {
+        console.out(CliText::tr("no lineage record (%1): plain import").arg(read.error().message) + QLatin1Char('\n'));
+    }
+    return options;
+}
+
+void explainImport(const Provenance &record, bool noContinue, Console &console)
+{
+    if (record.interactionId.isEmpty())
+        console.out(CliText::tr("the record has no interaction id: edits of this frame re-anchor from its pixels") + QLatin1Char('\n'));
+    else if (noContinue)
+        console.out(CliText::tr("--no-continue: edits of this frame start from its pixels") + QLatin1Char('\n'));
+    else
+        console.out(CliText::tr("edits of this frame continue interaction %1 (re-anchoring from the pixels if the server no "
+                       "longer has it)")
+                        .arg(record.interactionId)
+                    + QLatin1Char('\n'));
+}
+
+/** Prints a finished turn (its frame) and returns the exit status. */
+int reportTurn(const SessionController &session, const Frame &f, const CliArgs &a, Console &console)
+{
+    if (a.json) {
+        console.out(jsonLine(toOutJson(QJsonValue(f.toJson()))));
+    } else {
+        QString text = frameLine(f) + QLatin1Char('\n');
+        if (!f.image.isNull())
+            text += CliText::tr("image: %1").arg(QDir::toNativeSeparators(session.store()->absolutePath(f.image.file)))
+                    + QLatin1Char('\n');
+        if (!f.modelText.isEmpty())
+            text += CliText::tr("model: %1").arg(f.modelText) + QLatin1Char('\n');
+        console.out(text);
+    }
+    if (f.isDone())
+        return kExitSuccess;
+    ErrorKind kind = errorKindFromName(f.error.kind);
+    if (f.status == FrameStatus::Cancelled)
+        kind = ErrorKind::Cancelled;
+    if (f.status == FrameStatus::Failed && f.kind == FrameKind::Edit && kind == ErrorKind::NotFound)
+        console.err(CliText::tr("hint: nb2lite --session %1 reanchor %2").arg(a.sessionDir, f.id) + QLatin1Char('\n'));
+    else if (f.status != FrameStatus::Done && f.status != FrameStatus::Pending)
+        console.err(CliText::tr("hint: nb2lite --session %1 retry %2").arg(a.sessionDir, f.id) + QLatin1Char('\n'));
+    Error e = Error::make(kind == ErrorKind::None ? ErrorKind::Server : kind,
+                          f.error.message.isEmpty() ? f.statusText() : f.error.message);
+    e.api.serverMessage = f.error.serverMessage;
+    e.api.httpStatus = f.error.httpStatus;
+    const CliReport report = errorReport(e);
+    console.err(console.printer().errorLine(report)); // the frame above is the one JSON object
+    return exitCodeOf(report);
 }
 
 } // namespace
 
-bool isSessionCommand(const QStringList &arguments)
+int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &context)
 {
-    return arguments.contains(QStringLiteral("--session"));
-}
+    const CliCommand cmd = a.command;
+    if (cmd == CliCommand::Log && a.idsOnly)
+        return listFrameIds(a, console);
+    auto fail = [&](const Error &error) { return console.finish(errorReport(error), a.json); };
+    auto usage = [&](const QString &message) {
+        return console.finish(failureReport(QStringLiteral("usage"), message), a.json);
+    };
 
-QString sessionCommandHelp()
-{
-    return QStringLiteral(
-        "Session commands (a session is a folder: manifest.json, images/, journal.jsonl):\n"
-        "  nb2lite --session DIR generate PROMPT [--aspect R] [--thinking L]\n"
-        "  nb2lite --session DIR edit REF PROMPT [--branch]        REF: frame id, unique prefix or 'head'\n"
-        "  nb2lite --session DIR edit-local (REF | --file IMAGE) PROMPT [--branch]\n"
-        "  nb2lite --session DIR style-edit (REF | --file IMAGE) --style IMAGE PROMPT [--branch]\n"
-        "  nb2lite --session DIR import IMAGE [--title T] [--no-continue]\n"
-        "    Shows the image's embedded lineage record (from an nb2lite export) and keeps it with the\n"
-        "    frame; edits of the frame continue the recorded interaction, re-anchoring from the pixels\n"
-        "    if the server no longer has it. --no-continue: keep the record but start from the pixels.\n"
-        "  nb2lite --session DIR retry REF | reanchor REF | recover | rebuild\n"
-        "  nb2lite --session DIR log [--json] [--all]\n"
-        "  Editing a frame that already has children forks a new branch: pass --branch to do it.\n"
-        "  Options: --demo [--demo-latency MS], --base-url URL, --model M, --no-reanchor,\n"
-        "           --retention paid|free|DAYS, --lock-timeout MS\n");
-}
-
-int runSessionCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
-{
-    SessionArgs a;
-    if (const QString e = parse(arguments, &a); !e.isEmpty()) {
-        err << "error: " << e << '\n' << sessionCommandHelp();
-        return kExitUsage;
-    }
-    if (a.command == QLatin1String("help")) {
-        out << sessionCommandHelp();
-        return kExitSuccess;
-    }
-
-    SessionSettings settings;
-    settings.autoReAnchor = !a.noReAnchor;
-    if (a.lockTimeoutMs >= 0)
-        settings.lockTimeoutMs = qMax(100, a.lockTimeoutMs);
-    if (!a.retention.isEmpty()) {
-        bool ok = false;
-        const int days = a.retention.toInt(&ok);
-        if (a.retention == QLatin1String("paid") || a.retention == QLatin1String("free")) {
-            settings.retentionPlan = a.retention;
-        } else if (ok && days >= 1 && prefs::customRetentionDays.isValid(days)) {
-            settings.retentionPlan = QStringLiteral("custom");
-            settings.customRetentionDays = days;
-        } else {
-            err << "error: --retention takes paid, free or a number of days (1-3650), not \"" << a.retention << "\"\n";
-            return kExitUsage;
-        }
-    }
-
-    // Before any thread starts (demo server, workers): Ctrl-C cancels the running turns cleanly.
-    SignalCanceller signalCanceller;
+    // Ctrl-C cancels the running turns cleanly (a second one exits).
+    const CancelTokenPtr cancel = context.canceller ? context.canceller->token() : std::make_shared<CancelToken>();
+    if (context.canceller)
+        context.canceller->setCancelsCleanly(true);
     DemoBackend demo;
     const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     ClientConfig config = ClientConfig::fromEnvironment(env, QDir::homePath(), a.baseUrl, a.model);
+    if (!a.apiVersion.isEmpty())
+        config.apiVersion = a.apiVersion;
     if (a.demo) {
-        if (const QString e = demo.start(a.demoLatencyMs); !e.isEmpty()) {
-            err << "error: " << e << '\n';
-            return kExitInternal;
-        }
+        if (const QString e = demo.start(a.demoLatencyMs, DemoBackend::sessionStoreDir(a.sessionDir)); !e.isEmpty())
+            return console.finish(failureReport(QStringLiteral("internal"), e), a.json);
+        if (!demo.warning().isEmpty())
+            console.err(CliText::tr("warning: %1").arg(demo.warning()) + QLatin1Char('\n'));
         config.baseUrl = demo.baseUrl();
         config.apiKey = demo.apiKey();
     }
 
     SessionController session;
-    session.setSettings(settings);
-    session.setStepDelayForTesting(a.stepDelayMs);
-    const bool needsApi = a.command != QLatin1String("log") && a.command != QLatin1String("import")
-        && a.command != QLatin1String("rebuild");
+    session.setSettings(settingsFrom(a));
+    session.setStepDelayForTesting(context.seams.stepDelayMs);
+    const bool needsApi = cmd != CliCommand::Log && cmd != CliCommand::Import && cmd != CliCommand::Rebuild;
     if (needsApi || !config.apiKey.isEmpty())
         session.setClient(std::make_shared<InteractionsClient>(config));
 
     struct HookGuard {
         CancelTokenPtr token;
         ~HookGuard() { token->setAbortHook({}); }
-    } hookGuard{signalCanceller.token()};
+    } hookGuard{cancel};
     hookGuard.token->setAbortHook([&session] {
         QMetaObject::invokeMethod(&session, [&session] {
             for (const QString &id : session.graph().withStatus(FrameStatus::Pending))
@@ -250,166 +251,90 @@ int runSessionCommand(const QStringList &arguments, QTextStream &out, QTextStrea
         }, Qt::QueuedConnection);
     });
     QObject::connect(&session, &SessionController::errorOccurred, &session,
-                     [&err](const QString &m) { err << "warning: " << m << '\n'; err.flush(); });
-    QObject::connect(&session, &SessionController::frameReAnchored, &session, [&err](const QString &id) {
-        err << "note: frame " << id << " re-anchored (the parent's id is gone; its image was sent inline, continuity may differ)\n";
-        err.flush();
+                     [&console](const QString &m) { console.err(CliText::tr("warning: %1").arg(m) + QLatin1Char('\n')); });
+    QObject::connect(&session, &SessionController::frameReAnchored, &session, [&console](const QString &id) {
+        console.err(CliText::tr("note: frame %1 re-anchored (the parent's id is gone; its image was sent inline, continuity may "
+                       "differ)")
+                        .arg(id)
+                    + QLatin1Char('\n'));
     });
-    QObject::connect(&session, &SessionController::recoveryFinished, &session, [&err](int recovered, int interrupted) {
+    QObject::connect(&session, &SessionController::recoveryFinished, &session, [&console](int recovered, int interrupted) {
         if (recovered || interrupted)
-            err << "recovery: " << recovered << " turn(s) fetched with get, " << interrupted
-                << " marked interrupted (retry them to re-send)\n";
+            console.err(CliText::tr("recovery: %1 turn(s) fetched with get, %2 marked interrupted (retry them to re-send)")
+                            .arg(recovered)
+                            .arg(interrupted)
+                        + QLatin1Char('\n'));
     });
 
-    const Result<void> opened = a.command == QLatin1String("rebuild") ? session.rebuild(a.dir) : session.open(a.dir);
+    const Result<void> opened = cmd == CliCommand::Rebuild ? session.rebuild(a.sessionDir) : session.open(a.sessionDir);
     if (!opened) {
-        err << "error: " << opened.error().message << '\n';
-        if (a.command != QLatin1String("rebuild"))
-            err << "The session can be rebuilt from its journal and images (nothing is deleted): nb2lite --session "
-                << a.dir << " rebuild\n";
-        return exitCodeFor(opened.error().kind);
+        Error error = opened.error();
+        if (cmd != CliCommand::Rebuild)
+            error.message += CliText::tr(" -- the session can be rebuilt from its journal and images (nothing is deleted): "
+                                         "nb2lite --session %1 rebuild")
+                                 .arg(a.sessionDir);
+        return fail(error);
     }
     // Recovery of crashed turns runs first; its results are part of what log shows.
     session.waitForIdle(10 * 60 * 1000);
 
-    const TurnParams params{a.positional.value(a.positional.size() - 1), a.aspect, a.thinking, a.branch};
-    auto needPositional = [&](int n, const char *usage) {
-        if (a.positional.size() == n)
-            return true;
-        err << "error: usage: nb2lite --session DIR " << usage << '\n';
-        return false;
-    };
-    auto resolve = [&](const QString &ref, QString *id) {
-        const Result<QString> r = session.resolveFrameRef(ref);
-        if (!r)
-            return errorExit(r.error(), err);
-        *id = r.value();
-        return 0;
-    };
+    const TurnParams params{a.prompt, a.aspectRatio, a.thinkingLevel, a.fork};
+    QString ref; // the frame the command names
+    if (cmd == CliCommand::Edit || cmd == CliCommand::Retry || cmd == CliCommand::ReAnchor
+        || ((cmd == CliCommand::EditLocal || cmd == CliCommand::StyleEdit) && a.sourceFile.isEmpty())) {
+        const Result<QString> resolved = session.resolveFrameRef(a.positional.first());
+        if (!resolved)
+            return fail(resolved.error());
+        ref = resolved.value();
+    }
 
     Result<QString> started = QString();
-    const QString &cmd = a.command;
-    if (cmd == QLatin1String("log")) {
-        if (a.json) {
-            out << QJsonDocument(graphJson(session)).toJson(QJsonDocument::Indented);
-        } else {
-            const FrameGraph &g = session.graph();
-            for (const QString &root : g.roots(a.all ? FrameGraph::IncludeTrashed : FrameGraph::LiveOnly))
-                printTree(g, root, QString(), true, true, a.all, out);
-            out << g.heads().size() << " branch(es), " << g.frameIds().size() << " frame(s)";
-            const int interrupted = g.withStatus(FrameStatus::Interrupted).size();
-            if (interrupted)
-                out << ", " << interrupted << " interrupted (retry REF to re-send)";
-            out << '\n';
-        }
+    std::optional<Provenance> record;
+    switch (cmd) {
+    case CliCommand::Log:
+        printLog(session, a, console);
         return kExitSuccess;
-    } else if (cmd == QLatin1String("recover") || cmd == QLatin1String("rebuild")) {
-        out << "session " << session.store()->dir() << ": " << session.graph().size() << " frame(s)\n";
+    case CliCommand::Recover:
+    case CliCommand::Rebuild:
+        console.out(CliText::tr("session %1: %n frame(s)", nullptr, int(session.graph().size())).arg(session.store()->dir())
+                    + QLatin1Char('\n'));
         return kExitSuccess;
-    } else if (cmd == QLatin1String("generate")) {
-        if (!needPositional(1, "generate PROMPT"))
-            return kExitUsage;
-        started = session.generate(params);
-    } else if (cmd == QLatin1String("edit")) {
-        if (!needPositional(2, "edit REF PROMPT [--branch]"))
-            return kExitUsage;
-        QString parent;
-        if (int rc = resolve(a.positional.at(0), &parent))
-            return rc;
-        started = session.edit(parent, params);
-        if (!started && session.graph().hasChildren(parent) && !a.branch) {
-            err << "error: frame " << parent << " already has children; editing it would fork a new branch.\n"
-                << "Pass --branch to fork on purpose, or edit the branch head (" << session.graph().headFrom(parent)
-                << ", or 'head').\n";
-            return kExitUsage;
-        }
-    } else if (cmd == QLatin1String("edit-local") || cmd == QLatin1String("style-edit")) {
-        const bool style = cmd == QLatin1String("style-edit");
-        QString parent;
-        if (a.file.isEmpty()) {
-            if (!needPositional(2, style ? "style-edit REF --style IMAGE PROMPT" : "edit-local REF PROMPT"))
-                return kExitUsage;
-            if (int rc = resolve(a.positional.at(0), &parent))
-                return rc;
-        } else if (!needPositional(1, style ? "style-edit --file IMAGE --style IMAGE PROMPT" : "edit-local --file IMAGE PROMPT")) {
-            return kExitUsage;
-        }
-        if (style && a.style.isEmpty()) {
-            err << "error: style-edit needs --style IMAGE\n";
-            return kExitUsage;
-        }
-        started = style ? session.styleEdit(parent, a.file, a.style, params) : session.editLocal(parent, a.file, params);
-    } else if (cmd == QLatin1String("import")) {
-        if (!needPositional(1, "import IMAGE [--title T] [--no-continue]"))
-            return kExitUsage;
-        const QString file = a.positional.at(0);
-        ImportOptions options;
-        options.title = a.title;
-        options.continueChain = !a.noContinue;
-        // The record is read here, above the session layer (core/export depends on core/session).
-        // An unreadable file is reported by importImage itself, with the same wording as before.
-        const Result<Provenance> record = readProvenance(file);
-        if (record) {
-            options.lineage = FrameLineage::fromRecordJson(record.value().toJson());
-            if (!a.json) {
-                out << "lineage record:\n";
-                for (const auto &row : Provenance::fieldsToWrite(record.value()))
-                    out << "  " << row.first << ": " << row.second << '\n';
-            }
-        } else if (!a.json && QFileInfo::exists(file)) {
-            out << "no lineage record (" << record.error().message << "): plain import\n";
-        }
-        started = session.importImage(file, options);
-        if (started && !a.json && record) {
-            if (record.value().interactionId.isEmpty())
-                out << "the record has no interaction id: edits of this frame re-anchor from its pixels\n";
-            else if (a.noContinue)
-                out << "--no-continue: edits of this frame start from its pixels\n";
-            else
-                out << "edits of this frame continue interaction " << record.value().interactionId
-                    << " (re-anchoring from the pixels if the server no longer has it)\n";
-        }
-    } else if (cmd == QLatin1String("retry") || cmd == QLatin1String("reanchor")) {
-        if (!needPositional(1, "retry|reanchor REF"))
-            return kExitUsage;
-        QString id;
-        if (int rc = resolve(a.positional.at(0), &id))
-            return rc;
-        started = cmd == QLatin1String("retry") ? session.retry(id) : session.reAnchor(id);
+    case CliCommand::Generate: started = session.generate(params); break;
+    case CliCommand::Edit:
+        started = session.edit(ref, params);
+        if (!started && session.graph().hasChildren(ref) && !a.fork)
+            return usage(CliText::tr("frame %1 already has children; editing it would fork a new branch. Pass --branch to fork "
+                            "on purpose, or edit the branch head (%2, or 'head').")
+                             .arg(ref, session.graph().headFrom(ref)));
+        break;
+    case CliCommand::EditLocal:
+    case CliCommand::StyleEdit:
+        // edit-local with --style is a style edit, as it is without a session.
+        started = a.styleFile.isEmpty() ? session.editLocal(ref, a.sourceFile, params)
+                                        : session.styleEdit(ref, a.sourceFile, a.styleFile, params);
+        break;
+    case CliCommand::Import: {
+        const QString file = a.positional.first();
+        started = session.importImage(file, importOptions(a, file, console, &record));
+        break;
+    }
+    case CliCommand::Retry: started = session.retry(ref); break;
+    case CliCommand::ReAnchor: started = session.reAnchor(ref); break;
+    default:
+        return console.finish(failureReport(QStringLiteral("internal"), CliText::tr("'%1' is not a session command").arg(a.commandName)),
+                              a.json);
     }
     if (!started)
-        return errorExit(started.error(), err);
+        return fail(started.error());
+    if (record && !a.json)
+        explainImport(*record, a.noContinue, console);
 
     const QString id = started.value();
     session.waitForIdle(24 * 3600 * 1000);
     // Manifest writes run on the session's writer thread: exit with an error unless they reached the disk.
     if (const Result<void> flushed = session.store()->flush(); !flushed)
-        return errorExit(flushed.error(), err);
-    const Frame f = session.graph().value(id);
-    if (a.json) {
-        out << QJsonDocument(f.toJson()).toJson(QJsonDocument::Indented);
-    } else {
-        out << frameLine(f) << '\n';
-        if (!f.image.isNull())
-            out << "image: " << QDir::toNativeSeparators(session.store()->absolutePath(f.image.file)) << '\n';
-        if (!f.modelText.isEmpty())
-            out << "model: " << f.modelText << '\n';
-    }
-    out.flush();
-    if (f.isDone())
-        return kExitSuccess;
-    ErrorKind kind = errorKindFromName(f.error.kind);
-    if (f.status == FrameStatus::Cancelled)
-        kind = ErrorKind::Cancelled;
-    if (f.status == FrameStatus::Failed && f.kind == FrameKind::Edit && kind == ErrorKind::NotFound)
-        err << "hint: nb2lite --session " << a.dir << " reanchor " << f.id << '\n';
-    else if (f.status != FrameStatus::Done && f.status != FrameStatus::Pending)
-        err << "hint: nb2lite --session " << a.dir << " retry " << f.id << '\n';
-    Error e;
-    e.kind = kind == ErrorKind::None ? ErrorKind::Server : kind;
-    e.message = f.error.message.isEmpty() ? f.statusText() : f.error.message;
-    e.api.serverMessage = f.error.serverMessage;
-    return errorExit(e, err);
+        return fail(flushed.error());
+    return reportTurn(session, session.graph().value(id), a, console);
 }
 
 } // namespace nb2::cli

@@ -30,8 +30,9 @@ SignalCanceller::SignalCanceller()
             const int signal = sigtimedwait(&set, nullptr, &tick);
             if (signal <= 0)
                 continue;
-            if (m_token->isCancelled())
-                _exit(128 + signal); // second Ctrl-C: the user really wants out
+            // Nothing to cancel cleanly, or the second Ctrl-C: the user really wants out.
+            if (!m_cancelsCleanly.load() || m_token->isCancelled())
+                _exit(128 + signal);
             m_token->cancel();
         }
     });

@@ -4,10 +4,13 @@
 
 #include <QCryptographicHash>
 #include <QDateTime>
+#include <QDir>
+#include <QFile>
 #include <QHash>
 #include <QImage>
 #include <QRandomGenerator>
 #include <QRegularExpression>
+#include <QSaveFile>
 #include <QSet>
 #include <QUrl>
 
@@ -232,6 +235,84 @@ struct Stored {
     qint64 backgroundDoneAtMs = 0;
 };
 
+// ---- The optional on-disk store (FakeServerOptions::storeDir) ----
+
+// A stored request may carry up to 20 MB of images as base64, plus the answer.
+constexpr qint64 kMaxRecordBytes = 96 * 1024 * 1024;
+constexpr const char *kRecordFormat = "nb2fakeapi-interaction";
+
+/** Ids are opaque to clients, but ours are "v1_" + base64url: anything else never names a file. */
+bool isStorableId(const QString &id)
+{
+    static const QRegularExpression re(QStringLiteral("^v1_[A-Za-z0-9_-]{1,200}$"));
+    return re.match(id).hasMatch();
+}
+
+/** The output image of a stored interaction (last image of its model_output steps), or empty. */
+QByteArray outputJpeg(const json &interaction)
+{
+    QByteArray jpeg;
+    if (!interaction.contains("steps") || !interaction["steps"].is_array())
+        return jpeg;
+    for (const json &step : interaction["steps"]) {
+        if (!step.is_object() || step.value("type", std::string()) != "model_output" || !step.contains("content")
+            || !step["content"].is_array())
+            continue;
+        for (const json &part : step["content"]) {
+            if (part.is_object() && part.value("type", std::string()) == "image" && part.contains("data")
+                && part["data"].is_string())
+                jpeg = QByteArray::fromBase64(QByteArray::fromStdString(part["data"].get<std::string>()));
+        }
+    }
+    return jpeg;
+}
+
+json recordOf(const Stored &st)
+{
+    json caption = json::array();
+    for (const QString &line : st.caption)
+        caption.push_back(s(line));
+    json record = json::object();
+    record["format"] = kRecordFormat;
+    record["version"] = 1;
+    record["id"] = s(st.id);
+    record["status"] = s(st.status);
+    record["background_done_at_ms"] = st.backgroundDoneAtMs;
+    record["caption"] = caption;
+    record["user_content"] = st.userContent;
+    record["interaction"] = st.interaction; // holds the output image (base64) once
+    return record;
+}
+
+/** A record written by recordOf(), checked field by field; nullopt when it is not one. */
+std::optional<Stored> storedFromRecord(const QByteArray &bytes, const QString &id)
+{
+    try {
+        const json record = json::parse(bytes.constData(), bytes.constData() + bytes.size());
+        if (!record.is_object() || record.value("format", std::string()) != kRecordFormat
+            || record.value("id", std::string()) != s(id) || !record.contains("status") || !record["status"].is_string()
+            || !record.contains("interaction") || !record["interaction"].is_object())
+            return std::nullopt;
+        Stored st;
+        st.id = id;
+        st.status = q(record["status"].get<std::string>());
+        st.interaction = record["interaction"];
+        st.userContent = record.contains("user_content") ? record["user_content"] : json::array();
+        if (record.contains("background_done_at_ms") && record["background_done_at_ms"].is_number_integer())
+            st.backgroundDoneAtMs = record["background_done_at_ms"].get<qint64>();
+        if (record.contains("caption") && record["caption"].is_array()) {
+            for (const json &line : record["caption"]) {
+                if (line.is_string())
+                    st.caption.append(q(line.get<std::string>()));
+            }
+        }
+        st.jpeg = outputJpeg(st.interaction);
+        return st;
+    } catch (const json::exception &) {
+        return std::nullopt;
+    }
+}
+
 QString typeName(const json &j)
 {
     switch (j.type()) {
@@ -263,7 +344,7 @@ Reply wrongType(const QString &field, const json &value, const char *expected)
 class FakeServer::Private
 {
 public:
-    explicit Private(FakeServerOptions o) : opts(std::move(o)) {}
+    explicit Private(FakeServerOptions o) : opts(std::move(o)), storeDir(opts.storeDir) {}
 
     // configuration and state (m_mutex)
     mutable std::mutex mutex;
@@ -273,6 +354,7 @@ public:
     qsizetype logBytes = 0;
     std::deque<FakeFault> faults;
     QString error;
+    const QString storeDir; // FakeServerOptions::storeDir; fixed for the server's life, read without the mutex
 
     // server lifetime
     std::unique_ptr<httplib::Server> http;
@@ -296,6 +378,13 @@ public:
     Reply control(const httplib::Request &req, const std::string &path);
     Reply requestLog() const;
 
+    // The on-disk store; called without the mutex held (file I/O must not block other requests).
+    QString recordPath(const QString &id) const; // empty: no store, or an id that cannot name a file
+    void persist(const Stored &st) const;
+    void unpersist(const QString &id) const;
+    /** Brings the record of an id that is not in memory into the store, if there is one. */
+    void loadPersisted(const QString &id);
+
     Reply create(const httplib::Request &req, const std::optional<FakeFault> &fault);
     Reply get(const httplib::Request &req, const QString &id);
     Reply remove(const QString &id);
@@ -312,6 +401,58 @@ public:
                                                         int skipThrough = 0) const;
     static std::string frame(const char *eventType, int eventNo, json payload);
 };
+
+// ---------------------------------------------------------------------------------------
+// On-disk store
+
+QString FakeServer::Private::recordPath(const QString &id) const
+{
+    if (storeDir.isEmpty() || !isStorableId(id))
+        return {};
+    return QDir(storeDir).filePath(id + QStringLiteral(".json"));
+}
+
+void FakeServer::Private::persist(const Stored &st) const
+{
+    const QString path = recordPath(st.id);
+    if (path.isEmpty() || !QDir().mkpath(storeDir))
+        return;
+    // QSaveFile: a crash never leaves half a record, and a symlink in its place is replaced, not followed.
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return;
+    const std::string bytes = recordOf(st).dump();
+    file.write(bytes.data(), qint64(bytes.size()));
+    file.commit(); // a failed write only costs continuity: the next fake answers 404, as for an expired id
+}
+
+void FakeServer::Private::unpersist(const QString &id) const
+{
+    const QString path = recordPath(id);
+    if (!path.isEmpty())
+        QFile::remove(path);
+}
+
+void FakeServer::Private::loadPersisted(const QString &id)
+{
+    const QString path = recordPath(id);
+    if (path.isEmpty())
+        return;
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (store.contains(id))
+            return;
+    }
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly) || file.size() > kMaxRecordBytes)
+        return; // missing, unreadable or absurdly large: the id is unknown (404)
+    std::optional<Stored> st = storedFromRecord(file.readAll(), id);
+    if (!st)
+        return;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!store.contains(id))
+        store.insert(id, *st);
+}
 
 // ---------------------------------------------------------------------------------------
 // Request dispatch
@@ -365,6 +506,8 @@ void FakeServer::Private::handle(const httplib::Request &req, httplib::Response 
         else if (req.method == "DELETE")
             op = Op::Delete;
     }
+    if (!id.isEmpty())
+        loadPersisted(id);
     if (op == Op::None) {
         deliver(googleError(404, "NOT_FOUND",
                             QStringLiteral("Method not found: %1 %2").arg(q(req.method), path)),
@@ -906,6 +1049,7 @@ Reply FakeServer::Private::create(const httplib::Request &req, const std::option
     QByteArray parentJpeg;
     QStringList parentCaption;
     if (!pc.previousId.isEmpty()) {
+        loadPersisted(pc.previousId);
         std::lock_guard<std::mutex> lock(mutex);
         auto it = store.find(pc.previousId);
         if (it == store.end())
@@ -1013,6 +1157,7 @@ Reply FakeServer::Private::create(const httplib::Request &req, const std::option
     interaction["usage"] = usage;
 
     int latency;
+    std::optional<Stored> toPersist;
     {
         std::lock_guard<std::mutex> lock(mutex);
         latency = opts.latencyMs;
@@ -1029,8 +1174,11 @@ Reply FakeServer::Private::create(const httplib::Request &req, const std::option
                 st.backgroundDoneAtMs = QDateTime::currentMSecsSinceEpoch() + std::max(200, latency);
             }
             store.insert(id, st);
+            toPersist = st;
         }
     }
+    if (toPersist)
+        persist(*toPersist); // before the answer: a client that learns the id can always continue it
 
     if (pc.stream) {
         Reply r;
@@ -1177,15 +1325,18 @@ Reply FakeServer::Private::get(const httplib::Request &req, const QString &id)
 
 Reply FakeServer::Private::remove(const QString &id)
 {
-    std::lock_guard<std::mutex> lock(mutex);
-    if (!store.remove(id))
-        return notFoundInteraction(id);
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!store.remove(id))
+            return notFoundInteraction(id);
+    }
+    unpersist(id);
     return jsonReply(200, json::object());
 }
 
 Reply FakeServer::Private::cancel(const QString &id)
 {
-    std::lock_guard<std::mutex> lock(mutex);
+    std::unique_lock<std::mutex> lock(mutex);
     auto it = store.find(id);
     if (it == store.end())
         return notFoundInteraction(id);
@@ -1203,6 +1354,9 @@ Reply FakeServer::Private::cancel(const QString &id)
     out.erase("steps");
     out.erase("usage");
     it->interaction = out;
+    const Stored cancelled = *it;
+    lock.unlock();
+    persist(cancelled);
     return jsonReply(200, out);
 }
 
@@ -1322,6 +1476,7 @@ Reply FakeServer::Private::control(const httplib::Request &req, const std::strin
             return nativeError(400, "invalid_request",
                                QStringLiteral("control: thinking_error must be \"allowed_values\" or \"not_supported\"."));
     }
+    QStringList forgotten;
     QStringList levels;
     if (body.contains("thinking_levels")) {
         if (!body["thinking_levels"].is_array())
@@ -1355,15 +1510,19 @@ Reply FakeServer::Private::control(const httplib::Request &req, const std::strin
         if (body.contains("forget")) {
             const json &f = body["forget"];
             if (f.is_string())
-                store.remove(q(f.get<std::string>()));
+                forgotten << q(f.get<std::string>());
             else if (f.is_array()) {
                 for (const json &one : f) {
                     if (one.is_string())
-                        store.remove(q(one.get<std::string>()));
+                        forgotten << q(one.get<std::string>());
                 }
             }
+            for (const QString &id : std::as_const(forgotten))
+                store.remove(id);
         }
     }
+    for (const QString &id : std::as_const(forgotten))
+        unpersist(id);
     return jsonReply(200, state());
 }
 
@@ -1562,8 +1721,11 @@ int FakeServer::pendingFaults() const
 
 void FakeServer::forget(const QString &interactionId)
 {
-    std::lock_guard<std::mutex> lock(d->mutex);
-    d->store.remove(interactionId);
+    {
+        std::lock_guard<std::mutex> lock(d->mutex);
+        d->store.remove(interactionId);
+    }
+    d->unpersist(interactionId);
 }
 
 QList<FakeRequest> FakeServer::requests() const

@@ -59,6 +59,14 @@ struct FakeServerOptions {
     int latencyMs = 0;      // added before every create/get/cancel answer (interruptible by stop())
     bool requireKey = true; // false: any (or no) key is accepted (CLI --demo)
     ThinkingError thinkingError = ThinkingError::AllowedValues;
+    /**
+     * Optional folder in which stored interactions outlive the process, as the real service's
+     * do: each one is written there as `<id>.json` (atomically) when it is stored, and read
+     * back when a request names an id that is not in memory; delete and forget remove the
+     * file. Several short-lived fakes (nb2lite --demo, one per command) so continue each
+     * other's chains. Empty: memory only. The folder is created on the first write.
+     */
+    QString storeDir;
 };
 
 /**
@@ -107,7 +115,7 @@ public:
     QList<FakeRequest> requests() const;
     void clearRequests();
 
-    /** Number of stored (retrievable) interactions. */
+    /** Number of stored interactions held in memory (records in storeDir not yet read are not counted). */
     int interactionCount() const;
 
     class Private;

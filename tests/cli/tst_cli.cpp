@@ -826,7 +826,25 @@ void tst_Cli::terminateCancels()
                               QStringLiteral("--json"), QStringLiteral("--out"), m_out, QStringLiteral("generate"),
                               QStringLiteral("slow")});
     QVERIFY(process.waitForStarted(10'000));
-    QTest::qWait(700); // let it reach the request; an earlier signal is also a clean cancel
+    // nb2lite blocks SIGTERM for its handler first thing in main(); before main() nothing can
+    // handle a signal, so wait for that, then let it reach the request (an earlier signal after
+    // that point is also a clean cancel).
+    QElapsedTimer handlerWait;
+    handlerWait.start();
+    bool handlerReady = false;
+    while (!handlerReady && handlerWait.elapsed() < 20'000) {
+        QFile status(QStringLiteral("/proc/%1/status").arg(process.processId()));
+        if (status.open(QIODevice::ReadOnly)) {
+            const QByteArray text = status.readAll();
+            const qsizetype at = text.indexOf("SigBlk:");
+            const QByteArray mask = at < 0 ? QByteArray() : text.mid(at + 7, text.indexOf('\n', at) - at - 7).trimmed();
+            handlerReady = (mask.toULongLong(nullptr, 16) >> (15 - 1)) & 1u; // SIGTERM
+        }
+        if (!handlerReady)
+            QTest::qWait(20);
+    }
+    QVERIFY2(handlerReady, "nb2lite never blocked SIGTERM for its handler");
+    QTest::qWait(700);
     process.terminate();
     QVERIFY(process.waitForFinished(10'000));
     QCOMPARE(process.exitStatus(), QProcess::NormalExit);

@@ -1,4 +1,6 @@
-#include "app/cli/exportcommands.h"
+#include "app/cli/cliargs.h"
+#include "app/cli/clirun.h"
+#include "app/cli/console.h"
 #include "core/export/provenance.h"
 
 #include "tests/export/exportfixture.h"
@@ -12,7 +14,7 @@
 
 using namespace nb2;
 
-/** The `nb2lite --session DIR export|open-bundle` command layer, run in-process. */
+/** `nb2lite --session DIR export|open-bundle`, run in-process through the whole command line. */
 class tst_ExportCli : public QObject
 {
     Q_OBJECT
@@ -27,15 +29,19 @@ private:
         QString out, err;
     };
 
-    Run run(const QStringList &args)
+    /** The full command line, as the binary would get it. */
+    static Run runLine(const QStringList &words)
     {
         Run r;
         QTextStream out(&r.out), err(&r.err);
-        r.status = cli::runExportCommand(QStringList{QStringLiteral("--session"), m_session} + args, out, err);
+        cli::Console console(out, err);
+        r.status = cli::runCommandLine(words, console);
         out.flush();
         err.flush();
         return r;
     }
+
+    Run run(const QStringList &args) { return runLine(QStringList{QStringLiteral("--session"), m_session} + args); }
 
 private slots:
     void initTestCase()
@@ -60,9 +66,14 @@ private slots:
 
     void recognisesItsCommands()
     {
+        // The one parser decides: an export command, on a session (a value such as "export"
+        // after --session or --title is not a command).
         QFETCH(QStringList, args);
         QFETCH(bool, isExport);
-        QCOMPARE(cli::isExportCommand(args), isExport);
+        const CliParseResult r = parseCliArgs(args);
+        const bool exportCommand = r.args.hasCommand && !r.args.sessionDir.isEmpty()
+                                   && (r.args.command == CliCommand::Export || r.args.command == CliCommand::OpenBundle);
+        QCOMPARE(exportCommand, isExport);
     }
 
     void usageErrors_data()
@@ -71,7 +82,7 @@ private slots:
         QTest::addColumn<QString>("message");
         QTest::newRow("no-format") << QStringList{QStringLiteral("export"), QStringLiteral("out")} << QStringLiteral("--format");
         QTest::newRow("bad-format") << QStringList{QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("pdf"), QStringLiteral("out")} << QStringLiteral("unknown export format");
-        QTest::newRow("no-out") << QStringList{QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("html")} << QStringLiteral("one output");
+        QTest::newRow("no-out") << QStringList{QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("html")} << QStringLiteral("missing arguments for 'export'");
         QTest::newRow("both-scopes") << QStringList{QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("html"), QStringLiteral("--branch"), QStringLiteral("1"), QStringLiteral("--frames"), QStringLiteral("a"), QStringLiteral("out")} << QStringLiteral("either");
         QTest::newRow("unknown-flag") << QStringList{QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("html"), QStringLiteral("--zip"), QStringLiteral("out")} << QStringLiteral("unknown option --zip");
     }
@@ -136,12 +147,8 @@ private slots:
     {
         const QString bundle = m_tmp.filePath(QStringLiteral("round.nb2session"));
         QCOMPARE(run({QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("bundle"), bundle}).status, 0);
-        Run r;
-        {
-            QTextStream out(&r.out), err(&r.err);
-            const QString target = m_tmp.filePath(QStringLiteral("reopened"));
-            r.status = cli::runExportCommand({QStringLiteral("--session"), target, QStringLiteral("open-bundle"), bundle}, out, err);
-        }
+        const QString target = m_tmp.filePath(QStringLiteral("reopened"));
+        const Run r = runLine({QStringLiteral("--session"), target, QStringLiteral("open-bundle"), bundle});
         QVERIFY2(r.status == 0, qPrintable(r.err));
         QVERIFY2(r.out.contains(QStringLiteral("7 frames")), qPrintable(r.out));
         // Opening into a session that already exists is refused (nothing is overwritten).

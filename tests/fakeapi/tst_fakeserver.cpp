@@ -11,6 +11,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <httplib.h>
@@ -961,6 +962,81 @@ private slots:
 
         // Edits are deterministic too: same parent + same prompt -> same bytes.
         QCOMPARE(outputImage(createOk(edit)), outputImage(child));
+    }
+
+    // ---- the optional on-disk store (nb2lite --demo: one fake per command) -------------
+
+    void storeDirCarriesInteractionsToTheNextServer()
+    {
+        QTemporaryDir dir;
+        FakeServerOptions options;
+        options.storeDir = dir.filePath(QStringLiteral("demo")); // made on the first write
+        const auto restart = [&] {
+            m_server = std::make_unique<FakeServer>(options);
+            return m_server->start();
+        };
+        const auto record = [&](const QString &id) { return options.storeDir + QLatin1Char('/') + id + QStringLiteral(".json"); };
+        QVERIFY(restart());
+        const QJsonObject parent = createOk(generateBody(QStringLiteral("a quiet harbour")));
+        const QString id = parent[QStringLiteral("id")].toString();
+        QVERIFY(QFileInfo(record(id)).isFile());
+        QJsonObject edit = generateBody(QStringLiteral("add a red balloon"), QString());
+        edit.insert(QStringLiteral("previous_interaction_id"), id);
+        const QByteArray editedHere = outputImage(createOk(edit));
+
+        // The next server (the next nb2lite --demo process) knows the id: get, and continue it.
+        QVERIFY(restart());
+        QCOMPARE(m_server->interactionCount(), 0); // records are read when asked for, not at start
+        const Reply got = send("GET", QStringLiteral("/v1/interactions/%1?include_input=true").arg(id));
+        QCOMPARE(got.status, 200);
+        QCOMPARE(got.obj()[QStringLiteral("steps")].toArray().size(), 3);
+        QCOMPARE(outputImage(got.obj()), outputImage(parent));
+        QVERIFY(restart());
+        const QJsonObject child = createOk(edit);
+        QCOMPARE(child[QStringLiteral("previous_interaction_id")].toString(), id);
+        QCOMPARE(outputImage(child), editedHere); // the same parent pixels and caption: the same edit
+
+        // Delete and forget remove the record: the next server answers 404 like the service.
+        QCOMPARE(send("DELETE", QStringLiteral("/v1/interactions/") + id).status, 200);
+        QVERIFY(!QFileInfo::exists(record(id)));
+        const QString childId = child[QStringLiteral("id")].toString();
+        m_server->forget(childId);
+        QVERIFY(!QFileInfo::exists(record(childId)));
+        QVERIFY(restart());
+        QCOMPARE(send("GET", QStringLiteral("/v1/interactions/") + id).status, 404);
+        QCOMPARE(send("GET", QStringLiteral("/v1/interactions/") + childId).status, 404);
+    }
+
+    void storeDirReadsOnlyItsOwnRecords()
+    {
+        QTemporaryDir dir;
+        FakeServerOptions options;
+        options.storeDir = dir.path();
+        m_server = std::make_unique<FakeServer>(options);
+        QVERIFY(m_server->start());
+        const QString id = createOk(generateBody(QStringLiteral("x")))[QStringLiteral("id")].toString();
+        QFile good(dir.filePath(id + QStringLiteral(".json")));
+        QVERIFY(good.open(QIODevice::ReadOnly));
+        const QByteArray record = good.readAll();
+        good.close();
+
+        // A damaged record, a record filed under another id, and ids that would name other files.
+        const auto write = [&](const QString &name, const QByteArray &bytes) {
+            QFile f(dir.filePath(name));
+            return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+        };
+        QVERIFY(write(QStringLiteral("v1_damaged.json"), record.left(record.size() / 2)));
+        QVERIFY(write(QStringLiteral("v1_renamed.json"), record));
+        QVERIFY(write(QStringLiteral("outside.json"), record));
+        m_server = std::make_unique<FakeServer>(options);
+        QVERIFY(m_server->start());
+        QCOMPARE(send("GET", QStringLiteral("/v1/interactions/") + id).status, 200);
+        for (const QString &bad : {QStringLiteral("v1_damaged"), QStringLiteral("v1_renamed"), QStringLiteral("outside"),
+                                   QStringLiteral("v1_..%2Foutside"), QStringLiteral("..%2Foutside")})
+            QVERIFY2(send("GET", QStringLiteral("/v1/interactions/") + bad).status == 404, qPrintable(bad));
+        QJsonObject edit = generateBody(QStringLiteral("y"), QString());
+        edit.insert(QStringLiteral("previous_interaction_id"), QStringLiteral("v1_damaged"));
+        QCOMPARE(create(edit).status, 404);
     }
 
     void editLocalStartsFromUpload()

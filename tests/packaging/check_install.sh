@@ -30,6 +30,7 @@ programs=(nb2lite nb2lite-fakeapi nb2lite-studio nb2lite-thumbnailer)
 icon_sizes=(16 22 24 32 48 64 128 256)
 expected=(
     share/applications/$app_id.desktop
+    share/bash-completion/completions/nb2lite
     share/doc/nb2lite-studio/README.md
     share/doc/nb2lite-studio/changelog.gz
     share/doc/nb2lite-studio/copyright
@@ -37,6 +38,7 @@ expected=(
     share/metainfo/$app_id.metainfo.xml
     share/mime/packages/$app_id.xml
     share/thumbnailers/$app_id.thumbnailer
+    share/zsh/vendor-completions/_nb2lite
 )
 for p in "${programs[@]}"; do expected+=(bin/$p share/man/man1/$p.1.gz); done
 for size in "${icon_sizes[@]}"; do expected+=(share/icons/hicolor/${size}x${size}/apps/$app_id.png); done

@@ -1,18 +1,14 @@
-// Test driver: runs the same code as `nb2lite --session DIR ...` (app/cli/sessioncommands.cpp).
-#include "app/cli/sessioncommands.h"
+// Test driver: the whole nb2lite command line (app/cli, linked as nb2cli: the binary's own
+// code) plus the seams only tests may set. They come from the environment, so the product
+// binary carries no test-only flag: NB2_TEST_STEP_DELAY_MS widens the crash windows
+// (SessionController::setStepDelayForTesting) for the kill test.
+#include "app/cli/clirun.h"
 
-#include <QCoreApplication>
-#include <QTextStream>
-
-#include <cstdio>
+#include <QtGlobal>
 
 int main(int argc, char *argv[])
 {
-    QCoreApplication app(argc, argv);
-    QTextStream out(stdout);
-    QTextStream err(stderr);
-    const int rc = nb2::cli::runSessionCommand(QCoreApplication::arguments().mid(1), out, err);
-    out.flush();
-    err.flush();
-    return rc;
+    nb2::cli::TestSeams seams;
+    seams.stepDelayMs = qEnvironmentVariableIntValue("NB2_TEST_STEP_DELAY_MS");
+    return nb2::cli::runNb2lite(argc, argv, seams);
 }

@@ -1,0 +1,148 @@
+#include "app/cli/clirun.h"
+
+#include "app/cli/cliargs.h"
+#include "app/cli/clihelp.h"
+#include "app/cli/clisetup.h"
+#include "app/cli/clitext.h"
+#include "app/cli/commands.h"
+#include "app/cli/completion.h"
+#include "app/cli/console.h"
+#include "app/cli/demobackend.h"
+#include "app/cli/doctor.h"
+#include "app/cli/exitcodes.h"
+#include "app/cli/exportcommands.h"
+#include "app/cli/sessioncommands.h"
+#include "app/cli/signalcancel.h"
+#include "core/api/interactionsclient.h"
+#include "core/api/thinkinglevels.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QProcessEnvironment>
+#include <QTextStream>
+
+namespace nb2::cli {
+
+namespace {
+
+/** --json typed anywhere before "--": honoured even when the parser could not get that far. */
+bool jsonRequested(const QStringList &arguments)
+{
+    for (const QString &word : arguments) {
+        if (word == QLatin1String("--"))
+            return false;
+        if (word == QLatin1String("--json"))
+            return true;
+    }
+    return false;
+}
+
+/** generate / edit / edit-local / get / delete / doctor without a session. */
+int runApiCommand(const CliArgs &args, Console &console, const CommandContext &context)
+{
+    const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    DemoBackend demo;
+    CliSetup setup = resolveCliSetup(args, env, QDir::homePath());
+    if (args.demo) {
+        // Plain demo commands share one store in the cache folder: `--demo generate`, then
+        // `--demo edit ID` continues the chain, as it would on the real service.
+        const QString store = DemoBackend::cacheStoreDir();
+        DemoBackend::keepNewest(store, DemoBackend::kMaxCachedInteractions);
+        if (const QString error = demo.start(args.demoLatencyMs, store); !error.isEmpty())
+            return console.finish(failureReport(QStringLiteral("internal"), error), args.json);
+        if (!demo.warning().isEmpty())
+            console.err(CliText::tr("warning: %1").arg(demo.warning()) + QLatin1Char('\n'));
+        setup.config.baseUrl = demo.baseUrl();
+        setup.config.apiKey = demo.apiKey();
+    }
+    // The demo fake has its own level set; what it says must not overwrite what the real
+    // server taught us, so --demo learns in memory only.
+    ThinkingLevels levels(args.demo ? QString() : thinkingLevelsFilePath());
+    setup.config.thinkingLevels = &levels;
+    if (!setup.config.apiKey.warning().isEmpty())
+        console.err(CliText::tr("warning: %1").arg(setup.config.apiKey.warning()) + QLatin1Char('\n'));
+
+    if (args.command == CliCommand::Doctor) {
+        Doctor doctor(setup.config, &levels);
+        doctor.setSources(setup.modelSource, setup.baseUrlSource);
+        doctor.setOutputDir(setup.outputDir);
+        const DoctorReport report = doctor.run();
+        console.out(args.json ? QString::fromUtf8(Doctor::json(report)) : Doctor::human(report));
+        return report.exitCode();
+    }
+
+    InteractionsClient client(setup.config);
+    CommandRunner runner(client, &levels, setup.outputDir, [&console](const QString &line) { console.err(line + QLatin1Char('\n')); });
+    if (context.canceller) {
+        // Ctrl-C ends the call in flight as "cancelled" (a second one exits).
+        runner.setCancelToken(context.canceller->token());
+        context.canceller->setCancelsCleanly(true);
+    }
+    return console.finish(runner.run(args), args.json);
+}
+
+} // namespace
+
+int runCommandLine(const QStringList &arguments, Console &console, const CommandContext &context)
+{
+    const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    // Whatever key the environment holds is scrubbed from all output, even in --demo.
+    console.setSecret(lookupApiKey(env, QDir::homePath()).value());
+
+    const CliParseResult parsed = parseCliArgs(arguments);
+    const CliArgs &args = parsed.args;
+    if (!parsed.ok())
+        return console.finish(failureReport(QStringLiteral("usage"), parsed.error), args.json || jsonRequested(arguments));
+    if (args.help) {
+        console.out(args.hasCommand ? commandHelpText(commandSpec(args.command)) : globalHelpText());
+        return kExitSuccess;
+    }
+    if (args.version) {
+        console.out(QStringLiteral("nb2lite %1\n").arg(QCoreApplication::applicationVersion()));
+        return kExitSuccess;
+    }
+
+    switch (args.command) {
+    case CliCommand::Help:
+        console.out(args.positional.isEmpty() ? globalHelpText() : commandHelpText(*findCommand(args.positional.first())));
+        return kExitSuccess;
+    case CliCommand::Completion:
+        console.out(args.positional.first() == QLatin1String("bash") ? bashCompletionScript() : zshCompletionScript());
+        return kExitSuccess;
+    case CliCommand::Mcp:
+        // Reserved for the agent bridge: wire `return runMcpServer(...)` here when it lands.
+        return console.finish(failureReport(QStringLiteral("internal"),
+                                            CliText::tr("'nb2lite mcp' (the agent bridge) is not built into this "
+                                                        "nb2lite yet")),
+                              args.json);
+    case CliCommand::Export:
+    case CliCommand::OpenBundle:
+        return runExportCommand(args, console);
+    default:
+        break;
+    }
+    if (args.timeoutMs >= 0)
+        // Parsed and checked so scripts can be written against it; the client's overall deadline is not here yet.
+        return console.finish(failureReport(QStringLiteral("internal"),
+                                            CliText::tr("--timeout is not available in this build of nb2lite yet")),
+                              args.json);
+    if (args.inSession)
+        return runSessionCommand(args, console, context);
+    return runApiCommand(args, console, context);
+}
+
+int runNb2lite(int argc, char *argv[], const TestSeams &seams)
+{
+    // Before anything else: a signal must never find the process without its handler.
+    SignalCanceller canceller;
+    QCoreApplication app(argc, argv); // starts no thread
+    QCoreApplication::setOrganizationName(QStringLiteral("NB2Lite"));
+    QCoreApplication::setApplicationName(QStringLiteral("nb2lite-studio"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(NB2_VERSION));
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    Console console(out, err);
+    return runCommandLine(QCoreApplication::arguments().mid(1), console, CommandContext{&canceller, seams});
+}
+
+} // namespace nb2::cli

@@ -1,0 +1,399 @@
+// nb2lite's command line as a user meets it: the binary as a process on its --demo backend.
+// Global flags before and after commands, per-command help, --opt=value, "--" before a prompt
+// that starts with a dash, the one-line usage errors, demo chains that continue across
+// processes, and the log graph of a long session.
+
+#include "core/session/sessionstore.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <csignal>
+
+using namespace nb2;
+
+namespace {
+
+QString cliPath() { return QStringLiteral(NB2_BINARY_DIR "/app/cli/nb2lite"); }
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+    QJsonObject json;
+    bool jsonOk = false;
+};
+
+/**
+ * True once the process blocks SIGTERM, which nb2lite's signal handler does first thing in
+ * main() (a signal before that finds the default action: the test would then see a crash).
+ */
+bool waitForSignalHandler(qint64 pid)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (timer.elapsed() < 20'000) {
+        QFile status(QStringLiteral("/proc/%1/status").arg(pid));
+        if (status.open(QIODevice::ReadOnly)) {
+            for (const QByteArray &line : status.readAll().split('\n')) {
+                bool ok = false;
+                if (line.startsWith("SigBlk:") && (line.mid(7).trimmed().toULongLong(&ok, 16) >> (SIGTERM - 1)) & 1u && ok)
+                    return true;
+            }
+        }
+        QTest::qWait(20);
+    }
+    return false;
+}
+
+} // namespace
+
+class tst_CliCommands : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void helpPerCommand();
+    void usageErrorIsOneLine();
+    void demoBeforeExportAndFlagsAnywhere_data();
+    void demoBeforeExportAndFlagsAnywhere();
+    void equalsFormAndDoubleDash();
+    void demoChainContinuesAcrossProcesses();
+    void plainDemoChainContinuesAcrossProcesses();
+    void logDrawsALongSessionNarrowly();
+    void reservedCommandsSaySo();
+    void signalEndsACommandThatCannotCancel();
+
+private:
+    Run run(const QStringList &args, const QString &workDir = {});
+    QString newSession(); // a demo session with a root and one edit
+
+    QTemporaryDir m_dir;
+    QString m_session; // made once by initTestCase
+};
+
+void tst_CliCommands::initTestCase()
+{
+    QVERIFY2(QFileInfo(cliPath()).isExecutable(), qPrintable(cliPath()));
+    QVERIFY(m_dir.isValid());
+    QVERIFY(QDir().mkpath(m_dir.filePath(QStringLiteral("home"))));
+    m_session = newSession();
+    QVERIFY(!m_session.isEmpty());
+}
+
+Run tst_CliCommands::run(const QStringList &args, const QString &workDir)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char *name : {"GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL", "GEMINI_MODEL_NAME",
+                             "IMAGE_OUTPUT_DIR"})
+        env.remove(QString::fromLatin1(name));
+    // A private HOME: the plain demo store (cache) and learned levels stay inside the test.
+    const QString home = m_dir.filePath(QStringLiteral("home"));
+    env.insert(QStringLiteral("HOME"), home);
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), home + QStringLiteral("/.config"));
+    env.insert(QStringLiteral("XDG_CACHE_HOME"), home + QStringLiteral("/.cache"));
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.setWorkingDirectory(workDir.isEmpty() ? m_dir.path() : workDir);
+    p.start(cliPath(), args);
+    Run r;
+    if (!p.waitForStarted(10'000) || !p.waitForFinished(60'000)) {
+        p.kill();
+        p.waitForFinished();
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(r.out, &error);
+    r.jsonOk = error.error == QJsonParseError::NoError && doc.isObject();
+    r.json = doc.object();
+    return r;
+}
+
+QString tst_CliCommands::newSession()
+{
+    static int n = 0;
+    const QString dir = m_dir.filePath(QStringLiteral("session%1").arg(++n));
+    const Run gen = run({QStringLiteral("--session"), dir, QStringLiteral("--demo"), QStringLiteral("generate"),
+                         QStringLiteral("a lighthouse at dusk")});
+    const Run edit = run({QStringLiteral("--demo"), QStringLiteral("edit"), QStringLiteral("head"),
+                          QStringLiteral("add a lantern"), QStringLiteral("--session"), dir});
+    if (gen.exitCode != 0 || edit.exitCode != 0) {
+        qWarning("could not make a session: %s %s", gen.err.constData(), edit.err.constData());
+        return {};
+    }
+    return dir;
+}
+
+void tst_CliCommands::helpPerCommand()
+{
+    const Run all = run({QStringLiteral("--help")});
+    QCOMPARE(all.exitCode, 0);
+    for (const char *name : {"generate", "edit", "edit-local", "style-edit", "get", "delete", "doctor", "import", "retry",
+                             "reanchor", "recover", "rebuild", "log", "export", "open-bundle", "mcp", "completion",
+                             "help"}) {
+        const QString command = QString::fromLatin1(name);
+        QVERIFY2(all.out.contains("\n  " + command.toUtf8() + ' '), name);
+        const Run flag = run({command, QStringLiteral("--help")});
+        const Run help = run({QStringLiteral("help"), command});
+        const Run first = run({QStringLiteral("--json"), QStringLiteral("-h"), command});
+        QCOMPARE(flag.exitCode, 0);
+        QCOMPARE(help.exitCode, 0);
+        QCOMPARE(first.exitCode, 0);
+        QVERIFY2(flag.out.startsWith("nb2lite " + command.toUtf8() + " - "), flag.out.constData());
+        QCOMPARE(help.out, flag.out);
+        QCOMPARE(first.out, flag.out);
+        QVERIFY(flag.out != all.out);
+        QVERIFY(flag.err.isEmpty());
+    }
+    const Run edit = run({QStringLiteral("edit"), QStringLiteral("--help")});
+    for (const char *needle : {"nb2lite [options] edit ID PROMPT", "nb2lite --session DIR [options] edit REF PROMPT",
+                               "--branch", "(with --session)", "--reencode", "(without --session)", "--aspect R",
+                               "16:9"})
+        QVERIFY2(edit.out.contains(needle), needle);
+}
+
+void tst_CliCommands::usageErrorIsOneLine()
+{
+    const Run r = run({QStringLiteral("generate"), QStringLiteral("a fox"), QStringLiteral("--colour"), QStringLiteral("red")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(r.out.isEmpty());
+    QCOMPARE(r.err.count('\n'), 1);
+    QVERIFY2(r.err.startsWith("nb2lite: error (usage): unknown option --colour for 'generate'"), r.err.constData());
+    QVERIFY2(r.err.contains("after '--'"), r.err.constData());
+
+    const Run json = run({QStringLiteral("--session"), m_session, QStringLiteral("export"), QStringLiteral("--zip"),
+                          QStringLiteral("out"), QStringLiteral("--json")});
+    QCOMPARE(json.exitCode, 2);
+    QVERIFY2(json.jsonOk, json.out.constData());
+    QCOMPARE(json.json.value(QStringLiteral("ok")).toBool(true), false);
+    QCOMPARE(json.json.value(QStringLiteral("error")).toObject().value(QStringLiteral("kind")).toString(), QStringLiteral("usage"));
+    QVERIFY(json.json.value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString().contains(
+        QStringLiteral("--zip")));
+}
+
+void tst_CliCommands::demoBeforeExportAndFlagsAnywhere_data()
+{
+    QTest::addColumn<QStringList>("args"); // SESSION and OUT are replaced
+    QTest::addColumn<QString>("check");    // what the output must show
+    const auto w = [](const char *line) { return QString::fromLatin1(line).split(QLatin1Char(' ')); };
+    QTest::newRow("--demo before export") << w("--demo --session SESSION export --format html OUT") << QStringLiteral("out");
+    QTest::newRow("globals after export") << w("export --format sheet OUT.png --session SESSION --json --demo --model m -o x")
+                                          << QStringLiteral("json:frames");
+    QTest::newRow("--session after log") << w("log --json --session SESSION --base-url http://127.0.0.1:9 --api-version v1beta")
+                                         << QStringLiteral("json:frames");
+    QTest::newRow("--out ignored by log") << w("--out /nonexistent --session SESSION log") << QStringLiteral("text:branch");
+    QTest::newRow("--demo and --json around doctor") << w("--json doctor --demo --out OUT") << QStringLiteral("json:model");
+    QTest::newRow("--session ignored by doctor") << w("--session SESSION --demo doctor") << QStringLiteral("text:demo");
+    QTest::newRow("--demo after completion") << w("completion bash --demo --json") << QStringLiteral("text:complete -F");
+    QTest::newRow("ids after the session") << w("log --session SESSION --ids") << QStringLiteral("ids");
+}
+
+void tst_CliCommands::demoBeforeExportAndFlagsAnywhere()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, check);
+    QTemporaryDir out;
+    const QString target = out.filePath(QStringLiteral("page"));
+    for (QString &a : args) {
+        a.replace(QStringLiteral("SESSION"), m_session);
+        a.replace(QStringLiteral("OUT"), target);
+    }
+    const Run r = run(args);
+    QVERIFY2(r.exitCode == 0, qPrintable(QString::fromUtf8(r.err) + args.join(QLatin1Char(' '))));
+    if (check == QLatin1String("out")) {
+        QVERIFY(QFileInfo::exists(target + QStringLiteral("/index.html")));
+    } else if (check.startsWith(QLatin1String("json:"))) {
+        QVERIFY2(r.jsonOk, r.out.constData());
+        QVERIFY2(r.json.contains(check.mid(5)), r.out.constData());
+    } else if (check.startsWith(QLatin1String("text:"))) {
+        QVERIFY2(r.out.contains(check.mid(5).toUtf8()), r.out.constData());
+    } else if (check == QLatin1String("ids")) {
+        const QList<QByteArray> ids = r.out.trimmed().split('\n');
+        QCOMPARE(ids.size(), 2);
+        for (const QByteArray &id : ids)
+            QCOMPARE(id.size(), 8);
+    }
+}
+
+void tst_CliCommands::equalsFormAndDoubleDash()
+{
+    const QString session = newSession();
+    const Run r = run({QStringLiteral("--session=") + session, QStringLiteral("--demo"), QStringLiteral("generate"),
+                       QStringLiteral("--aspect=16:9"), QStringLiteral("--json"), QStringLiteral("--"),
+                       QStringLiteral("-dark- sky, --no-moon")});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY2(r.jsonOk, r.out.constData());
+    QCOMPARE(r.json.value(QStringLiteral("prompt")).toString(), QStringLiteral("-dark- sky, --no-moon"));
+    QCOMPARE(r.json.value(QStringLiteral("aspect_ratio")).toString(), QStringLiteral("16:9"));
+    QCOMPARE(r.json.value(QStringLiteral("status")).toString(), QStringLiteral("done"));
+}
+
+void tst_CliCommands::demoChainContinuesAcrossProcesses()
+{
+    // The README's demo session: every command is its own process with its own fake server.
+    const QString session = m_dir.filePath(QStringLiteral("chain"));
+    const Run gen = run({QStringLiteral("--session"), session, QStringLiteral("--demo"), QStringLiteral("--json"),
+                         QStringLiteral("generate"), QStringLiteral("a lighthouse at dusk")});
+    QVERIFY2(gen.exitCode == 0 && gen.jsonOk, gen.err.constData());
+    const QString genInteraction = gen.json.value(QStringLiteral("interaction_id")).toString();
+    QVERIFY(!genInteraction.isEmpty());
+
+    const Run edit = run({QStringLiteral("--session"), session, QStringLiteral("--demo"), QStringLiteral("--json"),
+                          QStringLiteral("edit"), QStringLiteral("head"), QStringLiteral("add a lantern")});
+    QVERIFY2(edit.exitCode == 0 && edit.jsonOk, edit.err.constData());
+    // A plain edit: previous_interaction_id sent and accepted the first time, no re-anchor.
+    QCOMPARE(edit.json.value(QStringLiteral("kind")).toString(), QStringLiteral("edit"));
+    QCOMPARE(edit.json.value(QStringLiteral("continued_interaction_id")).toString(), genInteraction);
+    QCOMPARE(edit.json.value(QStringLiteral("attempts")).toInt(), 1);
+    QVERIFY(!edit.json.value(QStringLiteral("re_anchored")).toBool());
+    QVERIFY2(!edit.err.contains("re-anchored"), edit.err.constData());
+
+    // And on from there, in a third process.
+    const Run again = run({QStringLiteral("--demo"), QStringLiteral("edit"), QStringLiteral("head"),
+                           QStringLiteral("make it winter"), QStringLiteral("--json"), QStringLiteral("--session"), session});
+    QVERIFY2(again.exitCode == 0, again.err.constData());
+    QCOMPARE(again.json.value(QStringLiteral("kind")).toString(), QStringLiteral("edit"));
+    QCOMPARE(again.json.value(QStringLiteral("attempts")).toInt(), 1);
+
+    // The demo store lives with the session, one record per interaction.
+    const QStringList records = QDir(session + QStringLiteral("/demo")).entryList({QStringLiteral("*.json")}, QDir::Files);
+    QCOMPARE(records.size(), 3);
+    QVERIFY(records.contains(genInteraction + QStringLiteral(".json")));
+}
+
+void tst_CliCommands::plainDemoChainContinuesAcrossProcesses()
+{
+    QTemporaryDir out;
+    const Run gen = run({QStringLiteral("--demo"), QStringLiteral("--json"), QStringLiteral("-o"), out.path(),
+                         QStringLiteral("generate"), QStringLiteral("a fox"), QStringLiteral("--aspect"), QStringLiteral("3:2")});
+    QVERIFY2(gen.exitCode == 0 && gen.jsonOk, gen.err.constData());
+    const QString id = gen.json.value(QStringLiteral("interaction_id")).toString();
+    const Run edit = run({QStringLiteral("--demo"), QStringLiteral("--json"), QStringLiteral("-o"), out.path(),
+                          QStringLiteral("edit"), id, QStringLiteral("in the snow")});
+    QVERIFY2(edit.exitCode == 0 && edit.jsonOk, edit.out + edit.err);
+    QCOMPARE(edit.json.value(QStringLiteral("attempts")).toInt(), 1);
+    QVERIFY2(edit.err.contains("3:2"), edit.err.constData()); // the chain's ratio, read back from the stored parent
+    const Run deleted = run({QStringLiteral("--demo"), QStringLiteral("delete"), id});
+    QCOMPARE(deleted.exitCode, 0);
+    const Run gone = run({QStringLiteral("--demo"), QStringLiteral("get"), id});
+    QCOMPARE(gone.exitCode, 6); // not_found: a delete is remembered too
+}
+
+void tst_CliCommands::logDrawsALongSessionNarrowly()
+{
+    // 1,000 frames written straight into a session: a chain with a fork every 100 frames, and
+    // one fork that forks again.
+    const QString dir = m_dir.filePath(QStringLiteral("long"));
+    QList<Frame> frames;
+    QString previous;
+    QStringList mainLine;
+    for (int i = 0; i < 1000; ++i) {
+        Frame f;
+        f.id = QStringLiteral("%1").arg(i, 8, 16, QLatin1Char('0'));
+        f.parentId = previous;
+        f.kind = previous.isEmpty() ? FrameKind::Generate : FrameKind::Edit;
+        f.status = FrameStatus::Done;
+        f.prompt = QStringLiteral("step %1 of a long walk along the coast").arg(i);
+        f.requestedAt = f.finishedAt = QDateTime::currentDateTimeUtc();
+        frames << f;
+        mainLine << f.id;
+        if (i % 100 == 50) {
+            // A side branch of three frames (ids apart from the chain's "00000..." ones).
+            Frame fork = f;
+            fork.id = QStringLiteral("f%1").arg(i, 7, 10, QLatin1Char('0'));
+            fork.parentId = previous;
+            fork.prompt = QStringLiteral("a fork");
+            Frame second = fork;
+            second.id = QStringLiteral("e%1").arg(i, 7, 10, QLatin1Char('0'));
+            second.parentId = fork.id;
+            Frame third = second;
+            third.id = QStringLiteral("d%1").arg(i, 7, 10, QLatin1Char('0'));
+            third.parentId = second.id;
+            frames << fork << second << third;
+        }
+        previous = f.id;
+    }
+    {
+        SessionStore store;
+        QVERIFY(store.open(dir));
+        QString error;
+        QVERIFY2(store.commit(frames, {}, {}, &error), qPrintable(error));
+    }
+    const Run r = run({QStringLiteral("--session"), dir, QStringLiteral("log")});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QList<QByteArray> lines = r.out.split('\n');
+    qsizetype widest = 0;
+    for (const QByteArray &line : lines)
+        widest = std::max(widest, line.size());
+    qInfo("log of %lld frames: %lld lines, widest %lld characters", qint64(frames.size()), qint64(lines.size()),
+          qint64(widest));
+    QVERIFY2(widest <= 100, QByteArray::number(widest));
+    // The chain runs straight down the first column, in order.
+    QStringList firstColumn;
+    for (const QByteArray &line : lines) {
+        if (line.startsWith("* "))
+            firstColumn << QString::fromLatin1(line.mid(2, 8));
+    }
+    QCOMPARE(firstColumn, mainLine);
+    QCOMPARE(int(r.out.count("\n|\\\n")), 10); // a fork line where each side branch leaves the chain
+    QCOMPARE(int(r.out.count("| |")), 0);        // each side branch is a chain: no deeper column
+    QVERIFY(r.out.contains("\n|\\\n| * f0000050 edit done \"a fork\"\n| * e0000050 "));
+    QVERIFY2(r.out.contains("11 branch(es), 1030 frame(s)"), r.out.right(200).constData());
+
+    const Run ids = run({QStringLiteral("--session"), dir, QStringLiteral("log"), QStringLiteral("--ids")});
+    QCOMPARE(ids.exitCode, 0);
+    QCOMPARE(ids.out.trimmed().split('\n').size(), frames.size());
+}
+
+void tst_CliCommands::reservedCommandsSaySo()
+{
+    const Run mcp = run({QStringLiteral("mcp"), QStringLiteral("--demo"), QStringLiteral("--no-image-blocks")});
+    QCOMPARE(mcp.exitCode, 1);
+    QVERIFY2(mcp.err.contains("not built"), mcp.err.constData());
+    const Run timeout = run({QStringLiteral("--demo"), QStringLiteral("--timeout"), QStringLiteral("30"),
+                             QStringLiteral("generate"), QStringLiteral("x")});
+    QCOMPARE(timeout.exitCode, 1);
+    QVERIFY2(timeout.err.contains("--timeout"), timeout.err.constData());
+    const Run notDir = run({QStringLiteral("--session"), m_dir.filePath(QStringLiteral("home")), QStringLiteral("log"),
+                            QStringLiteral("--ids")});
+    QVERIFY(notDir.exitCode != 0);
+    QVERIFY(!QFileInfo::exists(m_dir.filePath(QStringLiteral("home/images")))); // --ids never makes a folder a session
+}
+
+void tst_CliCommands::signalEndsACommandThatCannotCancel()
+{
+    // doctor does not cancel its probe: SIGTERM must end it at once (as with no handler), not be
+    // swallowed by the handler that lets API calls and session turns cancel cleanly.
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("HOME"), m_dir.filePath(QStringLiteral("home")));
+    p.setProcessEnvironment(env);
+    p.start(cliPath(), {QStringLiteral("--demo"), QStringLiteral("--demo-latency"), QStringLiteral("20000"),
+                        QStringLiteral("doctor")});
+    QVERIFY(p.waitForStarted(10'000));
+    // Nothing can handle a signal before main() runs: wait until the handler is in place.
+    QVERIFY2(waitForSignalHandler(p.processId()), "nb2lite never blocked SIGTERM for its handler");
+    QTest::qWait(300);
+    QElapsedTimer timer;
+    timer.start();
+    p.terminate();
+    QVERIFY(p.waitForFinished(10'000));
+    QVERIFY2(timer.elapsed() < 5'000, qPrintable(QString::number(timer.elapsed())));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 128 + 15); // SIGTERM
+}
+
+QTEST_GUILESS_MAIN(tst_CliCommands)
+#include "tst_clicommands.moc"

@@ -328,8 +328,8 @@ void tst_CliCommands::logDrawsALongSessionNarrowly()
     {
         SessionStore store;
         QVERIFY(store.open(dir));
-        QString error;
-        QVERIFY2(store.commit(frames, {}, {}, &error), qPrintable(error));
+        const Result<void> committed = store.commit(frames, {}, {});
+        QVERIFY2(committed, qPrintable(committed.error().message));
     }
     const Run r = run({QStringLiteral("--session"), dir, QStringLiteral("log")});
     QVERIFY2(r.exitCode == 0, r.err.constData());

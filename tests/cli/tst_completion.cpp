@@ -84,8 +84,8 @@ void tst_Completion::initTestCase()
     }
     SessionStore store;
     QVERIFY(store.open(m_session));
-    QString error;
-    QVERIFY2(store.commit(frames, {}, {}, &error), qPrintable(error));
+    const Result<void> committed = store.commit(frames, {}, {});
+    QVERIFY2(committed, qPrintable(committed.error().message));
 
     const QByteArray bash = script(QStringLiteral("bash"));
     QVERIFY(bash.contains("complete -F _nb2lite nb2lite"));

@@ -7,5 +7,6 @@ build=${NB2_BUILD_DIR:-$root/build}
 PATH="$("$root/packaging/ensure-node.sh"):$PATH"
 export PATH
 (cd "$root/tests/conformance" && npm ci --no-audit --no-fund --loglevel=error)
+(cd "$root/tests/mcp" && npm ci --no-audit --no-fund --loglevel=error)
 cd "$build"
 ctest --output-on-failure -j "$(nproc)" "$@"

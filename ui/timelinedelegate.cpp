@@ -136,6 +136,23 @@ void TimelineDelegate::paintIconBadge(QPainter *painter, const QPoint &center, c
         icon.paint(painter, r.adjusted(3, 3, -3, -3));
 }
 
+void TimelineDelegate::paintAgentMark(QPainter *painter, const QRect &image, const QFont &font) const
+{
+    // A small pill in the image's bottom-right corner: this frame came from an agent (nb2lite mcp).
+    QFont f = font;
+    f.setPixelSize(9);
+    f.setBold(true);
+    const QString text = tr("agent");
+    const QFontMetrics fm(f);
+    const QRect pill(image.right() - fm.horizontalAdvance(text) - 10, image.bottom() - 15, fm.horizontalAdvance(text) + 8, 13);
+    painter->setPen(QPen(QColor(0, 0, 0, 90), 1));
+    painter->setBrush(QColor(0x6a, 0x4c, 0xc8));
+    painter->drawRoundedRect(QRectF(pill).adjusted(0.5, 0.5, -0.5, -0.5), 6, 6);
+    painter->setFont(f);
+    painter->setPen(Qt::white);
+    painter->drawText(pill, Qt::AlignCenter, text);
+}
+
 void TimelineDelegate::paintSpinner(QPainter *painter, const QRect &area, const QColor &color) const
 {
     const qint64 ms = QDateTime::currentMSecsSinceEpoch();
@@ -312,6 +329,8 @@ void TimelineDelegate::paintFrame(QPainter *painter, const QStyleOptionViewItem 
         paintIconBadge(painter, QPoint(markX, markY), QColor(0x3a, 0x7b, 0xd5), QStringLiteral("reanchor"));
         markX += 20;
     }
+    if (index.data(TimelineRole::MadeByAgent).toBool())
+        paintAgentMark(painter, img, small);
     const QDateTime expires = index.data(TimelineRole::ExpiresAt).toDateTime();
     if (state == TimelineState::Done && expires.isValid() && now.secsTo(expires) < 48 * 3600) {
         const bool gone = expires <= now;

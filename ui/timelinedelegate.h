@@ -45,6 +45,7 @@ public:
 private:
     void paintIconBadge(QPainter *painter, const QPoint &center, const QColor &fill, const QString &iconName) const;
     void paintSpinner(QPainter *painter, const QRect &area, const QColor &color) const;
+    void paintAgentMark(QPainter *painter, const QRect &image, const QFont &font) const;
     void paintBadge(QPainter *painter, const QPoint &center, const QColor &fill,
                     const QString &glyph, const QColor &glyphColor) const;
 

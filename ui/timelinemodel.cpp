@@ -211,6 +211,8 @@ QVariant TimelineModel::frameData(const Frame &f, const Row &row, int role) cons
     case Qt::DisplayRole:
         return f.title.isEmpty() ? f.prompt : f.title;
     case Qt::AccessibleTextRole:
+        if (f.origin == kFrameOriginMcp)
+            return tr("Frame %1, %2 by an agent: %3").arg(row.number).arg(frameKindName(f.kind), f.title.isEmpty() ? f.prompt : f.title);
         return tr("Frame %1, %2: %3").arg(row.number).arg(frameKindName(f.kind), f.title.isEmpty() ? f.prompt : f.title);
     case Qt::ToolTipRole: {
         QString tip = QStringLiteral("<b>#%1</b> %2").arg(row.number).arg(frameKindName(f.kind).toHtmlEscaped());
@@ -226,6 +228,8 @@ QVariant TimelineModel::frameData(const Frame &f, const Row &row, int role) cons
             if (!f.error.serverMessage.isEmpty() && !f.error.message.contains(f.error.serverMessage))
                 tip += QStringLiteral("<br>") + tr("Server: %1").arg(f.error.serverMessage.toHtmlEscaped());
         }
+        if (f.origin == kFrameOriginMcp)
+            tip += QStringLiteral("<br>") + tr("Made by an agent through nb2lite mcp");
         if (f.reAnchored)
             tip += QStringLiteral("<br>") + tr("Re-anchored: sent the parent's pixels (continuity may differ)");
         if (f.idExpiresAt.isValid() && f.isDone()) {
@@ -281,6 +285,8 @@ QVariant TimelineModel::frameData(const Frame &f, const Row &row, int role) cons
         return f.aspectRatio;
     case TimelineRole::InteractionId:
         return f.interactionId;
+    case TimelineRole::MadeByAgent:
+        return f.origin == kFrameOriginMcp;
     default:
         return {};
     }

@@ -41,6 +41,7 @@ enum : int {
     Number,                     // int: 1-based creation order, shown on the card
     AspectRatio,                // QString
     InteractionId,              // QString
+    MadeByAgent,                // bool: an agent asked for this frame through `nb2lite mcp` (shown as an "agent" mark)
 };
 }
 

@@ -1,5 +1,7 @@
 #include "app/cli/clirun.h"
 
+#include "app/cli/mcpcommand.h"
+
 #include "app/cli/cliargs.h"
 #include "app/cli/clihelp.h"
 #include "app/cli/clisetup.h"
@@ -11,6 +13,7 @@
 #include "app/cli/doctor.h"
 #include "app/cli/exitcodes.h"
 #include "app/cli/exportcommands.h"
+#include "app/cli/mcpcommand.h"
 #include "app/cli/sessioncommands.h"
 #include "app/cli/signalcancel.h"
 #include "core/api/interactionsclient.h"
@@ -109,12 +112,15 @@ int runCommandLine(const QStringList &arguments, Console &console, const Command
     case CliCommand::Completion:
         console.out(args.positional.first() == QLatin1String("bash") ? bashCompletionScript() : zshCompletionScript());
         return kExitSuccess;
-    case CliCommand::Mcp:
-        // Reserved for the agent bridge: wire `return runMcpServer(...)` here when it lands.
-        return console.finish(failureReport(QStringLiteral("internal"),
-                                            CliText::tr("'nb2lite mcp' (the agent bridge) is not built into this "
-                                                        "nb2lite yet")),
-                              args.json);
+    case CliCommand::Mcp: {
+        McpServerOptions options;
+        options.sessionDir = args.sessionDir;
+        options.demo = args.demo;
+        options.demoLatencyMs = qMax(0, args.demoLatencyMs);
+        options.imageBlocks = !args.noImageBlocks;
+        options.printSkill = args.printSkill;
+        return runMcpServer(options, context.canceller);
+    }
     case CliCommand::Export:
     case CliCommand::OpenBundle:
         return runExportCommand(args, console);

@@ -44,12 +44,13 @@ const QLatin1String kId("id"), kParent("parent"), kKind("kind"), kPrompt("prompt
     kInputs("input_images"), kText("model_text"), kUsage("usage"), kAttempts("attempts"),
     kReAnchored("re_anchored"), kTitle("title"), kStarred("starred"), kNote("note"),
     kExpires("id_expires_at"), kTrashed("trashed_at"), kTrashGroup("trash_group"),
-    kOwnerPid("owner_pid"), kLineage("lineage");
+    kOwnerPid("owner_pid"), kLineage("lineage"), kOrigin("origin");
 
 const QLatin1String kKnown[] = {kId, kParent, kKind, kPrompt, kAspect, kThinking, kModel,
                                 kInteraction, kContinued, kStatus, kError, kRequested, kFinished,
                                 kImage, kInputs, kText, kUsage, kAttempts, kReAnchored, kTitle,
-                                kStarred, kNote, kExpires, kTrashed, kTrashGroup, kOwnerPid, kLineage};
+                                kStarred, kNote, kExpires, kTrashed, kTrashGroup, kOwnerPid, kLineage,
+                                kOrigin};
 
 void putString(QJsonObject &o, QLatin1String key, const QString &value)
 {
@@ -248,6 +249,7 @@ QJsonObject Frame::toJson() const
         o.insert(kOwnerPid, ownerPid);
     if (!lineage.isEmpty())
         o.insert(kLineage, lineage.toJson());
+    putString(o, kOrigin, origin);
     return o;
 }
 
@@ -304,6 +306,7 @@ Result<Frame> Frame::fromJson(const QJsonObject &o)
     f.trashGroup = o.value(kTrashGroup).toString();
     f.ownerPid = qint64(o.value(kOwnerPid).toDouble());
     f.lineage = FrameLineage::fromJson(o.value(kLineage).toObject());
+    f.origin = o.value(kOrigin).toString();
     f.extra = o;
     for (const QLatin1String &k : kKnown)
         f.extra.remove(k);

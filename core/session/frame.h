@@ -112,6 +112,7 @@ struct Frame {
     QString trashGroup;             // frames trashed by one delete share a group; restore brings the group back
     qint64 ownerPid = 0;            // pid of the process running this pending turn (crash recovery)
     FrameLineage lineage;           // Import only: the embedded record of the imported file (empty: none)
+    QString origin;                 // who asked for the turn: empty = a person (app, CLI); kFrameOriginMcp = an agent
 
     QJsonObject extra;              // unknown fields, preserved verbatim
 
@@ -129,6 +130,9 @@ struct Frame {
 
     static QString newId(); // 8 hex chars from a random UUID
 };
+
+/** Frame::origin of turns an agent asked for through the MCP bridge (`nb2lite mcp`). */
+inline constexpr QLatin1String kFrameOriginMcp("mcp");
 
 /** "1767000000" style UTC seconds and ISO-8601 helpers used by the manifest/journal. */
 QString toIsoUtc(const QDateTime &dt);

@@ -401,6 +401,7 @@ Frame SessionController::newFrame(FrameKind kind, const QString &parentId, const
     f.status = FrameStatus::Pending;
     f.requestedAt = QDateTime::currentDateTimeUtc();
     f.ownerPid = currentPid();
+    f.origin = m_turnOrigin;
     return f;
 }
 
@@ -475,6 +476,20 @@ Result<QString> SessionController::branchFrom(const QString &parentId, const Tur
     TurnParams p = params;
     p.newBranch = true;
     return edit(parentId, p);
+}
+
+Result<QString> SessionController::editInteraction(const QString &interactionId, const TurnParams &params)
+{
+    if (interactionId.trimmed().isEmpty())
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("An edit needs the id of the interaction to continue."));
+    if (params.aspectRatio.isEmpty())
+        return Error::make(ErrorKind::InvalidInput,
+                         QStringLiteral("Continuing interaction %1 needs its aspect ratio.").arg(interactionId));
+    if (auto r = checkParams(params, FrameKind::Edit); !r)
+        return r;
+    Frame f = newFrame(FrameKind::Edit, {}, params);
+    f.continuedInteractionId = interactionId.trimmed();
+    return addAndQueue(f, false);
 }
 
 Result<QString> SessionController::editLocal(const QString &parentId, const QString &targetFile, const TurnParams &params)
@@ -741,7 +756,7 @@ void SessionController::finishJob(const JobResult &result)
     } else {
         f.status = FrameStatus::Failed;
         f.error = FrameError::fromError(result.error);
-        if (result.error.kind == ErrorKind::NotFound && f.kind == FrameKind::Edit)
+        if (result.error.kind == ErrorKind::NotFound && f.kind == FrameKind::Edit && !f.parentId.isEmpty())
             f.error.message = QStringLiteral("The server no longer has the parent's interaction %1 and automatic "
                                              "re-anchoring is off. Re-anchor this frame to send the parent's stored "
                                              "image instead (continuity may differ).")
@@ -833,7 +848,8 @@ Result<QString> SessionController::retry(const QString &frameId)
     if (f.status == FrameStatus::Interrupted && !f.interactionId.isEmpty()) {
         job->recoverId = f.interactionId; // the server may have it: fetch, don't pay again
     } else {
-        if (f.kind == FrameKind::Edit || f.kind == FrameKind::ReAnchor) {
+        // A root edit (editInteraction) continues a server id, not a frame: nothing to check here.
+        if ((f.kind == FrameKind::Edit || f.kind == FrameKind::ReAnchor) && !f.parentId.isEmpty()) {
             if (auto r = checkParentForChild(f.parentId, TurnParams{f.prompt, {}, {}, true}, true); !r)
                 return r;
             if (f.kind == FrameKind::Edit) {

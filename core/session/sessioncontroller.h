@@ -85,6 +85,9 @@ public:
     std::shared_ptr<InteractionsClient> client() const { return m_client; }
     void setSettings(const SessionSettings &settings);
     const SessionSettings &settings() const { return m_settings; }
+    /** Frame::origin of every turn started here: empty for a person (app, CLI), kFrameOriginMcp for the agent bridge. */
+    void setTurnOrigin(const QString &origin) { m_turnOrigin = origin; }
+    QString turnOrigin() const { return m_turnOrigin; }
 
     /** Opens/creates the session; with recoverOnOpen, starts recovery of crashed turns. */
     Result<void> open(const QString &dir);
@@ -103,6 +106,14 @@ public:
     Result<QString> edit(const QString &parentId, const TurnParams &params);
     /** edit() that forks a new branch from a parent that already has children; emits branchCreated. */
     Result<QString> branchFrom(const QString &parentId, const TurnParams &params);
+    /**
+     * Continues a server interaction no frame of this session made (an agent's id from an earlier
+     * conversation): a new root Edit frame whose continuedInteractionId is that id, so the history
+     * records where it came from. params.aspectRatio is required (the caller learns it, e.g. by a
+     * get). There are no stored pixels to re-anchor from: if the server no longer has the id, the
+     * frame fails.
+     */
+    Result<QString> editInteraction(const QString &interactionId, const TurnParams &params);
     /**
      * Edit-local: sends a target image inline. targetFile empty: the parent's stored pixels.
      * parentId empty: a new root (targetFile required; copied into the session).
@@ -218,6 +229,7 @@ private:
     int m_recovered = 0;
     int m_interrupted = 0;
     int m_stepDelayMs = 0;
+    QString m_turnOrigin;
 };
 
 } // namespace nb2

@@ -39,6 +39,7 @@ expected=(
     share/mime/packages/$app_id.xml
     share/thumbnailers/$app_id.thumbnailer
     share/zsh/vendor-completions/_nb2lite
+    share/nb2lite-studio/skills/nb2lite-image/SKILL.md
 )
 for p in "${programs[@]}"; do expected+=(bin/$p share/man/man1/$p.1.gz); done
 for size in "${icon_sizes[@]}"; do expected+=(share/icons/hicolor/${size}x${size}/apps/$app_id.png); done

@@ -261,7 +261,7 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
     QObject::connect(&session, &SessionController::recoveryFinished, &session, [&console](int recovered, int interrupted) {
         if (recovered || interrupted)
             console.err(CliText::tr("recovery: %n turn(s) fetched with get", nullptr, recovered) + QStringLiteral(", ")
-                        + CliText::tr("%n marked interrupted (retry them to re-send)", nullptr, interrupted)
+                        + CliText::tr("%n marked interrupted (retry to re-send)", nullptr, interrupted)
                         + QLatin1Char('\n'));
     });
 

@@ -13,7 +13,7 @@ and the catalogue check (tests/i18n/check_translations.sh) fails while any form 
 import re
 import sys
 
-FORMS = re.compile(r'(<message numerus="yes">\s*<source>(.*?)</source>\s*)'
+FORMS = re.compile(r'(<message numerus="yes">\s*<source>([^<]*)</source>\s*)'
                    r'<translation type="unfinished">\s*<numerusform></numerusform>\s*<numerusform></numerusform>\s*</translation>',
                    re.S)
 

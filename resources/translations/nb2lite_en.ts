@@ -3855,23 +3855,7 @@ reference</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Opened the bundle as a session in %1: %2 frames, %3 files (checksums verified).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>cannot open the session: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Exported %1 frames as %2 to %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> (%1 images hard-linked, %2 copied)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> (%1 pictures with their provenance record)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4018,6 +4002,48 @@ reference</source>
         <translation>
             <numerusform>%n marked interrupted (retry to re-send)</numerusform>
             <numerusform>%n marked interrupted (retry to re-send)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Opened the bundle as a session in %1: %n frame(s), </source>
+        <translation>
+            <numerusform>Opened the bundle as a session in %1: %n frame, </numerusform>
+            <numerusform>Opened the bundle as a session in %1: %n frames, </numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) (checksums verified).</source>
+        <translation>
+            <numerusform>%n file (checksums verified).</numerusform>
+            <numerusform>%n files (checksums verified).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n frame(s) as %1 to %2</source>
+        <translation>
+            <numerusform>Exported %n frame as %1 to %2</numerusform>
+            <numerusform>Exported %n frames as %1 to %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> (%n image(s) hard-linked, </source>
+        <translation>
+            <numerusform> (%n image hard-linked, </numerusform>
+            <numerusform> (%n images hard-linked, </numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n copied)</source>
+        <translation>
+            <numerusform>%n copied)</numerusform>
+            <numerusform>%n copied)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> (%n picture(s), each with its provenance record)</source>
+        <translation>
+            <numerusform> (%n picture, each with its provenance record)</numerusform>
+            <numerusform> (%n pictures, each with its provenance record)</numerusform>
         </translation>
     </message>
 </context>

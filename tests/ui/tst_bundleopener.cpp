@@ -101,16 +101,22 @@ private Q_SLOTS:
         QCOMPARE(BundleOpener::suggestedFolder(bundle), dir.filePath(QStringLiteral("trip 2")));
     }
 
-    void suggestsTheFallbackWhenTheBundlesFolderIsReadOnly()
+    void suggestsTheFallbackWhenTheBundlesFolderIsNotWritable()
     {
         QTemporaryDir dir;
+        const QString sessions = dir.filePath(QStringLiteral("sessions"));
+        // A folder that is gone (the bundle came from a removed mount) is not writable, even for root.
+        QCOMPARE(BundleOpener::suggestedFolder(dir.filePath(QStringLiteral("gone/trip.nb2session")), sessions),
+                 sessions + QStringLiteral("/trip"));
+        // A read-only folder, where permissions count (not as root).
         const QString bundle = copyOf(m_bundle, dir.filePath(QStringLiteral("ro/trip.nb2session")));
         QFile::setPermissions(dir.filePath(QStringLiteral("ro")), QFile::ReadOwner | QFile::ExeOwner);
-        if (QFileInfo(dir.filePath(QStringLiteral("ro"))).isWritable())
-            QSKIP("running as root: a read-only folder is still writable");
-        const QString sessions = dir.filePath(QStringLiteral("sessions"));
-        QCOMPARE(BundleOpener::suggestedFolder(bundle, sessions), sessions + QStringLiteral("/trip"));
+        const bool rootIgnoresPermissions = QFileInfo(dir.filePath(QStringLiteral("ro"))).isWritable();
+        const QString suggested = BundleOpener::suggestedFolder(bundle, sessions);
         QFile::setPermissions(dir.filePath(QStringLiteral("ro")), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        if (rootIgnoresPermissions)
+            QSKIP("running as root: a read-only folder is still writable");
+        QCOMPARE(suggested, sessions + QStringLiteral("/trip"));
     }
 
     void refusesFoldersThatCannotTakeABundle()

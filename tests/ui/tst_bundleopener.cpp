@@ -144,6 +144,9 @@ private Q_SLOTS:
         QString shownDefault;
         whenDialogShows([&shownDefault](QDialog *dialog) {
             shownDefault = dialog->findChild<QLineEdit *>(QStringLiteral("bundleFolderEdit"))->text();
+            // To look at the question: NB2_SCREENSHOT_DIR=/tmp/x tst_bundleopener (under xvfb-run).
+            if (const QString shots = qEnvironmentVariable("NB2_SCREENSHOT_DIR"); !shots.isEmpty())
+                dialog->grab().save(shots + QStringLiteral("/bundle-open-dialog.png"));
             clickOk(dialog);
         });
         QVERIFY(opener.open(bundle));

@@ -31,7 +31,8 @@ for ts in "$@"; do
     fi
     if ! diff -u "$ts" "$tmp/$name" >"$tmp/$name.diff"; then
         echo "FAIL: $name is stale; run: cmake --build build --target update_translations" >&2
-        echo "      (then fill any new numerus forms in nb2lite_en.ts and commit it). The change:" >&2
+        echo "      then: python3 packaging/tools/fill_english_plurals.py resources/translations/nb2lite_en.ts" >&2
+        echo "      (fills new English plural forms), and commit the .ts. The change:" >&2
         head -n 60 "$tmp/$name.diff" >&2
         status=1
     fi
@@ -52,8 +53,8 @@ for context in ET.parse(sys.argv[1]).getroot().iter("context"):
         if translation.get("type") in ("unfinished", "obsolete", "vanished") or len(forms) != 2 or "" in [f.strip() for f in forms]:
             bad.append(f"{context.findtext('name')}: {message.findtext('source')!r}")
 if bad:
-    print("FAIL: plural messages without finished English forms (open nb2lite_en.ts in linguist, "
-          "or fill both <numerusform>s and drop type=\"unfinished\"):", file=sys.stderr)
+    print("FAIL: plural messages without finished English forms (run packaging/tools/fill_english_plurals.py "
+          "on the .ts, or fill both <numerusform>s by hand and drop type=\"unfinished\"):", file=sys.stderr)
     for b in bad:
         print("  " + b, file=sys.stderr)
     sys.exit(1)

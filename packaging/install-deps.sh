@@ -13,6 +13,8 @@ packages=(
     chromium   # the HTML export test loads exported pages in headless chromium
     desktop-file-utils appstream   # the packaging test validates the desktop entry and metainfo
     zsh   # the completion test checks that nb2lite's zsh completion parses and loads
+    qt6-l10n-tools qt6-tools-dev   # lupdate/lrelease and their CMake package (qt_add_translations)
+    python3   # tests/i18n/check_tr.py: user-visible strings that bypass tr()
 )
 # Desktop integration (issue 9): man pages are made with help2man at build time; the
 # installed-package test runs lintian, asks xdg-mime (which uses `mimetype` from

@@ -15,7 +15,11 @@
 namespace nb2 {
 
 namespace {
-QString tr(const char *text) { return QCoreApplication::translate("nb2::ImportCheck", text); }
+// tr() for this file's functions with the context "nb2::ImportCheck": a struct, not a free function, so
+// that lupdate files the texts under the context they are looked up in.
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(nb2::ImportCheck)
+};
 } // namespace
 
 ImportCheck checkImportFile(const QString &path, const QString &displayName)
@@ -25,16 +29,16 @@ ImportCheck checkImportFile(const QString &path, const QString &displayName)
     c.displayName = displayName.isEmpty() ? QFileInfo(path).fileName() : displayName;
     const QFileInfo info(path);
     if (!info.exists()) {
-        c.error = tr("“%1” does not exist.").arg(c.displayName);
+        c.error = Text::tr("“%1” does not exist.").arg(c.displayName);
         return c;
     }
     if (info.isDir()) {
-        c.error = tr("“%1” is a folder, not an image.").arg(c.displayName);
+        c.error = Text::tr("“%1” is a folder, not an image.").arg(c.displayName);
         return c;
     }
     const Result<ImageInput> input = loadImageInput(path);
     if (!input) {
-        c.error = input.error().message.isEmpty() ? tr("“%1” cannot be used as an image.").arg(c.displayName)
+        c.error = input.error().message.isEmpty() ? Text::tr("“%1” cannot be used as an image.").arg(c.displayName)
                                                   : input.error().message;
         return c;
     }
@@ -47,9 +51,9 @@ ImportCheck checkImportFile(const QString &path, const QString &displayName)
     if (image.isNull()) {
         const bool unsupported = reader.error() == QImageReader::UnsupportedFormatError;
         c.error = unsupported
-                      ? tr("“%1” is a %2 image, which this system cannot decode. Convert it to PNG or JPEG first.")
+                      ? Text::tr("“%1” is a %2 image, which this system cannot decode. Convert it to PNG or JPEG first.")
                             .arg(c.displayName, input.value().mimeType)
-                      : tr("“%1” is damaged or incomplete: %2. Nothing was imported.").arg(c.displayName, reader.errorString());
+                      : Text::tr("“%1” is damaged or incomplete: %2. Nothing was imported.").arg(c.displayName, reader.errorString());
         return c;
     }
     c.size = image.size();
@@ -69,14 +73,14 @@ ImportCheck checkImportBytes(const QByteArray &bytes, const QString &dir, const 
     c.displayName = displayName;
     const QString mime = sniffImageMimeType(bytes);
     if (mime.isEmpty()) {
-        c.error = tr("The dropped data is not an image (PNG, JPEG, WebP, GIF, BMP or TIFF).");
+        c.error = Text::tr("The dropped data is not an image (PNG, JPEG, WebP, GIF, BMP or TIFF).");
         return c;
     }
     const QString path = dir + QStringLiteral("/pasted-") + QUuid::createUuid().toString(QUuid::Id128).left(8)
                          + QLatin1Char('.') + fileExtensionForImageMimeType(mime);
     QSaveFile out(path);
     if (!out.open(QIODevice::WriteOnly) || out.write(bytes) != bytes.size() || !out.commit()) {
-        c.error = tr("Could not keep the pasted image: %1").arg(out.errorString());
+        c.error = Text::tr("Could not keep the pasted image: %1").arg(out.errorString());
         return c;
     }
     return checkImportFile(path, displayName);
@@ -88,7 +92,7 @@ void storeInSession(ImportCheck &check, const QString &sessionDir)
         return;
     QFile file(check.path);
     if (!file.open(QIODevice::ReadOnly)) {
-        check.error = tr("“%1” could not be read: %2").arg(check.displayName, file.errorString());
+        check.error = Text::tr("“%1” could not be read: %2").arg(check.displayName, file.errorString());
         return;
     }
     const QByteArray bytes = file.readAll();
@@ -96,7 +100,7 @@ void storeInSession(ImportCheck &check, const QString &sessionDir)
     const QString rel = SessionStore::imageFileName(QStringLiteral("import"), check.storedAt, Frame::newId(), bytes);
     const Result<FrameImage> written = SessionStore::writeImageFile(sessionDir, rel, bytes);
     if (!written) {
-        check.error = tr("“%1” was not imported: %2").arg(check.displayName, written.error().message);
+        check.error = Text::tr("“%1” was not imported: %2").arg(check.displayName, written.error().message);
         return;
     }
     check.stored = written.value();

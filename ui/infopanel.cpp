@@ -258,7 +258,8 @@ void InfoPanel::setFrame(const Frame &f, int number, int parentNumber, const QSt
     setRow(m_attempts, f.attempts > 0 ? QString::number(f.attempts) : QString());
     setRow(m_note, f.note);
     m_file->setText(absoluteFile.isEmpty() ? QString()
-                                           : QStringLiteral("%1\n%2 × %3 px").arg(QFileInfo(absoluteFile).fileName())
+                                           //: file name, then the picture's width and height in pixels
+                                           : tr("%1\n%2 × %3 px").arg(QFileInfo(absoluteFile).fileName())
                                                  .arg(f.image.width).arg(f.image.height));
     m_file->setToolTip(absoluteFile);
 }

@@ -50,7 +50,7 @@ void PendingIndicator::refresh()
     }
     QStringList parts;
     if (m_running > 0)
-        parts << (m_running == 1 ? tr("1 request running") : tr("%1 requests running").arg(m_running));
+        parts << tr("%n request(s) running", nullptr, m_running);
     if (m_queued > 0)
         parts << tr("%1 queued").arg(m_queued);
     if (m_running > 0 && m_oldest.isValid())

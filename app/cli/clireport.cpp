@@ -1,5 +1,6 @@
 #include "app/cli/clireport.h"
 
+#include "app/cli/clitext.h"
 #include "app/cli/jsonout.h"
 
 #include <nlohmann/json.hpp>
@@ -34,9 +35,9 @@ QString fullMessage(const Error &error)
 {
     QString message = error.message.isEmpty() ? QStringLiteral("failed") : error.message;
     if (!error.api.serverMessage.isEmpty() && !message.contains(error.api.serverMessage))
-        message += QStringLiteral(" (server said: %1)").arg(error.api.serverMessage);
+        message += cli::CliText::tr(" (server said: %1)").arg(error.api.serverMessage);
     if (error.kind == ErrorKind::TooLarge && !message.contains(QLatin1String("--reencode")))
-        message += QStringLiteral(" Re-run with --reencode to send a re-encoded JPEG copy instead.");
+        message += cli::CliText::tr(" Re-run with --reencode to send a re-encoded JPEG copy instead.");
     return message;
 }
 
@@ -101,17 +102,17 @@ QString ReportPrinter::human(const CliReport &report) const
             out += label + value + QLatin1Char('\n');
     };
     line(QString(), report.notice);
-    line(QStringLiteral("Saved to: "), report.path);
-    line(QStringLiteral("Interaction ID: "), report.interactionId);
+    line(cli::CliText::tr("Saved to: "), report.path);
+    line(cli::CliText::tr("Interaction ID: "), report.interactionId);
     if (report.ok) {
         line(QStringLiteral("Status: "), report.status);
         line(QStringLiteral("Model: "), report.model);
-        line(QStringLiteral("Previous interaction ID: "), report.previousInteractionId);
+        line(cli::CliText::tr("Previous interaction ID: "), report.previousInteractionId);
         if (report.width > 0 && report.height > 0)
             out += QStringLiteral("Image: %1x%2 %3\n").arg(report.width).arg(report.height).arg(report.mimeType);
-        line(QStringLiteral("Model text: "), oneLine(report.text));
+        line(cli::CliText::tr("Model text: "), oneLine(report.text));
         if (report.attempts > 1)
-            out += QStringLiteral("Attempts: %1 (the request was retried)\n").arg(report.attempts);
+            out += cli::CliText::tr("Attempts: %1 (the request was retried)\n").arg(report.attempts);
     }
     return redact(out);
 }
@@ -127,7 +128,7 @@ QString ReportPrinter::errorLine(const CliReport &report) const
         line += QStringLiteral(", HTTP %1").arg(error.api.httpStatus);
     line += QStringLiteral("): ") + oneLine(fullMessage(error));
     if (error.kind == ErrorKind::NoImage && !error.api.modelText.isEmpty() && !line.contains(oneLine(error.api.modelText)))
-        line += QStringLiteral(" Model said: \"%1\"").arg(oneLine(error.api.modelText));
+        line += cli::CliText::tr(" Model said: \"%1\"").arg(oneLine(error.api.modelText));
     if (error.api.attempts > 1)
         line += QStringLiteral(" [%1 attempts]").arg(error.api.attempts);
     return redact(line) + QLatin1Char('\n');

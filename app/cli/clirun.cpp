@@ -18,6 +18,7 @@
 #include "app/cli/signalcancel.h"
 #include "core/api/interactionsclient.h"
 #include "core/api/thinkinglevels.h"
+#include "core/common/translations.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -101,7 +102,7 @@ int runCommandLine(const QStringList &arguments, Console &console, const Command
         return kExitSuccess;
     }
     if (args.version) {
-        console.out(QStringLiteral("nb2lite %1\n").arg(QCoreApplication::applicationVersion()));
+        console.out(QStringLiteral("nb2lite %1\n").arg(QCoreApplication::applicationVersion())); // notr: name and version
         return kExitSuccess;
     }
 
@@ -145,6 +146,8 @@ int runNb2lite(int argc, char *argv[], const TestSeams &seams)
     QCoreApplication::setOrganizationName(QStringLiteral("NB2Lite"));
     QCoreApplication::setApplicationName(QStringLiteral("nb2lite-studio"));
     QCoreApplication::setApplicationVersion(QStringLiteral(NB2_VERSION));
+    // The locale's catalogue, else the English one (plural forms); nb2lite links nb2translations.
+    installTranslations(&app);
     QTextStream out(stdout);
     QTextStream err(stderr);
     Console console(out, err);

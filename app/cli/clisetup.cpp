@@ -1,6 +1,7 @@
 #include "app/cli/clisetup.h"
 
 #include "app/cli/cliargs.h"
+#include "app/cli/clitext.h"
 
 #include <QDir>
 #include <QStandardPaths>
@@ -22,7 +23,7 @@ CliSetup resolveCliSetup(const CliArgs &args, const QProcessEnvironment &env, co
         setup.modelSource = QStringLiteral("default");
 
     if (args.demo)
-        setup.baseUrlSource = QStringLiteral("--demo: built-in offline fake API");
+        setup.baseUrlSource = cli::CliText::tr("--demo: built-in offline fake API");
     else if (!args.baseUrl.isEmpty())
         setup.baseUrlSource = QStringLiteral("--base-url");
     else if (!env.value(QStringLiteral("GOOGLE_GEMINI_BASE_URL")).isEmpty())

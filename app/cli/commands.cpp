@@ -1,6 +1,7 @@
 #include "app/cli/commands.h"
 
 #include "app/cli/cliargs.h"
+#include "app/cli/clitext.h"
 #include "app/cli/imagefile.h"
 #include "app/cli/turnbuilder.h"
 #include "core/api/imageinput.h"
@@ -47,7 +48,7 @@ std::optional<Error> CommandRunner::missingKey() const
         return std::nullopt;
     Error error;
     error.kind = ErrorKind::Auth;
-    error.message = QStringLiteral("no API key: set GEMINI_API_KEY (or GOOGLE_API_KEY), or put the key on the first "
+    error.message = cli::CliText::tr("no API key: set GEMINI_API_KEY (or GOOGLE_API_KEY), or put the key on the first "
                                    "line of ~/gemini.key (chmod 600); or try --demo for the offline fake API");
     return error;
 }
@@ -66,7 +67,7 @@ CliReport CommandRunner::run(const CliArgs &args)
     case CliCommand::EditLocal: return create(args);
     case CliCommand::Get: return get(args);
     case CliCommand::Delete: return remove(args);
-    default: return failureReport(QStringLiteral("internal"), QStringLiteral("not an API command"));
+    default: return failureReport(QStringLiteral("internal"), cli::CliText::tr("not an API command"));
     }
 }
 
@@ -81,7 +82,7 @@ Result<QString> CommandRunner::parentAspectRatio(const QString &interactionId)
     if (!size.isValid()) {
         Error error;
         error.kind = ErrorKind::InvalidInput;
-        error.message = QStringLiteral("cannot tell the aspect ratio of interaction %1 (it has no readable image); "
+        error.message = cli::CliText::tr("cannot tell the aspect ratio of interaction %1 (it has no readable image); "
                                        "pass --aspect")
                             .arg(interactionId);
         return error;
@@ -110,14 +111,14 @@ CliReport CommandRunner::create(const CliArgs &args)
         if (!ratio)
             return errorReport(ratio.error());
         effective.aspectRatio = ratio.value();
-        m_progress(QStringLiteral("note: aspect ratio %1, kept from interaction %2")
+        m_progress(cli::CliText::tr("note: aspect ratio %1, kept from interaction %2")
                        .arg(ratio.value(), args.interactionId));
     }
 
     TurnBuilder builder(m_client.config().model, m_levels, args.reencode);
     Result<TurnRequest> request = builder.build(effective);
     for (const QString &note : builder.notes())
-        m_progress(QStringLiteral("note: ") + note);
+        m_progress(cli::CliText::tr("note: ") + note);
     if (!request)
         return errorReport(request.error());
     if (auto invalid = m_client.validate(request.value()))
@@ -132,18 +133,18 @@ CliReport CommandRunner::create(const CliArgs &args)
         options.onEvent = [this](const StreamEvent &event) {
             switch (event.type) {
             case StreamEvent::Type::Created:
-                m_progress(QStringLiteral("stream: interaction id %1").arg(event.interactionId));
+                m_progress(cli::CliText::tr("stream: interaction id %1").arg(event.interactionId));
                 break;
             case StreamEvent::Type::StatusChanged:
-                m_progress(QStringLiteral("stream: status %1").arg(event.status));
+                m_progress(cli::CliText::tr("stream: status %1").arg(event.status));
                 break;
             case StreamEvent::Type::Draft:
-                m_progress(QStringLiteral("stream: draft image received (%1 bytes)").arg(event.image.bytes.size()));
+                m_progress(cli::CliText::tr("stream: draft image received (%1 bytes)").arg(event.image.bytes.size()));
                 break;
             case StreamEvent::Type::Text:
                 break; // the final caption is printed with the result
             case StreamEvent::Type::ImageReceived:
-                m_progress(QStringLiteral("stream: image received (%1 bytes)").arg(event.image.bytes.size()));
+                m_progress(cli::CliText::tr("stream: image received (%1 bytes)").arg(event.image.bytes.size()));
                 break;
             }
         };
@@ -178,7 +179,7 @@ CliReport CommandRunner::remove(const CliArgs &args)
     report.ok = true;
     report.interactionId = args.interactionId;
     report.attempts = result.value().attempts;
-    report.notice = QStringLiteral("Deleted interaction %1").arg(args.interactionId);
+    report.notice = cli::CliText::tr("Deleted interaction %1").arg(args.interactionId);
     return report;
 }
 
@@ -228,7 +229,7 @@ void CommandRunner::noteLearnedLevels(const Error &error)
     // The client records the set itself; make sure it is persisted even if it did not.
     if (m_levels->allowed(model) != error.api.allowedValues)
         m_levels->learn(model, error.api.allowedValues);
-    m_progress(QStringLiteral("note: the server accepts these thinking levels for %1: %2 (remembered in %3)")
+    m_progress(cli::CliText::tr("note: the server accepts these thinking levels for %1: %2 (remembered in %3)")
                    .arg(model, error.api.allowedValues.join(QStringLiteral(", ")),
                         m_levels->filePath().isEmpty() ? QStringLiteral("memory") : m_levels->filePath()));
 }

@@ -1,6 +1,7 @@
 #include "app/cli/completion.h"
 
 #include "app/cli/clitable.h"
+#include "app/cli/clitext.h"
 
 #include <QStringList>
 
@@ -187,7 +188,7 @@ QString argumentMessage(ValueKind kind)
 {
     switch (kind) {
     case ValueKind::FrameRef: return QStringLiteral("frame");
-    case ValueKind::ImageFile: return QStringLiteral("image file");
+    case ValueKind::ImageFile: return CliText::tr("image file");
     case ValueKind::BundleFile: return QStringLiteral("bundle");
     case ValueKind::OutPath: return QStringLiteral("output");
     case ValueKind::Shell: return QStringLiteral("shell");

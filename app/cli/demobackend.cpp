@@ -66,7 +66,7 @@ QString DemoBackend::baseUrl() const
 
 ApiKey DemoBackend::apiKey() const
 {
-    return ApiKey(kDemoKey, QStringLiteral("demo (built-in offline fake API)"));
+    return ApiKey(kDemoKey, cli::CliText::tr("demo (built-in offline fake API)"));
 }
 
 } // namespace nb2

@@ -1,5 +1,6 @@
 #include "app/cli/doctor.h"
 
+#include "app/cli/clitext.h"
 #include "app/cli/exitcodes.h"
 #include "app/cli/jsonout.h"
 #include "core/api/interactionsclient.h"
@@ -22,12 +23,12 @@ QString outputDirState(const QString &dir)
 {
     const QFileInfo info(dir);
     if (!info.exists())
-        return QStringLiteral("does not exist yet; created on first save");
+        return cli::CliText::tr("does not exist yet; created on first save");
     if (!info.isDir())
         return QStringLiteral("NOT a folder");
     if (!info.isWritable())
-        return QStringLiteral("NOT writable");
-    return QStringLiteral("exists, writable");
+        return cli::CliText::tr("NOT writable");
+    return cli::CliText::tr("exists, writable");
 }
 
 } // namespace
@@ -79,13 +80,13 @@ DoctorReport Doctor::run()
 
     if (!report.keyPresent) {
         report.connectivityError.kind = ErrorKind::Auth;
-        report.connectivity = QStringLiteral("skipped: no API key (set GEMINI_API_KEY or put the key in ~/gemini.key; "
+        report.connectivity = cli::CliText::tr("skipped: no API key (set GEMINI_API_KEY or put the key in ~/gemini.key; "
                                              "or try --demo)");
         return report;
     }
     if (const Result<void> secure = checkTransportSecurity(m_config.baseUrl); !secure) {
         report.connectivityError.kind = secure.error().kind;
-        report.connectivity = QStringLiteral("not attempted: ") + secure.error().message;
+        report.connectivity = cli::CliText::tr("not attempted: ") + secure.error().message;
         return report;
     }
 
@@ -104,7 +105,7 @@ DoctorReport Doctor::run()
 
     if (result.ok() || result.error().kind == ErrorKind::NotFound) {
         report.connectivityOk = true;
-        report.connectivity = QStringLiteral("OK: %1 is reachable and accepted the key "
+        report.connectivity = cli::CliText::tr("OK: %1 is reachable and accepted the key "
                                              "(a probe GET of a made-up id answered %2 as expected, %3 ms)")
                                   .arg(url, result.ok() ? QStringLiteral("200") : QStringLiteral("404"))
                                   .arg(report.connectivityMs);
@@ -116,15 +117,15 @@ DoctorReport Doctor::run()
     QString what;
     switch (error.kind) {
     case ErrorKind::Auth:
-        what = QStringLiteral("FAILED: the server is reachable but refused the key%1").arg(status);
+        what = cli::CliText::tr("FAILED: the server is reachable but refused the key%1").arg(status);
         break;
     case ErrorKind::Network:
     case ErrorKind::Timeout:
     case ErrorKind::Tls:
-        what = QStringLiteral("FAILED: %1 is not reachable%2").arg(url, status);
+        what = cli::CliText::tr("FAILED: %1 is not reachable%2").arg(url, status);
         break;
     default:
-        what = QStringLiteral("FAILED: unexpected answer from %1%2").arg(url, status);
+        what = cli::CliText::tr("FAILED: unexpected answer from %1%2").arg(url, status);
         break;
     }
     report.connectivity = QStringLiteral("%1: %2").arg(what, error.message);
@@ -138,21 +139,21 @@ QString Doctor::human(const DoctorReport &report)
         out += QStringLiteral("  %1 %2\n").arg(label, -17).arg(value);
     };
     if (report.keyPresent)
-        line(QStringLiteral("API key:"), QStringLiteral("set, from %1 (%2)").arg(report.keySource, report.keyMasked));
+        line(cli::CliText::tr("API key:"), cli::CliText::tr("set, from %1 (%2)").arg(report.keySource, report.keyMasked));
     else
-        line(QStringLiteral("API key:"), QStringLiteral("NOT SET (looked in GEMINI_API_KEY, GOOGLE_API_KEY, ~/gemini.key)"));
+        line(cli::CliText::tr("API key:"), cli::CliText::tr("NOT SET (looked in GEMINI_API_KEY, GOOGLE_API_KEY, ~/gemini.key)"));
     if (!report.keyWarning.isEmpty())
         line(QString(), QStringLiteral("warning: ") + report.keyWarning);
     line(QStringLiteral("Model:"), QStringLiteral("%1 (%2)").arg(report.model, report.modelSource));
-    line(QStringLiteral("Base URL:"), QStringLiteral("%1 (%2)").arg(report.baseUrl, report.baseUrlSource));
-    line(QStringLiteral("API version:"), report.apiVersion);
-    line(QStringLiteral("Output folder:"), QStringLiteral("%1 (%2)").arg(report.outputDir, report.outputDirState));
-    line(QStringLiteral("Thinking levels:"),
+    line(cli::CliText::tr("Base URL:"), QStringLiteral("%1 (%2)").arg(report.baseUrl, report.baseUrlSource));
+    line(cli::CliText::tr("API version:"), report.apiVersion);
+    line(cli::CliText::tr("Output folder:"), QStringLiteral("%1 (%2)").arg(report.outputDir, report.outputDirState));
+    line(cli::CliText::tr("Thinking levels:"),
          QStringLiteral("%1 (%2)").arg(report.thinkingLevels.join(QStringLiteral(", ")),
-                                       report.thinkingLevelsLearned ? QStringLiteral("learned from the server")
-                                                                    : QStringLiteral("default; nothing learned yet")));
+                                       report.thinkingLevelsLearned ? cli::CliText::tr("learned from the server")
+                                                                    : cli::CliText::tr("default; nothing learned yet")));
     if (!report.thinkingLevelsFile.isEmpty())
-        line(QStringLiteral("Levels file:"), report.thinkingLevelsFile);
+        line(cli::CliText::tr("Levels file:"), report.thinkingLevelsFile);
     line(QStringLiteral("Connectivity:"), report.connectivity);
     return out;
 }

@@ -1,5 +1,7 @@
 #include "app/cli/exitcodes.h"
 
+#include "app/cli/clitext.h"
+
 #include <array>
 
 namespace nb2 {
@@ -52,7 +54,7 @@ int exitCodeFor(ErrorKind kind)
 
 QString exitCodeHelp()
 {
-    QString text = QStringLiteral("Exit status:\n");
+    QString text = cli::CliText::tr("Exit status:\n");
     const auto line = [&text](int code, const QString &name, const QString &meaning) {
         text += QStringLiteral("  %1  %2 %3\n")
                     .arg(code, 2)
@@ -60,8 +62,8 @@ QString exitCodeHelp()
                     .arg(meaning);
     };
     line(kExitSuccess, QStringLiteral("ok"), QStringLiteral("success"));
-    line(kExitInternal, QStringLiteral("internal"), QStringLiteral("unexpected internal failure"));
-    line(kExitUsage, QStringLiteral("usage"), QStringLiteral("bad command line"));
+    line(kExitInternal, QStringLiteral("internal"), cli::CliText::tr("unexpected internal failure"));
+    line(kExitUsage, QStringLiteral("usage"), cli::CliText::tr("bad command line"));
     for (const auto &row : kExitCodes)
         line(row.code, errorKindName(row.kind), QString::fromLatin1(row.meaning));
     return text;

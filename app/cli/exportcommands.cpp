@@ -70,10 +70,9 @@ int openBundle(const CliArgs &args, Console &console)
         o["files"] = qint64(r.value().files.size());
         console.out(jsonLine(o));
     } else {
-        console.out(CliText::tr("Opened the bundle as a session in %1: %2 frames, %3 files (checksums verified).")
+        console.out(CliText::tr("Opened the bundle as a session in %1: %n frame(s), ", nullptr, int(store.graph().size()))
                         .arg(QDir::toNativeSeparators(args.sessionDir))
-                        .arg(store.graph().size())
-                        .arg(r.value().files.size())
+                    + CliText::tr("%n file(s) (checksums verified).", nullptr, int(r.value().files.size()))
                     + QLatin1Char('\n'));
     }
     return kExitSuccess;
@@ -145,11 +144,13 @@ int runExportCommand(const CliArgs &args, Console &console)
         o["elapsed_ms"] = timer.elapsed();
         console.out(jsonLine(o));
     } else {
-        QString text = CliText::tr("Exported %1 frames as %2 to %3").arg(r.frames).arg(args.format, QDir::toNativeSeparators(r.output));
+        QString text = CliText::tr("Exported %n frame(s) as %1 to %2", nullptr, int(r.frames))
+                           .arg(args.format, QDir::toNativeSeparators(r.output));
         if (request.format == ExportFormat::Html && r.imagesLinked + r.imagesCopied > 0)
-            text += CliText::tr(" (%1 images hard-linked, %2 copied)").arg(r.imagesLinked).arg(r.imagesCopied);
+            text += CliText::tr(" (%n image(s) hard-linked, ", nullptr, int(r.imagesLinked))
+                    + CliText::tr("%n copied)", nullptr, int(r.imagesCopied));
         else if (request.format == ExportFormat::Frames)
-            text += CliText::tr(" (%1 pictures with their provenance record)").arg(r.files.size());
+            text += CliText::tr(" (%n picture(s), each with its provenance record)", nullptr, int(r.files.size()));
         text += CliText::tr(", %1 written in %2 ms.").arg(sizeText(r.bytesWritten)).arg(timer.elapsed());
         console.out(text + QLatin1Char('\n'));
     }

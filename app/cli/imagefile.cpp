@@ -1,5 +1,6 @@
 #include "app/cli/imagefile.h"
 
+#include "app/cli/clitext.h"
 #include "core/api/imageinput.h"
 
 #include <QBuffer>
@@ -50,10 +51,10 @@ QSize imagePixelSize(const QByteArray &bytes)
 Result<QString> saveResultImage(const ImageData &image, const QString &folder, const QString &prefix)
 {
     if (image.isNull())
-        return ioError(QStringLiteral("there is no image to save"));
+        return ioError(cli::CliText::tr("there is no image to save"));
     QDir dir(folder);
     if (!dir.exists() && !QDir().mkpath(dir.absolutePath()))
-        return ioError(QStringLiteral("cannot create the output folder %1; choose another with --out or IMAGE_OUTPUT_DIR")
+        return ioError(cli::CliText::tr("cannot create the output folder %1; choose another with --out or IMAGE_OUTPUT_DIR")
                            .arg(dir.absolutePath()));
 
     const QString extension = imageExtension(image.bytes, image.mimeType);
@@ -69,9 +70,9 @@ Result<QString> saveResultImage(const ImageData &image, const QString &folder, c
 
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
-        return ioError(QStringLiteral("cannot write %1: %2; choose another folder with --out").arg(path, file.errorString()));
+        return ioError(cli::CliText::tr("cannot write %1: %2; choose another folder with --out").arg(path, file.errorString()));
     if (file.write(image.bytes) != image.bytes.size() || !file.commit())
-        return ioError(QStringLiteral("writing %1 failed: %2 (nothing was left behind)").arg(path, file.errorString()));
+        return ioError(cli::CliText::tr("writing %1 failed: %2 (nothing was left behind)").arg(path, file.errorString()));
     return QFileInfo(path).absoluteFilePath();
 }
 

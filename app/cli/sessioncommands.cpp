@@ -40,10 +40,10 @@ QString frameLine(const Frame &f)
     if (f.idExpiresAt.isValid())
         line += QStringLiteral(" expires=%1").arg(f.idExpiresAt.toString(Qt::ISODate));
     if (!f.lineage.isEmpty())
-        line += f.lineage.frameId.isEmpty() ? QStringLiteral(" [lineage record]")
-                                            : QStringLiteral(" [lineage: frame %1]").arg(f.lineage.frameId);
+        line += f.lineage.frameId.isEmpty() ? CliText::tr(" [lineage record]")
+                                            : CliText::tr(" [lineage: frame %1]").arg(f.lineage.frameId);
     if (f.reAnchored)
-        line += QStringLiteral(" [re-anchored: continuity may differ]");
+        line += CliText::tr(" [re-anchored: continuity may differ]");
     if (f.starred)
         line += QStringLiteral(" *");
     if (!f.title.isEmpty())
@@ -260,9 +260,8 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
     });
     QObject::connect(&session, &SessionController::recoveryFinished, &session, [&console](int recovered, int interrupted) {
         if (recovered || interrupted)
-            console.err(CliText::tr("recovery: %1 turn(s) fetched with get, %2 marked interrupted (retry them to re-send)")
-                            .arg(recovered)
-                            .arg(interrupted)
+            console.err(CliText::tr("recovery: %n turn(s) fetched with get", nullptr, recovered) + QStringLiteral(", ")
+                        + CliText::tr("%n marked interrupted (retry to re-send)", nullptr, interrupted)
                         + QLatin1Char('\n'));
     });
 

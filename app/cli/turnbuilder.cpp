@@ -1,6 +1,7 @@
 #include "app/cli/turnbuilder.h"
 
 #include "app/cli/cliargs.h"
+#include "app/cli/clitext.h"
 #include "core/api/thinkinglevels.h"
 
 #include <QFile>
@@ -57,7 +58,7 @@ Result<ImageInput> TurnBuilder::loadImage(const QString &path, qint64 budgetByte
     input.fileName = QFileInfo(path).fileName();
     Result<ImageInput> smaller = reencodeToFit(input, budgetBytes);
     if (smaller)
-        m_notes << QStringLiteral("re-encoded %1 (%2) as JPEG (%3) to fit the 20 MB request limit")
+        m_notes << cli::CliText::tr("re-encoded %1 (%2) as JPEG (%3) to fit the 20 MB request limit")
                        .arg(input.fileName, megabytes(input.bytes.size()), megabytes(smaller.value().bytes.size()));
     return smaller;
 }
@@ -69,7 +70,7 @@ Result<TurnRequest> TurnBuilder::build(const CliArgs &args)
     if (!args.hasThinkingLevel) {
         thinking = defaultThinkingLevel();
         if (thinking != ThinkingLevels::defaultLevel())
-            m_notes << QStringLiteral("using thinking level '%1' (the server does not accept '%2' for %3)")
+            m_notes << cli::CliText::tr("using thinking level '%1' (the server does not accept '%2' for %3)")
                            .arg(thinking, ThinkingLevels::defaultLevel(), m_model);
     }
 
@@ -84,7 +85,7 @@ Result<TurnRequest> TurnBuilder::build(const CliArgs &args)
     default: {
         Error error;
         error.kind = ErrorKind::InvalidInput;
-        error.message = QStringLiteral("'%1' does not create an image").arg(args.commandName);
+        error.message = cli::CliText::tr("'%1' does not create an image").arg(args.commandName);
         return error;
     }
     }
@@ -112,7 +113,7 @@ Result<TurnRequest> TurnBuilder::build(const CliArgs &args)
         if (!smaller)
             return smaller.error();
         input = smaller.value();
-        m_notes << QStringLiteral("re-encoded %1 (%2) as JPEG (%3) to fit the 20 MB request limit")
+        m_notes << cli::CliText::tr("re-encoded %1 (%2) as JPEG (%3) to fit the 20 MB request limit")
                        .arg(QFileInfo(path).fileName(), megabytes(before), megabytes(input.bytes.size()));
         return std::nullopt;
     };
@@ -125,7 +126,7 @@ Result<TurnRequest> TurnBuilder::build(const CliArgs &args)
 
     const QString aspect = args.hasAspectRatio ? args.aspectRatio : nearestAspectRatio(target.value().size);
     if (!args.hasAspectRatio)
-        m_notes << QStringLiteral("aspect ratio %1 (nearest to the %2x%3 source; change it with --aspect)")
+        m_notes << cli::CliText::tr("aspect ratio %1 (nearest to the %2x%3 source; change it with --aspect)")
                        .arg(aspect)
                        .arg(target.value().size.width())
                        .arg(target.value().size.height());

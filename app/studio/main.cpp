@@ -1,6 +1,8 @@
 // NB2Lite Studio: QApplication, theme, backend (real key or the built-in demo server), window.
 #include "core/api/apikey.h"
+#include "core/common/translations.h"
 #include "core/fakeapi/fakeserver.h"
+#include "ui/bundleopener.h"
 #include "ui/keystore.h"
 #include "ui/mainwindow.h"
 #include "ui/settingsdialog.h"
@@ -10,6 +12,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QMessageBox>
 #include <QSettings>
 #include <QUuid>
 
@@ -51,7 +54,7 @@ public:
             m_demoKey = key;
         }
         config.baseUrl = m_fake->baseUrl();
-        config.apiKey = nb2::ApiKey(m_demoKey, QStringLiteral("demo backend"));
+        config.apiKey = nb2::ApiKey(m_demoKey, QCoreApplication::translate("main", "demo backend"));
         m_window->setBackend(config, true);
     }
 
@@ -80,8 +83,9 @@ struct StudioCommandLine {
         parser.addOption(demo);
         parser.addPositionalArgument(QStringLiteral("paths"),
                                      QCoreApplication::translate("main", "A session folder to open (created if missing), "
+                                                                         "a .nb2session bundle to unpack and open, "
                                                                          "and/or image files to import."),
-                                     QStringLiteral("[session] [images...]"));
+                                     QStringLiteral("[session|bundle] [images...]"));
     }
 };
 
@@ -108,12 +112,15 @@ int main(int argc, char *argv[])
     QCoreApplication::setApplicationVersion(QStringLiteral(NB2_VERSION));
     if (wantsInfoOnly(argc, argv)) {
         QCoreApplication app(argc, argv);
+        nb2::installTranslations(&app);
         StudioCommandLine commandLine;
         commandLine.parser.process(app); // prints the help or version and exits
         return 0;
     }
 
     QApplication app(argc, argv);
+    // The system locale's catalogue when there is one, else English (for its plural forms).
+    nb2::installTranslations(&app);
     QApplication::setDesktopFileName(QStringLiteral("io.github.nb2lite.Studio")); // matches the desktop entry
     nb2::applyTheme(app);
 
@@ -122,12 +129,16 @@ int main(int argc, char *argv[])
     const QCommandLineOption &demo = commandLine.demo;
     parser.process(app);
 
-    // The desktop entry passes files (%F): folders are sessions, files are pictures to import.
+    // The desktop entry passes files (%F): folders are sessions, .nb2session files are bundles
+    // to unpack and open, other files are pictures to import.
     QString sessionArg;
+    QString bundleArg;
     QStringList images;
     for (const QString &arg : parser.positionalArguments()) {
         const QFileInfo info(arg);
-        if (info.exists() && !info.isDir())
+        if (info.isFile() && nb2::BundleOpener::isBundle(arg) && bundleArg.isEmpty())
+            bundleArg = info.absoluteFilePath();
+        else if (info.exists() && !info.isDir())
             images << info.absoluteFilePath();
         else if (sessionArg.isEmpty())
             sessionArg = arg;
@@ -136,6 +147,15 @@ int main(int argc, char *argv[])
     nb2::MainWindow window;
     Backend backend(&window, parser.isSet(demo));
     nb2::KeyStore keyStore;
+    nb2::BundleOpener bundleOpener(&window, [&window](const QString &dir, QString *error) {
+        return window.openSession(dir, error);
+    });
+    QObject::connect(&bundleOpener, &nb2::BundleOpener::finished, &window, [&](const QString &, const QString &error) {
+        if (!error.isEmpty())
+            QMessageBox::warning(&window, QCoreApplication::translate("main", "Cannot Open the Bundle"), error);
+        else if (!images.isEmpty())
+            window.importFiles(images); // pictures given with the bundle go into its session
+    });
 
     auto start = [&](const QString &key, const QString &source) {
         backend.apply(key, source);
@@ -146,6 +166,12 @@ int main(int argc, char *argv[])
                 qWarning("Cannot open session %s: %s", qPrintable(sessionArg), qPrintable(error));
         }
         window.show();
+        if (!bundleArg.isEmpty()) {
+            QSettings s;
+            bundleOpener.setFallbackParent(nb2::StudioSettings::load(s).effectiveSessionsFolder());
+            if (bundleOpener.open(bundleArg)) // asks where to unpack (default: beside the bundle)
+                return;                       // the pictures follow once the bundle is open
+        }
         if (!images.isEmpty())
             window.importFiles(images); // checked off the GUI thread; bad files get a message
     };

@@ -17,10 +17,11 @@ namespace nb2 {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("nb2::ContactSheet", text);
-}
+// tr() for this file's functions with the context "nb2::ContactSheet": a struct, not a free function, so
+// that lupdate files the texts under the context they are looked up in.
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(nb2::ContactSheet)
+};
 
 constexpr int kGap = 16;
 constexpr int kMargin = 24;
@@ -72,7 +73,7 @@ QString ContactSheet::caption(int n, const ExportFrame &frame, bool stripPrompts
 {
     QString s = QLatin1Char('#') + QString::number(frame.turn > 0 ? frame.turn : n) + QLatin1Char(' ') + frame.kindText();
     if (frame.isFailed())
-        s += QLatin1Char(' ') + tr("(failed)");
+        s += QLatin1Char(' ') + Text::tr("(failed)");
     if (!stripPrompts && !frame.prompt.isEmpty())
         s += QLatin1String(" - ") + frame.prompt.simplified();
     return s;
@@ -114,10 +115,10 @@ QImage ContactSheet::render(const QList<const ExportFrame *> &frames, const QStr
             p.drawImage(QRect(QPoint(x + (cell - s.width()) / 2, y + (cell - s.height()) / 2), s), thumb);
         } else {
             if (f.hasImage() && warnings)
-                warnings->append(tr("Frame #%1: the image could not be decoded.").arg(i + 1));
+                warnings->append(Text::tr("Frame #%1: the image could not be decoded.").arg(i + 1));
             p.setPen(QPen(kMuted, 1, Qt::DashLine));
             p.drawRect(box.adjusted(0, 0, -1, -1));
-            const QString label = f.isFailed() ? tr("failed") : tr("no image");
+            const QString label = f.isFailed() ? Text::tr("failed") : Text::tr("no image");
             drawLine(&sheet, &p, x + 10, y + cell / 2 - 8, cell - 20, label, kMuted, false, 13);
         }
         if (options.captions) {
@@ -159,12 +160,12 @@ Result<ExportReport> ContactSheet::write(const QList<const ExportFrame *> &frame
     report.output = outFile;
     report.frames = int(frames.size());
     if (frames.isEmpty()) {
-        return Error::make(ErrorKind::InvalidInput, tr("There are no frames to put on a contact sheet."));
+        return Error::make(ErrorKind::InvalidInput, Text::tr("There are no frames to put on a contact sheet."));
     }
     const int cols = options.columns > 0 ? options.columns : kMaxAutoColumns;
     const int maxRows = (kMaxSide - 2 * kMargin - kTitleHeight) / (kMinCell + (options.captions ? kCaptionHeight : 0) + kGap);
     if (frames.size() > qsizetype(cols) * maxRows) {
-        return Error::make(ErrorKind::InvalidInput, tr("%1 frames do not fit on one contact sheet (at most %2); choose a branch or some frames.")
+        return Error::make(ErrorKind::InvalidInput, Text::tr("%1 frames do not fit on one contact sheet (at most %2); choose a branch or some frames.")
                         .arg(frames.size()).arg(cols * maxRows));
     }
     const QImage sheet = render(frames, title, options, &report.warnings);
@@ -172,7 +173,7 @@ Result<ExportReport> ContactSheet::write(const QList<const ExportFrame *> &frame
     QBuffer buffer(&png);
     buffer.open(QIODevice::WriteOnly);
     if (!sheet.save(&buffer, "PNG")) {
-        return Error::make(ErrorKind::Io, tr("The contact sheet could not be encoded as PNG."));
+        return Error::make(ErrorKind::Io, Text::tr("The contact sheet could not be encoded as PNG."));
     }
     auto written = exportfiles::writeAtomically(outFile, png);
     if (!written)

@@ -18,10 +18,11 @@ Error invalid(const QString &message)
     return Error::make(ErrorKind::InvalidInput, message);
 }
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("nb2::Exporter", text);
-}
+// tr() for this file's functions with the context "nb2::Exporter": a struct, not a free function, so
+// that lupdate files the texts under the context they are looked up in.
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(nb2::Exporter)
+};
 
 } // namespace
 
@@ -48,15 +49,15 @@ std::optional<ExportFormat> Exporter::formatFromName(const QString &name)
 Result<ExportReport> Exporter::run(const ExportSession &session, const ExportRequest &request)
 {
     if (request.output.isEmpty())
-        return invalid(tr("No output path was given."));
+        return invalid(Text::tr("No output path was given."));
     if (request.singleFile && request.format != ExportFormat::Html)
-        return invalid(tr("--single-file only applies to the html format."));
+        return invalid(Text::tr("--single-file only applies to the html format."));
     if (request.format == ExportFormat::Bundle) {
         // A bundle is the session itself: leaving anything out would break the round trip.
         if (request.scope.kind != ExportScope::Kind::Session)
-            return invalid(tr("A bundle always holds the whole session; --branch and --frames do not apply."));
+            return invalid(Text::tr("A bundle always holds the whole session; --branch and --frames do not apply."));
         if (request.stripPrompts || request.stripIds)
-            return invalid(tr("A bundle is a lossless copy of the session; --strip-prompts and --strip-ids do not apply."));
+            return invalid(Text::tr("A bundle is a lossless copy of the session; --strip-prompts and --strip-ids do not apply."));
         return SessionBundle::write(session, request.output);
     }
 
@@ -66,7 +67,7 @@ Result<ExportReport> Exporter::run(const ExportSession &session, const ExportReq
     if (!frames)
         return frames.error();
     if (frames.value().isEmpty())
-        return invalid(tr("The chosen scope has no frames to export."));
+        return invalid(Text::tr("The chosen scope has no frames to export."));
 
     // Folder formats write into a new or empty folder; if they fail halfway, empty it again
     // so that a failed export leaves nothing that looks like a finished one.
@@ -110,7 +111,7 @@ Result<ExportReport> Exporter::write(const ExportSession &session, const QList<c
     case ExportFormat::Bundle:
         break;
     }
-    return invalid(tr("Unknown export format."));
+    return invalid(Text::tr("Unknown export format."));
 }
 
 } // namespace nb2

@@ -14,10 +14,11 @@ namespace nb2::exportfiles {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("nb2::Export", text);
-}
+// tr() for this file's functions with the context "nb2::Export": a struct, not a free function, so
+// that lupdate files the texts under the context they are looked up in.
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(nb2::Export)
+};
 
 Error ioError(const QString &message)
 {
@@ -36,9 +37,9 @@ Result<qint64> writeAtomically(const QString &path, const QByteArray &bytes)
 {
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly))
-        return writeError(path, f, tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), f.errorString()));
+        return writeError(path, f, Text::tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), f.errorString()));
     if (f.write(bytes) != bytes.size() || !f.commit())
-        return writeError(path, f, tr("Writing %1 failed: %2").arg(QDir::toNativeSeparators(path), f.errorString()));
+        return writeError(path, f, Text::tr("Writing %1 failed: %2").arg(QDir::toNativeSeparators(path), f.errorString()));
     return qint64(bytes.size());
 }
 
@@ -48,7 +49,7 @@ Result<qint64> writeFile(const QString &path, const QByteArray &bytes)
     QFile out(part);
     if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(bytes) != bytes.size()) {
         const QString why = out.errorString();
-        const Error error = writeError(path, out, tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), why));
+        const Error error = writeError(path, out, Text::tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), why));
         out.close();
         QFile::remove(part);
         return error;
@@ -56,7 +57,7 @@ Result<qint64> writeFile(const QString &path, const QByteArray &bytes)
     out.close();
     if (!QFile::rename(part, path)) {
         QFile::remove(part);
-        return ioError(tr("Cannot write %1 (it may already exist).").arg(QDir::toNativeSeparators(path)));
+        return ioError(Text::tr("Cannot write %1 (it may already exist).").arg(QDir::toNativeSeparators(path)));
     }
     return qint64(bytes.size());
 }
@@ -81,15 +82,15 @@ Result<void> prepareEmptyDir(const QString &dir)
     QFileInfo fi(dir);
     if (fi.exists()) {
         if (!fi.isDir())
-            return Error::make(ErrorKind::Conflict, tr("%1 exists and is not a folder.").arg(QDir::toNativeSeparators(dir)));
+            return Error::make(ErrorKind::Conflict, Text::tr("%1 exists and is not a folder.").arg(QDir::toNativeSeparators(dir)));
         if (!QDir(dir).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System))
             return Error::make(ErrorKind::Conflict,
-                               tr("The folder %1 is not empty; choose a new or empty folder so that nothing in it is overwritten.")
+                               Text::tr("The folder %1 is not empty; choose a new or empty folder so that nothing in it is overwritten.")
                                    .arg(QDir::toNativeSeparators(dir)));
         return {};
     }
     if (!QDir().mkpath(dir))
-        return Error::make(writeFailureKind(dir), tr("Cannot create the folder %1.").arg(QDir::toNativeSeparators(dir)));
+        return Error::make(writeFailureKind(dir), Text::tr("Cannot create the folder %1.").arg(QDir::toNativeSeparators(dir)));
     return {};
 }
 
@@ -167,7 +168,7 @@ Result<QByteArray> readFile(const QString &path)
 {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
-        return ioError(tr("Cannot read %1: %2").arg(QDir::toNativeSeparators(path), f.errorString()));
+        return ioError(Text::tr("Cannot read %1: %2").arg(QDir::toNativeSeparators(path), f.errorString()));
     return f.readAll();
 }
 

@@ -14,6 +14,12 @@ namespace nb2 {
 
 namespace {
 
+// tr() for this file's functions with the context "nb2::Export": a struct, not a free function, so
+// that lupdate files the texts under the context they are looked up in.
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(nb2::Export)
+};
+
 Error invalid(const QString &message)
 {
     return Error::make(ErrorKind::InvalidInput, message);
@@ -30,27 +36,26 @@ ExportFrame fromFrame(const Frame &f, const QDir &dir)
     e.modelText = f.modelText;
     e.model = f.model;
     e.interactionId = f.interactionId;
-    const auto tr = [](const char *s) { return QCoreApplication::translate("nb2::Export", s); };
     if (!f.title.isEmpty())
-        e.parameters.append({tr("title"), f.title});
+        e.parameters.append({Text::tr("title"), f.title});
     if (!f.aspectRatio.isEmpty())
-        e.parameters.append({tr("aspect"), f.aspectRatio});
+        e.parameters.append({Text::tr("aspect"), f.aspectRatio});
     if (!f.thinkingLevel.isEmpty())
-        e.parameters.append({tr("thinking"), f.thinkingLevel});
+        e.parameters.append({Text::tr("thinking"), f.thinkingLevel});
     if (!f.image.isNull() && f.image.width > 0)
-        e.parameters.append({tr("size"), QStringLiteral("%1\u00d7%2").arg(f.image.width).arg(f.image.height)});
+        e.parameters.append({Text::tr("size"), QStringLiteral("%1\u00d7%2").arg(f.image.width).arg(f.image.height)});
     if (f.usage.totalTokens >= 0)
-        e.parameters.append({tr("tokens"), QString::number(f.usage.totalTokens)});
+        e.parameters.append({Text::tr("tokens"), QString::number(f.usage.totalTokens)});
     if (f.attempts > 1)
-        e.parameters.append({tr("attempts"), QString::number(f.attempts)});
+        e.parameters.append({Text::tr("attempts"), QString::number(f.attempts)});
     if (f.starred)
-        e.parameters.append({tr("starred"), QStringLiteral("\u2605")});
+        e.parameters.append({Text::tr("starred"), QStringLiteral("\u2605")});
     if (!f.note.isEmpty())
-        e.parameters.append({tr("note"), f.note});
+        e.parameters.append({Text::tr("note"), f.note});
     e.created = f.requestedAt;
     e.finished = f.finishedAt;
     if (f.reAnchored || f.kind == FrameKind::ReAnchor)
-        e.reanchor = tr("the parent's server id was gone, so its stored pixels were sent instead; continuity may differ");
+        e.reanchor = Text::tr("the parent's server id was gone, so its stored pixels were sent instead; continuity may differ");
     if (!f.error.isEmpty()) {
         e.error = f.error.message;
         if (!f.error.serverMessage.isEmpty() && !e.error.contains(f.error.serverMessage))

@@ -18,10 +18,11 @@ namespace {
 
 using exportfiles::htmlEscape;
 
-QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
-{
-    return QCoreApplication::translate("nb2::HtmlExporter", text, disambiguation, n);
-}
+// tr() for this file's functions with the context "nb2::HtmlExporter": a struct, not a free function, so
+// that lupdate files the texts under the context they are looked up in.
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(nb2::HtmlExporter)
+};
 
 // Plain CSS, no web fonts: system-ui falls back to whatever sans-serif the machine has.
 const char kStyle[] = R"css(
@@ -101,8 +102,8 @@ QString durationText(const QDateTime &a, const QDateTime &b)
     const qint64 ms = a.msecsTo(b);
     if (ms < 0)
         return {};
-    return ms < 60000 ? tr("%1 s").arg(double(ms) / 1000.0, 0, 'f', 1)
-                      : tr("%1 min %2 s").arg(ms / 60000).arg((ms / 1000) % 60);
+    return ms < 60000 ? Text::tr("%1 s").arg(double(ms) / 1000.0, 0, 'f', 1)
+                      : Text::tr("%1 min %2 s").arg(ms / 60000).arg((ms / 1000) % 60);
 }
 
 class PageWriter
@@ -162,7 +163,7 @@ public:
     {
         QString h;
         h.reserve(4096 + m_frames.size() * 1200);
-        const QString title = m_session.title.isEmpty() ? tr("Session") : m_session.title;
+        const QString title = m_session.title.isEmpty() ? Text::tr("Session") : m_session.title;
         int failed = 0;
         for (const ExportFrame *f : m_frames)
             failed += f->isFailed() ? 1 : 0;
@@ -174,15 +175,15 @@ public:
         h += QLatin1String("</style>\n</head>\n<body data-frames=\"") + QString::number(m_frames.size())
              + QLatin1String("\">\n<header>\n<h1>") + htmlEscape(title) + QLatin1String("</h1>\n<p class=\"meta\">");
         const QString dot = QStringLiteral(" \u00b7 ");
-        h += count(int(m_frames.size()), tr("1 frame"), tr("%1 frames"));
+        h += Text::tr("%n frame(s)", nullptr, int(m_frames.size()));
         if (failed)
-            h += dot + count(failed, tr("1 failed turn"), tr("%1 failed turns"));
+            h += dot + Text::tr("%n failed turn(s)", nullptr, failed);
         int branches = 0;
         for (const ExportBranch &b : m_session.branches)
             branches += m_number.contains(b.headId) ? 1 : 0;
         if (branches)
-            h += dot + count(branches, tr("1 branch"), tr("%1 branches"));
-        h += dot + tr("exported %1 with NB2Lite " NB2_VERSION).arg(timeText(QDateTime::currentDateTimeUtc()));
+            h += dot + Text::tr("%n branch(es)", nullptr, branches);
+        h += dot + Text::tr("exported %1 with NB2Lite %2").arg(timeText(QDateTime::currentDateTimeUtc()), QStringLiteral(NB2_VERSION));
         h += QLatin1String("</p>\n");
         if (!m_session.branches.isEmpty()) {
             h += QLatin1String("<ul class=\"branches\">");
@@ -190,7 +191,7 @@ public:
                 if (!m_number.contains(b.headId))
                     continue;
                 h += QLatin1String("<li><a href=\"#") + anchor(b.headId) + QLatin1String("\">")
-                     + htmlEscape(tr("branch %1").arg(b.name)) + QStringLiteral(" \u2192 #") + QString::number(m_number.value(b.headId))
+                     + htmlEscape(Text::tr("branch %1").arg(b.name)) + QStringLiteral(" \u2192 #") + QString::number(m_number.value(b.headId))
                      + QLatin1String("</a></li>");
             }
             h += QLatin1String("</ul>\n");
@@ -199,7 +200,7 @@ public:
         for (const ExportFrame *root : m_roots)
             chain(h, root, nullptr);
         h += QLatin1String("</main>\n<footer>");
-        h += tr("Click a picture to see it full size. Images are the session's original files, unchanged.");
+        h += Text::tr("Click a picture to see it full size. Images are the session's original files, unchanged.");
         h += QLatin1String("</footer>\n<div id=\"lightbox\" hidden><img id=\"lightbox-img\" alt=\"\"></div>\n"
                            "<pre id=\"selfcheck\" hidden></pre>\n<script>");
         h += QLatin1String(kScript);
@@ -208,11 +209,6 @@ public:
     }
 
 private:
-    static QString count(int n, const QString &one, const QString &many)
-    {
-        return n == 1 ? one : many.arg(n);
-    }
-
     // By position, not frame id: the page must not carry ids when they are stripped.
     QString anchor(const QString &id) const { return QLatin1String("f-") + QString::number(m_number.value(id)); }
 
@@ -251,7 +247,7 @@ private:
         const int n = m_number.value(f.id);
         h += QLatin1String("<article class=\"frame\" id=\"") + anchor(f.id) + QLatin1String("\">");
         const QString src = m_src.value(f.id);
-        const QString alt = tr("Frame %1").arg(n);
+        const QString alt = Text::tr("Frame %1").arg(n);
         if (!src.isEmpty()) {
             // In the folder form the link opens the file itself; inline images need the overlay
             // (a data: link is too large to repeat and browsers refuse to navigate to one).
@@ -261,50 +257,50 @@ private:
                  + QLatin1String("\"></a>");
         } else {
             h += QLatin1String("<div class=\"thumb\"><div class=\"noimage\">")
-                 + (f.isFailed() ? tr("failed \u2014 no image") : tr("no image")) + QLatin1String("</div></div>");
+                 + (f.isFailed() ? Text::tr("failed \u2014 no image") : Text::tr("no image")) + QLatin1String("</div></div>");
         }
         h += QLatin1String("<div class=\"body\"><div class=\"head\"><span class=\"idx\">#") + QString::number(n)
              + QLatin1String("</span><span class=\"kind\">") + htmlEscape(f.kindText()) + QLatin1String("</span>");
         if (forkedFrom) {
             h += QLatin1String("<a class=\"fork\" href=\"#") + anchor(forkedFrom->id) + QLatin1String("\">")
-                 + tr("forks from #%1").arg(m_number.value(forkedFrom->id)) + QLatin1String("</a>");
+                 + Text::tr("forks from #%1").arg(m_number.value(forkedFrom->id)) + QLatin1String("</a>");
         }
         for (const QString &tag : m_tags.value(f.id))
-            h += QLatin1String("<span class=\"tag\">") + htmlEscape(tr("branch %1").arg(tag)) + QLatin1String("</span>");
+            h += QLatin1String("<span class=\"tag\">") + htmlEscape(Text::tr("branch %1").arg(tag)) + QLatin1String("</span>");
         if (f.created.isValid()) {
             h += QLatin1String("<time datetime=\"") + f.created.toUTC().toString(Qt::ISODate) + QLatin1String("\">")
                  + timeText(f.created) + QLatin1String("</time>");
         }
         const QString took = durationText(f.created, f.finished);
         if (!took.isEmpty())
-            h += QLatin1String("<span>") + tr("took %1").arg(took) + QLatin1String("</span>");
+            h += QLatin1String("<span>") + Text::tr("took %1").arg(took) + QLatin1String("</span>");
         if (!f.isFailed() && f.status != QLatin1String("done") && !f.status.isEmpty())
             h += QLatin1String("<span>") + htmlEscape(f.status) + QLatin1String("</span>");
         h += QLatin1String("</div>");
         if (m_options.stripPrompts) {
-            h += QLatin1String("<p class=\"prompt none\">") + tr("(prompt not exported)") + QLatin1String("</p>");
+            h += QLatin1String("<p class=\"prompt none\">") + Text::tr("(prompt not exported)") + QLatin1String("</p>");
         } else {
             if (f.prompt.isEmpty())
-                h += QLatin1String("<p class=\"prompt none\">") + tr("(no prompt)") + QLatin1String("</p>");
+                h += QLatin1String("<p class=\"prompt none\">") + Text::tr("(no prompt)") + QLatin1String("</p>");
             else
                 h += QLatin1String("<p class=\"prompt\">") + htmlEscape(f.prompt) + QLatin1String("</p>");
             if (!f.modelText.isEmpty())
                 h += QLatin1String("<p class=\"modeltext\">") + htmlEscape(f.modelText) + QLatin1String("</p>");
         }
         h += QLatin1String("<dl class=\"params\">");
-        param(h, tr("model"), f.model);
+        param(h, Text::tr("model"), f.model);
         for (const auto &p : f.parameters)
             param(h, p.first, p.second);
         if (!m_options.stripIds) {
-            param(h, tr("frame"), f.id);
-            param(h, tr("interaction"), f.interactionId);
+            param(h, Text::tr("frame"), f.id);
+            param(h, Text::tr("interaction"), f.interactionId);
         }
         h += QLatin1String("</dl>");
         if (!f.reanchor.isEmpty())
-            h += QLatin1String("<p class=\"reanchor\">") + tr("Re-anchored: %1").arg(htmlEscape(f.reanchor))
+            h += QLatin1String("<p class=\"reanchor\">") + Text::tr("Re-anchored: %1").arg(htmlEscape(f.reanchor))
                  + QLatin1String("</p>");
         if (f.isFailed())
-            h += QLatin1String("<p class=\"error\">") + tr("Failed: %1").arg(htmlEscape(f.error.isEmpty() ? tr("no message") : f.error))
+            h += QLatin1String("<p class=\"error\">") + Text::tr("Failed: %1").arg(htmlEscape(f.error.isEmpty() ? Text::tr("no message") : f.error))
                  + QLatin1String("</p>");
         h += QLatin1String("</div></article>");
     }
@@ -347,7 +343,7 @@ Result<ExportReport> HtmlExporter::write(const ExportSession &session, const QLi
             return ready.error();
         const QDir dir(out);
         if (!dir.mkpath(QStringLiteral("images"))) {
-            return Error::make(ErrorKind::Io, tr("Cannot create the folder %1.").arg(QDir::toNativeSeparators(dir.filePath(QStringLiteral("images")))));
+            return Error::make(ErrorKind::Io, Text::tr("Cannot create the folder %1.").arg(QDir::toNativeSeparators(dir.filePath(QStringLiteral("images")))));
         }
         pagePath = dir.filePath(QStringLiteral("index.html"));
         for (const ExportFrame *f : frames) {

@@ -21,10 +21,11 @@ namespace nb2 {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("nb2::Provenance", text);
-}
+// tr() for this file's functions with the context "nb2::Provenance": a struct, not a free function, so
+// that lupdate files the texts under the context they are looked up in.
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(nb2::Provenance)
+};
 
 const QByteArray kPngSignature("\x89PNG\r\n\x1a\n", 8);
 const QByteArray kXmpHeader("http://ns.adobe.com/xap/1.0/\0", 29);
@@ -67,15 +68,15 @@ struct PngChunk {
 Result<QList<PngChunk>> parsePng(const QByteArray &bytes)
 {
     if (!bytes.startsWith(kPngSignature))
-        return Error::make(ErrorKind::InvalidInput, tr("Not a PNG file."));
+        return Error::make(ErrorKind::InvalidInput, Text::tr("Not a PNG file."));
     QList<PngChunk> chunks;
     qsizetype pos = kPngSignature.size();
     while (pos < bytes.size()) {
         if (bytes.size() - pos < 12)
-            return Error::make(ErrorKind::InvalidInput, tr("The PNG file is truncated."));
+            return Error::make(ErrorKind::InvalidInput, Text::tr("The PNG file is truncated."));
         const quint32 len = qFromBigEndian<quint32>(bytes.constData() + pos);
         if (len > 0x7fffffffu || qsizetype(len) > bytes.size() - pos - 12)
-            return Error::make(ErrorKind::InvalidInput, tr("The PNG file is truncated or damaged."));
+            return Error::make(ErrorKind::InvalidInput, Text::tr("The PNG file is truncated or damaged."));
         PngChunk c;
         c.type = bytes.mid(pos + 4, 4);
         c.start = pos;
@@ -87,7 +88,7 @@ Result<QList<PngChunk>> parsePng(const QByteArray &bytes)
             break;
     }
     if (chunks.isEmpty() || chunks.first().type != "IHDR" || chunks.last().type != "IEND")
-        return Error::make(ErrorKind::InvalidInput, tr("The PNG file is damaged (IHDR or IEND missing)."));
+        return Error::make(ErrorKind::InvalidInput, Text::tr("The PNG file is damaged (IHDR or IEND missing)."));
     return chunks;
 }
 
@@ -139,33 +140,33 @@ struct JpegSegment {
 Result<QList<JpegSegment>> parseJpegHeader(const QByteArray &bytes, qsizetype *scanStart)
 {
     if (bytes.size() < 4 || quint8(bytes[0]) != 0xff || quint8(bytes[1]) != 0xd8)
-        return Error::make(ErrorKind::InvalidInput, tr("Not a JPEG file."));
+        return Error::make(ErrorKind::InvalidInput, Text::tr("Not a JPEG file."));
     QList<JpegSegment> segs;
     qsizetype pos = 2;
     while (true) {
         if (pos + 4 > bytes.size())
-            return Error::make(ErrorKind::InvalidInput, tr("The JPEG file is truncated before its image data."));
+            return Error::make(ErrorKind::InvalidInput, Text::tr("The JPEG file is truncated before its image data."));
         if (quint8(bytes[pos]) != 0xff)
-            return Error::make(ErrorKind::InvalidInput, tr("The JPEG file is damaged (marker expected at byte %1).").arg(pos));
+            return Error::make(ErrorKind::InvalidInput, Text::tr("The JPEG file is damaged (marker expected at byte %1).").arg(pos));
         qsizetype m = pos + 1;
         while (m < bytes.size() && quint8(bytes[m]) == 0xff)
             ++m;                                            // fill bytes
         if (m + 3 > bytes.size())
-            return Error::make(ErrorKind::InvalidInput, tr("The JPEG file is truncated."));
+            return Error::make(ErrorKind::InvalidInput, Text::tr("The JPEG file is truncated."));
         const quint8 marker = quint8(bytes[m]);
         if (marker == 0xda) {                               // SOS: entropy-coded data follows
             *scanStart = pos;
             return segs;
         }
         if (marker == 0xd9 || marker == 0xd8)
-            return Error::make(ErrorKind::InvalidInput, tr("The JPEG file has no image data."));
+            return Error::make(ErrorKind::InvalidInput, Text::tr("The JPEG file has no image data."));
         if ((marker >= 0xd0 && marker <= 0xd7) || marker == 0x01) {
             pos = m + 1;                                    // standalone marker, no length
             continue;
         }
         const quint16 len = qFromBigEndian<quint16>(bytes.constData() + m + 1);
         if (len < 2 || m + 1 + len > bytes.size())
-            return Error::make(ErrorKind::InvalidInput, tr("The JPEG file is truncated or damaged."));
+            return Error::make(ErrorKind::InvalidInput, Text::tr("The JPEG file is truncated or damaged."));
         JpegSegment s;
         s.marker = marker;
         s.start = pos;
@@ -249,7 +250,7 @@ Result<QByteArray> jpegWithRecord(const QByteArray &bytes, const QByteArray &jso
     // A file may carry one XMP packet; when someone else's is there, the record goes in a comment.
     const QByteArray payload = foreignXmp ? kComPrefix + json : xmpPacket(json);
     if (payload.size() > kMaxJpegPayload)
-        return Error::make(ErrorKind::TooLarge, tr("The provenance record is too large for a JPEG segment."));
+        return Error::make(ErrorKind::TooLarge, Text::tr("The provenance record is too large for a JPEG segment."));
     const QByteArray segment = jpegSegment(foreignXmp ? 0xfe : 0xe1, payload);
 
     QByteArray out;
@@ -308,12 +309,12 @@ Result<Provenance> Provenance::fromJson(const QByteArray &json)
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &pe);
     if (pe.error != QJsonParseError::NoError || !doc.isObject())
-        return Error::make(ErrorKind::InvalidInput, tr("The provenance record is not valid JSON: %1.").arg(pe.errorString()));
+        return Error::make(ErrorKind::InvalidInput, Text::tr("The provenance record is not valid JSON: %1.").arg(pe.errorString()));
     const QJsonObject o = doc.object();
     Provenance p;
     p.schema = o.value(QStringLiteral("schema")).toInt(0);
     if (p.schema < 1)
-        return Error::make(ErrorKind::InvalidInput, tr("The provenance record has no schema version."));
+        return Error::make(ErrorKind::InvalidInput, Text::tr("The provenance record has no schema version."));
     p.app = o.value(QStringLiteral("app")).toString();
     p.frameId = o.value(QStringLiteral("frame")).toString();
     p.parentSha256 = o.value(QStringLiteral("parentSha256")).toString();
@@ -368,24 +369,24 @@ Provenance Provenance::forFrame(const ExportSession &session, const QString &fra
 QList<QPair<QString, QString>> Provenance::fieldsToWrite(const Provenance &r)
 {
     QList<QPair<QString, QString>> rows;
-    rows.append({tr("Schema version"), QString::number(r.schema)});
+    rows.append({Text::tr("Schema version"), QString::number(r.schema)});
     if (!r.app.isEmpty())
-        rows.append({tr("App"), r.app});
+        rows.append({Text::tr("App"), r.app});
     if (!r.frameId.isEmpty())
-        rows.append({tr("Frame id"), r.frameId});
+        rows.append({Text::tr("Frame id"), r.frameId});
     if (!r.parentSha256.isEmpty())
-        rows.append({tr("Parent image SHA-256"), r.parentSha256});
+        rows.append({Text::tr("Parent image SHA-256"), r.parentSha256});
     if (!r.model.isEmpty())
-        rows.append({tr("Model"), r.model});
+        rows.append({Text::tr("Model"), r.model});
     if (!r.interactionId.isEmpty())
-        rows.append({tr("Interaction id"), r.interactionId});
+        rows.append({Text::tr("Interaction id"), r.interactionId});
     if (!r.kind.isEmpty())
-        rows.append({tr("Kind"), r.kind});
+        rows.append({Text::tr("Kind"), r.kind});
     if (!r.promptChain.isEmpty()) {
         QStringList shown;
         for (const QString &p : r.promptChain)
             shown.append(abbreviated(p, 60));
-        rows.append({tr("Prompt chain (%1 of %2)").arg(r.promptChain.size()).arg(r.promptChainTotal),
+        rows.append({Text::tr("Prompt chain (%1 of %2)").arg(r.promptChain.size()).arg(r.promptChainTotal),
                      shown.join(QStringLiteral(" \u2192 "))});
     }
     return rows;
@@ -409,7 +410,7 @@ Result<QByteArray> embedProvenance(const QByteArray &imageBytes, const Provenanc
     if (canEmbedProvenance(imageBytes))
         return jpegWithRecord(imageBytes, json);
     return Error::make(ErrorKind::InvalidInput,
-                 tr("Provenance can only be written into PNG and JPEG files; this image is neither."));
+                 Text::tr("Provenance can only be written into PNG and JPEG files; this image is neither."));
 }
 
 Result<Provenance> readProvenanceFromBytes(const QByteArray &bytes)
@@ -424,18 +425,18 @@ Result<Provenance> readProvenanceFromBytes(const QByteArray &bytes)
             qsizetype pos = qstrlen(kProvenanceKeyword) + 1;
             if (c.type == "iTXt") {
                 if (c.data.size() < pos + 2 || c.data.at(pos) != '\0')
-                    return Error::make(ErrorKind::InvalidInput, tr("The PNG provenance chunk is compressed or damaged."));
+                    return Error::make(ErrorKind::InvalidInput, Text::tr("The PNG provenance chunk is compressed or damaged."));
                 pos += 2;                                        // compression flag + method
                 for (int skip = 0; skip < 2; ++skip) {           // language tag, translated keyword
                     const qsizetype nul = c.data.indexOf('\0', pos);
                     if (nul < 0)
-                        return Error::make(ErrorKind::InvalidInput, tr("The PNG provenance chunk is damaged."));
+                        return Error::make(ErrorKind::InvalidInput, Text::tr("The PNG provenance chunk is damaged."));
                     pos = nul + 1;
                 }
             }
             return Provenance::fromJson(c.data.mid(pos));
         }
-        return Error::make(ErrorKind::InvalidInput, tr("This PNG carries no NB2Lite provenance record."));
+        return Error::make(ErrorKind::InvalidInput, Text::tr("This PNG carries no NB2Lite provenance record."));
     }
     if (canEmbedProvenance(bytes)) {
         qsizetype scanStart = 0;
@@ -451,19 +452,19 @@ Result<Provenance> readProvenanceFromBytes(const QByteArray &bytes)
             const qsizetype a = s.payload.indexOf(open);
             const qsizetype b = s.payload.indexOf("</nb2lite:provenance>", a);
             if (a < 0 || b < 0)
-                return Error::make(ErrorKind::InvalidInput, tr("The JPEG's XMP provenance packet is damaged."));
+                return Error::make(ErrorKind::InvalidInput, Text::tr("The JPEG's XMP provenance packet is damaged."));
             return Provenance::fromJson(xmlUnescape(s.payload.mid(a + open.size(), b - a - open.size())));
         }
-        return Error::make(ErrorKind::InvalidInput, tr("This JPEG carries no NB2Lite provenance record."));
+        return Error::make(ErrorKind::InvalidInput, Text::tr("This JPEG carries no NB2Lite provenance record."));
     }
-    return Error::make(ErrorKind::InvalidInput, tr("Only PNG and JPEG files carry provenance records."));
+    return Error::make(ErrorKind::InvalidInput, Text::tr("Only PNG and JPEG files carry provenance records."));
 }
 
 Result<Provenance> readProvenance(const QString &path)
 {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
-        return Error::make(ErrorKind::Io, tr("Cannot read %1: %2").arg(path, f.errorString()));
+        return Error::make(ErrorKind::Io, Text::tr("Cannot read %1: %2").arg(path, f.errorString()));
     return readProvenanceFromBytes(f.readAll());
 }
 

@@ -27,10 +27,11 @@ namespace nb2 {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("nb2::SessionBundle", text);
-}
+// tr() for this file's functions with the context "nb2::SessionBundle": a struct, not a free function, so
+// that lupdate files the texts under the context they are looked up in.
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(nb2::SessionBundle)
+};
 
 // A bundle entry larger than this is refused: no session image comes close, a zip bomb does.
 constexpr qint64 kMaxEntryBytes = qint64(2) << 30;
@@ -47,7 +48,7 @@ using EntryPtr = std::unique_ptr<archive_entry, EntryDeleter>;
 QString archiveMessage(archive *a)
 {
     const char *s = archive_error_string(a);
-    return s ? QString::fromLocal8Bit(s) : tr("unknown error");
+    return s ? QString::fromLocal8Bit(s) : Text::tr("unknown error");
 }
 
 la_ssize_t writeToSaveFile(archive *, void *client, const void *buffer, size_t length)
@@ -71,9 +72,9 @@ Result<void> addEntry(archive *a, const QString &name, const QByteArray &bytes, 
     archive_entry_set_size(entry.get(), bytes.size());
     archive_entry_set_mtime(entry.get(), mtime.isValid() ? mtime.toSecsSinceEpoch() : 0, 0);
     if (archive_write_header(a, entry.get()) != ARCHIVE_OK)
-        return Error::make(ErrorKind::Io, tr("Cannot add %1 to the bundle: %2").arg(name, archiveMessage(a)));
+        return Error::make(ErrorKind::Io, Text::tr("Cannot add %1 to the bundle: %2").arg(name, archiveMessage(a)));
     if (!bytes.isEmpty() && archive_write_data(a, bytes.constData(), size_t(bytes.size())) != bytes.size())
-        return Error::make(ErrorKind::Io, tr("Cannot write %1 into the bundle: %2").arg(name, archiveMessage(a)));
+        return Error::make(ErrorKind::Io, Text::tr("Cannot write %1 into the bundle: %2").arg(name, archiveMessage(a)));
     return {};
 }
 
@@ -109,24 +110,24 @@ Result<ExportReport> SessionBundle::write(const ExportSession &session, const QS
     report.output = outFile;
     report.frames = int(session.frames.size());
     if (session.sessionFiles.isEmpty())
-        return Error::make(ErrorKind::InvalidInput, tr("The session has no files to bundle."));
+        return Error::make(ErrorKind::InvalidInput, Text::tr("The session has no files to bundle."));
 
     // Check everything first: a missing file fails the export before a byte is written.
     const QDir dir(session.sessionDir);
     for (const QString &rel : session.sessionFiles) {
         if (!isSafeEntryName(rel) || rel == QLatin1String(kIndexName))
-            return Error::make(ErrorKind::Unsafe, tr("The session file name \"%1\" cannot go into a bundle.").arg(rel));
+            return Error::make(ErrorKind::Unsafe, Text::tr("The session file name \"%1\" cannot go into a bundle.").arg(rel));
         if (!QFileInfo(dir.filePath(rel)).isFile())
-            return Error::make(ErrorKind::Io, tr("The session file %1 is missing.").arg(rel));
+            return Error::make(ErrorKind::Io, Text::tr("The session file %1 is missing.").arg(rel));
     }
 
     QSaveFile out(outFile);
     if (!out.open(QIODevice::WriteOnly))
-        return Error::make(writeFailureKind(outFile, &out), tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(outFile), out.errorString()));
+        return Error::make(writeFailureKind(outFile, &out), Text::tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(outFile), out.errorString()));
     ArchivePtr a(archive_write_new());
     archive_write_set_format_zip(a.get());
     if (archive_write_open2(a.get(), &out, nullptr, writeToSaveFile, nullptr, nullptr) != ARCHIVE_OK)
-        return Error::make(ErrorKind::Io, tr("Cannot start the bundle: %1").arg(archiveMessage(a.get())));
+        return Error::make(ErrorKind::Io, Text::tr("Cannot start the bundle: %1").arg(archiveMessage(a.get())));
 
     // One file in memory at a time (a session can hold gigabytes of images); the index,
     // which needs every checksum, goes last.
@@ -157,10 +158,10 @@ Result<ExportReport> SessionBundle::write(const ExportSession &session, const QS
     if (!added)
         return added.error();
     if (archive_write_close(a.get()) != ARCHIVE_OK)
-        return Error::make(ErrorKind::Io, tr("Cannot finish the bundle: %1").arg(archiveMessage(a.get())));
+        return Error::make(ErrorKind::Io, Text::tr("Cannot finish the bundle: %1").arg(archiveMessage(a.get())));
     a.reset();
     if (!out.commit())
-        return Error::make(writeFailureKind(outFile, &out), tr("Writing %1 failed: %2").arg(QDir::toNativeSeparators(outFile), out.errorString()));
+        return Error::make(writeFailureKind(outFile, &out), Text::tr("Writing %1 failed: %2").arg(QDir::toNativeSeparators(outFile), out.errorString()));
     report.bytesWritten = QFileInfo(outFile).size();
     return report;
 }
@@ -170,7 +171,7 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
     ExportReport report;
     report.output = targetDir;
     if (!QFileInfo(bundleFile).isFile())
-        return Error::make(ErrorKind::Io, tr("The bundle %1 does not exist.").arg(QDir::toNativeSeparators(bundleFile)));
+        return Error::make(ErrorKind::Io, Text::tr("The bundle %1 does not exist.").arg(QDir::toNativeSeparators(bundleFile)));
     const bool existed = QFileInfo::exists(targetDir);
     auto ready = exportfiles::prepareEmptyDir(targetDir);
     if (!ready)
@@ -192,7 +193,7 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
     archive_read_support_filter_none(a.get());
     const QByteArray path = QFile::encodeName(bundleFile);
     if (archive_read_open_filename(a.get(), path.constData(), 64 * 1024) != ARCHIVE_OK)
-        return fail(ErrorKind::InvalidInput, tr("%1 is not a readable NB2Lite bundle: %2")
+        return fail(ErrorKind::InvalidInput, Text::tr("%1 is not a readable NB2Lite bundle: %2")
                                                  .arg(QFileInfo(bundleFile).fileName(), archiveMessage(a.get())));
     QJsonObject head;
     QHash<QString, QString> hashes;
@@ -203,17 +204,17 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
         const char *utf8 = archive_entry_pathname_utf8(entry);
         const QString name = utf8 ? QString::fromUtf8(utf8) : QString::fromLocal8Bit(archive_entry_pathname(entry));
         if (!isSafeEntryName(name))
-            return fail(ErrorKind::Unsafe, tr("The bundle contains an unsafe entry name \"%1\" (absolute or leaving the folder); nothing was extracted.").arg(name));
+            return fail(ErrorKind::Unsafe, Text::tr("The bundle contains an unsafe entry name \"%1\" (absolute or leaving the folder); nothing was extracted.").arg(name));
         const auto type = archive_entry_filetype(entry);
         if (type == AE_IFDIR)
             continue;
         if (type != AE_IFREG || archive_entry_hardlink(entry) || archive_entry_symlink(entry))
-            return fail(ErrorKind::Unsafe, tr("The bundle entry \"%1\" is not a plain file; nothing was extracted.").arg(name));
+            return fail(ErrorKind::Unsafe, Text::tr("The bundle entry \"%1\" is not a plain file; nothing was extracted.").arg(name));
         if (seen.contains(name))
-            return fail(ErrorKind::Corrupt, tr("The bundle contains \"%1\" twice.").arg(name));
+            return fail(ErrorKind::Corrupt, Text::tr("The bundle contains \"%1\" twice.").arg(name));
         seen.insert(name);
         if (archive_entry_size_is_set(entry) && archive_entry_size(entry) > kMaxEntryBytes)
-            return fail(ErrorKind::TooLarge, tr("The bundle entry \"%1\" is too large.").arg(name));
+            return fail(ErrorKind::TooLarge, Text::tr("The bundle entry \"%1\" is too large.").arg(name));
 
         QByteArray data;
         char buffer[64 * 1024];
@@ -221,10 +222,10 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
         while ((n = archive_read_data(a.get(), buffer, sizeof buffer)) > 0) {
             data.append(buffer, n);
             if (data.size() > kMaxEntryBytes)
-                return fail(ErrorKind::TooLarge, tr("The bundle entry \"%1\" is too large.").arg(name));
+                return fail(ErrorKind::TooLarge, Text::tr("The bundle entry \"%1\" is too large.").arg(name));
         }
         if (n < 0)
-            return fail(ErrorKind::Corrupt, tr("The bundle entry \"%1\" is damaged: %2").arg(name, archiveMessage(a.get())));
+            return fail(ErrorKind::Corrupt, Text::tr("The bundle entry \"%1\" is damaged: %2").arg(name, archiveMessage(a.get())));
 
         if (name == QLatin1String(kIndexName)) {
             head = QJsonDocument::fromJson(data).object();
@@ -233,7 +234,7 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
         hashes.insert(name, SessionStore::sha256Hex(data));
         const QString target = dir.filePath(name);
         if (!QDir().mkpath(QFileInfo(target).absolutePath()))
-            return fail(writeFailureKind(target), tr("Cannot create a folder for %1.").arg(name));
+            return fail(writeFailureKind(target), Text::tr("Cannot create a folder for %1.").arg(name));
         auto ok = exportfiles::writeAtomically(target, data);
         if (!ok)
             return fail(ok.error().kind, ok.error().message);
@@ -241,26 +242,26 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
         report.bytesWritten += data.size();
     }
     if (rc != ARCHIVE_EOF)
-        return fail(ErrorKind::Corrupt, tr("The bundle is damaged: %1").arg(archiveMessage(a.get())));
+        return fail(ErrorKind::Corrupt, Text::tr("The bundle is damaged: %1").arg(archiveMessage(a.get())));
 
     if (head.value(QStringLiteral("format")).toString() != QLatin1String(kFormatName))
-        return fail(ErrorKind::InvalidInput, tr("This zip is not an NB2Lite session bundle (no %1).").arg(QLatin1String(kIndexName)));
+        return fail(ErrorKind::InvalidInput, Text::tr("This zip is not an NB2Lite session bundle (no %1).").arg(QLatin1String(kIndexName)));
     if (head.value(QStringLiteral("version")).toInt() > kFormatVersion)
-        return fail(ErrorKind::InvalidInput, tr("The bundle was made by a newer NB2Lite (bundle version %1); update to open it.")
+        return fail(ErrorKind::InvalidInput, Text::tr("The bundle was made by a newer NB2Lite (bundle version %1); update to open it.")
                                                  .arg(head.value(QStringLiteral("version")).toInt()));
     const QJsonArray files = head.value(QStringLiteral("files")).toArray();
     for (const QJsonValue &v : files) {
         const QJsonObject o = v.toObject();
         const QString rel = o.value(QStringLiteral("path")).toString();
         if (!hashes.contains(rel))
-            return fail(ErrorKind::Corrupt, tr("The bundle is incomplete: %1 is missing.").arg(rel));
+            return fail(ErrorKind::Corrupt, Text::tr("The bundle is incomplete: %1 is missing.").arg(rel));
         if (hashes.value(rel) != o.value(QStringLiteral("sha256")).toString())
-            return fail(ErrorKind::Corrupt, tr("The bundle is damaged: %1 does not match its checksum.").arg(rel));
+            return fail(ErrorKind::Corrupt, Text::tr("The bundle is damaged: %1 does not match its checksum.").arg(rel));
     }
     if (files.size() != hashes.size())
-        return fail(ErrorKind::Corrupt, tr("The bundle holds files its index does not list."));
+        return fail(ErrorKind::Corrupt, Text::tr("The bundle holds files its index does not list."));
     if (!hashes.contains(QStringLiteral("manifest.json")))
-        return fail(ErrorKind::Corrupt, tr("The bundle has no manifest.json."));
+        return fail(ErrorKind::Corrupt, Text::tr("The bundle has no manifest.json."));
     report.files = written;
     report.frames = head.value(QStringLiteral("frames")).toInt();
     return report;

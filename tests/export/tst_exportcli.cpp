@@ -1,6 +1,7 @@
 #include "app/cli/cliargs.h"
 #include "app/cli/clirun.h"
 #include "app/cli/console.h"
+#include "core/common/translations.h"
 #include "core/export/provenance.h"
 
 #include "tests/export/exportfixture.h"
@@ -46,6 +47,8 @@ private:
 private slots:
     void initTestCase()
     {
+        // What nb2lite's main() does: English plural forms ("7 frames", "1 frame").
+        installTranslations(qApp, QLocale(QStringLiteral("en_US")));
         m_session = m_tmp.filePath(QStringLiteral("session"));
         SessionStore store;
         QVERIFY(store.open(m_session));

@@ -1,0 +1,62 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+#include <functional>
+
+class QWidget;
+
+namespace nb2 {
+
+/**
+ * Opens a `.nb2session` bundle handed to the app (command line, or the file manager through
+ * the desktop entry) as a session: asks where to unpack it, by default a new folder beside
+ * the bundle named after it; unpacks it on a worker thread with SessionBundle::extract (every
+ * file checked against the bundle's index; on failure nothing is left behind); then gives the
+ * folder to the window's session opener. The bundle itself is never changed. Owns only the
+ * running extraction; errors are reported through finished(), the caller shows them.
+ */
+class BundleOpener : public QObject
+{
+    Q_OBJECT
+public:
+    /** MainWindow::openSession's shape: opens a folder as the window's session. */
+    using SessionOpener = std::function<bool(const QString &dir, QString *errorMessage)>;
+
+    BundleOpener(QWidget *window, SessionOpener openSession, QObject *parent = nullptr);
+
+    /** Whether a path names a bundle (by its .nb2session suffix, any case). */
+    static bool isBundle(const QString &path);
+    /**
+     * Where a bundle unpacks by default: beside it, named after it ("trip.nb2session" -> "trip",
+     * then "trip 2", "trip 3" ... when the name is taken). When the bundle's folder is not
+     * writable (a read-only mount, a mail attachment cache), the same name under fallbackParent.
+     */
+    static QString suggestedFolder(const QString &bundle, const QString &fallbackParent = {});
+    /** Why a folder cannot take a bundle (exists and is not empty, is a file), or empty when it can. */
+    static QString folderProblem(const QString &dir);
+
+    /** The parent folder used when the bundle's own folder is not writable (the sessions folder). */
+    void setFallbackParent(const QString &dir) { m_fallbackParent = dir; }
+
+    /** Asks where to unpack, then unpacks and opens. False when the user cancelled. */
+    bool open(const QString &bundle);
+    /** The question open() asks, answered: the chosen folder, or empty when cancelled. */
+    QString askFolder(const QString &bundle);
+    /** Unpacks into dir on a worker, then opens it; finished() follows. */
+    void unpack(const QString &bundle, const QString &dir);
+    bool isBusy() const { return m_busy; }
+
+Q_SIGNALS:
+    /** The bundle was unpacked into sessionDir and opened; error is empty on success. */
+    void finished(const QString &sessionDir, const QString &error);
+
+private:
+    QWidget *m_window;
+    SessionOpener m_openSession;
+    QString m_fallbackParent;
+    bool m_busy = false;
+};
+
+} // namespace nb2

@@ -1,6 +1,7 @@
 #include "app/cli/mcpcommand.h"
 
 #include "app/cli/clisetup.h"
+#include "app/cli/clitext.h"
 #include "app/cli/demobackend.h"
 #include "app/cli/exitcodes.h"
 #include "app/cli/signalcancel.h"
@@ -84,7 +85,7 @@ int runMcpServer(const McpServerOptions &options, SignalCanceller *signalHandler
     std::fflush(stdout);
     const int protocolFd = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
     if (protocolFd < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
-        writeErr(QStringLiteral("nb2lite mcp: cannot set up stdout for the protocol\n"));
+        writeErr(cli::CliText::tr("nb2lite mcp: cannot set up stdout for the protocol\n"));
         return kExitInternal;
     }
     std::signal(SIGPIPE, SIG_IGN); // a client that went away gives EPIPE, not a dead process
@@ -113,7 +114,7 @@ int runMcpServer(const McpServerOptions &options, SignalCanceller *signalHandler
     ThinkingLevels levels(options.demo ? QString() : thinkingLevelsFilePath());
     config.thinkingLevels = &levels;
     if (!config.apiKey.warning().isEmpty())
-        writeErr(QString::fromUtf8(redact(QStringLiteral("nb2lite mcp: warning: %1\n").arg(config.apiKey.warning()).toUtf8())));
+        writeErr(QString::fromUtf8(redact(cli::CliText::tr("nb2lite mcp: warning: %1\n").arg(config.apiKey.warning()).toUtf8())));
 
     const QString sessionDir =
         mcpSessionDir(options.sessionDir, env.value(QStringLiteral("NB2LITE_SESSION")), QDir::currentPath());
@@ -122,7 +123,7 @@ int runMcpServer(const McpServerOptions &options, SignalCanceller *signalHandler
     session.setClient(std::make_shared<InteractionsClient>(config));
     const Result<void> opened = session.open(sessionDir);
     if (!opened)
-        writeErr(QStringLiteral("nb2lite mcp: the session %1 cannot be opened: %2 (image tools will say so)\n")
+        writeErr(cli::CliText::tr("nb2lite mcp: the session %1 cannot be opened: %2 (image tools will say so)\n")
                      .arg(sessionDir, opened.error().message));
 
     McpBridgeOptions bridge;
@@ -166,20 +167,20 @@ int runMcpServer(const McpServerOptions &options, SignalCanceller *signalHandler
         // On the signal thread: hand over to the event loop.
         QMetaObject::invokeMethod(&handler, [&handler, &signalled] {
             signalled = true;
-            handler.log(mcp::LogLevel::Notice, QStringLiteral("stopping: cancelling the calls in flight"));
+            handler.log(mcp::LogLevel::Notice, cli::CliText::tr("stopping: cancelling the calls in flight"));
             handler.cancelAll();
             QCoreApplication::quit();
         }, Qt::QueuedConnection);
     });
 
-    writeErr(QString::fromUtf8(redact(QStringLiteral("nb2lite mcp %1: session %2 (%3 frames), model %4, %5\n")
+    writeErr(QString::fromUtf8(redact(cli::CliText::tr("nb2lite mcp %1: session %2 (%n frame(s)), model %3, %4\n", nullptr,
+                                                           session.isOpen() ? int(session.graph().frameIds().size()) : 0)
                                           .arg(bridge.version, sessionDir)
-                                          .arg(session.isOpen() ? session.graph().frameIds().size() : 0)
                                           .arg(config.model,
-                                               options.demo ? QStringLiteral("demo backend (no key needed)")
+                                               options.demo ? cli::CliText::tr("demo backend (no key needed)")
                                                : bridge.keySource.isEmpty()
-                                                   ? QStringLiteral("NO API KEY (set GEMINI_API_KEY)")
-                                                   : QStringLiteral("key from %1").arg(bridge.keySource))
+                                                   ? cli::CliText::tr("NO API KEY (set GEMINI_API_KEY)")
+                                                   : cli::CliText::tr("key from %1").arg(bridge.keySource))
                                           .toUtf8())));
     transport.start();
     QCoreApplication::exec();
@@ -187,14 +188,14 @@ int runMcpServer(const McpServerOptions &options, SignalCanceller *signalHandler
 
     // Whatever is still running (cancelled on a signal) comes back; then every finished frame is on disk.
     if (!session.waitForIdle(kShutdownWaitMs))
-        writeErr(QStringLiteral("nb2lite mcp: turns still running after %1 s; they are marked interrupted on the next "
-                                "open\n").arg(kShutdownWaitMs / 1000));
+        writeErr(cli::CliText::tr("nb2lite mcp: turns still running after %1 s; they are marked interrupted on the "
+                                 "next open\n").arg(kShutdownWaitMs / 1000));
     if (const Result<void> flushed = session.isOpen() ? session.store()->flush() : Result<void>(); !flushed) {
-        writeErr(QStringLiteral("nb2lite mcp: the session could not be written: %1\n").arg(flushed.error().message));
+        writeErr(cli::CliText::tr("nb2lite mcp: the session could not be written: %1\n").arg(flushed.error().message));
         return exitCodeFor(flushed.error().kind);
     }
     if (signalled)
-        writeErr(QStringLiteral("nb2lite mcp: stopped by a signal\n"));
+        writeErr(cli::CliText::tr("nb2lite mcp: stopped by a signal\n"));
     ::close(protocolFd);
     return kExitSuccess;
 }

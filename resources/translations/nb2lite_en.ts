@@ -3087,6 +3087,10 @@ reference</source>
         <source>#%1 %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>agent</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>nb2::TimelineModel</name>
@@ -3108,6 +3112,14 @@ reference</source>
     </message>
     <message>
         <source>Server id expires in %1 h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Frame %1, %2 by an agent: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Made by an agent through nb2lite mcp</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3423,10 +3435,6 @@ reference</source>
     </message>
     <message>
         <source>warning: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&apos;nb2lite mcp&apos; (the agent bridge) is not built into this nb2lite yet</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4045,6 +4053,62 @@ reference</source>
             <numerusform> (%n picture, each with its provenance record)</numerusform>
             <numerusform> (%n pictures, each with its provenance record)</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>nb2lite mcp: cannot set up stdout for the protocol
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nb2lite mcp: warning: %1
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nb2lite mcp: the session %1 cannot be opened: %2 (image tools will say so)
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stopping: cancelling the calls in flight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>nb2lite mcp %1: session %2 (%n frame(s)), model %3, %4
+</source>
+        <translation>
+            <numerusform>nb2lite mcp %1: session %2 (%n frame), model %3, %4
+</numerusform>
+            <numerusform>nb2lite mcp %1: session %2 (%n frames), model %3, %4
+</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>demo backend (no key needed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NO API KEY (set GEMINI_API_KEY)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>key from %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nb2lite mcp: turns still running after %1 s; they are marked interrupted on the next open
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nb2lite mcp: the session could not be written: %1
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nb2lite mcp: stopped by a signal
+</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 </TS>

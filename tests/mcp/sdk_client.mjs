@@ -206,6 +206,10 @@ async function main() {
     check(String(e.message).includes('Resource not found'), 'an unknown resource is an error', e.message);
   }
   check(logs.some((l) => l.level === 'info' && String(l.data).includes('frame')), 'log messages after setLoggingLevel', JSON.stringify(logs.slice(0, 3)));
+  // The server batches resource-list changes (a short throttle); on the demo backend all five
+  // turns can finish before it first fires, so wait for it (a bounded wait) instead of racing it.
+  for (let waited = 0; resourceChanges === 0 && waited < 5000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+  check(resourceChanges >= 1, 'resources/list_changed was sent after frames finished', String(resourceChanges));
   await client.close();
 
   // ---- a slow call, cancelled ----

@@ -1,6 +1,7 @@
 // NB2Lite Studio: QApplication, theme, backend (real key or the built-in demo server), window.
 #include "core/api/apikey.h"
 #include "core/fakeapi/fakeserver.h"
+#include "core/session/appsettings.h"
 #include "ui/keystore.h"
 #include "ui/mainwindow.h"
 #include "ui/settingsdialog.h"
@@ -31,7 +32,8 @@ public:
     {
         const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         QSettings s;
-        nb2::ClientConfig config = nb2::StudioSettings::load(s).clientConfig(env, storedKey, storedSource);
+        // Environment > settings > defaults, and the environment's key > the stored key (appsettings.h).
+        nb2::ClientConfig config = nb2::AppSettings::load(s).clientConfig(env, storedKey, storedSource);
         if (config.apiKey.isEmpty())
             config.apiKey = nb2::lookupApiKey(env, QDir::homePath());
         if (!config.apiKey.isEmpty() && !m_forceDemo) {
@@ -151,8 +153,7 @@ int main(int argc, char *argv[])
     };
 
     const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    const bool envKey = !env.value(QStringLiteral("GEMINI_API_KEY")).trimmed().isEmpty()
-                        || !env.value(QStringLiteral("GOOGLE_API_KEY")).trimmed().isEmpty();
+    const bool envKey = !nb2::apiKeyFromEnvironment(env).isEmpty();
     bool started = false;
     QObject::connect(&keyStore, &nb2::KeyStore::finished, &window, [&](const nb2::KeyStore::Result &r) {
         const QString source = r.backend == nb2::KeyStore::Backend::Keychain ? QStringLiteral("keychain")

@@ -9,7 +9,6 @@
 #include <QButtonGroup>
 #include <QCheckBox>
 #include <QComboBox>
-#include <QCoreApplication>
 #include <QDesktopServices>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -26,7 +25,6 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
-#include <QThread>
 #include <QToolButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -39,8 +37,6 @@ QFuture<ExportOutcome> startExport(const ExportSession &session, const ExportReq
     // Copies go into the task: the caller's session may change or die while this runs.
     return QtConcurrent::run([session, request]() {
         ExportOutcome outcome;
-        const QCoreApplication *app = QCoreApplication::instance();
-        outcome.ranOnGuiThread = app && QThread::currentThread() == app->thread();
         QElapsedTimer timer;
         timer.start();
         auto result = Exporter::run(session, request);

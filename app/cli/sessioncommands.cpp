@@ -234,7 +234,6 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
 
     SessionController session;
     session.setSettings(settingsFrom(a));
-    session.setStepDelayForTesting(context.seams.stepDelayMs);
     const bool needsApi = cmd != CliCommand::Log && cmd != CliCommand::Import && cmd != CliCommand::Rebuild;
     if (needsApi || !config.apiKey.isEmpty())
         session.setClient(std::make_shared<InteractionsClient>(config));

@@ -1,3 +1,4 @@
+#include "core/export/htmlcard.h"
 #include "core/export/provenance.h"
 #include "tests/export/exportfixture.h"
 #include "ui/exportdialog.h"
@@ -258,6 +259,58 @@ private Q_SLOTS:
         d->findChild<QCheckBox *>(QStringLiteral("stripPrompts"))->click();
         l = labels(d->previewFields());
         QVERIFY(l.contains(QStringLiteral("Prompt")));
+    }
+
+    void htmlPreviewIsTheExportersCard_data()
+    {
+        QTest::addColumn<ExportDialog::Choice>("choice");
+        QTest::addColumn<bool>("stripPrompts");
+        QTest::addColumn<bool>("stripIds");
+        QTest::newRow("page") << ExportDialog::Choice::HtmlPage << false << false;
+        QTest::newRow("page, strip prompts") << ExportDialog::Choice::HtmlPage << true << false;
+        QTest::newRow("single file, strip ids") << ExportDialog::Choice::HtmlSingleFile << false << true;
+        QTest::newRow("single file, strip both") << ExportDialog::Choice::HtmlSingleFile << true << true;
+    }
+    void htmlPreviewIsTheExportersCard()
+    {
+        QFETCH(ExportDialog::Choice, choice);
+        QFETCH(bool, stripPrompts);
+        QFETCH(bool, stripIds);
+        auto d = makeDialog();
+        d->setChoice(choice);
+        d->setStripPrompts(stripPrompts);
+        d->setStripIds(stripIds);
+        const nb2::ExportFrame *f = m_session.frame(d->previewFrameId());
+        QVERIFY(f);
+
+        // Exactly the exporter's card rows, with the options the exporter will get.
+        const QList<nb2::CardRow> card = nb2::HtmlCard::rows(*f, nb2::Exporter::htmlOptions(d->request()));
+        QList<QPair<QString, QString>> expected;
+        for (const nb2::CardRow &row : card)
+            expected.append({row.label, row.value});
+        QCOMPARE(d->previewFields(), expected);
+        QVERIFY(labels(expected).contains(QStringLiteral("Kind")));
+
+        // The table shows those rows, cell for cell.
+        auto *table = d->findChild<QTableWidget *>(QStringLiteral("previewFields"));
+        QCOMPARE(table->rowCount(), int(expected.size()));
+        for (int i = 0; i < table->rowCount(); ++i) {
+            QCOMPARE(table->item(i, 0)->text(), expected.at(i).first);
+            QCOMPARE(table->item(i, 1)->text(), expected.at(i).second);
+        }
+
+        // And the page the export writes carries each of them.
+        QTemporaryDir out;
+        ExportRequest r = d->request();
+        r.singleFile = true;
+        r.output = out.filePath(QStringLiteral("page.html"));
+        const auto written = nb2::Exporter::run(m_session, r);
+        QVERIFY2(written, written ? "" : qPrintable(written.error().message));
+        QFile page(r.output);
+        QVERIFY(page.open(QIODevice::ReadOnly));
+        const QString html = QString::fromUtf8(page.readAll());
+        for (const auto &row : expected)
+            QVERIFY2(html.contains(nb2::exportfiles::htmlEscape(row.second)), qPrintable(row.second));
     }
 
     void previewFrameFollowsScope()

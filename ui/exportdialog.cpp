@@ -1,6 +1,7 @@
 #include "ui/exportdialog.h"
 
 #include "core/export/contactsheet.h"
+#include "core/export/htmlcard.h"
 #include "core/export/provenance.h"
 #include "core/session/framegraph.h"
 #include "ui/bannerwidget.h"
@@ -9,7 +10,6 @@
 #include <QButtonGroup>
 #include <QCheckBox>
 #include <QComboBox>
-#include <QCoreApplication>
 #include <QDesktopServices>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -26,7 +26,6 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
-#include <QThread>
 #include <QToolButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -39,8 +38,6 @@ QFuture<ExportOutcome> startExport(const ExportSession &session, const ExportReq
     // Copies go into the task: the caller's session may change or die while this runs.
     return QtConcurrent::run([session, request]() {
         ExportOutcome outcome;
-        const QCoreApplication *app = QCoreApplication::instance();
-        outcome.ranOnGuiThread = app && QThread::currentThread() == app->thread();
         QElapsedTimer timer;
         timer.start();
         auto result = Exporter::run(session, request);
@@ -72,12 +69,6 @@ QString tildePath(const QString &path)
     if (path.startsWith(home + QLatin1Char('/')))
         return QStringLiteral("~") + path.mid(home.size());
     return QDir::toNativeSeparators(path);
-}
-
-QString abbreviate(const QString &text, int max)
-{
-    const QString simple = text.simplified();
-    return simple.size() <= max ? simple : simple.left(max - 1) + QChar(0x2026);
 }
 
 /** "1 frame", "4 frames": explicit, so English reads right without a loaded translation. */
@@ -680,24 +671,9 @@ QList<QPair<QString, QString>> ExportDialog::previewFields() const
     }
     case Choice::HtmlPage:
     case Choice::HtmlSingleFile:
-        // Mirrors HtmlExporter's card: what strip prompts / strip ids leave out of the page.
-        if (!r.stripPrompts) {
-            rows.append({tr("Prompt"), f->prompt.isEmpty() ? tr("(no prompt)") : abbreviate(f->prompt, 200)});
-            if (!f->modelText.isEmpty())
-                rows.append({tr("Model text"), abbreviate(f->modelText, 200)});
-        }
-        rows.append({tr("Kind"), f->kindText()});
-        if (!f->model.isEmpty())
-            rows.append({tr("Model"), f->model});
-        for (const auto &p : f->parameters)
-            rows.append(p);
-        if (!r.stripIds) {
-            rows.append({tr("Frame id"), f->id});
-            if (!f->interactionId.isEmpty())
-                rows.append({tr("Interaction id"), f->interactionId});
-        }
-        if (f->created.isValid())
-            rows.append({tr("Created"), QLocale().toString(f->created.toLocalTime(), QLocale::ShortFormat)});
+        // The exporter's own card rows, with the options it will be given: the page's text, unabridged.
+        for (const CardRow &row : HtmlCard::rows(*f, Exporter::htmlOptions(r)))
+            rows.append({row.label, row.value});
         return rows;
     case Choice::ContactSheet: {
         const auto frames = m_session.select(r.scope, r.includeFailed);

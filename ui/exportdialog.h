@@ -32,7 +32,6 @@ struct ExportOutcome {
     ExportReport report;        // valid when ok
     QString errorMessage;       // readable, when !ok
     qint64 elapsedMs = 0;
-    bool ranOnGuiThread = false; // always false from startExport(): the check the tests make
 };
 
 /**

@@ -1,5 +1,7 @@
 #include "ui/keystore.h"
 
+#include "core/api/apikey.h"
+
 #include <qt6keychain/keychain.h>
 
 #include <QDir>
@@ -64,7 +66,7 @@ KeyStore::~KeyStore() = default;
 
 QString KeyStore::defaultFilePath()
 {
-    return QDir::homePath() + QStringLiteral("/gemini.key");
+    return apiKeyFilePath(QDir::homePath()); // the same file the CLI reads
 }
 
 QString KeyStore::serviceName()

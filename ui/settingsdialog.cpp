@@ -1,6 +1,7 @@
 #include "ui/settingsdialog.h"
 
 #include "core/api/clientconfig.h"
+#include "core/session/appsettings.h"
 #include "ui/theme.h"
 
 #include <QAction>
@@ -14,134 +15,30 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSettings>
 #include <QSpinBox>
-#include <QStandardPaths>
 #include <QToolButton>
-#include <QUrl>
 #include <QVBoxLayout>
 
 namespace nb2 {
 
-namespace studioprefs {
-
 namespace {
-bool isModelName(const QString &v)
-{
-    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9._/-]+$"));
-    return re.match(v).hasMatch();
-}
-bool isBaseUrl(const QString &v)
-{
-    if (v.isEmpty())
-        return true;
-    const QUrl url(v, QUrl::StrictMode);
-    return url.isValid() && (url.scheme() == QLatin1String("https") || url.scheme() == QLatin1String("http"))
-        && !url.host().isEmpty();
-}
-bool isLevelName(const QString &v)
-{
-    static const QRegularExpression re(QStringLiteral("^[a-z_]+$"));
-    return re.match(v).hasMatch();
-}
-} // namespace
-
-const Preference<QString> model{"api/model", QString::fromLatin1(kDefaultModel), &isModelName};
-const Preference<QString> baseUrl{"api/baseUrl", QString(), &isBaseUrl};
-const Preference<QString> apiVersion{"api/version", QStringLiteral("v1"), [](const QString &v) {
-                                         return v == QLatin1String("v1") || v == QLatin1String("v1beta");
-                                     }};
-const Preference<QString> thinkingLevel{"api/defaultThinkingLevel", QStringLiteral("low"), &isLevelName};
-const Preference<QString> sessionsFolder{"session/folder", QString(), [](const QString &v) {
-                                             return v.isEmpty() || QDir::isAbsolutePath(v);
-                                         }};
-
-QStringList keys()
-{
-    return {QLatin1String(model.key), QLatin1String(baseUrl.key), QLatin1String(apiVersion.key),
-            QLatin1String(thinkingLevel.key), QLatin1String(sessionsFolder.key)};
-}
-
-} // namespace studioprefs
-
-StudioSettings StudioSettings::load(const QSettings &s)
-{
-    StudioSettings r;
-    r.model = studioprefs::model.read(s);
-    r.baseUrl = studioprefs::baseUrl.read(s);
-    r.apiVersion = studioprefs::apiVersion.read(s);
-    r.thinkingLevel = studioprefs::thinkingLevel.read(s);
-    r.sessionsFolder = studioprefs::sessionsFolder.read(s);
-    r.session = SessionSettings::load(s);
-    return r;
-}
-
-void StudioSettings::save(QSettings &s) const
-{
-    studioprefs::model.write(s, model);
-    studioprefs::baseUrl.write(s, baseUrl);
-    studioprefs::apiVersion.write(s, apiVersion);
-    studioprefs::thinkingLevel.write(s, thinkingLevel);
-    studioprefs::sessionsFolder.write(s, sessionsFolder);
-    session.save(s);
-}
-
-StudioSettings StudioSettings::defaults()
-{
-    StudioSettings r;
-    r.model = studioprefs::model.defaultValue;
-    r.baseUrl = studioprefs::baseUrl.defaultValue;
-    r.apiVersion = studioprefs::apiVersion.defaultValue;
-    r.thinkingLevel = studioprefs::thinkingLevel.defaultValue;
-    r.sessionsFolder = studioprefs::sessionsFolder.defaultValue;
-    return r;
-}
-
-QString StudioSettings::defaultSessionsFolder()
-{
-    return QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation) + QStringLiteral("/NB2Lite Sessions");
-}
-
-QString StudioSettings::effectiveSessionsFolder() const
-{
-    return sessionsFolder.isEmpty() ? defaultSessionsFolder() : sessionsFolder;
-}
-
-ClientConfig StudioSettings::clientConfig(const QProcessEnvironment &env, const QString &storedKey,
-                                          const QString &storedKeySource) const
-{
-    // Settings play the part of the defaults; the environment overrides them, as in the CLI.
-    ClientConfig config = ClientConfig::fromEnvironment(env, QString());
-    if (env.value(QStringLiteral("GOOGLE_GEMINI_BASE_URL")).trimmed().isEmpty() && !baseUrl.isEmpty())
-        config.baseUrl = baseUrl;
-    if (env.value(QStringLiteral("GEMINI_MODEL_NAME")).trimmed().isEmpty() && !model.isEmpty())
-        config.model = model;
-    if (env.value(QStringLiteral("GOOGLE_GENAI_API_VERSION")).trimmed().isEmpty() && !apiVersion.isEmpty())
-        config.apiVersion = apiVersion;
-    if (config.apiKey.isEmpty() && !storedKey.trimmed().isEmpty())
-        config.apiKey = ApiKey(storedKey.trimmed(), storedKeySource);
-    return config;
-}
-
-// ---------------------------------------------------------------------------------------
-
-namespace {
-
-QString envKeyName(const QProcessEnvironment &env)
-{
-    for (const auto *name : {"GEMINI_API_KEY", "GOOGLE_API_KEY"}) {
-        if (!env.value(QString::fromLatin1(name)).trimmed().isEmpty())
-            return QString::fromLatin1(name);
-    }
-    return {};
-}
 
 QLabel *makeNote(QWidget *parent)
 {
     QLabel *label = makeNoteLabel(parent);
     label->hide(); // shown only while an environment variable overrides the setting
     return label;
+}
+
+/** Shows the note under a field while the setting's environment variable overrides it. */
+void showEnvironmentNote(QLabel *note, const Preference<QString> &preference, const QProcessEnvironment &env)
+{
+    if (const std::optional<QString> value = environmentOverride(env, preference.environmentVariable)) {
+        note->setText(SettingsDialog::tr("%1=%2 from the environment overrides this.")
+                          .arg(QString::fromLatin1(preference.environmentVariable), *value));
+        note->show();
+    }
 }
 
 QString tildePath(const QString &path)
@@ -162,7 +59,7 @@ SettingsDialog::SettingsDialog(KeyStore *keyStore, const QProcessEnvironment &en
     setWindowTitle(tr("Settings"));
     setAccessibleName(tr("Settings"));
     buildUi();
-    setValues(StudioSettings::load(QSettings()));
+    setValues(AppSettings::load(QSettings()));
 
     connect(m_keyStore, &KeyStore::finished, this, &SettingsDialog::onKeyStoreFinished);
     m_keyEdit->setEnabled(false);
@@ -244,7 +141,8 @@ void SettingsDialog::buildUi()
 
     m_envKeyNote = makeNote(keyBox);
     m_envKeyNote->setObjectName(QStringLiteral("envKeyNote"));
-    const QString envKey = envKeyName(m_env);
+    // Which variable supplies the key, never its value.
+    const QString envKey = apiKeyFromEnvironment(m_env).source();
     if (!envKey.isEmpty()) {
         m_envKeyNote->setText(tr("%1 from the environment overrides this. The stored key is used when it is unset.").arg(envKey));
         m_envKeyNote->show();
@@ -275,10 +173,7 @@ void SettingsDialog::buildUi()
     m_model->setAccessibleName(tr("Model"));
     m_model->setToolTip(tr("The image model every new request uses"));
     m_envModelNote = makeNote(connBox);
-    if (const QString v = m_env.value(QStringLiteral("GEMINI_MODEL_NAME")).trimmed(); !v.isEmpty()) {
-        m_envModelNote->setText(tr("GEMINI_MODEL_NAME=%1 from the environment overrides this.").arg(v));
-        m_envModelNote->show();
-    }
+    showEnvironmentNote(m_envModelNote, appprefs::model, m_env);
     auto *modelCol = new QVBoxLayout;
     modelCol->setSpacing(2);
     modelCol->addWidget(m_model);
@@ -292,10 +187,7 @@ void SettingsDialog::buildUi()
     m_baseUrl->setToolTip(tr("Leave empty for Google's endpoint. Plain http is accepted only for this computer (127.0.0.1)."));
     m_baseUrl->setClearButtonEnabled(true);
     m_envBaseUrlNote = makeNote(connBox);
-    if (const QString v = m_env.value(QStringLiteral("GOOGLE_GEMINI_BASE_URL")).trimmed(); !v.isEmpty()) {
-        m_envBaseUrlNote->setText(tr("GOOGLE_GEMINI_BASE_URL=%1 from the environment overrides this.").arg(v));
-        m_envBaseUrlNote->show();
-    }
+    showEnvironmentNote(m_envBaseUrlNote, appprefs::baseUrl, m_env);
     auto *urlCol = new QVBoxLayout;
     urlCol->setSpacing(2);
     urlCol->addWidget(m_baseUrl);
@@ -361,14 +253,14 @@ void SettingsDialog::buildUi()
     sesForm->setHorizontalSpacing(kSpacing + 4);
     m_sessionsFolder = new QLineEdit(sesBox);
     m_sessionsFolder->setObjectName(QStringLiteral("sessionsFolderEdit"));
-    m_sessionsFolder->setPlaceholderText(tildePath(StudioSettings::defaultSessionsFolder()));
+    m_sessionsFolder->setPlaceholderText(tildePath(AppSettings::defaultSessionsFolder()));
     m_sessionsFolder->setAccessibleName(tr("Sessions folder"));
     m_sessionsFolder->setToolTip(tr("Where new sessions are created. Leave empty for the default."));
     auto *browse = new QPushButton(themeIcon(QStringLiteral("folder")), tr("Browse…"), sesBox);
     browse->setAccessibleName(tr("Choose the sessions folder"));
     browse->setToolTip(tr("Choose the folder for new sessions"));
     connect(browse, &QPushButton::clicked, this, [this] {
-        const QString start = m_sessionsFolder->text().isEmpty() ? StudioSettings::defaultSessionsFolder() : m_sessionsFolder->text();
+        const QString start = m_sessionsFolder->text().isEmpty() ? AppSettings::defaultSessionsFolder() : m_sessionsFolder->text();
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Sessions Folder"), start);
         if (!dir.isEmpty())
             m_sessionsFolder->setText(QDir::cleanPath(dir));
@@ -458,9 +350,9 @@ void SettingsDialog::setThinkingLevels(const QStringList &levels)
     }
 }
 
-StudioSettings SettingsDialog::values() const
+AppSettings SettingsDialog::values() const
 {
-    StudioSettings s;
+    AppSettings s;
     s.model = m_model->currentText().trimmed();
     s.baseUrl = m_baseUrl->text().trimmed();
     s.apiVersion = m_apiVersion->currentData().toString();
@@ -473,7 +365,7 @@ StudioSettings SettingsDialog::values() const
     return s;
 }
 
-void SettingsDialog::setValues(const StudioSettings &v)
+void SettingsDialog::setValues(const AppSettings &v)
 {
     m_model->setCurrentText(v.model);
     m_baseUrl->setText(v.baseUrl);
@@ -490,7 +382,7 @@ void SettingsDialog::setValues(const StudioSettings &v)
 
 void SettingsDialog::restoreDefaults()
 {
-    StudioSettings d = StudioSettings::defaults();
+    AppSettings d = AppSettings::defaults();
     d.session = SessionSettings();
     setValues(d);
 }
@@ -616,17 +508,17 @@ QString SettingsDialog::validationError() const
     const QString model = m_model->currentText().trimmed();
     if (model.isEmpty())
         return tr("Enter a model name, e.g. %1.").arg(QString::fromLatin1(kDefaultModel));
-    if (!studioprefs::model.isValid(model))
+    if (!appprefs::model.isValid(model))
         return tr("The model name “%1” contains characters a model name cannot have.").arg(model);
     const QString url = m_baseUrl->text().trimmed();
     if (!url.isEmpty()) {
-        if (!studioprefs::baseUrl.isValid(url))
+        if (!appprefs::baseUrl.isValid(url))
             return tr("The base URL “%1” is not a valid http(s) address.").arg(url);
         if (const Result<void> secure = checkTransportSecurity(url); !secure)
             return secure.error().message;
     }
     const QString folder = m_sessionsFolder->text().trimmed();
-    if (!folder.isEmpty() && !QDir::isAbsolutePath(folder))
+    if (!appprefs::sessionsFolder.isValid(folder))
         return tr("The sessions folder must be an absolute path.");
     const QString key = m_keyEdit->text().trimmed();
     if (m_keyEdited && key.contains(QLatin1Char(' ')))

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/session/sessionsettings.h"
+#include "core/common/preference.h"
 
 #include <QByteArray>
 #include <QStringList>
@@ -9,7 +9,7 @@ namespace nb2 {
 
 /**
  * The main window's own typed preferences (key, default, validation), beside core's
- * session table and the Settings dialog's studioprefs. Only layout and navigation state:
+ * session table and the app's table (core/session/appsettings.h). Only layout and navigation state:
  * nothing secret, nothing that changes what is sent to the API.
  */
 namespace windowprefs {

@@ -138,7 +138,7 @@ int runCommandLine(const QStringList &arguments, Console &console, const Command
     return runApiCommand(args, console, context);
 }
 
-int runNb2lite(int argc, char *argv[], const TestSeams &seams)
+int runNb2lite(int argc, char *argv[])
 {
     // Before anything else: a signal must never find the process without its handler.
     SignalCanceller canceller;
@@ -151,7 +151,7 @@ int runNb2lite(int argc, char *argv[], const TestSeams &seams)
     QTextStream out(stdout);
     QTextStream err(stderr);
     Console console(out, err);
-    return runCommandLine(QCoreApplication::arguments().mid(1), console, CommandContext{&canceller, seams});
+    return runCommandLine(QCoreApplication::arguments().mid(1), console, CommandContext{&canceller});
 }
 
 } // namespace nb2::cli

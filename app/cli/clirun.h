@@ -13,7 +13,6 @@ class Console;
  * command table, then prints help, the version or a completion script, or runs the command,
  * and returns the process exit status. Needs a QCoreApplication. With context.canceller, commands
  * that call the API turn the first SIGINT/SIGTERM into a clean cancel; the others end at once.
- * Only the test driver passes seams.
  */
 int runCommandLine(const QStringList &arguments, Console &console, const CommandContext &context = {});
 
@@ -23,6 +22,6 @@ int runCommandLine(const QStringList &arguments, Console &console, const Command
  * thinking levels), writes to stdout and stderr, and returns the exit status. nb2lite's main()
  * and the test driver's.
  */
-int runNb2lite(int argc, char *argv[], const TestSeams &seams = {});
+int runNb2lite(int argc, char *argv[]);
 
 } // namespace nb2::cli

@@ -2,41 +2,46 @@
 
 #include "app/cli/cliargs.h"
 #include "app/cli/clitext.h"
+#include "core/session/appsettings.h"
 
 #include <QDir>
 #include <QStandardPaths>
 
 namespace nb2 {
 
+namespace {
+
+/** How `nb2lite doctor` names a source: the flag, the variable, or "default". */
+QString sourceName(SettingSource source, const char *flag, const Preference<QString> &preference)
+{
+    switch (source) {
+    case SettingSource::CommandLine: return QString::fromLatin1(flag);
+    case SettingSource::Environment: return QString::fromLatin1(preference.environmentVariable);
+    case SettingSource::Settings:    // the CLI has no settings layer
+    case SettingSource::Default: break;
+    }
+    return QStringLiteral("default");
+}
+
+std::optional<QString> flag(const QString &value)
+{
+    return value.isEmpty() ? std::nullopt : std::optional<QString>(value);
+}
+
+} // namespace
+
 CliSetup resolveCliSetup(const CliArgs &args, const QProcessEnvironment &env, const QString &homeDir)
 {
     CliSetup setup;
-    setup.config = ClientConfig::fromEnvironment(env, homeDir, args.baseUrl, args.model);
-    if (!args.apiVersion.isEmpty())
-        setup.config.apiVersion = args.apiVersion;
+    const Connection connection =
+        resolveConnection(env, nullptr, {flag(args.model), flag(args.baseUrl), flag(args.apiVersion)}, homeDir);
+    setup.config = connection.config;
+    setup.modelSource = sourceName(connection.modelSource, "--model", appprefs::model);
+    setup.baseUrlSource = args.demo ? cli::CliText::tr("--demo: built-in offline fake API")
+                                    : sourceName(connection.baseUrlSource, "--base-url", appprefs::baseUrl);
 
-    if (!args.model.isEmpty())
-        setup.modelSource = QStringLiteral("--model");
-    else if (!env.value(QStringLiteral("GEMINI_MODEL_NAME")).isEmpty())
-        setup.modelSource = QStringLiteral("GEMINI_MODEL_NAME");
-    else
-        setup.modelSource = QStringLiteral("default");
-
-    if (args.demo)
-        setup.baseUrlSource = cli::CliText::tr("--demo: built-in offline fake API");
-    else if (!args.baseUrl.isEmpty())
-        setup.baseUrlSource = QStringLiteral("--base-url");
-    else if (!env.value(QStringLiteral("GOOGLE_GEMINI_BASE_URL")).isEmpty())
-        setup.baseUrlSource = QStringLiteral("GOOGLE_GEMINI_BASE_URL");
-    else
-        setup.baseUrlSource = QStringLiteral("default");
-
-    QString out = args.outDir;
-    if (out.isEmpty())
-        out = env.value(QStringLiteral("IMAGE_OUTPUT_DIR"));
-    if (out.isEmpty())
-        out = QDir::currentPath();
-    setup.outputDir = QDir::cleanPath(QDir(out).absolutePath());
+    const QString out = appprefs::outputFolder.resolve(env, std::nullopt, flag(args.outDir)).value;
+    setup.outputDir = QDir::cleanPath(QDir(out.isEmpty() ? QDir::currentPath() : out).absolutePath());
     return setup;
 }
 

@@ -18,9 +18,11 @@ struct CliSetup {
 };
 
 /**
- * Resolves the options against the environment, in the documented precedence: a flag,
- * then the environment variable, then the default. The key comes only from the
- * environment or ~/gemini.key (never from the command line).
+ * Resolves the options against the environment through the app's settings table
+ * (core/session/appsettings.h: resolveConnection, appprefs::outputFolder): a flag, then the
+ * environment variable (set and non-empty after trimming), then the default. The CLI has no
+ * settings-file layer. The key comes only from the environment or ~/gemini.key (never from
+ * the command line).
  */
 CliSetup resolveCliSetup(const CliArgs &args, const QProcessEnvironment &env, const QString &homeDir);
 

@@ -6,12 +6,6 @@ class SignalCanceller;
 
 namespace nb2::cli {
 
-/** Seams only the test driver (tests/session/sessiondriver.cpp) sets; never a product flag. */
-struct TestSeams {
-    /** SessionController::setStepDelayForTesting: widens the crash windows for the kill test. */
-    int stepDelayMs = 0;
-};
-
 /** What the process hands a command besides its arguments. */
 struct CommandContext {
     /**
@@ -20,7 +14,6 @@ struct CommandContext {
      * Null when the command line runs in-process (tests): signals are then not handled.
      */
     SignalCanceller *canceller = nullptr;
-    TestSeams seams;
 };
 
 } // namespace nb2::cli

@@ -10,6 +10,7 @@
 #include "core/mcp/mcphandler.h"
 #include "core/mcp/mcphelp.h"
 #include "core/mcp/mcpsessiontools.h"
+#include "core/session/appsettings.h"
 #include "core/mcp/mcpstdiotransport.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
@@ -101,7 +102,7 @@ int runMcpServer(const McpServerOptions &options, SignalCanceller *signalHandler
     const Redactor redact(lookupApiKey(env, home).value()); // whatever key the environment holds, even in --demo
 
     DemoBackend demo;
-    ClientConfig config = ClientConfig::fromEnvironment(env, home);
+    ClientConfig config = resolveConnection(env, nullptr, {}, home).config; // the CLI has no settings layer
     if (options.demo) {
         if (const QString error = demo.start(options.demoLatencyMs); !error.isEmpty()) {
             writeErr(QStringLiteral("nb2lite mcp: %1\n").arg(error));

@@ -1,6 +1,7 @@
 #include "app/cli/sessioncommands.h"
 
 #include "app/cli/cliargs.h"
+#include "app/cli/clisetup.h"
 #include "app/cli/clitext.h"
 #include "app/cli/console.h"
 #include "app/cli/demobackend.h"
@@ -221,9 +222,7 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
         context.canceller->setCancelsCleanly(true);
     DemoBackend demo;
     const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    ClientConfig config = ClientConfig::fromEnvironment(env, QDir::homePath(), a.baseUrl, a.model);
-    if (!a.apiVersion.isEmpty())
-        config.apiVersion = a.apiVersion;
+    ClientConfig config = resolveCliSetup(a, env, QDir::homePath()).config;
     if (a.demo) {
         if (const QString e = demo.start(a.demoLatencyMs, DemoBackend::sessionStoreDir(a.sessionDir)); !e.isEmpty())
             return console.finish(failureReport(QStringLiteral("internal"), e), a.json);
@@ -235,7 +234,6 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
 
     SessionController session;
     session.setSettings(settingsFrom(a));
-    session.setStepDelayForTesting(context.seams.stepDelayMs);
     const bool needsApi = cmd != CliCommand::Log && cmd != CliCommand::Import && cmd != CliCommand::Rebuild;
     if (needsApi || !config.apiKey.isEmpty())
         session.setClient(std::make_shared<InteractionsClient>(config));

@@ -3,6 +3,7 @@
 #include "core/common/translations.h"
 #include "core/fakeapi/fakeserver.h"
 #include "ui/bundleopener.h"
+#include "core/session/appsettings.h"
 #include "ui/keystore.h"
 #include "ui/mainwindow.h"
 #include "ui/settingsdialog.h"
@@ -34,7 +35,8 @@ public:
     {
         const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         QSettings s;
-        nb2::ClientConfig config = nb2::StudioSettings::load(s).clientConfig(env, storedKey, storedSource);
+        // Environment > settings > defaults, and the environment's key > the stored key (appsettings.h).
+        nb2::ClientConfig config = nb2::AppSettings::load(s).clientConfig(env, storedKey, storedSource);
         if (config.apiKey.isEmpty())
             config.apiKey = nb2::lookupApiKey(env, QDir::homePath());
         if (!config.apiKey.isEmpty() && !m_forceDemo) {
@@ -177,8 +179,7 @@ int main(int argc, char *argv[])
     };
 
     const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    const bool envKey = !env.value(QStringLiteral("GEMINI_API_KEY")).trimmed().isEmpty()
-                        || !env.value(QStringLiteral("GOOGLE_API_KEY")).trimmed().isEmpty();
+    const bool envKey = !nb2::apiKeyFromEnvironment(env).isEmpty();
     bool started = false;
     QObject::connect(&keyStore, &nb2::KeyStore::finished, &window, [&](const nb2::KeyStore::Result &r) {
         const QString source = r.backend == nb2::KeyStore::Backend::Keychain ? QStringLiteral("keychain")

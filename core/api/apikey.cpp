@@ -1,5 +1,7 @@
 #include "core/api/apikey.h"
 
+#include "core/common/preference.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -15,17 +17,28 @@ QString ApiKey::masked() const
     return QStringLiteral("\u2026") + m_value.right(shown);
 }
 
+ApiKey apiKeyFromEnvironment(const QProcessEnvironment &env)
+{
+    for (const char *name : kApiKeyVariables) {
+        if (const std::optional<QString> value = environmentOverride(env, name))
+            return ApiKey(*value, QString::fromLatin1(name));
+    }
+    return {};
+}
+
+QString apiKeyFilePath(const QString &homeDir)
+{
+    return QDir(homeDir).filePath(QStringLiteral("gemini.key"));
+}
+
 ApiKey lookupApiKey(const QProcessEnvironment &env, const QString &homeDir)
 {
-    for (const auto *name : {"GEMINI_API_KEY", "GOOGLE_API_KEY"}) {
-        const QString value = env.value(QString::fromLatin1(name)).trimmed();
-        if (!value.isEmpty())
-            return ApiKey(value, QString::fromLatin1(name));
-    }
+    if (ApiKey key = apiKeyFromEnvironment(env); !key.isEmpty())
+        return key;
 
     if (homeDir.isEmpty())
         return {};
-    const QString path = QDir(homeDir).filePath(QStringLiteral("gemini.key"));
+    const QString path = apiKeyFilePath(homeDir);
     QFile file(path);
     if (!file.exists() || !file.open(QIODevice::ReadOnly))
         return {};

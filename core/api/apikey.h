@@ -25,7 +25,16 @@ private:
     QString m_warning;
 };
 
-/** Lookup order: GEMINI_API_KEY, GOOGLE_API_KEY, then <home>/gemini.key (first line, trimmed). */
+/** The variables that may carry the key, in the order they are tried. */
+inline constexpr const char *kApiKeyVariables[] = {"GEMINI_API_KEY", "GOOGLE_API_KEY"};
+
+/** The key from GEMINI_API_KEY, else GOOGLE_API_KEY (environmentOverride: set and non-empty after trimming); empty when neither. */
+ApiKey apiKeyFromEnvironment(const QProcessEnvironment &env);
+
+/** <homeDir>/gemini.key: the key file the CLI reads and the studio falls back to when no keychain answers. */
+QString apiKeyFilePath(const QString &homeDir);
+
+/** Lookup order: apiKeyFromEnvironment(), then <home>/gemini.key (first line, trimmed). */
 ApiKey lookupApiKey(const QProcessEnvironment &env, const QString &homeDir);
 
 } // namespace nb2

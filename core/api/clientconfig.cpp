@@ -5,35 +5,6 @@
 
 namespace nb2 {
 
-ClientConfig ClientConfig::fromEnvironment(const QProcessEnvironment &env, const QString &homeDir,
-                                           const QString &explicitBaseUrl,
-                                           const QString &explicitModel)
-{
-    ClientConfig config;
-    // Same precedence as the official SDK: explicit option, then GOOGLE_GEMINI_BASE_URL.
-    const QString envBase = env.value(QStringLiteral("GOOGLE_GEMINI_BASE_URL")).trimmed();
-    if (!explicitBaseUrl.trimmed().isEmpty())
-        config.baseUrl = explicitBaseUrl.trimmed();
-    else if (!envBase.isEmpty())
-        config.baseUrl = envBase;
-
-    const QString envModel = env.value(QStringLiteral("GEMINI_MODEL_NAME")).trimmed();
-    if (!explicitModel.trimmed().isEmpty())
-        config.model = explicitModel.trimmed();
-    else if (!envModel.isEmpty())
-        config.model = envModel;
-
-    // The SDK maps GOOGLE_GENAI_API_VERSION=beta to v1beta; accept the same spellings.
-    const QString envVersion = env.value(QStringLiteral("GOOGLE_GENAI_API_VERSION")).trimmed();
-    if (envVersion == QLatin1String("beta") || envVersion == QLatin1String("v1beta"))
-        config.apiVersion = QStringLiteral("v1beta");
-    else if (envVersion == QLatin1String("v1"))
-        config.apiVersion = QStringLiteral("v1");
-
-    config.apiKey = lookupApiKey(env, homeDir);
-    return config;
-}
-
 static bool isLoopbackHost(const QString &host)
 {
     if (host.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0)

@@ -3,7 +3,6 @@
 #include "core/api/apikey.h"
 #include "core/common/error.h"
 
-#include <QProcessEnvironment>
 #include <QString>
 
 namespace nb2 {
@@ -13,7 +12,11 @@ class ThinkingLevels;
 constexpr auto kDefaultBaseUrl = "https://generativelanguage.googleapis.com";
 constexpr auto kDefaultModel = "gemini-3.1-flash-lite-image";
 
-/** Everything an InteractionsClient needs to know; plain value, copied into the client. */
+/**
+ * Everything an InteractionsClient needs to know; plain value, copied into the client. Where
+ * model, base URL, version and key come from (flags, environment, settings) is decided in one
+ * place above this layer: resolveConnection() in core/session/appsettings.h.
+ */
 struct ClientConfig {
     QString baseUrl = QString::fromLatin1(kDefaultBaseUrl); // may carry a path prefix
     QString apiVersion = QStringLiteral("v1");              // "v1" or "v1beta"
@@ -27,11 +30,6 @@ struct ClientConfig {
     int maxRateLimitWaitMs = 30'000;    // a longer server-requested wait is returned, not slept
     QString caBundlePath;               // empty: the system CA store
     ThinkingLevels *thinkingLevels = nullptr; // learned allowed levels (not owned; may be null)
-
-    /** Base URL: explicit (if non-empty) > env GOOGLE_GEMINI_BASE_URL > production. Model: env GEMINI_MODEL_NAME. Key: lookupApiKey(). */
-    static ClientConfig fromEnvironment(const QProcessEnvironment &env, const QString &homeDir,
-                                        const QString &explicitBaseUrl = {},
-                                        const QString &explicitModel = {});
 };
 
 /** Http to anything but loopback is refused, and so is a URL that is not one: a Tls error naming the fix. */

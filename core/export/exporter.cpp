@@ -26,6 +26,17 @@ struct Text {
 
 } // namespace
 
+HtmlExportOptions Exporter::htmlOptions(const ExportRequest &request)
+{
+    HtmlExportOptions o;
+    o.singleFile = request.singleFile;
+    o.includeFailed = request.includeFailed;
+    o.linkImages = request.linkImages;
+    o.stripPrompts = request.stripPrompts;
+    o.stripIds = request.stripIds;
+    return o;
+}
+
 QString Exporter::formatName(ExportFormat format)
 {
     switch (format) {
@@ -89,12 +100,8 @@ Result<ExportReport> Exporter::write(const ExportSession &session, const QList<c
 {
     switch (request.format) {
     case ExportFormat::Html: {
-        HtmlExportOptions o;
-        o.singleFile = request.singleFile;
+        HtmlExportOptions o = htmlOptions(request);
         o.includeFailed = includeFailed;
-        o.linkImages = request.linkImages;
-        o.stripPrompts = request.stripPrompts;
-        o.stripIds = request.stripIds;
         return HtmlExporter::write(session, frames, request.output, o);
     }
     case ExportFormat::Sheet: {

@@ -2,6 +2,7 @@
 
 #include "core/export/exportfiles.h"
 #include "core/export/exportsession.h"
+#include "core/export/htmlexporter.h"
 
 #include <optional>
 
@@ -30,6 +31,8 @@ class Exporter
 {
 public:
     static Result<ExportReport> run(const ExportSession &session, const ExportRequest &request);
+    /** The HTML exporter's options for a request (what run() passes it; the dialog's preview uses the same). */
+    static HtmlExportOptions htmlOptions(const ExportRequest &request);
 
     static QString formatName(ExportFormat format);                       // "html", "bundle", "sheet", "frames"
     static std::optional<ExportFormat> formatFromName(const QString &name);

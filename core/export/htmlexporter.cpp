@@ -1,5 +1,7 @@
 #include "core/export/htmlexporter.h"
 
+#include "core/export/htmlcard.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
@@ -93,17 +95,6 @@ window.addEventListener('load',function(){
 QString timeText(const QDateTime &t)
 {
     return t.isValid() ? t.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'")) : QString();
-}
-
-QString durationText(const QDateTime &a, const QDateTime &b)
-{
-    if (!a.isValid() || !b.isValid())
-        return {};
-    const qint64 ms = a.msecsTo(b);
-    if (ms < 0)
-        return {};
-    return ms < 60000 ? Text::tr("%1 s").arg(double(ms) / 1000.0, 0, 'f', 1)
-                      : Text::tr("%1 min %2 s").arg(ms / 60000).arg((ms / 1000) % 60);
 }
 
 class PageWriter
@@ -242,6 +233,8 @@ private:
              + QLatin1String("</dd></div>");
     }
 
+    // The card's text comes from HtmlCard's field table (what the Export dialog previews);
+    // only the tree's structure (number, fork link, branch tags, thumbnail) is added here.
     void card(QString &h, const ExportFrame &f, const ExportFrame *forkedFrom) const
     {
         const int n = m_number.value(f.id);
@@ -259,49 +252,56 @@ private:
             h += QLatin1String("<div class=\"thumb\"><div class=\"noimage\">")
                  + (f.isFailed() ? Text::tr("failed \u2014 no image") : Text::tr("no image")) + QLatin1String("</div></div>");
         }
+        const QList<CardRow> rows = HtmlCard::rows(f, m_options);
         h += QLatin1String("<div class=\"body\"><div class=\"head\"><span class=\"idx\">#") + QString::number(n)
-             + QLatin1String("</span><span class=\"kind\">") + htmlEscape(f.kindText()) + QLatin1String("</span>");
+             + QLatin1String("</span>");
+        for (const CardRow &row : rows) {
+            if (row.field == CardField::Kind)
+                h += QLatin1String("<span class=\"kind\">") + htmlEscape(row.value) + QLatin1String("</span>");
+        }
         if (forkedFrom) {
             h += QLatin1String("<a class=\"fork\" href=\"#") + anchor(forkedFrom->id) + QLatin1String("\">")
                  + Text::tr("forks from #%1").arg(m_number.value(forkedFrom->id)) + QLatin1String("</a>");
         }
         for (const QString &tag : m_tags.value(f.id))
             h += QLatin1String("<span class=\"tag\">") + htmlEscape(Text::tr("branch %1").arg(tag)) + QLatin1String("</span>");
-        if (f.created.isValid()) {
-            h += QLatin1String("<time datetime=\"") + f.created.toUTC().toString(Qt::ISODate) + QLatin1String("\">")
-                 + timeText(f.created) + QLatin1String("</time>");
+        for (const CardRow &row : rows) {
+            if (row.place != CardPlace::Head || row.field == CardField::Kind)
+                continue;
+            if (row.field == CardField::Created) {
+                h += QLatin1String("<time datetime=\"") + f.created.toUTC().toString(Qt::ISODate) + QLatin1String("\">")
+                     + htmlEscape(row.value) + QLatin1String("</time>");
+            } else if (row.field == CardField::Duration) {
+                h += QLatin1String("<span>") + htmlEscape(Text::tr("took %1").arg(row.value)) + QLatin1String("</span>");
+            } else {
+                h += QLatin1String("<span>") + htmlEscape(row.value) + QLatin1String("</span>");
+            }
         }
-        const QString took = durationText(f.created, f.finished);
-        if (!took.isEmpty())
-            h += QLatin1String("<span>") + Text::tr("took %1").arg(took) + QLatin1String("</span>");
-        if (!f.isFailed() && f.status != QLatin1String("done") && !f.status.isEmpty())
-            h += QLatin1String("<span>") + htmlEscape(f.status) + QLatin1String("</span>");
         h += QLatin1String("</div>");
-        if (m_options.stripPrompts) {
-            h += QLatin1String("<p class=\"prompt none\">") + Text::tr("(prompt not exported)") + QLatin1String("</p>");
-        } else {
-            if (f.prompt.isEmpty())
-                h += QLatin1String("<p class=\"prompt none\">") + Text::tr("(no prompt)") + QLatin1String("</p>");
+        if (!HtmlCard::isIncluded(HtmlCard::spec(CardField::Prompt), m_options))
+            h += QLatin1String("<p class=\"prompt none\">") + htmlEscape(HtmlCard::strippedPromptText()) + QLatin1String("</p>");
+        for (const CardRow &row : rows) {
+            if (row.place != CardPlace::Text)
+                continue;
+            if (row.field == CardField::ModelText)
+                h += QLatin1String("<p class=\"modeltext\">");
             else
-                h += QLatin1String("<p class=\"prompt\">") + htmlEscape(f.prompt) + QLatin1String("</p>");
-            if (!f.modelText.isEmpty())
-                h += QLatin1String("<p class=\"modeltext\">") + htmlEscape(f.modelText) + QLatin1String("</p>");
+                h += QLatin1String(row.placeholder ? "<p class=\"prompt none\">" : "<p class=\"prompt\">");
+            h += htmlEscape(row.value) + QLatin1String("</p>");
         }
         h += QLatin1String("<dl class=\"params\">");
-        param(h, Text::tr("model"), f.model);
-        for (const auto &p : f.parameters)
-            param(h, p.first, p.second);
-        if (!m_options.stripIds) {
-            param(h, Text::tr("frame"), f.id);
-            param(h, Text::tr("interaction"), f.interactionId);
+        for (const CardRow &row : rows) {
+            if (row.place == CardPlace::Parameter)
+                param(h, row.label, row.value);
         }
         h += QLatin1String("</dl>");
-        if (!f.reanchor.isEmpty())
-            h += QLatin1String("<p class=\"reanchor\">") + Text::tr("Re-anchored: %1").arg(htmlEscape(f.reanchor))
-                 + QLatin1String("</p>");
-        if (f.isFailed())
-            h += QLatin1String("<p class=\"error\">") + Text::tr("Failed: %1").arg(htmlEscape(f.error.isEmpty() ? Text::tr("no message") : f.error))
-                 + QLatin1String("</p>");
+        for (const CardRow &row : rows) {
+            if (row.field == CardField::ReAnchor)
+                h += QLatin1String("<p class=\"reanchor\">") + htmlEscape(Text::tr("Re-anchored: %1").arg(row.value))
+                     + QLatin1String("</p>");
+            else if (row.field == CardField::Failure)
+                h += QLatin1String("<p class=\"error\">") + htmlEscape(Text::tr("Failed: %1").arg(row.value)) + QLatin1String("</p>");
+        }
         h += QLatin1String("</div></article>");
     }
 

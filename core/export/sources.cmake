@@ -2,6 +2,7 @@ nb2_core_area(nb2core_export DEPENDS nb2core_session SOURCES
     export/exportsession.h export/exportsession.cpp
     export/exportfiles.h export/exportfiles.cpp
     export/provenance.h export/provenance.cpp
+    export/htmlcard.h export/htmlcard.cpp
     export/htmlexporter.h export/htmlexporter.cpp
     export/sessionbundle.h export/sessionbundle.cpp
     export/bundlepreview.h export/bundlepreview.cpp

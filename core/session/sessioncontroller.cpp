@@ -13,7 +13,6 @@
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QSize>
-#include <QThread>
 #include <QThreadPool>
 #include <QUndoStack>
 #include <QUuid>
@@ -39,7 +38,6 @@ struct SessionController::Job {
     QString recoverId;             // recovery: get this id instead of creating
     QString sessionDir;
     bool stream = true;
-    int stepDelayMs = 0;
     std::shared_ptr<InteractionsClient> client;
     CancelTokenPtr cancel = std::make_shared<CancelToken>();
     Journal *journal = nullptr;
@@ -133,8 +131,6 @@ void storeImage(const SessionController::Job &job, FrameKind kind, SessionContro
         return;
     }
     r.image = written.value();
-    if (job.stepDelayMs > 0)
-        QThread::msleep(job.stepDelayMs); // widen the image-written/manifest-not-yet window for crash tests
 }
 
 /** The blocking part of a turn: runs on a pool thread, touches no QObject. */
@@ -668,7 +664,6 @@ void SessionController::launch(const QString &frameId)
     job->reAnchorFile = m_store->absolutePath(parent.image.file);
     job->sessionDir = m_store->dir();
     job->stream = m_settings.streamTurns;
-    job->stepDelayMs = m_stepDelayMs;
     job->client = m_client;
     job->journal = &m_store->journal();
     job->controller = this;
@@ -766,7 +761,7 @@ void SessionController::finishJob(const JobResult &result)
     }
     if (!commitFrames({f}))
         emit errorOccurred(QStringLiteral("Could not record the result of frame %1 in the manifest.").arg(f.id));
-    endTurn(f, m_stepDelayMs);
+    endTurn(f);
     emit frameChanged(f.id);
     if (f.reAnchored && f.isDone())
         emit frameReAnchored(f.id);
@@ -778,13 +773,11 @@ void SessionController::finishJob(const JobResult &result)
     pump();
 }
 
-void SessionController::endTurn(const Frame &frame, int delayMs)
+void SessionController::endTurn(const Frame &frame)
 {
     // On the writer, after the manifest write that has the result ("end" follows the manifest).
     Journal *journal = &m_store->journal();
-    m_store->enqueue([journal, frame, delayMs] {
-        if (delayMs > 0)
-            QThread::msleep(delayMs); // widen the manifest-written/journal-not-closed window for crash tests
+    m_store->enqueue([journal, frame] {
         return journal->endTurn(frame);
     });
 }

@@ -167,9 +167,6 @@ public:
     /** Removes trashed frames for good and deletes their files unless another frame uses them. Not undoable (clears the undo stack). */
     Result<void> emptyTrash();
 
-    /** Testing hook: sleep this long between crash-relevant steps (image written / manifest written). */
-    void setStepDelayForTesting(int ms) { m_stepDelayMs = ms; }
-
 signals:
     void opened();
     void frameAdded(const QString &frameId);
@@ -209,7 +206,7 @@ private:
     void finishJob(const JobResult &result);
     bool commitFrames(const QList<Frame> &frames, const QString &current = {});
     /** Queues the journal "end" record behind the manifest write that has the result. */
-    void endTurn(const Frame &frame, int delayMs = 0);
+    void endTurn(const Frame &frame);
     /** Queues a journal "frame" record behind the manifest write that has the change. */
     void recordFrameAfterWrite(const Frame &frame);
     void onStoreChanged(const QStringList &added, const QStringList &changed, const QStringList &removed);
@@ -228,7 +225,6 @@ private:
     bool m_recovering = false;
     int m_recovered = 0;
     int m_interrupted = 0;
-    int m_stepDelayMs = 0;
     QString m_turnOrigin;
 };
 

@@ -1,41 +1,12 @@
 #pragma once
 
-#include <QLatin1String>
+#include "core/common/preference.h"
+
 #include <QSettings>
 #include <QString>
 #include <QStringList>
-#include <QVariant>
 
 namespace nb2 {
-
-/**
- * One typed setting: key, default and validation in one place (after Tiled's Preference<T>).
- * read() returns the default for a missing or invalid stored value, so a hand-edited config
- * cannot put the program in a state the UI could not have produced.
- */
-template <typename T>
-struct Preference {
-    const char *key;
-    T defaultValue;
-    bool (*isValid)(const T &value);
-
-    T read(const QSettings &settings) const
-    {
-        const QVariant v = settings.value(QLatin1String(key));
-        if (!v.isValid() || !v.canConvert<T>())
-            return defaultValue;
-        const T value = v.value<T>();
-        return isValid(value) ? value : defaultValue;
-    }
-    /** Refuses (returns false) an invalid value. */
-    bool write(QSettings &settings, const T &value) const
-    {
-        if (!isValid(value))
-            return false;
-        settings.setValue(QLatin1String(key), QVariant::fromValue(value));
-        return true;
-    }
-};
 
 /** The settings table of the session layer (the GUI's preferences dialog reuses it). */
 namespace prefs {

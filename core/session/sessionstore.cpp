@@ -9,7 +9,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
-#include <QImage>
 #include <QImageReader>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -852,30 +851,6 @@ Result<void> SessionStore::rebuild(const QString &dirIn)
     }
     const QString keep = m_dir;
     return open(keep, OpenMode::OpenExisting);
-}
-
-QString SessionStore::thumbnailFor(const Frame &frame, int size) const
-{
-    if (frame.image.isNull() || !isOpen())
-        return {};
-    const QString source = absolutePath(frame.image.file);
-    const QString thumb = QStringLiteral("%1/%2_%3_%4.png")
-                              .arg(thumbsDir(), frame.id, frame.image.sha256.left(8))
-                              .arg(size);
-    if (QFileInfo::exists(thumb))
-        return thumb;
-    QImageReader reader(source);
-    const QSize full = reader.size();
-    if (full.isValid())
-        reader.setScaledSize(full.scaled(size, size, Qt::KeepAspectRatio));
-    const QImage image = reader.read();
-    if (image.isNull())
-        return {};
-    QDir().mkpath(thumbsDir());
-    QSaveFile out(thumb);
-    if (!out.open(QIODevice::WriteOnly) || !image.save(&out, "PNG") || !out.commit())
-        return {};
-    return thumb;
 }
 
 QString SessionStore::sha256Hex(const QByteArray &bytes)

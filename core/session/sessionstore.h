@@ -123,9 +123,6 @@ public:
     /** Re-reads the manifest now and waits (normally the watcher does this, without waiting). Returns true if it changed. */
     bool reload();
 
-    /** Thumbnail of a frame's image (cached under thumbs/, made on first call; thread-safe, decodes: never on the GUI thread). */
-    QString thumbnailFor(const Frame &frame, int size) const;
-
     // ---- thread-safe file helpers (used by workers) ----
     /** images/<prefix>_<unix>_<uuid8>.<ext>, ext from the bytes' magic (jpg, png, webp, ...). */
     static QString imageFileName(const QString &prefix, const QDateTime &when, const QString &uuid8, const QByteArray &bytes);

@@ -2,6 +2,7 @@ nb2_core_area(nb2core_session DEPENDS nb2core_api SOURCES
     session/frame.h session/frame.cpp
     session/framegraph.h session/framegraph.cpp
     session/sessionsettings.h session/sessionsettings.cpp
+    session/appsettings.h session/appsettings.cpp
     session/journal.h session/journal.cpp
     session/sessionstore.h session/sessionstore.cpp
     session/sessioncontroller.h session/sessioncontroller.cpp

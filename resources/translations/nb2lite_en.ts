@@ -1005,38 +1005,6 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Prompt</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>(no prompt)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Model text</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Kind</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Model</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Frame id</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Interaction id</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Created</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Caption</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1192,17 +1160,80 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
     </message>
 </context>
 <context>
-    <name>nb2::HtmlExporter</name>
-    <message>
-        <source>Cannot create the folder %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
+    <name>nb2::HtmlCard</name>
     <message>
         <source>%1 s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>%1 min %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Took</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Frame id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Interaction id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re-anchored</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(prompt not exported)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(no prompt)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no message</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>nb2::HtmlExporter</name>
+    <message>
+        <source>Cannot create the folder %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1263,35 +1294,11 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>(prompt not exported)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>(no prompt)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>model</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>frame</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>interaction</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Re-anchored: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Failed: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>no message</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2749,10 +2756,6 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>GEMINI_MODEL_NAME=%1 from the environment overrides this.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Model:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2762,10 +2765,6 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
     </message>
     <message>
         <source>Leave empty for Google&apos;s endpoint. Plain http is accepted only for this computer (127.0.0.1).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>GOOGLE_GEMINI_BASE_URL=%1 from the environment overrides this.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2994,6 +2993,10 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
     </message>
     <message>
         <source>Saving the key…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1=%2 from the environment overrides this.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

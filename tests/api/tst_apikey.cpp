@@ -20,7 +20,7 @@ private slots:
     void keyFilePermissionWarning();
     void masked_data();
     void masked();
-    void configFromEnvironment();
+    void configDefaults();
     void transportSecurity_data();
     void transportSecurity();
     void errorKindNames();
@@ -109,11 +109,10 @@ void tst_ApiKey::masked()
     QVERIFY(key.masked().size() <= 5);
 }
 
-void tst_ApiKey::configFromEnvironment()
+void tst_ApiKey::configDefaults()
 {
-    QTemporaryDir home;
-    QProcessEnvironment env;
-    ClientConfig c = ClientConfig::fromEnvironment(env, home.path());
+    // Where flags, environment and settings override these: tests/common/tst_appsettings.cpp.
+    const ClientConfig c;
     QCOMPARE(c.baseUrl, QStringLiteral("https://generativelanguage.googleapis.com"));
     QCOMPARE(c.model, QStringLiteral("gemini-3.1-flash-lite-image"));
     QCOMPARE(c.apiVersion, QStringLiteral("v1"));
@@ -121,20 +120,6 @@ void tst_ApiKey::configFromEnvironment()
     QCOMPARE(c.readTimeoutMs, 120000);
     QCOMPARE(c.maxRetries, 4);
     QVERIFY(c.apiKey.isEmpty());
-
-    env.insert(QStringLiteral("GOOGLE_GEMINI_BASE_URL"), QStringLiteral("http://127.0.0.1:9"));
-    env.insert(QStringLiteral("GEMINI_MODEL_NAME"), QStringLiteral("env-model"));
-    env.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral("k-env"));
-    env.insert(QStringLiteral("GOOGLE_GENAI_API_VERSION"), QStringLiteral("beta"));
-    c = ClientConfig::fromEnvironment(env, home.path());
-    QCOMPARE(c.baseUrl, QStringLiteral("http://127.0.0.1:9"));
-    QCOMPARE(c.model, QStringLiteral("env-model"));
-    QCOMPARE(c.apiKey.source(), QStringLiteral("GEMINI_API_KEY"));
-    QCOMPARE(c.apiVersion, QStringLiteral("v1beta"));
-
-    c = ClientConfig::fromEnvironment(env, home.path(), QStringLiteral("https://proxy.example"), QStringLiteral("m2"));
-    QCOMPARE(c.baseUrl, QStringLiteral("https://proxy.example"));
-    QCOMPARE(c.model, QStringLiteral("m2"));
 }
 
 void tst_ApiKey::transportSecurity_data()

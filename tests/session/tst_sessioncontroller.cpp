@@ -616,21 +616,6 @@ private slots:
         QCOMPARE(requestsMatching(QStringLiteral("GET"), QStringLiteral("/interactions")).size(), 0);
     }
 
-    void thumbnailsAreCachedUnderThumbs()
-    {
-        SessionController c;
-        openController(c);
-        const Frame g = finish(c, c.generate(p("thumb")));
-        const QString t = c.store()->thumbnailFor(g, 64);
-        QVERIFY(!t.isEmpty());
-        QVERIFY(t.startsWith(c.store()->thumbsDir()));
-        const QImage img(t);
-        QVERIFY(!img.isNull());
-        QVERIFY(qMax(img.width(), img.height()) <= 64);
-        QCOMPARE(c.store()->thumbnailFor(g, 64), t); // cached
-        QVERIFY(test::checkInvariants(m_tmp->path()).isEmpty());
-    }
-
     void retentionSettingDecidesExpiryAndReAnchoring()
     {
         SessionController c;

@@ -12,6 +12,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <iterator>
 
 using namespace nb2;
 
@@ -37,15 +38,13 @@ private:
         return std::make_shared<InteractionsClient>(cfg);
     }
 
-    QProcess *startDriver(const QString &dir, const QStringList &command, int stepDelayMs)
+    QProcess *startDriver(const QString &dir, const QStringList &command)
     {
         auto *p = new QProcess;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("GOOGLE_GEMINI_BASE_URL"), m_fake->baseUrl());
         env.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral("test-key"));
         env.remove(QStringLiteral("GOOGLE_API_KEY"));
-        // A test seam the driver reads (sessiondriver.cpp), not a flag of the product binary.
-        env.insert(QStringLiteral("NB2_TEST_STEP_DELAY_MS"), QString::number(stepDelayMs));
         p->setProcessEnvironment(env);
         p->start(QStringLiteral(NB2_SESSION_DRIVER), QStringList{QStringLiteral("--session"), dir} + command);
         return p;
@@ -76,7 +75,7 @@ private slots:
         {
             QElapsedTimer seedTimer;
             seedTimer.start();
-            std::unique_ptr<QProcess> seed(startDriver(dir, {QStringLiteral("generate"), QStringLiteral("seed")}, 0));
+            std::unique_ptr<QProcess> seed(startDriver(dir, {QStringLiteral("generate"), QStringLiteral("seed")}));
             QVERIFY(seed->waitForFinished(30000));
             QVERIFY2(seed->exitCode() == 0, seed->readAllStandardError().constData());
             killWindowMs = std::max(killWindowMs, int(seedTimer.elapsed() * 11 / 10));
@@ -87,6 +86,7 @@ private slots:
         QRandomGenerator rng(seedValue);
         qInfo("random seed %u", seedValue);
         const int kKills = 55;
+        constexpr int kLatenciesMs[] = {150, 250, 400};
         int kills = 0, finishedBeforeKill = 0, recoveredByGet = 0, interrupted = 0;
         QElapsedTimer total;
         total.start();
@@ -103,8 +103,11 @@ private slots:
                                    : QStringList{QStringLiteral("generate"), QStringLiteral("g%1").arg(round)};
             if (editLocal)
                 cmd = {QStringLiteral("edit-local"), QStringLiteral("--file"), inputFile, QStringLiteral("l%1").arg(round)};
-            const int stepDelay = rng.bounded(3) == 0 ? 40 : 0; // sometimes widen the write windows
-            std::unique_ptr<QProcess> p(startDriver(dir, cmd, stepDelay));
+            // The fake's latency moves the end of the turn within the kill window: a fast answer
+            // leaves more kills to land on the writes after it (image, manifest, journal end),
+            // a slow one more on the wait. No seam in the product widens those windows.
+            m_fake->setLatencyMs(kLatenciesMs[rng.bounded(int(std::size(kLatenciesMs)))]);
+            std::unique_ptr<QProcess> p(startDriver(dir, cmd));
             QVERIFY(p->waitForStarted(10000));
             const int killAfter = int(rng.bounded(killWindowMs));
             if (p->waitForFinished(killAfter)) {
@@ -170,7 +173,7 @@ private slots:
               edits, finishedBeforeKill, recoveredByGet, interrupted, total.elapsed());
 
         // Interrupted turns are listed by the CLI's log, with the retry hint.
-        std::unique_ptr<QProcess> log(startDriver(dir, {QStringLiteral("log")}, 0));
+        std::unique_ptr<QProcess> log(startDriver(dir, {QStringLiteral("log")}));
         QVERIFY(log->waitForFinished(30000));
         QCOMPARE(log->exitCode(), 0);
         const QByteArray text = log->readAllStandardOutput();

@@ -1,3 +1,4 @@
+#include "core/export/htmlcard.h"
 #include "core/export/provenance.h"
 #include "tests/export/exportfixture.h"
 #include "ui/exportdialog.h"
@@ -14,10 +15,12 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTableWidget>
+#include <QThreadPool>
 
 #include <sys/stat.h>
 
@@ -31,6 +34,44 @@ Q_DECLARE_METATYPE(ExportDialog::Choice)
 Q_DECLARE_METATYPE(ExportDialog::ScopeChoice)
 Q_DECLARE_METATYPE(ExportFormat)
 Q_DECLARE_METATYPE(ExportScope::Kind)
+
+/**
+ * Holds every thread of the global pool until open() (or destruction), so work queued there
+ * cannot start: what a test uses to see that work runs on the pool and not on its own thread.
+ */
+class PoolGate
+{
+public:
+    PoolGate()
+    {
+        QThreadPool *pool = QThreadPool::globalInstance();
+        m_threads = pool->maxThreadCount();
+        for (int i = 0; i < m_threads; ++i) {
+            // The semaphores are shared: a pool thread may still be leaving acquire() when the gate is gone.
+            pool->start([state = m_state] {
+                state->held.release();
+                state->open.acquire();
+            });
+        }
+        m_state->held.acquire(m_threads); // every thread is now waiting on the gate
+    }
+    ~PoolGate() { open(); }
+    void open()
+    {
+        if (!m_opened)
+            m_state->open.release(m_threads);
+        m_opened = true;
+    }
+
+private:
+    struct State {
+        QSemaphore held;
+        QSemaphore open;
+    };
+    std::shared_ptr<State> m_state = std::make_shared<State>();
+    int m_threads = 0;
+    bool m_opened = false;
+};
 
 class tst_ExportDialog : public QObject
 {
@@ -220,6 +261,58 @@ private Q_SLOTS:
         QVERIFY(l.contains(QStringLiteral("Prompt")));
     }
 
+    void htmlPreviewIsTheExportersCard_data()
+    {
+        QTest::addColumn<ExportDialog::Choice>("choice");
+        QTest::addColumn<bool>("stripPrompts");
+        QTest::addColumn<bool>("stripIds");
+        QTest::newRow("page") << ExportDialog::Choice::HtmlPage << false << false;
+        QTest::newRow("page, strip prompts") << ExportDialog::Choice::HtmlPage << true << false;
+        QTest::newRow("single file, strip ids") << ExportDialog::Choice::HtmlSingleFile << false << true;
+        QTest::newRow("single file, strip both") << ExportDialog::Choice::HtmlSingleFile << true << true;
+    }
+    void htmlPreviewIsTheExportersCard()
+    {
+        QFETCH(ExportDialog::Choice, choice);
+        QFETCH(bool, stripPrompts);
+        QFETCH(bool, stripIds);
+        auto d = makeDialog();
+        d->setChoice(choice);
+        d->setStripPrompts(stripPrompts);
+        d->setStripIds(stripIds);
+        const nb2::ExportFrame *f = m_session.frame(d->previewFrameId());
+        QVERIFY(f);
+
+        // Exactly the exporter's card rows, with the options the exporter will get.
+        const QList<nb2::CardRow> card = nb2::HtmlCard::rows(*f, nb2::Exporter::htmlOptions(d->request()));
+        QList<QPair<QString, QString>> expected;
+        for (const nb2::CardRow &row : card)
+            expected.append({row.label, row.value});
+        QCOMPARE(d->previewFields(), expected);
+        QVERIFY(labels(expected).contains(QStringLiteral("Kind")));
+
+        // The table shows those rows, cell for cell.
+        auto *table = d->findChild<QTableWidget *>(QStringLiteral("previewFields"));
+        QCOMPARE(table->rowCount(), int(expected.size()));
+        for (int i = 0; i < table->rowCount(); ++i) {
+            QCOMPARE(table->item(i, 0)->text(), expected.at(i).first);
+            QCOMPARE(table->item(i, 1)->text(), expected.at(i).second);
+        }
+
+        // And the page the export writes carries each of them.
+        QTemporaryDir out;
+        ExportRequest r = d->request();
+        r.singleFile = true;
+        r.output = out.filePath(QStringLiteral("page.html"));
+        const auto written = nb2::Exporter::run(m_session, r);
+        QVERIFY2(written, written ? "" : qPrintable(written.error().message));
+        QFile page(r.output);
+        QVERIFY(page.open(QIODevice::ReadOnly));
+        const QString html = QString::fromUtf8(page.readAll());
+        for (const auto &row : expected)
+            QVERIFY2(html.contains(nb2::exportfiles::htmlEscape(row.second)), qPrintable(row.second));
+    }
+
     void previewFrameFollowsScope()
     {
         auto d = makeDialog({m_ids.second}, m_ids.scripted);
@@ -307,14 +400,20 @@ private Q_SLOTS:
         QSignalSpy finished(d.get(), &ExportDialog::exportFinished);
         auto *button = d->findChild<QPushButton *>(QStringLiteral("exportButton"));
         QVERIFY(button->isEnabled());
-        button->click();
-        // click() returned with the export still running: the work is not on this thread.
-        QVERIFY(d->isExporting() || finished.count() == 1);
-        QVERIFY(!button->isEnabled() || finished.count() == 1);
+        {
+            // The probe: with every pool thread held, an export on the pool cannot start, while
+            // one on this thread would be done by now. The window keeps handling events meanwhile.
+            PoolGate gate;
+            button->click();
+            QTest::qWait(300);
+            QVERIFY(d->isExporting());
+            QVERIFY(!button->isEnabled());
+            QCOMPARE(finished.count(), 0);
+            QVERIFY(!QFileInfo::exists(out.filePath(name)));
+        }
         QVERIFY(finished.count() == 1 || finished.wait(60000));
         QCOMPARE(finished.first().first().toBool(), true);
         QVERIFY2(d->lastOutcome().ok, qPrintable(d->lastOutcome().errorMessage));
-        QVERIFY(!d->lastOutcome().ranOnGuiThread);
         QVERIFY(!d->isExporting());
         QVERIFY2(QFileInfo::exists(out.filePath(mustExist)), qPrintable(out.filePath(mustExist)));
         QVERIFY(d->resultUrl().isLocalFile());
@@ -359,7 +458,6 @@ private Q_SLOTS:
         QVERIFY(done.wait(60000));
         const nb2::ExportOutcome o = watcher.result();
         QVERIFY(!o.ok);
-        QVERIFY(!o.ranOnGuiThread);
         QVERIFY2(o.errorMessage.contains(QStringLiteral("whole session")), qPrintable(o.errorMessage));
         QVERIFY(!QFileInfo::exists(r.output));
     }

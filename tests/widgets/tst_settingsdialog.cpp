@@ -17,7 +17,7 @@
 
 using nb2::KeyStore;
 using nb2::SettingsDialog;
-using nb2::StudioSettings;
+using nb2::AppSettings;
 
 class tst_SettingsDialog : public QObject
 {
@@ -100,7 +100,7 @@ private Q_SLOTS:
         }
 
         // Values persisted through the typed tables.
-        const StudioSettings s = StudioSettings::load(QSettings());
+        const AppSettings s = AppSettings::load(QSettings());
         QCOMPARE(s.model, QStringLiteral("gemini-test-model"));
         QCOMPARE(s.baseUrl, QStringLiteral("http://127.0.0.1:8123"));
         QCOMPARE(s.apiVersion, QStringLiteral("v1beta"));
@@ -131,7 +131,7 @@ private Q_SLOTS:
         QCOMPARE(child<QLineEdit>(again, "apiKeyEdit")->text(), secret);
         QCOMPARE(again.keyBackend(), KeyStore::Backend::File);
         QVERIFY(again.keyStatusText().contains(QLatin1String("0600")));
-        const StudioSettings shown = again.values();
+        const AppSettings shown = again.values();
         QCOMPARE(shown.model, s.model);
         QCOMPARE(shown.baseUrl, s.baseUrl);
         QCOMPARE(shown.apiVersion, s.apiVersion);
@@ -143,7 +143,7 @@ private Q_SLOTS:
         // Cancel changes nothing.
         child<QSpinBox>(again, "concurrencySpin")->setValue(2);
         again.reject();
-        QCOMPARE(StudioSettings::load(QSettings()).session.concurrencyLimit, 7);
+        QCOMPARE(AppSettings::load(QSettings()).session.concurrencyLimit, 7);
     }
 
     void forgettingTheKeyDeletesIt()
@@ -226,7 +226,7 @@ private Q_SLOTS:
 
     void clientConfigLetsTheEnvironmentWin()
     {
-        StudioSettings s = StudioSettings::defaults();
+        AppSettings s = AppSettings::defaults();
         s.model = QStringLiteral("settings-model");
         s.baseUrl = QStringLiteral("http://127.0.0.1:9");
         s.apiVersion = QStringLiteral("v1beta");
@@ -256,7 +256,7 @@ private Q_SLOTS:
         QVERIFY(waitLoaded(d));
         child<QSpinBox>(d, "concurrencySpin")->setValue(9);
         d.restoreDefaults();
-        const StudioSettings v = d.values();
+        const AppSettings v = d.values();
         QCOMPARE(v.session.concurrencyLimit, nb2::prefs::concurrencyLimit.defaultValue);
         QCOMPARE(v.model, QString::fromLatin1(nb2::kDefaultModel));
         QCOMPARE(v.apiVersion, QStringLiteral("v1"));

@@ -1,8 +1,10 @@
 // NB2Lite Studio: QApplication, theme, backend (real key or the built-in demo server), window.
 #include "core/api/apikey.h"
 #include "core/fakeapi/fakeserver.h"
+#include "ui/importcontroller.h"
 #include "ui/keystore.h"
 #include "ui/mainwindow.h"
+#include "ui/sessionmanager.h"
 #include "ui/settingsdialog.h"
 #include "ui/theme.h"
 
@@ -141,13 +143,15 @@ int main(int argc, char *argv[])
         backend.apply(key, source);
         window.restoreLastState();
         if (!sessionArg.isEmpty()) {
-            QString error;
-            if (!QDir().mkpath(sessionArg) || !window.openSession(QDir(sessionArg).absolutePath(), &error))
-                qWarning("Cannot open session %s: %s", qPrintable(sessionArg), qPrintable(error));
+            const nb2::Result<void> opened = QDir().mkpath(sessionArg)
+                ? window.sessions()->open(QDir(sessionArg).absolutePath())
+                : nb2::Result<void>(nb2::Error::make(nb2::ErrorKind::NotWritable, QStringLiteral("cannot create the folder")));
+            if (!opened)
+                qWarning("Cannot open session %s: %s", qPrintable(sessionArg), qPrintable(opened.error().message));
         }
         window.show();
         if (!images.isEmpty())
-            window.importFiles(images); // checked off the GUI thread; bad files get a message
+            window.imports()->importFiles(images); // checked off the GUI thread; bad files get a message
     };
 
     const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();

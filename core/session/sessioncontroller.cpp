@@ -231,6 +231,15 @@ SessionController::JobResult runJob(std::shared_ptr<SessionController::Job> job)
             [controller, frameId, iid] { controller->onInteractionIdLearned(frameId, iid); },
             Qt::QueuedConnection);
     };
+    opts.onRetry = [frameId, controller](const RetryNotice &n) {
+        const bool rateLimited = n.kind == ErrorKind::RateLimited;
+        QMetaObject::invokeMethod(
+            controller,
+            [controller, frameId, n, rateLimited] {
+                emit controller->turnRetrying(frameId, n.attempt, n.maxAttempts, n.delayMs, rateLimited);
+            },
+            Qt::QueuedConnection);
+    };
     Result<Interaction> res = job->client->create(request.value(), opts);
     r.attempts += res ? res.value().attempts : res.error().api.attempts;
     FrameKind finalKind = job->kind;

@@ -11,7 +11,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLineEdit>
+#include <QPainter>
 #include <QLocale>
 #include <QScrollArea>
 #include <QToolButton>
@@ -40,6 +40,22 @@ QString humanKind(FrameKind kind)
     return {};
 }
 
+/** Lets a label wrap a long token (a file name, a hash) by offering a break after every few characters. */
+QString breakable(const QString &text)
+{
+    QString out;
+    int run = 0;
+    for (const QChar c : text) {
+        out += c;
+        run = c.isSpace() ? 0 : run + 1;
+        if (run >= 12 || (run > 0 && (c == QLatin1Char('/') || c == QLatin1Char('_') || c == QLatin1Char('-')))) {
+            out += QChar(0x200B); // zero-width space: an allowed break, invisible
+            run = 0;
+        }
+    }
+    return out;
+}
+
 QString formatTime(const QDateTime &dt)
 {
     if (!dt.isValid())
@@ -47,6 +63,39 @@ QString formatTime(const QDateTime &dt)
     return QLocale().toString(dt.toLocalTime(), QLocale::ShortFormat);
 }
 } // namespace
+
+/** One line of text that ends in "…" when it does not fit; the whole text is in the tooltip. */
+class ElidedLabel : public QWidget
+{
+public:
+    explicit ElidedLabel(QWidget *parent) : QWidget(parent)
+    {
+        setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+        setFocusPolicy(Qt::NoFocus);
+    }
+    void setText(const QString &text)
+    {
+        m_text = text;
+        setToolTip(text);
+        setAccessibleDescription(text);
+        update();
+    }
+    QString text() const { return m_text; }
+    QString shownText() const { return fontMetrics().elidedText(m_text, Qt::ElideMiddle, width()); }
+    QSize sizeHint() const override { return {fontMetrics().horizontalAdvance(m_text), fontMetrics().height()}; }
+    QSize minimumSizeHint() const override { return {40, fontMetrics().height()}; }
+
+protected:
+    void paintEvent(QPaintEvent *) override
+    {
+        QPainter p(this);
+        p.setPen(palette().color(QPalette::WindowText));
+        p.drawText(rect(), Qt::AlignLeft | Qt::AlignVCenter, shownText());
+    }
+
+private:
+    QString m_text;
+};
 
 InfoPanel::InfoPanel(QWidget *parent) : QWidget(parent)
 {
@@ -69,6 +118,7 @@ InfoPanel::InfoPanel(QWidget *parent) : QWidget(parent)
     m_body = new QWidget(content);
     m_form = new QFormLayout(m_body);
     m_form->setContentsMargins(0, 0, 0, 0);
+    // (DontWrapRows with hidden rows overruns a buffer in Qt 6.4's QFormLayout: keep WrapLongRows.)
     m_form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     m_form->setLabelAlignment(Qt::AlignRight | Qt::AlignTop);
@@ -81,23 +131,18 @@ InfoPanel::InfoPanel(QWidget *parent) : QWidget(parent)
     m_prompt = addRow(tr("Prompt:"), "infoPrompt");
     m_kind = addRow(tr("Kind:"), "infoKind");
     m_status = addRow(tr("Status:"), "infoStatus");
+    m_star = addRow(tr("Star:"), "infoStar");
     m_error = addRow(tr("Error:"), "infoError");
     m_aspect = addRow(tr("Aspect ratio:"), "infoAspect");
     m_thinking = addRow(tr("Thinking:"), "infoThinking");
     m_model = addRow(tr("Model:"), "infoModel");
 
-    // Interaction id with a copy button.
-    // Ids are long and have no spaces: a frameless read-only line edit scrolls instead of
-    // widening the dock, and still selects and copies.
-    m_id = new QLineEdit(m_body);
+    // Interaction id with a copy button. Ids are long and have no spaces: shown on one line,
+    // elided in the middle when the dock is narrow (the tooltip and Copy have all of it).
+    m_id = new ElidedLabel(m_body);
     m_id->setObjectName(QStringLiteral("infoInteractionId"));
-    m_id->setReadOnly(true);
-    m_id->setFrame(false);
     m_id->setAccessibleName(tr("Interaction id"));
-    m_id->setStyleSheet(QStringLiteral("QLineEdit { background: transparent; }"));
-    QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    m_id->setFont(mono);
-    m_id->setMinimumWidth(40);
+    m_id->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_copyId = new QToolButton(m_body);
     m_copyId->setText(tr("Copy"));
     m_copyId->setToolTip(tr("Copy the interaction id"));
@@ -156,6 +201,18 @@ QLabel *InfoPanel::addRow(const QString &label, const char *objectName)
     return field;
 }
 
+QString InfoPanel::rowText(const QString &objectName) const
+{
+    if (objectName == QLatin1String("infoInteractionId"))
+        return m_id->text();
+    const auto *label = m_body->findChild<QLabel *>(objectName);
+    if (!label || m_body->isHidden() || !m_form->isRowVisible(const_cast<QLabel *>(label)))
+        return {};
+    QString text = label->text();
+    text.remove(QChar(0x200B));
+    return text;
+}
+
 void InfoPanel::setRow(QLabel *field, const QString &text)
 {
     field->setText(text);
@@ -184,13 +241,33 @@ void InfoPanel::setFrame(const Frame &f, int number, int parentNumber, const QSt
     setRow(m_kind, tr("#%1 · %2").arg(number).arg(humanKind(f.kind)));
     QString status = frameStatusName(f.status);
     const QString statusText = f.statusText();
-    if (!statusText.isEmpty() && statusText != status && f.error.isEmpty())
+    const bool cancelled = f.status == FrameStatus::Cancelled;
+    if (cancelled)
+        status = tr("cancelled — you stopped it; Retry sends it again");
+    else if (!statusText.isEmpty() && statusText != status && f.error.isEmpty())
         status = statusText; // the error row already says what went wrong
+    if (!f.interactionId.isEmpty())
+        status.replace(f.interactionId, tr("this interaction"));
     setRow(m_status, status);
-    QString err = f.error.message;
-    if (!f.error.serverMessage.isEmpty() && !f.error.message.contains(f.error.serverMessage))
-        err += QLatin1Char('\n') + tr("Server said: %1").arg(f.error.serverMessage);
-    setRow(m_error, err);
+    setRow(m_star, f.starred ? tr("★ Starred") : QString());
+    // The id has its own row; the error names it shortly and quotes the server only once.
+    QString err;
+    if (!cancelled) {
+        err = f.error.message;
+        const QString server = f.error.serverMessage.trimmed();
+        QString serverCore = server;
+        while (serverCore.endsWith(QLatin1Char('.')))
+            serverCore.chop(1);
+        if (!serverCore.isEmpty() && !err.contains(serverCore, Qt::CaseInsensitive))
+            err += QLatin1Char('\n') + tr("Server said: %1").arg(server);
+        if (!f.interactionId.isEmpty())
+            err.replace(f.interactionId, tr("this interaction"));
+        for (const QString &id : {f.continuedInteractionId, f.lineage.interactionId}) {
+            if (id.size() > 12)
+                err.replace(id, id.left(10) + QStringLiteral("…"));
+        }
+    }
+    setRow(m_error, breakable(err));
     if (!err.isEmpty()) {
         QPalette p = m_error->palette();
         p.setColor(QPalette::WindowText, QColor(0xd0, 0x3a, 0x3a));
@@ -204,7 +281,6 @@ void InfoPanel::setFrame(const Frame &f, int number, int parentNumber, const QSt
     setRow(m_model, f.model);
 
     m_id->setText(f.interactionId);
-    m_id->setCursorPosition(0);
     m_copyId->setEnabled(!f.interactionId.isEmpty());
     for (int r = 0; r < m_form->rowCount(); ++r) {
         QLayoutItem *item = m_form->itemAt(r, QFormLayout::FieldRole);
@@ -242,7 +318,7 @@ void InfoPanel::setFrame(const Frame &f, int number, int parentNumber, const QSt
             parts << tr("prompts: %1").arg(f.lineage.promptChain.join(QStringLiteral(" → ")));
         setRow(m_lineage, parts.join(QLatin1Char('\n')));
     }
-    setRow(m_text, f.modelText);
+    setRow(m_text, breakable(f.modelText));
     QStringList usage;
     if (f.usage.inputTokens >= 0)
         usage << tr("%1 in").arg(f.usage.inputTokens);
@@ -258,7 +334,7 @@ void InfoPanel::setFrame(const Frame &f, int number, int parentNumber, const QSt
     setRow(m_attempts, f.attempts > 0 ? QString::number(f.attempts) : QString());
     setRow(m_note, f.note);
     m_file->setText(absoluteFile.isEmpty() ? QString()
-                                           : QStringLiteral("%1\n%2 × %3 px").arg(QFileInfo(absoluteFile).fileName())
+                                           : QStringLiteral("%1\n%2 × %3 px").arg(breakable(QFileInfo(absoluteFile).fileName()))
                                                  .arg(f.image.width).arg(f.image.height));
     m_file->setToolTip(absoluteFile);
 }

@@ -16,6 +16,7 @@
 #include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -24,7 +25,19 @@ namespace nb2 {
 PromptPanel::PromptPanel(QWidget *parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("promptPanel"));
-    auto *outer = new QVBoxLayout(this);
+    // In a short window (800×600) the dock can be lower than the panel's minimum: the panel
+    // scrolls instead of letting the dock squeeze the prompt box over the choosers below it.
+    auto *frame = new QVBoxLayout(this);
+    frame->setContentsMargins(0, 0, 0, 0);
+    auto *scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("promptScroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    frame->addWidget(scroll);
+    auto *content = new QWidget(scroll);
+    scroll->setWidget(content);
+    auto *outer = new QVBoxLayout(content);
     outer->setContentsMargins(8, 6, 8, 8);
     outer->setSpacing(6);
 

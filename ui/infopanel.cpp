@@ -8,7 +8,7 @@
 #include <QDesktopServices>
 #include <QFileInfo>
 #include <QFontDatabase>
-#include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
@@ -116,14 +116,13 @@ InfoPanel::InfoPanel(QWidget *parent) : QWidget(parent)
     v->addWidget(m_empty);
 
     m_body = new QWidget(content);
-    m_form = new QFormLayout(m_body);
-    m_form->setContentsMargins(0, 0, 0, 0);
-    // (DontWrapRows with hidden rows overruns a buffer in Qt 6.4's QFormLayout: keep WrapLongRows.)
-    m_form->setRowWrapPolicy(QFormLayout::WrapLongRows);
-    m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    m_form->setLabelAlignment(Qt::AlignRight | Qt::AlignTop);
-    m_form->setHorizontalSpacing(10);
-    m_form->setVerticalSpacing(5);
+    // A grid, not a QFormLayout: Qt 6.4's form gave wrapped values less height than they need
+    // (rows were drawn over each other) and overran a buffer with DontWrapRows and hidden rows.
+    m_grid = new QGridLayout(m_body);
+    m_grid->setContentsMargins(0, 0, 0, 0);
+    m_grid->setHorizontalSpacing(10);
+    m_grid->setVerticalSpacing(5);
+    m_grid->setColumnStretch(1, 1);
     v->addWidget(m_body);
     v->addStretch(1);
 
@@ -150,11 +149,14 @@ InfoPanel::InfoPanel(QWidget *parent) : QWidget(parent)
     connect(m_copyId, &QToolButton::clicked, this, [this] {
         QGuiApplication::clipboard()->setText(m_interactionId);
     });
-    auto *idRow = new QHBoxLayout;
+    m_idRow = new QWidget(m_body);
+    auto *idRow = new QHBoxLayout(m_idRow);
     idRow->setContentsMargins(0, 0, 0, 0);
+    m_id->setParent(m_idRow);
+    m_copyId->setParent(m_idRow);
     idRow->addWidget(m_id, 1);
     idRow->addWidget(m_copyId, 0, Qt::AlignTop);
-    m_form->addRow(tr("Interaction:"), idRow);
+    addRowWidget(tr("Interaction:"), m_idRow);
 
     m_expires = addRow(tr("Id expires:"), "infoExpires");
     m_parent = addRow(tr("Parent:"), "infoParent");
@@ -180,13 +182,53 @@ InfoPanel::InfoPanel(QWidget *parent) : QWidget(parent)
     connect(m_reveal, &QToolButton::clicked, this, [this] {
         QDesktopServices::openUrl(QUrl::fromLocalFile(QFileInfo(m_filePath).absolutePath()));
     });
-    auto *fileRow = new QHBoxLayout;
+    m_fileRow = new QWidget(m_body);
+    auto *fileRow = new QHBoxLayout(m_fileRow);
     fileRow->setContentsMargins(0, 0, 0, 0);
+    m_file->setParent(m_fileRow);
+    m_reveal->setParent(m_fileRow);
     fileRow->addWidget(m_file, 1);
     fileRow->addWidget(m_reveal, 0, Qt::AlignTop);
-    m_form->addRow(tr("File:"), fileRow);
+    addRowWidget(tr("File:"), m_fileRow);
 
+    // A label's width is only final when it is resized itself: watch each wrapped one.
+    for (QLabel *label : m_body->findChildren<QLabel *>()) {
+        if (label->wordWrap())
+            label->installEventFilter(this);
+    }
     clear();
+}
+
+bool InfoPanel::eventFilter(QObject *watched, QEvent *event)
+{
+    // Not during the layout pass that resized the label: a change of minimum size made while
+    // the form lays out is lost. Once the pass is over, every wrapped label is measured again.
+    if (event->type() == QEvent::Resize && qobject_cast<QLabel *>(watched) && !m_reservePending) {
+        m_reservePending = true;
+        QMetaObject::invokeMethod(this, [this] {
+            m_reservePending = false;
+            reserveWrappedHeights();
+        }, Qt::QueuedConnection);
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void InfoPanel::reserveHeight(QLabel *label)
+{
+    const int need = label->text().isEmpty() ? 0 : label->heightForWidth(qMax(1, label->width()));
+    if (need > 0 && label->minimumHeight() != need)
+        label->setMinimumHeight(need);
+}
+
+void InfoPanel::reserveWrappedHeights()
+{
+    // The scroll area does not lay its content out by height-for-width, so a wrapped value was
+    // given one line and overlapped the next row. Each wrapped label reserves the height its
+    // text needs at its width; the form grows and the panel scrolls instead.
+    for (QLabel *label : m_body->findChildren<QLabel *>()) {
+        if (label->wordWrap())
+            reserveHeight(label);
+    }
 }
 
 QLabel *InfoPanel::addRow(const QString &label, const char *objectName)
@@ -197,8 +239,26 @@ QLabel *InfoPanel::addRow(const QString &label, const char *objectName)
     field->setTextInteractionFlags(Qt::TextSelectableByMouse);
     field->setTextFormat(Qt::PlainText);
     field->setMinimumWidth(40); // wrap instead of widening the dock
-    m_form->addRow(label, field);
+    addRowWidget(label, field);
     return field;
+}
+
+void InfoPanel::addRowWidget(const QString &label, QWidget *field)
+{
+    const int row = m_grid->rowCount();
+    auto *caption = new QLabel(label, m_body);
+    caption->setAlignment(Qt::AlignRight | Qt::AlignTop);
+    caption->setBuddy(field);
+    m_grid->addWidget(caption, row, 0, Qt::AlignRight | Qt::AlignTop);
+    m_grid->addWidget(field, row, 1);
+    m_captions.insert(field, caption);
+}
+
+void InfoPanel::setRowShown(QWidget *field, bool shown)
+{
+    field->setVisible(shown);
+    if (QLabel *caption = m_captions.value(field))
+        caption->setVisible(shown);
 }
 
 QString InfoPanel::rowText(const QString &objectName) const
@@ -206,7 +266,7 @@ QString InfoPanel::rowText(const QString &objectName) const
     if (objectName == QLatin1String("infoInteractionId"))
         return m_id->text();
     const auto *label = m_body->findChild<QLabel *>(objectName);
-    if (!label || m_body->isHidden() || !m_form->isRowVisible(const_cast<QLabel *>(label)))
+    if (!label || m_body->isHidden() || label->isHidden())
         return {};
     QString text = label->text();
     text.remove(QChar(0x200B));
@@ -216,7 +276,7 @@ QString InfoPanel::rowText(const QString &objectName) const
 void InfoPanel::setRow(QLabel *field, const QString &text)
 {
     field->setText(text);
-    m_form->setRowVisible(field, !text.isEmpty());
+    setRowShown(field, !text.isEmpty());
 }
 
 void InfoPanel::clear()
@@ -282,13 +342,8 @@ void InfoPanel::setFrame(const Frame &f, int number, int parentNumber, const QSt
 
     m_id->setText(f.interactionId);
     m_copyId->setEnabled(!f.interactionId.isEmpty());
-    for (int r = 0; r < m_form->rowCount(); ++r) {
-        QLayoutItem *item = m_form->itemAt(r, QFormLayout::FieldRole);
-        if (item && item->layout() && item->layout()->indexOf(m_id) >= 0)
-            m_form->setRowVisible(r, !f.interactionId.isEmpty());
-        if (item && item->layout() && item->layout()->indexOf(m_file) >= 0)
-            m_form->setRowVisible(r, !absoluteFile.isEmpty());
-    }
+    setRowShown(m_idRow, !f.interactionId.isEmpty());
+    setRowShown(m_fileRow, !absoluteFile.isEmpty());
     if (f.idExpiresAt.isValid()) {
         const qint64 secs = QDateTime::currentDateTimeUtc().secsTo(f.idExpiresAt);
         setRow(m_expires, secs <= 0 ? tr("expired (the next edit re-sends the image)")
@@ -337,6 +392,7 @@ void InfoPanel::setFrame(const Frame &f, int number, int parentNumber, const QSt
                                            : QStringLiteral("%1\n%2 × %3 px").arg(breakable(QFileInfo(absoluteFile).fileName()))
                                                  .arg(f.image.width).arg(f.image.height));
     m_file->setToolTip(absoluteFile);
+    reserveWrappedHeights();
 }
 
 } // namespace nb2

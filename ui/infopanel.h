@@ -1,8 +1,9 @@
 #pragma once
 
+#include <QHash>
 #include <QWidget>
 
-class QFormLayout;
+class QGridLayout;
 class QLabel;
 class QToolButton;
 
@@ -36,11 +37,21 @@ public:
 Q_SIGNALS:
     void parentActivated(const QString &frameId);
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
+    void reserveWrappedHeights();
+    void reserveHeight(QLabel *label);
     QLabel *addRow(const QString &label, const char *objectName);
     void setRow(QLabel *field, const QString &text);
+    void addRowWidget(const QString &label, QWidget *field);
+    void setRowShown(QWidget *field, bool shown);
 
-    QFormLayout *m_form = nullptr;
+    QGridLayout *m_grid = nullptr;
+    QHash<QWidget *, QLabel *> m_captions; // field -> its caption, hidden together
+    QWidget *m_idRow = nullptr;
+    QWidget *m_fileRow = nullptr;
     QLabel *m_empty = nullptr;
     QLabel *m_title = nullptr;
     QLabel *m_prompt = nullptr;
@@ -68,6 +79,7 @@ private:
     QString m_interactionId;
     QString m_filePath;
     QString m_parentId;
+    bool m_reservePending = false;
 };
 
 } // namespace nb2

@@ -16,7 +16,6 @@
 #include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -25,19 +24,7 @@ namespace nb2 {
 PromptPanel::PromptPanel(QWidget *parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("promptPanel"));
-    // In a short window (800×600) the dock can be lower than the panel's minimum: the panel
-    // scrolls instead of letting the dock squeeze the prompt box over the choosers below it.
-    auto *frame = new QVBoxLayout(this);
-    frame->setContentsMargins(0, 0, 0, 0);
-    auto *scroll = new QScrollArea(this);
-    scroll->setObjectName(QStringLiteral("promptScroll"));
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    frame->addWidget(scroll);
-    auto *content = new QWidget(scroll);
-    scroll->setWidget(content);
-    auto *outer = new QVBoxLayout(content);
+    auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(8, 6, 8, 8);
     outer->setSpacing(6);
 
@@ -128,6 +115,7 @@ void PromptPanel::setPlan(const TurnPlan &plan)
     m_mode = plan.newBranch ? Mode::Branch : plan.kind;
     m_context->setText(plan.reason);
     m_context->setVisible(!plan.reason.isEmpty());
+    reserveContextHeight();
     // Generate keeps whatever ratio the user picked; coming back from an edit restores the
     // ratio last chosen for Generate instead of the chain's.
     if (!plan.aspectRatio.isEmpty() && (plan.kind != TurnMode::Generate || previous != Mode::Generate))
@@ -136,6 +124,22 @@ void PromptPanel::setPlan(const TurnPlan &plan)
     m_aspect->setToolTip(plan.aspectLocked ? tr("Edits keep the chain's aspect ratio") : tr("Shape of the new image"));
     m_newImage->setVisible(plan.kind != TurnMode::Generate);
     updateButton();
+}
+
+void PromptPanel::reserveContextHeight()
+{
+    // A dock does not lay out by height-for-width: without this the wrapped reason line is
+    // given one line's height and, in a short window (800×600), the prompt box is pushed over
+    // the ratio row and the style slot. Reserving its wrapped height makes the dock keep room.
+    const int width = m_context->width() > 0 ? m_context->width() : m_context->sizeHint().width();
+    m_context->setMinimumHeight(m_context->isVisible() || !m_context->text().isEmpty()
+                                    ? m_context->heightForWidth(width) : 0);
+}
+
+void PromptPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    reserveContextHeight();
 }
 
 QString PromptPanel::contextText() const { return m_context->text(); }

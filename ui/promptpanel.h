@@ -67,8 +67,12 @@ Q_SIGNALS:
     /** The style slot was filled or cleared (the plan may change). */
     void styleFileChanged();
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     void updateButton();
+    void reserveContextHeight();
 
     Mode m_mode = Mode::Generate;
     TurnPlan m_plan;

@@ -6,6 +6,7 @@
 #include "ui/compareview.h"
 #include "ui/frameselection.h"
 #include "ui/imagestage.h"
+#include "ui/screenfit.h"
 #include "ui/sessionmanager.h"
 #include "ui/turndispatcher.h"
 #include "ui/keystore.h"
@@ -20,6 +21,8 @@
 #include "uitesthelpers.h"
 
 #include <QApplication>
+#include <QLabel>
+#include "ui/infopanel.h"
 #include <QDir>
 #include <QElapsedTimer>
 #include <QPlainTextEdit>
@@ -90,6 +93,7 @@ int main(int argc, char *argv[])
     if (!w.sessions()->open(tmp.path() + QStringLiteral("/Lighthouse study")))
         return 2;
     w.resize(1440, 900);
+    fitToScreen(&w); // as the app does: at QT_SCALE_FACTOR=2 the window still fits the screen
     w.show();
     if (!QTest::qWaitForWindowExposed(&w))
         return 3;
@@ -155,7 +159,24 @@ int main(int argc, char *argv[])
     waitFor(idle);
     settle(1200);
     failures += !save(&w, out, QStringLiteral("error-state.png"));
+    if (qEnvironmentVariableIsSet("NB2_SHOT_DEBUG")) {
+        for (const char *name : {"infoKind", "infoError", "infoAspect"}) {
+            auto *l = w.infoPanel()->findChild<QLabel *>(QLatin1String(name));
+            qInfo("%s geo %d,%d %dx%d min %d hfw %d vis %d", name, l->x(), l->y(), l->width(), l->height(),
+                  l->minimumHeight(), l->heightForWidth(l->width()), l->isVisible());
+        }
+    }
     server.clearFaults();
+
+    // A small screen, driven from the keyboard: 800×600, focus on the timeline (its ring shows
+    // where the keyboard is), the prompt panel scrolling rather than overlapping.
+    w.resize(800, 600);
+    w.selection()->select(water);
+    w.timelineView()->setFocus(Qt::TabFocusReason);
+    settle(800);
+    failures += !save(&w, out, QStringLiteral("window-800x600-keyboard.png"));
+    w.resize(1440, 900);
+    settle(300);
 
     // Settings dialog (key stored in a file: no keychain service under Xvfb).
     KeyStore keys;

@@ -103,7 +103,7 @@ void tst_WindowPapercuts::init()
     m_window->setBackend(nb2test::fakeConfig(*m_server, QStringLiteral("ui-test-key")), true);
     const Result<void> opened = m_window->sessions()->open(m_dir->path() + QStringLiteral("/s1"));
     QVERIFY2(opened, qPrintable(opened.error().message));
-    m_window->resize(qEnvironmentVariableIntValue("NB2_W") ? qEnvironmentVariableIntValue("NB2_W") : 780, 760);
+    m_window->resize(780, 760);
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window));
     m_window->activateWindow();
@@ -200,7 +200,17 @@ void tst_WindowPapercuts::frameDetailsWrapAndElide()
     QVERIFY(idField);
     QCOMPARE(info->rowText(QStringLiteral("infoInteractionId")), frame(id).interactionId);
     QVERIFY(idField->geometry().right() <= info->width());
-    // Every wrapped row got the height its text needs at its width: nothing clipped.
+    // Every wrapped row got the height its text needs at its width, and no row overlaps the next.
+    QList<QRect> rows;
+    for (const char *name : {"infoPrompt", "infoKind", "infoStatus", "infoModel", "infoModelText", "infoUsage",
+                             "infoRequested", "infoFile"}) {
+        auto *label = info->findChild<QLabel *>(QLatin1String(name));
+        if (label && label->isVisible())
+            rows << QRect(label->mapTo(info, QPoint(0, 0)), label->size());
+    }
+    QVERIFY(rows.size() >= 5);
+    for (int i = 1; i < rows.size(); ++i)
+        QVERIFY2(rows[i].top() >= rows[i - 1].bottom(), qPrintable(QStringLiteral("row %1 overlaps the one above").arg(i)));
     for (const char *name : {"infoPrompt", "infoModel", "infoUsage", "infoFile", "infoKind"}) {
         auto *label = info->findChild<QLabel *>(QLatin1String(name));
         QVERIFY(label);
@@ -245,6 +255,13 @@ void tst_WindowPapercuts::promptPanelDoesNotOverlapAt800x600()
 void tst_WindowPapercuts::windowAndDialogsFitTheScreen()
 {
     const QRect avail = m_window->screen()->availableGeometry();
+    {
+        // A new window asks for 1440×900; the offscreen screen is 800×800 (like 1600×1000 at
+        // QT_SCALE_FACTOR=2): it opens fitted.
+        MainWindow fresh;
+        QVERIFY2(fresh.width() <= avail.width() && fresh.height() <= avail.height(),
+                 qPrintable(QStringLiteral("%1x%2").arg(fresh.width()).arg(fresh.height())));
+    }
     m_window->resize(avail.width() * 2, avail.height() * 2); // what 1440×900 at QT_SCALE_FACTOR=2 asks for
     fitToScreen(m_window);
     QVERIFY(m_window->width() <= avail.width());
@@ -369,6 +386,32 @@ void tst_WindowPapercuts::errorTextsNameIdsAndServerOnce()
     Error other = Error::make(ErrorKind::Server, QStringLiteral("The server failed (HTTP 500). Try again later."));
     other.api.serverMessage = QStringLiteral("backend overloaded");
     QCOMPARE(NoticePresenter::describe(other).count(QStringLiteral("backend overloaded")), 1);
+
+    // Frame Details: rows never overlap, also with a long error in a narrow dock.
+    {
+        Frame g;
+        g.id = QStringLiteral("abcd1235");
+        g.status = FrameStatus::Failed;
+        g.kind = FrameKind::Edit;
+        g.prompt = QStringLiteral("Add a small sailing boat on the horizon");
+        g.aspectRatio = QStringLiteral("3:2");
+        g.error.kind = QStringLiteral("rate_limited");
+        g.error.message = QStringLiteral("Rate limited by the server (HTTP 429: Resource has been exhausted (e.g. check "
+                                         "quota)). Try again in 42 s.");
+        InfoPanel narrow;
+        narrow.resize(300, 700);
+        narrow.show();
+        narrow.setFrame(g, 7, 4, {});
+        QTest::qWait(100);
+        QList<QRect> rows;
+        for (const char *name : {"infoPrompt", "infoKind", "infoStatus", "infoError", "infoAspect", "infoRequested"}) {
+            auto *label = narrow.findChild<QLabel *>(QLatin1String(name));
+            if (label && label->isVisible())
+                rows << QRect(label->mapTo(&narrow, QPoint(0, 0)), label->size());
+        }
+        for (int i = 1; i < rows.size(); ++i)
+            QVERIFY2(rows[i].top() > rows[i - 1].bottom(), qPrintable(QStringLiteral("row %1 overlaps the one above").arg(i)));
+    }
 
     // Frame Details: the id in its row only.
     Frame f;

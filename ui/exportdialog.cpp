@@ -71,10 +71,10 @@ QString tildePath(const QString &path)
     return QDir::toNativeSeparators(path);
 }
 
-/** "1 frame", "4 frames": explicit, so English reads right without a loaded translation. */
+/** "1 frame", "4 frames" (the English catalogue carries the plural forms). */
 QString framesText(int n)
 {
-    return n == 1 ? ExportDialog::tr("1 frame") : ExportDialog::tr("%1 frames").arg(n);
+    return ExportDialog::tr("%n frame(s)", nullptr, n);
 }
 
 bool isDirEmpty(const QString &path)

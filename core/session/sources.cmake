@@ -7,4 +7,6 @@ nb2_core_area(nb2core_session DEPENDS nb2core_api SOURCES
     session/sessionstore.h session/sessionstore.cpp
     session/sessioncontroller.h session/sessioncontroller.cpp
     session/framecommands.h session/framecommands.cpp
+    session/turnplanner.h session/turnplanner.cpp
+    session/sessioncopy.h session/sessioncopy.cpp
 )

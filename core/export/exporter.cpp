@@ -99,6 +99,7 @@ Result<ExportReport> Exporter::write(const ExportSession &session, const QList<c
     case ExportFormat::Sheet: {
         ContactSheetOptions o;
         o.stripPrompts = request.stripPrompts;
+        o.sessionDir = session.sessionDir;
         return ContactSheet::write(frames, session.title, request.output, o);
     }
     case ExportFormat::Frames: {

@@ -1,5 +1,6 @@
 #include "core/export/sessionbundle.h"
 
+#include "core/session/sessionpaths.h"
 #include "core/session/sessionstore.h"
 
 #include <QCoreApplication>
@@ -112,12 +113,16 @@ Result<ExportReport> SessionBundle::write(const ExportSession &session, const QS
         return Error::make(ErrorKind::InvalidInput, tr("The session has no files to bundle."));
 
     // Check everything first: a missing file fails the export before a byte is written.
-    const QDir dir(session.sessionDir);
+    QStringList sources; // resolved inside the session folder, in sessionFiles order
     for (const QString &rel : session.sessionFiles) {
         if (!isSafeEntryName(rel) || rel == QLatin1String(kIndexName))
             return Error::make(ErrorKind::Unsafe, tr("The session file name \"%1\" cannot go into a bundle.").arg(rel));
-        if (!QFileInfo(dir.filePath(rel)).isFile())
+        const Result<QString> file = SessionPaths::resolveInside(session.sessionDir, rel, tr("the session file list"));
+        if (!file)
+            return file.error();
+        if (!QFileInfo(file.value()).isFile())
             return Error::make(ErrorKind::Io, tr("The session file %1 is missing.").arg(rel));
+        sources.append(file.value());
     }
 
     QSaveFile out(outFile);
@@ -131,8 +136,10 @@ Result<ExportReport> SessionBundle::write(const ExportSession &session, const QS
     // One file in memory at a time (a session can hold gigabytes of images); the index,
     // which needs every checksum, goes last.
     QJsonArray index;
-    for (const QString &rel : session.sessionFiles) {
-        auto bytes = exportfiles::readFile(dir.filePath(rel));
+    for (qsizetype i = 0; i < session.sessionFiles.size(); ++i) {
+        const QString &rel = session.sessionFiles.at(i);
+        const QString &source = sources.at(i);
+        auto bytes = exportfiles::readFile(source);
         if (!bytes)
             return bytes.error();
         QJsonObject o;
@@ -140,7 +147,7 @@ Result<ExportReport> SessionBundle::write(const ExportSession &session, const QS
         o.insert(QStringLiteral("size"), qint64(bytes.value().size()));
         o.insert(QStringLiteral("sha256"), SessionStore::sha256Hex(bytes.value()));
         index.append(o);
-        auto added = addEntry(a.get(), rel, bytes.value(), QFileInfo(dir.filePath(rel)).lastModified(), isDeflatable(rel));
+        auto added = addEntry(a.get(), rel, bytes.value(), QFileInfo(source).lastModified(), isDeflatable(rel));
         if (!added)
             return added.error();
         report.files.append(rel);
@@ -261,6 +268,15 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
         return fail(ErrorKind::Corrupt, tr("The bundle holds files its index does not list."));
     if (!hashes.contains(QStringLiteral("manifest.json")))
         return fail(ErrorKind::Corrupt, tr("The bundle has no manifest.json."));
+    // Checksums only prove the files are the ones the index lists, not that the manifest's
+    // paths stay in the folder: a crafted bundle recomputes them. Check the paths themselves.
+    {
+        QFile manifest(dir.filePath(QStringLiteral("manifest.json")));
+        if (!manifest.open(QIODevice::ReadOnly))
+            return fail(ErrorKind::Io, tr("Cannot read the extracted manifest.json: %1").arg(manifest.errorString()));
+        if (const Result<void> inside = SessionPaths::checkManifest(manifest.readAll(), targetDir); !inside)
+            return fail(ErrorKind::Unsafe, tr("The bundle is refused: its %1").arg(inside.error().message));
+    }
     report.files = written;
     report.frames = head.value(QStringLiteral("frames")).toInt();
     return report;

@@ -3,6 +3,7 @@
 #include "core/api/imageinput.h"
 #include "core/api/interactionsclient.h"
 #include "core/session/framecommands.h"
+#include "core/session/sessionpaths.h"
 #include "core/session/sessionstore.h"
 
 #include <QCoreApplication>
@@ -18,6 +19,8 @@
 #include <QUndoStack>
 #include <QUuid>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <optional>
 
 #ifdef Q_OS_UNIX
 #include <cerrno>
@@ -46,6 +49,7 @@ struct SessionController::Job {
     Frame beginFrame;                             // the pending frame the journal "begin" record carries
     std::function<Result<void>()> manifestWritten; // blocks until the manifest lists the pending frame
     SessionController *controller = nullptr;
+    std::optional<Error> setupError;              // a file the frame names is unsafe: fail without sending
 };
 
 /** What a worker hands back to the GUI thread. */
@@ -144,6 +148,10 @@ SessionController::JobResult runJob(std::shared_ptr<SessionController::Job> job)
     r.frameId = job->frameId;
     if (!job->client) {
         r.error = Error::make(ErrorKind::Auth, QStringLiteral("No API client is configured for this session."));
+        return r;
+    }
+    if (job->setupError) {
+        r.error = *job->setupError;
         return r;
     }
 
@@ -646,11 +654,22 @@ void SessionController::launch(const QString &frameId)
     job->thinkingLevel = f.thinkingLevel;
     job->previousInteractionId = f.continuedInteractionId;
     job->inputFiles.clear();
-    for (const QString &rel : std::as_const(f.inputImages))
-        job->inputFiles.append(m_store->absolutePath(rel));
+    job->setupError.reset();
+    // Checked again at use: what is sent inline must be a file of this session.
+    for (const QString &rel : std::as_const(f.inputImages)) {
+        const Result<QString> file = SessionPaths::resolveInside(m_store->dir(), rel, QStringLiteral("input of frame %1").arg(f.id));
+        if (!file)
+            job->setupError = file.error();
+        job->inputFiles.append(file ? file.value() : QString());
+    }
     const Frame parent = graph().value(f.parentId);
     job->canReAnchor = f.kind == FrameKind::Edit && m_settings.autoReAnchor && !parent.image.isNull();
-    job->reAnchorFile = m_store->absolutePath(parent.image.file);
+    if (job->canReAnchor) {
+        const Result<QString> file = SessionPaths::resolveInside(m_store->dir(), parent.image.file,
+                                                                 QStringLiteral("image of frame %1").arg(parent.id));
+        job->reAnchorFile = file ? file.value() : QString();
+        job->canReAnchor = file.ok();
+    }
     job->sessionDir = m_store->dir();
     job->stream = m_settings.streamTurns;
     job->stepDelayMs = m_stepDelayMs;

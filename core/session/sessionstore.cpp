@@ -1,6 +1,7 @@
 #include "core/session/sessionstore.h"
 
 #include "core/api/imageinput.h"
+#include "core/session/sessionpaths.h"
 
 #include <QBuffer>
 #include <QCryptographicHash>
@@ -496,6 +497,10 @@ Result<void> SessionStore::readManifest(const QString &path, FrameGraph *graph, 
         const Frame &f = parsed.value();
         if (graph->contains(f.id))
             return fail(ErrorKind::Corrupt, QStringLiteral("frames[%1]: duplicate frame id %2").arg(i).arg(f.id));
+        // A path that leads out of the folder refuses the whole session: nothing may read it.
+        if (const Result<void> inside = SessionPaths::checkFrame(f, QFileInfo(path).absolutePath(), QStringLiteral("manifest"));
+            !inside)
+            return fail(ErrorKind::Unsafe, inside.error().message);
         graph->upsert(f);
     }
     *current = root.value(kCurrent).toString();
@@ -541,7 +546,10 @@ Result<void> SessionStore::mergeJournal()
             continue;
         const Frame *known = m_graph.frame(id);
         if (!known) {
-            fixes.append(replay.frames.value(id));
+            const Frame &fromJournal = replay.frames.value(id);
+            if (const Result<void> inside = SessionPaths::checkFrame(fromJournal, m_dir, QStringLiteral("journal")); !inside)
+                return inside;
+            fixes.append(fromJournal);
             continue;
         }
         const QString iid = replay.interactionIds.value(id);
@@ -781,6 +789,20 @@ Result<void> SessionStore::rebuild(const QString &dirIn)
         return locked;
     }
 
+    const Journal::Replay replay = Journal::replay(journalPath());
+    // A journal that names a file outside the folder is refused before anything is moved.
+    for (const QString &id : replay.order) {
+        if (!replay.frames.contains(id))
+            continue;
+        if (const Result<void> inside = SessionPaths::checkFrame(replay.frames.value(id), m_dir, QStringLiteral("journal"));
+            !inside) {
+            unlock();
+            m_dir.clear();
+            return Error::make(ErrorKind::Unsafe, QStringLiteral("%1: %2").arg(QDir::toNativeSeparators(journalPath()),
+                                                                             inside.error().message));
+        }
+    }
+
     // Keep the unreadable manifest for inspection; rebuilding must not destroy anything.
     if (QFileInfo::exists(manifestPath())) {
         QString aside = QStringLiteral("%1/manifest.broken-%2.json").arg(m_dir).arg(QDateTime::currentSecsSinceEpoch());
@@ -789,7 +811,6 @@ Result<void> SessionStore::rebuild(const QString &dirIn)
         QFile::rename(manifestPath(), aside);
     }
 
-    const Journal::Replay replay = Journal::replay(journalPath());
     FrameGraph graph;
     for (const QString &id : replay.order) {
         if (!replay.frames.contains(id))
@@ -858,7 +879,10 @@ QString SessionStore::thumbnailFor(const Frame &frame, int size) const
 {
     if (frame.image.isNull() || !isOpen())
         return {};
-    const QString source = absolutePath(frame.image.file);
+    const Result<QString> resolved = SessionPaths::resolveInside(m_dir, frame.image.file);
+    if (!resolved)
+        return {};
+    const QString source = resolved.value();
     const QString thumb = QStringLiteral("%1/%2_%3_%4.png")
                               .arg(thumbsDir(), frame.id, frame.image.sha256.left(8))
                               .arg(size);

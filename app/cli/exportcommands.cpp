@@ -99,6 +99,8 @@ int runExportCommand(const CliArgs &args, Console &console)
     request.stripIds = args.stripIds;
     request.includeFailed = !args.noFailed;
     request.linkImages = !args.copy;
+    // --force lets a file output replace an existing regular file (never a link, FIFO or device).
+    request.existing = args.force ? ExistingTarget::Replace : ExistingTarget::Refuse;
     if (!args.exportBranch.isEmpty()) {
         bool numeric = false;
         const int n = args.exportBranch.toInt(&numeric);

@@ -173,6 +173,8 @@ Result<ExportReport> ContactSheet::write(const QList<const ExportFrame *> &frame
         return Error::make(ErrorKind::InvalidInput, tr("%1 frames do not fit on one contact sheet (at most %2); choose a branch or some frames.")
                         .arg(frames.size()).arg(cols * maxRows));
     }
+    if (const Result<void> target = OutputFile::checkTarget(outFile, options.existing); !target)
+        return target.error(); // before the (slow) drawing
     // Every image is checked before anything is drawn, so a path leading out of the session
     // fails the export instead of being drawn into it.
     for (const ExportFrame *f : frames) {
@@ -188,7 +190,7 @@ Result<ExportReport> ContactSheet::write(const QList<const ExportFrame *> &frame
     if (!sheet.save(&buffer, "PNG")) {
         return Error::make(ErrorKind::Io, tr("The contact sheet could not be encoded as PNG."));
     }
-    auto written = exportfiles::writeAtomically(outFile, png);
+    auto written = exportfiles::writeAtomically(outFile, png, options.existing);
     if (!written)
         return written.error();
     report.bytesWritten = written.value();

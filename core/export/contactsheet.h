@@ -18,6 +18,7 @@ struct ContactSheetOptions {
      * (previews of frames the caller built) reads imagePath as given then.
      */
     QString sessionDir;
+    ExistingTarget existing = ExistingTarget::Refuse; // may an existing file at the output be replaced
 };
 
 /**

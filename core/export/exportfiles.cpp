@@ -6,7 +6,6 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 
 #include <unistd.h>
 
@@ -24,41 +23,16 @@ Error ioError(const QString &message)
     return Error::make(ErrorKind::Io, message);
 }
 
-/** A failed write, with the kind that names its fix (disk full, read-only folder). */
-Error writeError(const QString &path, const QFileDevice &file, const QString &message)
-{
-    return Error::make(writeFailureKind(path, &file), message);
-}
-
 } // namespace
 
-Result<qint64> writeAtomically(const QString &path, const QByteArray &bytes)
+Result<qint64> writeAtomically(const QString &path, const QByteArray &bytes, ExistingTarget existing)
 {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly))
-        return writeError(path, f, tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), f.errorString()));
-    if (f.write(bytes) != bytes.size() || !f.commit())
-        return writeError(path, f, tr("Writing %1 failed: %2").arg(QDir::toNativeSeparators(path), f.errorString()));
-    return qint64(bytes.size());
+    return OutputFile::writeAll(path, bytes, existing, true);
 }
 
 Result<qint64> writeFile(const QString &path, const QByteArray &bytes)
 {
-    const QString part = path + QLatin1String(".part");
-    QFile out(part);
-    if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(bytes) != bytes.size()) {
-        const QString why = out.errorString();
-        const Error error = writeError(path, out, tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), why));
-        out.close();
-        QFile::remove(part);
-        return error;
-    }
-    out.close();
-    if (!QFile::rename(part, path)) {
-        QFile::remove(part);
-        return ioError(tr("Cannot write %1 (it may already exist).").arg(QDir::toNativeSeparators(path)));
-    }
-    return qint64(bytes.size());
+    return OutputFile::writeAll(path, bytes, ExistingTarget::Refuse, false);
 }
 
 Result<bool> linkOrCopy(const QString &src, const QString &dst, bool allowLink)
@@ -79,6 +53,10 @@ Result<bool> linkOrCopy(const QString &src, const QString &dst, bool allowLink)
 Result<void> prepareEmptyDir(const QString &dir)
 {
     QFileInfo fi(dir);
+    if (fi.isSymLink())
+        return Error::make(ErrorKind::Unsafe, tr("%1 is a symbolic link; an export never writes through a link. Choose a "
+                                                "new or empty folder.")
+                                                 .arg(QDir::toNativeSeparators(dir)));
     if (fi.exists()) {
         if (!fi.isDir())
             return Error::make(ErrorKind::Conflict, tr("%1 exists and is not a folder.").arg(QDir::toNativeSeparators(dir)));

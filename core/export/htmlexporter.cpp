@@ -376,7 +376,8 @@ Result<ExportReport> HtmlExporter::write(const ExportSession &session, const QLi
     }
 
     const QByteArray html = PageWriter(session, frames, options, src).page().toUtf8();
-    auto written = exportfiles::writeAtomically(pagePath, html);
+    // The folder form's page goes into a folder that was new or empty: nothing to replace there.
+    auto written = exportfiles::writeAtomically(pagePath, html, options.singleFile ? options.existing : ExistingTarget::Refuse);
     if (!written)
         return written.error();
     report.bytesWritten += written.value();

@@ -12,13 +12,13 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 #include <QSet>
 
 #include <archive.h>
 #include <archive_entry.h>
 
 #include <memory>
+#include <optional>
 
 #ifndef NB2_VERSION
 #define NB2_VERSION "0.0.0"
@@ -51,10 +51,21 @@ QString archiveMessage(archive *a)
     return s ? QString::fromLocal8Bit(s) : tr("unknown error");
 }
 
-la_ssize_t writeToSaveFile(archive *, void *client, const void *buffer, size_t length)
+/** Where libarchive's output goes: the OutputFile, and its first error (libarchive only sees -1). */
+struct ArchiveSink {
+    OutputFile *file = nullptr;
+    std::optional<Error> error;
+};
+
+la_ssize_t writeToOutput(archive *, void *client, const void *buffer, size_t length)
 {
-    auto *file = static_cast<QSaveFile *>(client);
-    return file->write(static_cast<const char *>(buffer), qint64(length));
+    auto *sink = static_cast<ArchiveSink *>(client);
+    if (const Result<void> written = sink->file->write(static_cast<const char *>(buffer), qint64(length)); !written) {
+        if (!sink->error)
+            sink->error = written.error();
+        return -1;
+    }
+    return la_ssize_t(length);
 }
 
 Result<void> addEntry(archive *a, const QString &name, const QByteArray &bytes, const QDateTime &mtime, bool compress)
@@ -104,7 +115,7 @@ bool SessionBundle::isSafeEntryName(const QString &name)
     return true;
 }
 
-Result<ExportReport> SessionBundle::write(const ExportSession &session, const QString &outFile)
+Result<ExportReport> SessionBundle::write(const ExportSession &session, const QString &outFile, ExistingTarget existing)
 {
     ExportReport report;
     report.output = outFile;
@@ -125,13 +136,16 @@ Result<ExportReport> SessionBundle::write(const ExportSession &session, const QS
         sources.append(file.value());
     }
 
-    QSaveFile out(outFile);
-    if (!out.open(QIODevice::WriteOnly))
-        return Error::make(writeFailureKind(outFile, &out), tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(outFile), out.errorString()));
+    OutputFile out(outFile, existing);
+    if (const Result<void> opened = out.open(); !opened)
+        return opened.error();
+    ArchiveSink sink{&out, std::nullopt};
+    // A failed write's own error (disk full, read-only) beats libarchive's generic one.
+    auto archiveError = [&](const QString &message) { return sink.error ? *sink.error : Error::make(ErrorKind::Io, message); };
     ArchivePtr a(archive_write_new());
     archive_write_set_format_zip(a.get());
-    if (archive_write_open2(a.get(), &out, nullptr, writeToSaveFile, nullptr, nullptr) != ARCHIVE_OK)
-        return Error::make(ErrorKind::Io, tr("Cannot start the bundle: %1").arg(archiveMessage(a.get())));
+    if (archive_write_open2(a.get(), &sink, nullptr, writeToOutput, nullptr, nullptr) != ARCHIVE_OK)
+        return archiveError(tr("Cannot start the bundle: %1").arg(archiveMessage(a.get())));
 
     // One file in memory at a time (a session can hold gigabytes of images); the index,
     // which needs every checksum, goes last.
@@ -149,7 +163,7 @@ Result<ExportReport> SessionBundle::write(const ExportSession &session, const QS
         index.append(o);
         auto added = addEntry(a.get(), rel, bytes.value(), QFileInfo(source).lastModified(), isDeflatable(rel));
         if (!added)
-            return added.error();
+            return archiveError(added.error().message);
         report.files.append(rel);
     }
     QJsonObject head;
@@ -162,13 +176,14 @@ Result<ExportReport> SessionBundle::write(const ExportSession &session, const QS
     auto added = addEntry(a.get(), QLatin1String(kIndexName), QJsonDocument(head).toJson(QJsonDocument::Indented),
                           QDateTime::currentDateTimeUtc(), true);
     if (!added)
-        return added.error();
+        return archiveError(added.error().message);
     if (archive_write_close(a.get()) != ARCHIVE_OK)
-        return Error::make(ErrorKind::Io, tr("Cannot finish the bundle: %1").arg(archiveMessage(a.get())));
+        return archiveError(tr("Cannot finish the bundle: %1").arg(archiveMessage(a.get())));
     a.reset();
-    if (!out.commit())
-        return Error::make(writeFailureKind(outFile, &out), tr("Writing %1 failed: %2").arg(QDir::toNativeSeparators(outFile), out.errorString()));
-    report.bytesWritten = QFileInfo(outFile).size();
+    const Result<qint64> committed = out.commit();
+    if (!committed)
+        return committed.error();
+    report.bytesWritten = committed.value();
     return report;
 }
 

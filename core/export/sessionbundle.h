@@ -21,8 +21,13 @@ public:
     static constexpr const char *kFormatName = "nb2lite-bundle";
     static constexpr int kFormatVersion = 1;
 
-    /** Writes session.sessionFiles (relative to session.sessionDir) to outFile atomically. */
-    static Result<ExportReport> write(const ExportSession &session, const QString &outFile);
+    /**
+     * Writes session.sessionFiles (relative to session.sessionDir) to outFile atomically
+     * (OutputFile: never through a link, never over a device or FIFO, an existing file only
+     * with Replace).
+     */
+    static Result<ExportReport> write(const ExportSession &session, const QString &outFile,
+                                      ExistingTarget existing = ExistingTarget::Refuse);
 
     /**
      * Extracts bundleFile into targetDir (created; must not exist or be empty) and verifies it.

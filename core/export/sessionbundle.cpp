@@ -13,11 +13,15 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSet>
+#include <QCryptographicHash>
 
 #include <archive.h>
 #include <archive_entry.h>
 
 #include <memory>
+
+#include <fcntl.h>
+#include <unistd.h>
 #include <optional>
 
 #ifndef NB2_VERSION
@@ -33,8 +37,19 @@ QString tr(const char *text)
     return QCoreApplication::translate("nb2::SessionBundle", text);
 }
 
-// A bundle entry larger than this is refused: no session image comes close, a zip bomb does.
-constexpr qint64 kMaxEntryBytes = qint64(2) << 30;
+// Bounds that no real session comes near and every zip bomb exceeds: one file (the inline
+// request limit is 20 MB, so no session image is larger), everything unpacked, the index, and
+// the number of entries.
+constexpr qint64 kMaxEntryBytes = qint64(256) << 20;
+constexpr qint64 kMaxTotalBytes = qint64(4) << 30;
+constexpr qint64 kMaxIndexBytes = qint64(16) << 20;
+constexpr int kMaxEntries = 200000;
+
+/** What the index says about one file. */
+struct Listed {
+    qint64 size = 0;
+    QString sha256;
+};
 
 struct ArchiveDeleter {
     void operator()(archive *a) const { archive_free(a); }
@@ -87,6 +102,44 @@ Result<void> addEntry(archive *a, const QString &name, const QByteArray &bytes, 
     if (!bytes.isEmpty() && archive_write_data(a, bytes.constData(), size_t(bytes.size())) != bytes.size())
         return Error::make(ErrorKind::Io, tr("Cannot write %1 into the bundle: %2").arg(name, archiveMessage(a)));
     return {};
+}
+
+Result<ArchivePtr> openReader(const QString &bundleFile)
+{
+    ArchivePtr a(archive_read_new());
+    archive_read_support_format_zip(a.get());
+    archive_read_support_filter_none(a.get());
+    const QByteArray path = QFile::encodeName(bundleFile);
+    if (archive_read_open_filename(a.get(), path.constData(), 64 * 1024) != ARCHIVE_OK)
+        return Error::make(ErrorKind::InvalidInput, tr("%1 is not a readable NB2Lite bundle: %2")
+                                                        .arg(QFileInfo(bundleFile).fileName(), archiveMessage(a.get())));
+    return a;
+}
+
+/** The current entry's data, refused (TooLarge) as soon as it passes maxBytes. */
+Result<QByteArray> readCapped(archive *a, const QString &name, qint64 maxBytes)
+{
+    QByteArray data;
+    char buffer[64 * 1024];
+    la_ssize_t n = 0;
+    while ((n = archive_read_data(a, buffer, sizeof buffer)) > 0) {
+        if (data.size() + n > maxBytes)
+            return Error::make(ErrorKind::TooLarge, tr("The bundle entry \"%1\" is larger than %2 bytes; nothing was extracted.")
+                                                       .arg(name).arg(maxBytes));
+        data.append(buffer, n);
+    }
+    if (n < 0)
+        return Error::make(ErrorKind::Corrupt, tr("The bundle entry \"%1\" is damaged: %2").arg(name, archiveMessage(a)));
+    return data;
+}
+
+void syncFileSystemOf(const QString &dir)
+{
+    const int fd = ::open(QFile::encodeName(dir).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        ::syncfs(fd);
+        ::close(fd);
+    }
 }
 
 bool isDeflatable(const QString &name)
@@ -193,7 +246,8 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
     report.output = targetDir;
     if (!QFileInfo(bundleFile).isFile())
         return Error::make(ErrorKind::Io, tr("The bundle %1 does not exist.").arg(QDir::toNativeSeparators(bundleFile)));
-    const bool existed = QFileInfo::exists(targetDir);
+    const QString shownName = QFileInfo(bundleFile).fileName();
+    const bool existed = QFileInfo::exists(targetDir) || QFileInfo(targetDir).isSymLink();
     auto ready = exportfiles::prepareEmptyDir(targetDir);
     if (!ready)
         return ready.error();
@@ -209,80 +263,159 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
         return Error::make(kind, message);
     };
 
-    ArchivePtr a(archive_read_new());
-    archive_read_support_format_zip(a.get());
-    archive_read_support_filter_none(a.get());
-    const QByteArray path = QFile::encodeName(bundleFile);
-    if (archive_read_open_filename(a.get(), path.constData(), 64 * 1024) != ARCHIVE_OK)
-        return fail(ErrorKind::InvalidInput, tr("%1 is not a readable NB2Lite bundle: %2")
-                                                 .arg(QFileInfo(bundleFile).fileName(), archiveMessage(a.get())));
-    QJsonObject head;
-    QHash<QString, QString> hashes;
-    QSet<QString> seen;
-    archive_entry *entry = nullptr;
-    int rc = ARCHIVE_OK;
-    while ((rc = archive_read_next_header(a.get(), &entry)) == ARCHIVE_OK) {
-        const char *utf8 = archive_entry_pathname_utf8(entry);
-        const QString name = utf8 ? QString::fromUtf8(utf8) : QString::fromLocal8Bit(archive_entry_pathname(entry));
-        if (!isSafeEntryName(name))
-            return fail(ErrorKind::Unsafe, tr("The bundle contains an unsafe entry name \"%1\" (absolute or leaving the folder); nothing was extracted.").arg(name));
-        const auto type = archive_entry_filetype(entry);
-        if (type == AE_IFDIR)
-            continue;
-        if (type != AE_IFREG || archive_entry_hardlink(entry) || archive_entry_symlink(entry))
-            return fail(ErrorKind::Unsafe, tr("The bundle entry \"%1\" is not a plain file; nothing was extracted.").arg(name));
-        if (seen.contains(name))
-            return fail(ErrorKind::Corrupt, tr("The bundle contains \"%1\" twice.").arg(name));
-        seen.insert(name);
-        if (archive_entry_size_is_set(entry) && archive_entry_size(entry) > kMaxEntryBytes)
-            return fail(ErrorKind::TooLarge, tr("The bundle entry \"%1\" is too large.").arg(name));
-
-        QByteArray data;
-        char buffer[64 * 1024];
-        la_ssize_t n = 0;
-        while ((n = archive_read_data(a.get(), buffer, sizeof buffer)) > 0) {
-            data.append(buffer, n);
-            if (data.size() > kMaxEntryBytes)
-                return fail(ErrorKind::TooLarge, tr("The bundle entry \"%1\" is too large.").arg(name));
+    // ---- Pass 1: the index and the list of entries; nothing is extracted yet. ----
+    // The zip is read through its central directory (seekable), so skipping an entry costs
+    // nothing: a bomb is judged by what the index and the directory say before a byte of it
+    // is inflated.
+    struct Seen {
+        qint64 declared = -1; // the directory's uncompressed size, -1 when not given
+    };
+    QHash<QString, Seen> entries;
+    QByteArray indexBytes;
+    bool haveIndex = false;
+    {
+        auto opened = openReader(bundleFile);
+        if (!opened)
+            return fail(opened.error().kind, opened.error().message);
+        archive *a = opened.value().get();
+        archive_entry *entry = nullptr;
+        int rc = ARCHIVE_OK;
+        int count = 0;
+        while ((rc = archive_read_next_header(a, &entry)) == ARCHIVE_OK) {
+            if (++count > kMaxEntries)
+                return fail(ErrorKind::TooLarge, tr("%1 holds more than %2 entries; it is not a session bundle. Nothing was extracted.")
+                                                     .arg(shownName).arg(kMaxEntries));
+            const char *utf8 = archive_entry_pathname_utf8(entry);
+            const QString name = utf8 ? QString::fromUtf8(utf8) : QString::fromLocal8Bit(archive_entry_pathname(entry));
+            if (!isSafeEntryName(name))
+                return fail(ErrorKind::Unsafe, tr("The bundle contains an unsafe entry name \"%1\" (absolute or leaving the folder); nothing was extracted.").arg(name));
+            const auto type = archive_entry_filetype(entry);
+            if (type == AE_IFDIR)
+                continue;
+            if (type != AE_IFREG || archive_entry_hardlink(entry) || archive_entry_symlink(entry))
+                return fail(ErrorKind::Unsafe, tr("The bundle entry \"%1\" is not a plain file; nothing was extracted.").arg(name));
+            if (entries.contains(name) || (haveIndex && name == QLatin1String(kIndexName)))
+                return fail(ErrorKind::Corrupt, tr("The bundle contains \"%1\" twice.").arg(name));
+            if (name == QLatin1String(kIndexName)) {
+                auto bytes = readCapped(a, name, kMaxIndexBytes);
+                if (!bytes)
+                    return fail(bytes.error().kind, bytes.error().message);
+                indexBytes = bytes.value();
+                haveIndex = true;
+                continue;
+            }
+            entries.insert(name, Seen{archive_entry_size_is_set(entry) ? qint64(archive_entry_size(entry)) : -1});
+            archive_read_data_skip(a);
         }
-        if (n < 0)
-            return fail(ErrorKind::Corrupt, tr("The bundle entry \"%1\" is damaged: %2").arg(name, archiveMessage(a.get())));
-
-        if (name == QLatin1String(kIndexName)) {
-            head = QJsonDocument::fromJson(data).object();
-            continue;   // the index describes the bundle; it is not part of the session
-        }
-        hashes.insert(name, SessionStore::sha256Hex(data));
-        const QString target = dir.filePath(name);
-        if (!QDir().mkpath(QFileInfo(target).absolutePath()))
-            return fail(writeFailureKind(target), tr("Cannot create a folder for %1.").arg(name));
-        auto ok = exportfiles::writeAtomically(target, data);
-        if (!ok)
-            return fail(ok.error().kind, ok.error().message);
-        written.append(name);
-        report.bytesWritten += data.size();
+        if (rc != ARCHIVE_EOF)
+            return fail(ErrorKind::Corrupt, tr("The bundle is damaged: %1").arg(archiveMessage(a)));
     }
-    if (rc != ARCHIVE_EOF)
-        return fail(ErrorKind::Corrupt, tr("The bundle is damaged: %1").arg(archiveMessage(a.get())));
 
-    if (head.value(QStringLiteral("format")).toString() != QLatin1String(kFormatName))
+    // ---- The index decides what may be extracted, and how large each file may be. ----
+    const QJsonObject head = QJsonDocument::fromJson(indexBytes).object();
+    if (!haveIndex || head.value(QStringLiteral("format")).toString() != QLatin1String(kFormatName))
         return fail(ErrorKind::InvalidInput, tr("This zip is not an NB2Lite session bundle (no %1).").arg(QLatin1String(kIndexName)));
     if (head.value(QStringLiteral("version")).toInt() > kFormatVersion)
         return fail(ErrorKind::InvalidInput, tr("The bundle was made by a newer NB2Lite (bundle version %1); update to open it.")
                                                  .arg(head.value(QStringLiteral("version")).toInt()));
+    QHash<QString, Listed> listed;
+    qint64 listedTotal = 0;
     const QJsonArray files = head.value(QStringLiteral("files")).toArray();
     for (const QJsonValue &v : files) {
         const QJsonObject o = v.toObject();
         const QString rel = o.value(QStringLiteral("path")).toString();
-        if (!hashes.contains(rel))
-            return fail(ErrorKind::Corrupt, tr("The bundle is incomplete: %1 is missing.").arg(rel));
-        if (hashes.value(rel) != o.value(QStringLiteral("sha256")).toString())
-            return fail(ErrorKind::Corrupt, tr("The bundle is damaged: %1 does not match its checksum.").arg(rel));
+        const qint64 size = qint64(o.value(QStringLiteral("size")).toDouble(-1));
+        const QString sha = o.value(QStringLiteral("sha256")).toString().toLower();
+        if (!isSafeEntryName(rel) || rel.endsWith(QLatin1Char('/')) || rel == QLatin1String(kIndexName))
+            return fail(ErrorKind::Unsafe, tr("The bundle's index lists an unsafe path \"%1\"; nothing was extracted.").arg(rel));
+        if (listed.contains(rel))
+            return fail(ErrorKind::Corrupt, tr("The bundle's index lists %1 twice.").arg(rel));
+        if (size < 0 || sha.size() != 64)
+            return fail(ErrorKind::Corrupt, tr("The bundle's index has no valid size or checksum for %1.").arg(rel));
+        if (size > kMaxEntryBytes)
+            return fail(ErrorKind::TooLarge, tr("The bundle lists %1 at %2 bytes; no session file is larger than %3 bytes. "
+                                                "Nothing was extracted.")
+                                                 .arg(rel).arg(size).arg(kMaxEntryBytes));
+        listedTotal += size;
+        if (listedTotal > kMaxTotalBytes)
+            return fail(ErrorKind::TooLarge, tr("The bundle would unpack to more than %1 bytes; nothing was extracted.").arg(kMaxTotalBytes));
+        listed.insert(rel, Listed{size, sha});
     }
-    if (files.size() != hashes.size())
-        return fail(ErrorKind::Corrupt, tr("The bundle holds files its index does not list."));
-    if (!hashes.contains(QStringLiteral("manifest.json")))
+    for (auto it = entries.cbegin(); it != entries.cend(); ++it) {
+        const auto l = listed.constFind(it.key());
+        if (l == listed.cend())
+            return fail(ErrorKind::Corrupt, tr("The bundle holds \"%1\", which its index does not list; nothing was extracted.").arg(it.key()));
+        if (it.value().declared > l->size)
+            return fail(ErrorKind::TooLarge, tr("The bundle entry \"%1\" unpacks to %2 bytes, more than the %3 its index lists; "
+                                                "nothing was extracted.")
+                                                 .arg(it.key()).arg(it.value().declared).arg(l->size));
+    }
+    for (auto it = listed.cbegin(); it != listed.cend(); ++it) {
+        if (!entries.contains(it.key()))
+            return fail(ErrorKind::Corrupt, tr("The bundle is incomplete: %1 is missing.").arg(it.key()));
+    }
+    if (!listed.contains(QStringLiteral("manifest.json")))
         return fail(ErrorKind::Corrupt, tr("The bundle has no manifest.json."));
+
+    // ---- Pass 2: stream each listed file to disk, counting as it inflates. ----
+    {
+        auto opened = openReader(bundleFile);
+        if (!opened)
+            return fail(opened.error().kind, opened.error().message);
+        archive *a = opened.value().get();
+        archive_entry *entry = nullptr;
+        int rc = ARCHIVE_OK;
+        qint64 total = 0;
+        char buffer[64 * 1024];
+        while ((rc = archive_read_next_header(a, &entry)) == ARCHIVE_OK) {
+            const char *utf8 = archive_entry_pathname_utf8(entry);
+            const QString name = utf8 ? QString::fromUtf8(utf8) : QString::fromLocal8Bit(archive_entry_pathname(entry));
+            const auto l = listed.constFind(name);
+            if (archive_entry_filetype(entry) == AE_IFDIR || l == listed.cend()) {
+                archive_read_data_skip(a); // the index (or a folder): checked in pass 1
+                continue;
+            }
+            // Pass 1 saw this archive; a file that changed since is caught by these same checks.
+            if (!isSafeEntryName(name) || archive_entry_filetype(entry) != AE_IFREG || archive_entry_symlink(entry)
+                || archive_entry_hardlink(entry))
+                return fail(ErrorKind::Unsafe, tr("The bundle entry \"%1\" is not a plain file; nothing was extracted.").arg(name));
+            const QString target = dir.filePath(name);
+            if (!QDir().mkpath(QFileInfo(target).absolutePath()))
+                return fail(writeFailureKind(target), tr("Cannot create a folder for %1.").arg(name));
+            OutputFile out(target, ExistingTarget::Refuse, false);
+            if (const Result<void> o = out.open(); !o)
+                return fail(o.error().kind, o.error().message);
+            QCryptographicHash hash(QCryptographicHash::Sha256);
+            qint64 size = 0;
+            la_ssize_t n = 0;
+            while ((n = archive_read_data(a, buffer, sizeof buffer)) > 0) {
+                // The running check: a directory size can lie, a bomb's always does.
+                size += n;
+                total += n;
+                if (size > l->size)
+                    return fail(ErrorKind::TooLarge, tr("The bundle entry \"%1\" unpacks to more than the %2 bytes its index "
+                                                        "lists; nothing was extracted.")
+                                                         .arg(name).arg(l->size));
+                if (total > kMaxTotalBytes)
+                    return fail(ErrorKind::TooLarge, tr("The bundle unpacks to more than %1 bytes; nothing was extracted.").arg(kMaxTotalBytes));
+                hash.addData(QByteArrayView(buffer, n));
+                if (const Result<void> w = out.write(buffer, n); !w)
+                    return fail(w.error().kind, w.error().message);
+            }
+            if (n < 0)
+                return fail(ErrorKind::Corrupt, tr("The bundle entry \"%1\" is damaged: %2").arg(name, archiveMessage(a)));
+            if (size != l->size || QString::fromLatin1(hash.result().toHex()) != l->sha256)
+                return fail(ErrorKind::Corrupt, tr("The bundle is damaged: %1 does not match its checksum.").arg(name));
+            if (const Result<qint64> c = out.commit(); !c)
+                return fail(c.error().kind, c.error().message);
+            written.append(name);
+            report.bytesWritten += size;
+        }
+        if (rc != ARCHIVE_EOF)
+            return fail(ErrorKind::Corrupt, tr("The bundle is damaged: %1").arg(archiveMessage(a)));
+    }
+    syncFileSystemOf(targetDir); // one sync for all the files, not one per file
+
     // Checksums only prove the files are the ones the index lists, not that the manifest's
     // paths stay in the folder: a crafted bundle recomputes them. Check the paths themselves.
     {

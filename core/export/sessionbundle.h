@@ -31,7 +31,12 @@ public:
 
     /**
      * Extracts bundleFile into targetDir (created; must not exist or be empty) and verifies it.
-     * Returns what was written; on any error nothing remains in targetDir.
+     * Zip bombs and strays are refused before a byte is extracted: the index is read first,
+     * every entry must be listed in it, the index's and the zip directory's sizes must agree
+     * and stay under the caps (256 MiB per file, 4 GiB in all); then each file is streamed to
+     * disk (64 KiB at a time) with a running size and checksum check. Finally the manifest's
+     * paths must stay inside targetDir (SessionPaths). Returns what was written; on any error
+     * nothing remains in targetDir.
      */
     static Result<ExportReport> extract(const QString &bundleFile, const QString &targetDir);
 

@@ -56,9 +56,9 @@ QString frameLine(const Frame &f)
 }
 
 /** Every frame (the trash too: each frame says whether it is trashed), the live roots, heads and branches. */
-OutJson graphJson(const SessionController &s)
+OutJson graphJson(const SessionStore &store)
 {
-    const FrameGraph &g = s.graph();
+    const FrameGraph &g = store.graph();
     OutJson frames = OutJson::array();
     for (const Frame &f : g.frames())
         frames.push_back(toOutJson(QJsonValue(f.toJson())));
@@ -66,8 +66,8 @@ OutJson graphJson(const SessionController &s)
     for (const Branch &b : g.branches())
         branches.push_back(OutJson{{"head", b.head().toStdString()}, {"path", toOutJson(b.path)}});
     OutJson o = OutJson::object();
-    o["session"] = toOutJson(s.store()->dir());
-    o["current_frame"] = toOutJson(s.store()->currentFrameId());
+    o["session"] = toOutJson(store.dir());
+    o["current_frame"] = toOutJson(store.currentFrameId());
     o["roots"] = toOutJson(g.roots());
     o["heads"] = toOutJson(g.heads());
     o["branches"] = branches;
@@ -86,6 +86,9 @@ CliReport errorReport(const Error &error)
 SessionSettings settingsFrom(const CliArgs &a)
 {
     SessionSettings settings;
+    // Crashed or cut-off turns are fetched by `recover` only: no other command goes to the
+    // server for them or changes them behind the user's back.
+    settings.recoverOnOpen = a.command == CliCommand::Recover;
     settings.autoReAnchor = !a.noReAnchor;
     if (a.lockTimeoutMs >= 0)
         settings.lockTimeoutMs = a.lockTimeoutMs;
@@ -100,30 +103,38 @@ SessionSettings settingsFrom(const CliArgs &a)
     return settings;
 }
 
-/** `log --ids`: the frame ids, read from the manifest alone (no recovery, no network, no client). */
-int listFrameIds(const CliArgs &a, Console &console)
+/**
+ * `log` (and `log --ids`): read from the manifest (and what the journal knows) with the session
+ * opened read-only: no recovery, no network, no client, no lock, not one byte written.
+ */
+int runLog(const CliArgs &a, Console &console)
 {
-    // Shell completion calls this for whatever folder was typed: never touch a folder that is
-    // not a session (opening one would create images/ and thumbs/ in it).
-    if (!QFileInfo(QDir(a.sessionDir).filePath(QStringLiteral("manifest.json"))).isFile())
+    // Shell completion calls `log --ids` for whatever folder was typed: a folder that is not a
+    // session is refused before anything else looks at it.
+    if (!QFileInfo(QDir(a.sessionDir).filePath(QStringLiteral("manifest.json"))).isFile()
+        && !QFileInfo(QDir(a.sessionDir).filePath(QStringLiteral("journal.jsonl"))).isFile())
         return console.finish(errorReport(Error::make(ErrorKind::InvalidInput, CliText::tr("%1 is not a session (no manifest.json)")
                                                                         .arg(QDir::toNativeSeparators(a.sessionDir)))),
-                              false);
+                              a.json && !a.idsOnly);
     SessionStore store;
-    if (const Result<void> opened = store.open(a.sessionDir, SessionStore::OpenMode::OpenExisting); !opened)
-        return console.finish(errorReport(opened.error()), false);
-    const QStringList ids = store.graph().frameIds(a.all ? FrameGraph::IncludeTrashed : FrameGraph::LiveOnly);
-    console.out(ids.isEmpty() ? QString() : ids.join(QLatin1Char('\n')) + QLatin1Char('\n'));
-    return kExitSuccess;
-}
-
-void printLog(const SessionController &session, const CliArgs &a, Console &console)
-{
-    const FrameGraph &g = session.graph();
+    if (const Result<void> opened = store.open(a.sessionDir, SessionStore::OpenMode::ReadOnly); !opened) {
+        Error error = opened.error();
+        if (error.kind == ErrorKind::Corrupt)
+            error.message += CliText::tr(" -- the session can be rebuilt from its journal and images (nothing is deleted): "
+                                         "nb2lite --session %1 rebuild")
+                                 .arg(a.sessionDir);
+        return console.finish(errorReport(error), a.json && !a.idsOnly);
+    }
+    const FrameGraph &g = store.graph();
     const FrameGraph::Visibility visibility = a.all ? FrameGraph::IncludeTrashed : FrameGraph::LiveOnly;
+    if (a.idsOnly) {
+        const QStringList ids = g.frameIds(visibility);
+        console.out(ids.isEmpty() ? QString() : ids.join(QLatin1Char('\n')) + QLatin1Char('\n'));
+        return kExitSuccess;
+    }
     if (a.json) {
-        console.out(jsonLine(graphJson(session)));
-        return;
+        console.out(jsonLine(graphJson(store)));
+        return kExitSuccess;
     }
     const QStringList lines = logGraphLines(g, visibility, frameLine);
     QString text = lines.isEmpty() ? QString() : lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
@@ -132,6 +143,16 @@ void printLog(const SessionController &session, const CliArgs &a, Console &conso
     if (interrupted)
         text += CliText::tr(", %n interrupted (retry REF to re-send)", nullptr, interrupted);
     console.out(text + QLatin1Char('\n'));
+    int recoverable = 0;
+    for (const Frame &f : g.frames())
+        recoverable += (f.isRecoverable() || f.isPending()) && !f.isTrashed() ? 1 : 0;
+    if (recoverable)
+        console.err(CliText::tr("note: %n turn(s) not finished here (still running, or stopped by a crash or a cut connection); "
+                                "nb2lite --session %1 recover fetches what the server has",
+                                nullptr, recoverable)
+                        .arg(a.sessionDir)
+                    + QLatin1Char('\n'));
+    return kExitSuccess;
 }
 
 /** The lineage-record lines `import` prints, and the options it implies. */
@@ -208,8 +229,8 @@ int reportTurn(const SessionController &session, const Frame &f, const CliArgs &
 int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &context)
 {
     const CliCommand cmd = a.command;
-    if (cmd == CliCommand::Log && a.idsOnly)
-        return listFrameIds(a, console);
+    if (cmd == CliCommand::Log)
+        return runLog(a, console); // reading: before any backend, client or lock exists
     auto fail = [&](const Error &error) { return console.finish(errorReport(error), a.json); };
     auto usage = [&](const QString &message) {
         return console.finish(failureReport(QStringLiteral("usage"), message), a.json);
@@ -236,7 +257,7 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
     SessionController session;
     session.setSettings(settingsFrom(a));
     session.setStepDelayForTesting(context.seams.stepDelayMs);
-    const bool needsApi = cmd != CliCommand::Log && cmd != CliCommand::Import && cmd != CliCommand::Rebuild;
+    const bool needsApi = cmd != CliCommand::Import && cmd != CliCommand::Rebuild;
     if (needsApi || !config.apiKey.isEmpty())
         session.setClient(std::make_shared<InteractionsClient>(config));
 
@@ -291,9 +312,6 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
     Result<QString> started = QString();
     std::optional<Provenance> record;
     switch (cmd) {
-    case CliCommand::Log:
-        printLog(session, a, console);
-        return kExitSuccess;
     case CliCommand::Recover:
     case CliCommand::Rebuild:
         console.out(CliText::tr("session %1: %n frame(s)", nullptr, int(session.graph().size())).arg(session.store()->dir())

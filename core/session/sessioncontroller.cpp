@@ -40,6 +40,7 @@ struct SessionController::Job {
     QString reAnchorFile;          // Edit: the parent's image, sent inline if the id is rejected as not found
     bool canReAnchor = false;
     QString recoverId;             // recovery: get this id instead of creating
+    bool createIfGone = false;     // retry: when the known id is gone or finished without a picture, send anew
     QString sessionDir;
     bool stream = true;
     int stepDelayMs = 0;
@@ -141,6 +142,48 @@ void storeImage(const SessionController::Job &job, FrameKind kind, SessionContro
         QThread::msleep(job.stepDelayMs); // widen the image-written/manifest-not-yet window for crash tests
 }
 
+/**
+ * Gets job.recoverId, polling while the server is still drawing it, into r (done with its
+ * image stored, or an error). Returns true when the id cannot give a picture any more (gone,
+ * failed on the server, finished without an image): only then may a retry send anew.
+ */
+bool fetchKnown(const SessionController::Job &job, SessionController::JobResult &r)
+{
+    CallOptions opts;
+    opts.cancel = job.cancel;
+    for (int poll = 0; poll < 20; ++poll) {
+        Result<Interaction> got = job.client->get(job.recoverId, opts);
+        if (!got) {
+            r.error = got.error();
+            r.attempts += got.error().api.attempts;
+            return got.error().kind == ErrorKind::NotFound;
+        }
+        r.attempts += got.value().attempts;
+        const QString status = got.value().status;
+        if (status == QLatin1String("in_progress") || status == QLatin1String("queued")) {
+            if (!job.cancel->sleepFor(500)) {
+                r.error = Error::make(ErrorKind::Cancelled, QStringLiteral("Recovery was cancelled."));
+                return false;
+            }
+            continue;
+        }
+        r.interaction = got.value();
+        if (r.interaction.id.isEmpty())
+            r.interaction.id = job.recoverId;
+        if (status != QLatin1String("completed")) {
+            r.error = Error::make(ErrorKind::Server,
+                                  QStringLiteral("The server reports this interaction as \"%1\".").arg(status));
+            return true;
+        }
+        r.ok = true;
+        storeImage(job, job.kind, r);
+        return !r.ok && r.error.kind == ErrorKind::NoImage;
+    }
+    r.error = Error::make(ErrorKind::Timeout, QStringLiteral("The server was still working on this interaction; "
+                                                             "recover it later."));
+    return false;
+}
+
 /** The blocking part of a turn: runs on a pool thread, touches no QObject. */
 SessionController::JobResult runJob(std::shared_ptr<SessionController::Job> job)
 {
@@ -156,40 +199,16 @@ SessionController::JobResult runJob(std::shared_ptr<SessionController::Job> job)
     }
 
     if (!job->recoverId.isEmpty()) {
+        // A known id is always fetched first: get is free, a new create would bill again.
         r.recovery = true;
-        CallOptions opts;
-        opts.cancel = job->cancel;
-        // The server may still be drawing it: poll briefly (get is free; create would bill again).
-        for (int poll = 0; poll < 20; ++poll) {
-            Result<Interaction> got = job->client->get(job->recoverId, opts);
-            if (!got) {
-                r.error = got.error();
-                r.attempts += got.error().api.attempts;
-                return r;
-            }
-            r.attempts += got.value().attempts;
-            const QString status = got.value().status;
-            if (status == QLatin1String("in_progress") || status == QLatin1String("queued")) {
-                if (!job->cancel->sleepFor(500)) {
-                    r.error = Error::make(ErrorKind::Cancelled, QStringLiteral("Recovery was cancelled."));
-                    return r;
-                }
-                continue;
-            }
-            r.interaction = got.value();
-            if (r.interaction.id.isEmpty())
-                r.interaction.id = job->recoverId;
-            if (status != QLatin1String("completed")) {
-                r.error = Error::make(ErrorKind::Server,
-                                    QStringLiteral("The server reports this interaction as \"%1\".").arg(status));
-                return r;
-            }
-            r.ok = true;
-            storeImage(*job, job->kind, r);
+        const bool gone = fetchKnown(*job, r);
+        if (!gone || !job->createIfGone || job->cancel->isCancelled())
             return r;
-        }
-        r.error = Error::make(ErrorKind::Timeout, QStringLiteral("The server was still working on this interaction."));
-        return r;
+        // retry: the server has no picture under that id (gone, failed, no image): send anew.
+        r.recovery = false;
+        r.ok = false;
+        r.error = {};
+        r.interaction = {};
     }
 
     Result<TurnRequest> request = buildRequest(*job, job->kind);
@@ -760,6 +779,9 @@ void SessionController::finishJob(const JobResult &result)
     } else {
         f.status = FrameStatus::Failed;
         f.error = FrameError::fromError(result.error);
+        // An answer cut after the id arrived: the server may finish it; recover/retry get it.
+        if (!result.error.api.interactionId.isEmpty())
+            f.interactionId = result.error.api.interactionId;
         if (result.error.kind == ErrorKind::NotFound && f.kind == FrameKind::Edit)
             f.error.message = QStringLiteral("The server no longer has the parent's interaction %1 and automatic "
                                              "re-anchoring is off. Re-anchor this frame to send the parent's stored "
@@ -849,8 +871,10 @@ Result<QString> SessionController::retry(const QString &frameId)
     Frame f = *fp;
     auto job = std::make_shared<Job>();
     job->frameId = f.id;
-    if (f.status == FrameStatus::Interrupted && !f.interactionId.isEmpty()) {
-        job->recoverId = f.interactionId; // the server may have it: fetch, don't pay again
+    if (f.isRecoverable()) {
+        // The server may have finished it: get it first, and send anew only if it is gone.
+        job->recoverId = f.interactionId;
+        job->createIfGone = true;
     } else {
         if (f.kind == FrameKind::Edit || f.kind == FrameKind::ReAnchor) {
             if (auto r = checkParentForChild(f.parentId, TurnParams{f.prompt, {}, {}, true}, true); !r)
@@ -920,8 +944,14 @@ void SessionController::recoverInterrupted()
     QList<Frame> interrupted;
     QStringList toFetch;
     for (const Frame &f : graph().frames()) {
-        if (!f.isPending() || isTracked(f.id))
+        if (isTracked(f.id))
             continue;
+        if (!f.isPending()) {
+            // Interrupted or cut off earlier, with a known id: still the server's to give back.
+            if (f.isRecoverable() && m_client)
+                toFetch.append(f.id);
+            continue;
+        }
         if (f.ownerPid != currentPid() && processAlive(f.ownerPid))
             continue; // another live process is running this turn
         if (!f.interactionId.isEmpty() && !m_client)
@@ -950,6 +980,7 @@ void SessionController::recoverInterrupted()
     m_interrupted = interrupted.size();
     for (const QString &id : std::as_const(toFetch)) {
         Frame f = graph().value(id);
+        f.status = FrameStatus::Pending; // a recoverable frame goes back to pending while it is fetched
         f.ownerPid = currentPid(); // ours now: another process must not recover it twice
         commitFrames({f});
         auto job = std::make_shared<Job>();

@@ -389,6 +389,8 @@ Result<void> SessionStore::open(const QString &dirIn, OpenMode mode)
         return e;
     };
     const QString dir = QDir::cleanPath(QFileInfo(dirIn).absoluteFilePath());
+    if (mode == OpenMode::ReadOnly)
+        return openReadOnly(dir);
     QDir d(dir);
     if (!d.exists()) {
         if (mode == OpenMode::OpenExisting)
@@ -436,10 +438,44 @@ Result<void> SessionStore::open(const QString &dirIn, OpenMode mode)
     return {};
 }
 
+Result<void> SessionStore::openReadOnly(const QString &dir)
+{
+    // Nothing here may create, lock or write: a reading command leaves every byte as it was.
+    if (!QFileInfo(dir).isDir())
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("%1: no such session folder").arg(dir));
+    if (!QFileInfo::exists(dir + QStringLiteral("/manifest.json"))) {
+        if (QFileInfo(dir + QStringLiteral("/journal.jsonl")).size() > 0)
+            return Error::make(ErrorKind::Corrupt, QStringLiteral("%1: the session has a journal but no manifest.json; "
+                                                                  "rebuild it from the journal")
+                                                       .arg(dir));
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("%1: not a session (no manifest.json)").arg(dir));
+    }
+    FrameGraph graph;
+    QString current;
+    QJsonObject extra;
+    QByteArray raw;
+    if (const Result<void> read = readManifest(dir + QStringLiteral("/manifest.json"), &graph, &current, &extra, &raw); !read)
+        return read;
+    m_dir = dir;
+    m_readOnly = true;
+    m_journal.setPath(journalPath());
+    QStringList a, c, r;
+    adopt(std::move(graph), current, extra, raw, &a, &c, &r);
+    const Result<QList<Frame>> fixes = journalFixes();
+    if (!fixes) {
+        close();
+        return fixes.error();
+    }
+    for (const Frame &f : fixes.value())
+        m_graph.upsert(f); // shown, not written
+    return {};
+}
+
 void SessionStore::close()
 {
-    if (isOpen())
+    if (isOpen() && !m_readOnly)
         flush(); // everything queued reaches the disk before the session goes
+    m_readOnly = false;
     delete m_watcher;
     m_watcher = nullptr;
     m_reloadTimer->stop();
@@ -533,12 +569,22 @@ void SessionStore::adopt(FrameGraph graph, const QString &current, const QJsonOb
 
 Result<void> SessionStore::mergeJournal()
 {
+    const Result<QList<Frame>> fixes = journalFixes();
+    if (!fixes)
+        return fixes.error();
+    if (fixes.value().isEmpty())
+        return {};
+    return commit(fixes.value(), {}, {});
+}
+
+Result<QList<Frame>> SessionStore::journalFixes() const
+{
     // The journal may be ahead of the manifest after a crash: an id learned by streaming that
     // never reached the manifest (or, after a lost manifest, a begun turn it does not list).
     // A pending frame always reaches the manifest before its journal record, so a manifest
     // without pending frames has nothing to learn from the journal: skip reading it.
     if (m_graph.withStatus(FrameStatus::Pending).isEmpty() && !m_graph.isEmpty())
-        return {};
+        return QList<Frame>();
     const Journal::Replay replay = Journal::replay(journalPath());
     QList<Frame> fixes;
     for (const QString &id : replay.openTurns) {
@@ -548,7 +594,7 @@ Result<void> SessionStore::mergeJournal()
         if (!known) {
             const Frame &fromJournal = replay.frames.value(id);
             if (const Result<void> inside = SessionPaths::checkFrame(fromJournal, m_dir, QStringLiteral("journal")); !inside)
-                return inside;
+                return inside.error();
             fixes.append(fromJournal);
             continue;
         }
@@ -559,9 +605,7 @@ Result<void> SessionStore::mergeJournal()
             fixes.append(f);
         }
     }
-    if (fixes.isEmpty())
-        return {};
-    return commit(fixes, {}, {});
+    return fixes;
 }
 
 Result<void> SessionStore::lock()
@@ -608,7 +652,7 @@ void SessionStore::startWriter()
 quint64 SessionStore::commitAsync(const QList<Frame> &upserts, const QStringList &removals,
                                   const QString &newCurrentFrameId)
 {
-    if (!isOpen())
+    if (!isOpen() || m_readOnly)
         return 0;
     // The GUI's view changes now; the disk catches up on the writer.
     for (const Frame &f : upserts)
@@ -633,6 +677,8 @@ Result<void> SessionStore::commit(const QList<Frame> &upserts, const QStringList
 {
     if (!isOpen())
         return Error::make(ErrorKind::InvalidInput, QStringLiteral("no session is open"));
+    if (m_readOnly)
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("the session was opened read-only"));
     const quint64 gen = commitAsync(upserts, removals, newCurrentFrameId);
     const Result<void> flushed = flush();
     if (const Result<void> written = waiterFor(gen)(); !written)
@@ -657,6 +703,8 @@ std::function<Result<void>()> SessionStore::waiterFor(quint64 gen) const
 
 void SessionStore::enqueue(std::function<Result<void>()> task)
 {
+    if (m_readOnly)
+        return; // a reading command writes nothing, journal records included
     WriterState::Task t;
     t.run = std::move(task);
     postTask(m_writer, m_writerPool, std::move(t));
@@ -744,7 +792,7 @@ bool SessionStore::applyWriterResults()
 
 bool SessionStore::reload()
 {
-    if (!isOpen())
+    if (!isOpen() || m_readOnly)
         return false;
     if (m_watcher && !m_watcher->files().contains(manifestPath()) && QFileInfo::exists(manifestPath()))
         m_watcher->addPath(manifestPath()); // a rename replaced the watched inode
@@ -877,8 +925,8 @@ Result<void> SessionStore::rebuild(const QString &dirIn)
 
 QString SessionStore::thumbnailFor(const Frame &frame, int size) const
 {
-    if (frame.image.isNull() || !isOpen())
-        return {};
+    if (frame.image.isNull() || !isOpen() || m_readOnly)
+        return {}; // read-only: the thumbs/ cache is not written either
     const Result<QString> resolved = SessionPaths::resolveInside(m_dir, frame.image.file);
     if (!resolved)
         return {};

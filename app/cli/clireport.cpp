@@ -1,6 +1,8 @@
 #include "app/cli/clireport.h"
 
 #include "app/cli/jsonout.h"
+#include "core/api/interactionsclient.h"
+#include "core/common/humanduration.h"
 
 #include <nlohmann/json.hpp>
 
@@ -131,6 +133,14 @@ QString ReportPrinter::errorLine(const CliReport &report) const
     if (error.api.attempts > 1)
         line += QStringLiteral(" [%1 attempts]").arg(error.api.attempts);
     return redact(line) + QLatin1Char('\n');
+}
+
+QString retryNoticeLine(const RetryNotice &notice)
+{
+    return QStringLiteral("retrying: attempt %1 of %2 failed (%3: %4); trying again in %5")
+        .arg(notice.attempt)
+        .arg(notice.maxAttempts)
+        .arg(errorKindName(notice.error.kind), oneLine(notice.error.message), humanDuration(notice.delayMs));
 }
 
 CliReport failureReport(const QString &kind, const QString &message)

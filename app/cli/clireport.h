@@ -52,4 +52,8 @@ private:
 /** A failure that is not an API error: kind "usage" (bad command line) or "internal". */
 CliReport failureReport(const QString &kind, const QString &message);
 
+struct RetryNotice;
+/** "retrying: attempt 1 of 5 failed (timeout: ...); trying again in 1.5 s" for stderr. */
+QString retryNoticeLine(const RetryNotice &notice);
+
 } // namespace nb2

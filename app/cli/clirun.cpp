@@ -73,6 +73,8 @@ int runApiCommand(const CliArgs &args, Console &console, const CommandContext &c
 
     InteractionsClient client(setup.config);
     CommandRunner runner(client, &levels, setup.outputDir, [&console](const QString &line) { console.err(line + QLatin1Char('\n')); });
+    if (args.timeoutMs >= 0)
+        runner.setDeadline(QDeadlineTimer(args.timeoutMs)); // the whole command, every retry included
     if (context.canceller) {
         // Ctrl-C ends the call in flight as "cancelled" (a second one exits).
         runner.setCancelToken(context.canceller->token());
@@ -121,11 +123,6 @@ int runCommandLine(const QStringList &arguments, Console &console, const Command
     default:
         break;
     }
-    if (args.timeoutMs >= 0)
-        // Parsed and checked so scripts can be written against it; the client's overall deadline is not here yet.
-        return console.finish(failureReport(QStringLiteral("internal"),
-                                            CliText::tr("--timeout is not available in this build of nb2lite yet")),
-                              args.json);
     if (args.inSession)
         return runSessionCommand(args, console, context);
     return runApiCommand(args, console, context);

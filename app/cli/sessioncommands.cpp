@@ -211,7 +211,12 @@ int reportTurn(const SessionController &session, const Frame &f, const CliArgs &
     ErrorKind kind = errorKindFromName(f.error.kind);
     if (f.status == FrameStatus::Cancelled)
         kind = ErrorKind::Cancelled;
-    if (f.status == FrameStatus::Failed && f.kind == FrameKind::Edit && kind == ErrorKind::NotFound)
+    if (f.isRecoverable())
+        console.err(CliText::tr("hint: the server knows this turn (%1): nb2lite --session %2 recover fetches it without "
+                                "sending it again")
+                        .arg(f.interactionId, a.sessionDir)
+                    + QLatin1Char('\n'));
+    else if (f.status == FrameStatus::Failed && f.kind == FrameKind::Edit && kind == ErrorKind::NotFound)
         console.err(CliText::tr("hint: nb2lite --session %1 reanchor %2").arg(a.sessionDir, f.id) + QLatin1Char('\n'));
     else if (f.status != FrameStatus::Done && f.status != FrameStatus::Pending)
         console.err(CliText::tr("hint: nb2lite --session %1 retry %2").arg(a.sessionDir, f.id) + QLatin1Char('\n'));
@@ -256,6 +261,17 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
 
     SessionController session;
     session.setSettings(settingsFrom(a));
+    if (a.timeoutMs >= 0)
+        session.setTurnTimeoutMs(a.timeoutMs);
+    QObject::connect(&session, &SessionController::turnRetrying, &session,
+                     [&console](const QString &, int attempt, int maxAttempts, int delayMs, const Error &error) {
+                         RetryNotice n;
+                         n.attempt = attempt;
+                         n.maxAttempts = maxAttempts;
+                         n.delayMs = delayMs;
+                         n.error = error;
+                         console.err(retryNoticeLine(n) + QLatin1Char('\n'));
+                     });
     session.setStepDelayForTesting(context.seams.stepDelayMs);
     const bool needsApi = cmd != CliCommand::Import && cmd != CliCommand::Rebuild;
     if (needsApi || !config.apiKey.isEmpty())

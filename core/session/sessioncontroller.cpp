@@ -46,11 +46,28 @@ struct SessionController::Job {
     int stepDelayMs = 0;
     std::shared_ptr<InteractionsClient> client;
     CancelTokenPtr cancel = std::make_shared<CancelToken>();
+    QDeadlineTimer deadline{QDeadlineTimer::Forever}; // the turn's time limit (setTurnTimeoutMs)
     Journal *journal = nullptr;
     Frame beginFrame;                             // the pending frame the journal "begin" record carries
     std::function<Result<void>()> manifestWritten; // blocks until the manifest lists the pending frame
     SessionController *controller = nullptr;
     std::optional<Error> setupError;              // a file the frame names is unsafe: fail without sending
+
+    /** Cancel token, deadline and retry progress, for every call of this turn. */
+    CallOptions callOptions() const
+    {
+        CallOptions opts;
+        opts.cancel = cancel;
+        opts.deadline = deadline;
+        SessionController *c = controller;
+        const QString id = frameId;
+        opts.onRetry = [c, id](const RetryNotice &n) {
+            QMetaObject::invokeMethod(
+                c, [c, id, n] { emit c->turnRetrying(id, n.attempt, n.maxAttempts, n.delayMs, n.error); },
+                Qt::QueuedConnection);
+        };
+        return opts;
+    }
 };
 
 /** What a worker hands back to the GUI thread. */
@@ -149,8 +166,7 @@ void storeImage(const SessionController::Job &job, FrameKind kind, SessionContro
  */
 bool fetchKnown(const SessionController::Job &job, SessionController::JobResult &r)
 {
-    CallOptions opts;
-    opts.cancel = job.cancel;
+    CallOptions opts = job.callOptions();
     for (int poll = 0; poll < 20; ++poll) {
         Result<Interaction> got = job.client->get(job.recoverId, opts);
         if (!got) {
@@ -232,8 +248,7 @@ SessionController::JobResult runJob(std::shared_ptr<SessionController::Job> job)
             return r;
         }
     }
-    CallOptions opts;
-    opts.cancel = job->cancel;
+    CallOptions opts = job->callOptions();
     opts.stream = job->stream;
     const QString frameId = job->frameId;
     Journal *journal = job->journal;
@@ -692,6 +707,7 @@ void SessionController::launch(const QString &frameId)
     job->sessionDir = m_store->dir();
     job->stream = m_settings.streamTurns;
     job->stepDelayMs = m_stepDelayMs;
+    job->deadline = m_turnTimeoutMs > 0 ? QDeadlineTimer(m_turnTimeoutMs) : QDeadlineTimer(QDeadlineTimer::Forever);
     job->client = m_client;
     job->journal = &m_store->journal();
     job->controller = this;

@@ -85,6 +85,12 @@ public:
     std::shared_ptr<InteractionsClient> client() const { return m_client; }
     void setSettings(const SessionSettings &settings);
     const SessionSettings &settings() const { return m_settings; }
+    /**
+     * A time limit for each turn from the moment it starts, every retry, wait and follow-up
+     * get included (nb2lite --timeout); 0: none. A turn past it fails as a timeout (and stays
+     * recoverable when the server had already named its id).
+     */
+    void setTurnTimeoutMs(int ms) { m_turnTimeoutMs = ms; }
 
     /** Opens/creates the session; with recoverOnOpen, starts recovery of crashed turns. */
     Result<void> open(const QString &dir);
@@ -167,6 +173,8 @@ signals:
     void turnStarted(const QString &frameId);    // the request left the queue
     void turnFinished(const QString &frameId);   // reached done/failed/cancelled/interrupted
     void turnFailed(const QString &frameId, const nb2::Error &error);
+    /** An attempt of a running turn failed; the client tries again after delayMs (progress for the user). */
+    void turnRetrying(const QString &frameId, int attempt, int maxAttempts, int delayMs, const nb2::Error &error);
     void frameReAnchored(const QString &frameId);
     /** A streaming turn sent a draft image (encoded bytes) from its thought step. */
     void draftReceived(const QString &frameId, const QByteArray &imageBytes);
@@ -218,6 +226,7 @@ private:
     int m_recovered = 0;
     int m_interrupted = 0;
     int m_stepDelayMs = 0;
+    int m_turnTimeoutMs = 0;
 };
 
 } // namespace nb2

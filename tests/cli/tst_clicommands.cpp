@@ -362,10 +362,10 @@ void tst_CliCommands::reservedCommandsSaySo()
     const Run mcp = run({QStringLiteral("mcp"), QStringLiteral("--demo"), QStringLiteral("--no-image-blocks")});
     QCOMPARE(mcp.exitCode, 1);
     QVERIFY2(mcp.err.contains("not built"), mcp.err.constData());
+    // --timeout is no longer reserved: it bounds the call (see tst_knownids for a server that never answers).
     const Run timeout = run({QStringLiteral("--demo"), QStringLiteral("--timeout"), QStringLiteral("30"),
                              QStringLiteral("generate"), QStringLiteral("x")});
-    QCOMPARE(timeout.exitCode, 1);
-    QVERIFY2(timeout.err.contains("--timeout"), timeout.err.constData());
+    QVERIFY2(timeout.exitCode == 0, timeout.err.constData());
     const Run notDir = run({QStringLiteral("--session"), m_dir.filePath(QStringLiteral("home")), QStringLiteral("log"),
                             QStringLiteral("--ids")});
     QVERIFY(notDir.exitCode != 0);

@@ -35,9 +35,16 @@ QString oneLine(QString text)
 QString fullMessage(const Error &error)
 {
     QString message = error.message.isEmpty() ? QStringLiteral("failed") : error.message;
-    if (!error.api.serverMessage.isEmpty() && !message.contains(error.api.serverMessage))
+    // Messages quote the server without its final full stop: compare the same way, or its words come twice.
+    QString said = error.api.serverMessage.trimmed();
+    while (said.endsWith(QLatin1Char('.')))
+        said.chop(1);
+    if (!said.isEmpty() && !message.contains(said))
         message += QStringLiteral(" (server said: %1)").arg(error.api.serverMessage);
-    if (error.kind == ErrorKind::TooLarge && !message.contains(QLatin1String("--reencode")))
+    // Only where re-encoding can help: the message says so when images were sent (not for a
+    // text-only request, a bundle entry or an image that cannot shrink enough).
+    if (error.kind == ErrorKind::TooLarge && message.contains(QLatin1String("re-encode option"))
+        && !message.contains(QLatin1String("--reencode")))
         message += QStringLiteral(" Re-run with --reencode to send a re-encoded JPEG copy instead.");
     return message;
 }
@@ -92,6 +99,8 @@ QByteArray ReportPrinter::json(const CliReport &report) const
     } else {
         object["error"] = nullptr;
     }
+    for (auto it = report.extra.constBegin(); it != report.extra.constEnd(); ++it)
+        object[it.key().toStdString()] = cli::toOutJson(it.value());
     return cli::jsonLine(object);
 }
 

@@ -18,6 +18,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QLoggingCategory>
 #include <QProcessEnvironment>
 #include <QTextStream>
 
@@ -133,6 +134,10 @@ int runNb2lite(int argc, char *argv[], const TestSeams &seams)
     // Before anything else: a signal must never find the process without its handler.
     SignalCanceller canceller;
     QCoreApplication app(argc, argv); // starts no thread
+    // Qt's image decoders talk to stderr ("qt.gui.imageio.jpeg: Corrupt JPEG data: ..."); that is
+    // not nb2lite speaking, and a damaged picture is reported by nb2lite itself where it matters.
+    // QT_LOGGING_RULES in the environment still wins, for debugging.
+    QLoggingCategory::setFilterRules(QStringLiteral("qt.gui.imageio*.warning=false\nqt.gui.imageio*.debug=false"));
     QCoreApplication::setOrganizationName(QStringLiteral("NB2Lite"));
     QCoreApplication::setApplicationName(QStringLiteral("nb2lite-studio"));
     QCoreApplication::setApplicationVersion(QStringLiteral(NB2_VERSION));

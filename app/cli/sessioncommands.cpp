@@ -192,40 +192,66 @@ void explainImport(const Provenance &record, bool noContinue, Console &console)
                     + QLatin1Char('\n'));
 }
 
-/** Prints a finished turn (its frame) and returns the exit status. */
+/**
+ * The result of a finished turn: the documented --json object (the API commands' keys, then
+ * frame_id, status, session and the whole frame), or the frame line and its image for
+ * people; a failure also gets its error line and a hint on stderr. Returns the exit status.
+ */
 int reportTurn(const SessionController &session, const Frame &f, const CliArgs &a, Console &console)
 {
-    if (a.json) {
-        console.out(jsonLine(toOutJson(QJsonValue(f.toJson()))));
-    } else {
+    CliReport report;
+    report.ok = f.isDone();
+    report.interactionId = f.interactionId;
+    report.attempts = f.attempts;
+    report.text = f.modelText;
+    if (f.usage.totalTokens >= 0 || f.usage.inputTokens >= 0 || f.usage.outputTokens >= 0)
+        report.usage = f.usage;
+    if (!f.image.isNull()) {
+        report.path = QDir::toNativeSeparators(session.store()->absolutePath(f.image.file));
+        report.mimeType = f.image.mimeType;
+        report.width = f.image.width > 0 ? f.image.width : -1;
+        report.height = f.image.height > 0 ? f.image.height : -1;
+    }
+    report.extra.insert(QStringLiteral("frame_id"), f.id);
+    report.extra.insert(QStringLiteral("status"), frameStatusName(f.status));
+    report.extra.insert(QStringLiteral("session"), session.store()->dir());
+    report.extra.insert(QStringLiteral("frame"), f.toJson());
+    if (!f.isDone()) {
+        ErrorKind kind = errorKindFromName(f.error.kind);
+        if (f.status == FrameStatus::Cancelled)
+            kind = ErrorKind::Cancelled;
+        Error e = Error::make(kind == ErrorKind::None ? ErrorKind::Server : kind,
+                              f.error.message.isEmpty() ? f.statusText() : f.error.message);
+        e.api.serverMessage = f.error.serverMessage;
+        e.api.httpStatus = f.error.httpStatus;
+        e.api.attempts = f.attempts;
+        report.error = e;
+    }
+
+    if (!a.json) {
         QString text = frameLine(f) + QLatin1Char('\n');
-        if (!f.image.isNull())
-            text += CliText::tr("image: %1").arg(QDir::toNativeSeparators(session.store()->absolutePath(f.image.file)))
-                    + QLatin1Char('\n');
+        if (!report.path.isEmpty())
+            text += CliText::tr("image: %1").arg(report.path) + QLatin1Char('\n');
         if (!f.modelText.isEmpty())
             text += CliText::tr("model: %1").arg(f.modelText) + QLatin1Char('\n');
         console.out(text);
     }
-    if (f.isDone())
-        return kExitSuccess;
-    ErrorKind kind = errorKindFromName(f.error.kind);
-    if (f.status == FrameStatus::Cancelled)
-        kind = ErrorKind::Cancelled;
-    if (f.isRecoverable())
-        console.err(CliText::tr("hint: the server knows this turn (%1): nb2lite --session %2 recover fetches it without "
-                                "sending it again")
-                        .arg(f.interactionId, a.sessionDir)
-                    + QLatin1Char('\n'));
-    else if (f.status == FrameStatus::Failed && f.kind == FrameKind::Edit && kind == ErrorKind::NotFound)
-        console.err(CliText::tr("hint: nb2lite --session %1 reanchor %2").arg(a.sessionDir, f.id) + QLatin1Char('\n'));
-    else if (f.status != FrameStatus::Done && f.status != FrameStatus::Pending)
-        console.err(CliText::tr("hint: nb2lite --session %1 retry %2").arg(a.sessionDir, f.id) + QLatin1Char('\n'));
-    Error e = Error::make(kind == ErrorKind::None ? ErrorKind::Server : kind,
-                          f.error.message.isEmpty() ? f.statusText() : f.error.message);
-    e.api.serverMessage = f.error.serverMessage;
-    e.api.httpStatus = f.error.httpStatus;
-    const CliReport report = errorReport(e);
-    console.err(console.printer().errorLine(report)); // the frame above is the one JSON object
+    if (!f.isDone()) {
+        const ErrorKind kind = report.error->kind;
+        if (f.isRecoverable())
+            console.err(CliText::tr("hint: the server knows this turn (%1): nb2lite --session %2 recover fetches it without "
+                                    "sending it again")
+                            .arg(f.interactionId, a.sessionDir)
+                        + QLatin1Char('\n'));
+        else if (f.status == FrameStatus::Failed && f.kind == FrameKind::Edit && kind == ErrorKind::NotFound)
+            console.err(CliText::tr("hint: nb2lite --session %1 reanchor %2").arg(a.sessionDir, f.id) + QLatin1Char('\n'));
+        else if (f.status != FrameStatus::Pending)
+            console.err(CliText::tr("hint: nb2lite --session %1 retry %2").arg(a.sessionDir, f.id) + QLatin1Char('\n'));
+    }
+    if (a.json)
+        return console.finish(report, true); // the one JSON object, and the error line on stderr
+    if (!report.ok)
+        console.err(console.printer().errorLine(report));
     return exitCodeOf(report);
 }
 
@@ -295,7 +321,11 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
                         .arg(id)
                     + QLatin1Char('\n'));
     });
-    QObject::connect(&session, &SessionController::recoveryFinished, &session, [&console](int recovered, int interrupted) {
+    int recoveredCount = 0, interruptedCount = 0;
+    QObject::connect(&session, &SessionController::recoveryFinished, &session,
+                     [&console, &recoveredCount, &interruptedCount](int recovered, int interrupted) {
+        recoveredCount = recovered;
+        interruptedCount = interrupted;
         if (recovered || interrupted)
             console.err(CliText::tr("recovery: %1 turn(s) fetched with get, %2 marked interrupted (retry them to re-send)")
                             .arg(recovered)
@@ -306,7 +336,8 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
     const Result<void> opened = cmd == CliCommand::Rebuild ? session.rebuild(a.sessionDir) : session.open(a.sessionDir);
     if (!opened) {
         Error error = opened.error();
-        if (cmd != CliCommand::Rebuild)
+        // Only damage is what a rebuild repairs (not a read-only folder, a lock or a newer format).
+        if (cmd != CliCommand::Rebuild && error.kind == ErrorKind::Corrupt)
             error.message += CliText::tr(" -- the session can be rebuilt from its journal and images (nothing is deleted): "
                                          "nb2lite --session %1 rebuild")
                                  .arg(a.sessionDir);
@@ -330,8 +361,18 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
     switch (cmd) {
     case CliCommand::Recover:
     case CliCommand::Rebuild:
-        console.out(CliText::tr("session %1: %n frame(s)", nullptr, int(session.graph().size())).arg(session.store()->dir())
-                    + QLatin1Char('\n'));
+        if (a.json) {
+            OutJson o = OutJson::object();
+            o["ok"] = true;
+            o["session"] = toOutJson(session.store()->dir());
+            o["frames"] = session.graph().size();
+            o["recovered"] = recoveredCount;
+            o["interrupted"] = interruptedCount;
+            console.out(jsonLine(o));
+        } else {
+            console.out(CliText::tr("session %1: %n frame(s)", nullptr, int(session.graph().size())).arg(session.store()->dir())
+                        + QLatin1Char('\n'));
+        }
         return kExitSuccess;
     case CliCommand::Generate: started = session.generate(params); break;
     case CliCommand::Edit:

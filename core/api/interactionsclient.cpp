@@ -450,9 +450,13 @@ std::optional<Error> InteractionsClient::validate(const TurnRequest &request) co
     const qint64 total = qint64(buildBody(m_config, request, true, false).dump().size()) + imageBytes;
     if (total > kMaxRequestBytes) {
         Error e = Error::make(ErrorKind::TooLarge,
-            QStringLiteral("The request would be %1 (images are base64-encoded, 4/3 of their size); the limit is %2. "
-                           "Use smaller images, or choose the explicit re-encode option to compress them as JPEG.")
-                .arg(megabytes(total), megabytes(kMaxRequestBytes)));
+            request.images.isEmpty()
+                ? QStringLiteral("The request would be %1; the limit is %2. It carries no image, only the prompt: "
+                                 "shorten the prompt.")
+                      .arg(megabytes(total), megabytes(kMaxRequestBytes))
+                : QStringLiteral("The request would be %1 (images are base64-encoded, 4/3 of their size); the limit is %2. "
+                                 "Use smaller images, or choose the explicit re-encode option to compress them as JPEG.")
+                      .arg(megabytes(total), megabytes(kMaxRequestBytes)));
         return e;
     }
     return std::nullopt;
@@ -539,17 +543,25 @@ void refineError(Error &e, const RequestContext &ctx, const ClientConfig &config
         e.message = QStringLiteral("The server rejected the request: %1. Allowed values: %2.")
                         .arg(verbatim, e.api.allowedValues.join(QStringLiteral(", ")));
     } else if (e.kind == ErrorKind::NotFound) {
+        // Say it once: the server's words when they already explain it, ours only for what they leave out.
+        const bool saysWhy = verbatim.contains(QLatin1String("expired"), Qt::CaseInsensitive)
+                             || verbatim.contains(QLatin1String("deleted"), Qt::CaseInsensitive);
         if (turn && turn->kind == TurnKind::Edit && !e.api.serverMessage.contains(QLatin1String("model"), Qt::CaseInsensitive)) {
-            e.message = QStringLiteral("The previous interaction '%1' is no longer on the server (HTTP %2: %3). Stored "
-                                       "interactions expire (55 days, 1 day on free keys) or may have been deleted; "
-                                       "re-send the last image inline (edit-local) to continue.")
-                            .arg(turn->previousInteractionId).arg(e.api.httpStatus).arg(verbatim);
+            e.message = QStringLiteral("The previous interaction '%1' is no longer on the server (HTTP %2: %3).%4 "
+                                       "Re-send the last image inline (edit-local) to continue.")
+                            .arg(turn->previousInteractionId).arg(e.api.httpStatus).arg(verbatim,
+                                 saysWhy ? QString()
+                                         : QStringLiteral(" Stored interactions expire (55 days, 1 day on free keys) or "
+                                                          "may have been deleted."));
         } else if (turn) {
             e.message = QStringLiteral("Model '%1' or the endpoint was not found (HTTP %2: %3). Check the model name "
                                        "and the base URL.").arg(config.model).arg(e.api.httpStatus).arg(verbatim);
+        } else if (verbatim.contains(ctx.interactionId) && saysWhy) {
+            e.message = QStringLiteral("%1 (HTTP %2).").arg(verbatim).arg(e.api.httpStatus);
         } else {
-            e.message = QStringLiteral("Interaction '%1' was not found (HTTP %2: %3): it may have expired or been deleted.")
-                            .arg(ctx.interactionId).arg(e.api.httpStatus).arg(verbatim);
+            e.message = QStringLiteral("Interaction '%1' was not found (HTTP %2: %3).%4")
+                            .arg(ctx.interactionId).arg(e.api.httpStatus).arg(verbatim,
+                                 saysWhy ? QString() : QStringLiteral(" It may have expired or been deleted."));
         }
     } else if (e.kind == ErrorKind::Auth && config.apiKey.isEmpty()) {
         e.message = QStringLiteral("The server requires an API key and none was sent (HTTP %1: %2). Set "
@@ -560,6 +572,10 @@ void refineError(Error &e, const RequestContext &ctx, const ClientConfig &config
                                    "(GEMINI_API_KEY, GOOGLE_API_KEY or ~/gemini.key).")
                         .arg(e.api.httpStatus).arg(verbatim,
                              config.apiKey.source());
+    } else if (e.kind == ErrorKind::TooLarge && turn && e.api.httpStatus == 413) {
+        e.message += turn->images.isEmpty()
+            ? QStringLiteral(" The request carries no image, only the prompt: shorten the prompt.")
+            : QStringLiteral(" Use smaller images, or choose the explicit re-encode option to send them as JPEG.");
     } else if (e.kind == ErrorKind::RateLimited && e.api.retryAfterMs > 0) {
         e.message = QStringLiteral("Rate limited by the server (HTTP 429: %1). Try again in %2.")
                         .arg(verbatim, humanDuration(e.api.retryAfterMs));

@@ -430,8 +430,8 @@ Error ResponseParser::parseError(int httpStatus, const QByteArray &body)
                                    "or the model name is wrong.").arg(httpStatus).arg(said);
     } else if (httpStatus == 413) {
         e.kind = ErrorKind::TooLarge;
-        e.message = QStringLiteral("The server says the request is too large (HTTP 413%1). Use a smaller image "
-                                   "or the explicit re-encode option.").arg(said);
+        // What helps depends on what was sent (images or only text): the client adds it.
+        e.message = QStringLiteral("The server says the request is too large (HTTP 413%1).").arg(said);
     } else if (httpStatus == 429) {
         e.kind = ErrorKind::RateLimited;
         e.message = QStringLiteral("Rate limited by the server (HTTP 429%1). Wait and try again.").arg(said);

@@ -409,10 +409,21 @@ Result<QString> SessionController::checkParentForChild(const QString &parentId, 
     if (parent->isTrashed())
         return Error::make(ErrorKind::InvalidInput,
                          QStringLiteral("Frame %1 is in the trash; restore it before continuing from it.").arg(parentId));
-    if (!parent->isDone())
+    if (parent->isPending())
         return Error::make(ErrorKind::InvalidInput,
-                         QStringLiteral("Frame %1 is %2; only a finished frame can be continued.")
-                             .arg(parentId, frameStatusName(parent->status)));
+                           QStringLiteral("Frame %1 is still running; wait for it to finish before continuing from it.")
+                               .arg(parentId));
+    if (!parent->isDone()) {
+        // Usually "edit head" right after a failed turn: the way on is to retry that turn.
+        QString next = parent->isRecoverable()
+            ? QStringLiteral("Recover it first (nb2lite: recover), or retry it (retry %1)").arg(parentId)
+            : QStringLiteral("Retry it first (nb2lite: retry %1)").arg(parentId);
+        if (!parent->parentId.isEmpty())
+            next += QStringLiteral(", or continue from its parent %1").arg(parent->parentId);
+        return Error::make(ErrorKind::InvalidInput,
+                           QStringLiteral("Frame %1 is %2; only a finished frame can be continued. %3.")
+                               .arg(parentId, frameStatusName(parent->status), next));
+    }
     if (needsImage && parent->image.isNull())
         return Error::make(ErrorKind::InvalidInput, QStringLiteral("Frame %1 has no image to edit.").arg(parentId));
     if (graph().hasChildren(parentId) && !params.newBranch)

@@ -61,6 +61,16 @@ void syncDirectory(const QString &dir)
 #endif
 }
 
+/** The one message for a session folder that cannot be written (read-only file system, no permission). */
+Error notWritable(const QString &dir)
+{
+    return Error::make(ErrorKind::NotWritable,
+                       QStringLiteral("%1: folder not writable (read-only, or no permission to write in it); nothing was "
+                                      "changed. Make it writable or copy the session somewhere writable; reading it "
+                                      "(log, export) works as it is.")
+                           .arg(QDir::toNativeSeparators(dir)));
+}
+
 /** Takes the session's lock file (GUI thread at open/rebuild, the writer thread otherwise); Locked on timeout. */
 Result<std::unique_ptr<QLockFile>> acquireLock(const QString &lockPath, int timeoutMs)
 {
@@ -73,6 +83,9 @@ Result<std::unique_ptr<QLockFile>> acquireLock(const QString &lockPath, int time
     for (;;) {
         if (lock->tryLock(int(std::clamp<qint64>(deadline.remainingTime(), 0, 100))))
             return lock;
+        // Not "locked by another process (pid 0)" for ten seconds: the file cannot be made at all.
+        if (lock->error() == QLockFile::PermissionError)
+            return notWritable(QFileInfo(lockPath).absolutePath());
         // A writer killed between creating the lock file and writing its pid leaves a file
         // QLockFile cannot judge; once it is clearly not being written any more, it is stale.
         if (!lock->getLockInfo(&pid, &host, &app)
@@ -398,6 +411,10 @@ Result<void> SessionStore::open(const QString &dirIn, OpenMode mode)
         if (!QDir().mkpath(dir))
             return fail(Error::make(writeFailureKind(dir), QStringLiteral("%1: cannot create the session folder").arg(dir)));
     }
+    // Opening for work on a folder that cannot be written would only fail later, at every
+    // write, after a lock timeout each: say so now, once.
+    if (!QFileInfo(dir).isWritable())
+        return fail(notWritable(dir));
     m_dir = dir;
     QDir().mkpath(imagesDir());
     QDir().mkpath(thumbsDir());
@@ -828,6 +845,8 @@ Result<void> SessionStore::rebuild(const QString &dirIn)
     const QString dir = QDir::cleanPath(QFileInfo(dirIn).absoluteFilePath());
     if (!QDir().mkpath(dir))
         return Error::make(writeFailureKind(dir), QStringLiteral("%1: cannot create the session folder").arg(dir));
+    if (!QFileInfo(dir).isWritable())
+        return notWritable(dir);
     m_dir = dir;
     QDir().mkpath(imagesDir());
     QDir().mkpath(thumbsDir());

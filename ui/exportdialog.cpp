@@ -249,6 +249,9 @@ ExportRequest ExportDialog::request() const
     r.stripIds = (c != Choice::Bundle && c != Choice::ContactSheet) && m_stripIds->isChecked();
     r.includeFailed = (r.format == ExportFormat::Html || r.format == ExportFormat::Sheet) && m_includeFailed->isChecked();
     r.linkImages = c == Choice::HtmlPage && !m_copyImages->isChecked();
+    // The dialog says "A file with this name exists and will be replaced" before Export is
+    // pressed: pressing it is the user's consent. Links, FIFOs and devices are refused anyway.
+    r.existing = !choiceIsFolder(c) && QFileInfo(r.output).isFile() ? ExistingTarget::Replace : ExistingTarget::Refuse;
     return r;
 }
 

@@ -42,9 +42,9 @@ TurnDispatcher::TurnDispatcher(SessionManager *sessions, FrameSelection *selecti
     connect(s, &SessionController::turnFinished, this, &TurnDispatcher::onTurnFinished);
     connect(s, &SessionController::turnFailed, this, &TurnDispatcher::onTurnFailed);
     connect(s, &SessionController::turnRetrying, this,
-            [this](const QString &id, int attempt, int maxAttempts, int delayMs, bool rateLimited) {
-                if (rateLimited)
-                    onRetryWaiting(id, attempt, maxAttempts, delayMs);
+            [this](const QString &id, int failedAttempt, int maxAttempts, int delayMs, const Error &error) {
+                if (error.kind == ErrorKind::RateLimited) // shown as the attempt that comes after the wait
+                    onRetryWaiting(id, failedAttempt + 1, maxAttempts, delayMs);
             });
     connect(s, &SessionController::turnStarted, this, &TurnDispatcher::updatePending);
     connect(s, &SessionController::frameAdded, this, &TurnDispatcher::updatePending);

@@ -124,8 +124,10 @@ QString globalHelpText()
     text += QStringLiteral("  ")
             + wrap(CliText::tr("--json prints exactly one JSON object on stdout. The API commands print {ok, path, "
                       "interaction_id, mime_type, width, height, text, usage, attempts, error: {kind, http_status, "
-                      "message} | null}; a session turn prints its frame; log --json the whole graph; export {ok, "
-                      "format, output, frames, ...}. A failure before any of these prints {ok: false, ..., error}. "
+                      "message} | null}; a session turn prints the same object, then frame_id, status, session and "
+                      "the whole frame; recover and rebuild {ok, session, frames, recovered, interrupted}; log --json "
+                      "the whole graph; export {ok, format, output, frames, ...}. A failure before any of these "
+                      "prints {ok: false, ..., error}. "
                       "Progress and notes go to stderr."),
                    2, 2);
 

@@ -2,6 +2,8 @@
 
 #include "app/cli/clitext.h"
 #include "app/cli/jsonout.h"
+#include "core/api/interactionsclient.h"
+#include "core/common/humanduration.h"
 
 #include <nlohmann/json.hpp>
 
@@ -34,9 +36,16 @@ QString oneLine(QString text)
 QString fullMessage(const Error &error)
 {
     QString message = error.message.isEmpty() ? QStringLiteral("failed") : error.message;
-    if (!error.api.serverMessage.isEmpty() && !message.contains(error.api.serverMessage))
+    // Messages quote the server without its final full stop: compare the same way, or its words come twice.
+    QString said = error.api.serverMessage.trimmed();
+    while (said.endsWith(QLatin1Char('.')))
+        said.chop(1);
+    if (!said.isEmpty() && !message.contains(said))
         message += cli::CliText::tr(" (server said: %1)").arg(error.api.serverMessage);
-    if (error.kind == ErrorKind::TooLarge && !message.contains(QLatin1String("--reencode")))
+    // Only where re-encoding can help: the message says so when images were sent (not for a
+    // text-only request, a bundle entry or an image that cannot shrink enough).
+    if (error.kind == ErrorKind::TooLarge && message.contains(QLatin1String("re-encode option"))
+        && !message.contains(QLatin1String("--reencode")))
         message += cli::CliText::tr(" Re-run with --reencode to send a re-encoded JPEG copy instead.");
     return message;
 }
@@ -91,6 +100,8 @@ QByteArray ReportPrinter::json(const CliReport &report) const
     } else {
         object["error"] = nullptr;
     }
+    for (auto it = report.extra.constBegin(); it != report.extra.constEnd(); ++it)
+        object[it.key().toStdString()] = cli::toOutJson(it.value());
     return cli::jsonLine(object);
 }
 
@@ -132,6 +143,14 @@ QString ReportPrinter::errorLine(const CliReport &report) const
     if (error.api.attempts > 1)
         line += QStringLiteral(" [%1 attempts]").arg(error.api.attempts);
     return redact(line) + QLatin1Char('\n');
+}
+
+QString retryNoticeLine(const RetryNotice &notice)
+{
+    return cli::CliText::tr("retrying: attempt %1 of %2 failed (%3: %4); trying again in %5")
+        .arg(notice.attempt)
+        .arg(notice.maxAttempts)
+        .arg(errorKindName(notice.error.kind), oneLine(notice.error.message), humanDuration(notice.delayMs));
 }
 
 CliReport failureReport(const QString &kind, const QString &message)

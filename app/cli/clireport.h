@@ -3,6 +3,7 @@
 #include "core/common/error.h"
 #include "core/api/interaction.h"
 
+#include <QJsonObject>
 #include <QString>
 
 #include <optional>
@@ -22,6 +23,7 @@ struct CliReport {
     int attempts = 0;
     std::optional<Error> error;
     QString errorKind;          // overrides errorKindName(error->kind): "usage", "internal"
+    QJsonObject extra;          // --json only: more keys after the documented ones (a session turn's frame_id, frame, ...)
 
     // Human output only.
     QString status;
@@ -51,5 +53,9 @@ private:
 
 /** A failure that is not an API error: kind "usage" (bad command line) or "internal". */
 CliReport failureReport(const QString &kind, const QString &message);
+
+struct RetryNotice;
+/** "retrying: attempt 1 of 5 failed (timeout: ...); trying again in 1.5 s" for stderr. */
+QString retryNoticeLine(const RetryNotice &notice);
 
 } // namespace nb2

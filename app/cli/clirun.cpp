@@ -22,6 +22,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QLoggingCategory>
 #include <QProcessEnvironment>
 #include <QTextStream>
 
@@ -77,6 +78,8 @@ int runApiCommand(const CliArgs &args, Console &console, const CommandContext &c
 
     InteractionsClient client(setup.config);
     CommandRunner runner(client, &levels, setup.outputDir, [&console](const QString &line) { console.err(line + QLatin1Char('\n')); });
+    if (args.timeoutMs >= 0)
+        runner.setDeadline(QDeadlineTimer(args.timeoutMs)); // the whole command, every retry included
     if (context.canceller) {
         // Ctrl-C ends the call in flight as "cancelled" (a second one exits).
         runner.setCancelToken(context.canceller->token());
@@ -128,11 +131,6 @@ int runCommandLine(const QStringList &arguments, Console &console, const Command
     default:
         break;
     }
-    if (args.timeoutMs >= 0)
-        // Parsed and checked so scripts can be written against it; the client's overall deadline is not here yet.
-        return console.finish(failureReport(QStringLiteral("internal"),
-                                            CliText::tr("--timeout is not available in this build of nb2lite yet")),
-                              args.json);
     if (args.inSession)
         return runSessionCommand(args, console, context);
     return runApiCommand(args, console, context);
@@ -143,6 +141,10 @@ int runNb2lite(int argc, char *argv[])
     // Before anything else: a signal must never find the process without its handler.
     SignalCanceller canceller;
     QCoreApplication app(argc, argv); // starts no thread
+    // Qt's image decoders talk to stderr ("qt.gui.imageio.jpeg: Corrupt JPEG data: ..."); that is
+    // not nb2lite speaking, and a damaged picture is reported by nb2lite itself where it matters.
+    // QT_LOGGING_RULES in the environment still wins, for debugging.
+    QLoggingCategory::setFilterRules(QStringLiteral("qt.gui.imageio*.warning=false\nqt.gui.imageio*.debug=false")); // notr
     QCoreApplication::setOrganizationName(QStringLiteral("NB2Lite"));
     QCoreApplication::setApplicationName(QStringLiteral("nb2lite-studio"));
     QCoreApplication::setApplicationVersion(QStringLiteral(NB2_VERSION));

@@ -53,6 +53,16 @@ std::optional<Error> CommandRunner::missingKey() const
     return error;
 }
 
+CallOptions CommandRunner::callOptions() const
+{
+    CallOptions options;
+    options.cancel = m_cancel;
+    options.deadline = m_deadline;
+    // A server that does not answer must not look like a hung program: each retry says so.
+    options.onRetry = [progress = m_progress](const RetryNotice &notice) { progress(retryNoticeLine(notice)); };
+    return options;
+}
+
 CliReport CommandRunner::run(const CliArgs &args)
 {
     // get/delete have nothing to check locally; create() checks the key only after its
@@ -73,8 +83,7 @@ CliReport CommandRunner::run(const CliArgs &args)
 
 Result<QString> CommandRunner::parentAspectRatio(const QString &interactionId)
 {
-    CallOptions options;
-    options.cancel = m_cancel;
+    CallOptions options = callOptions();
     Result<Interaction> parent = m_client.get(interactionId, options);
     if (!parent)
         return parent.error();
@@ -126,8 +135,7 @@ CliReport CommandRunner::create(const CliArgs &args)
     if (auto error = missingKey())
         return errorReport(*error);
 
-    CallOptions options;
-    options.cancel = m_cancel;
+    CallOptions options = callOptions();
     options.stream = args.stream;
     if (args.stream) {
         options.onEvent = [this](const StreamEvent &event) {
@@ -160,8 +168,7 @@ CliReport CommandRunner::create(const CliArgs &args)
 
 CliReport CommandRunner::get(const CliArgs &args)
 {
-    CallOptions options;
-    options.cancel = m_cancel;
+    CallOptions options = callOptions();
     Result<Interaction> result = m_client.get(args.interactionId, options);
     if (!result)
         return errorReport(result.error());
@@ -170,8 +177,7 @@ CliReport CommandRunner::get(const CliArgs &args)
 
 CliReport CommandRunner::remove(const CliArgs &args)
 {
-    CallOptions options;
-    options.cancel = m_cancel;
+    CallOptions options = callOptions();
     Result<Done> result = m_client.remove(args.interactionId, options);
     if (!result)
         return errorReport(result.error());

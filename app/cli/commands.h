@@ -3,6 +3,7 @@
 #include "app/cli/clireport.h"
 #include "core/api/cancellation.h"
 
+#include <QDeadlineTimer>
 #include <QString>
 
 #include <functional>
@@ -13,6 +14,7 @@ namespace nb2 {
 struct CliArgs;
 class InteractionsClient;
 class ThinkingLevels;
+struct CallOptions;
 
 /**
  * Runs one API command of nb2lite (generate, edit, edit-local, get, delete) with a ready
@@ -29,6 +31,8 @@ public:
 
     CliReport run(const CliArgs &args);
     void setCancelToken(CancelTokenPtr token) { m_cancel = std::move(token); }
+    /** --timeout: the whole command's limit, retries and waits included (forever by default). */
+    void setDeadline(QDeadlineTimer deadline) { m_deadline = deadline; }
 
     /** File name prefix of a command's images: gen, edit, edit_local, style_edit, get. */
     static QString filePrefix(const CliArgs &args);
@@ -41,12 +45,15 @@ private:
     CliReport remove(const CliArgs &args);
     CliReport fromInteraction(const Interaction &interaction, const QString &prefix);
     void noteLearnedLevels(const Error &error);
+    /** Cancel token, deadline and the retry progress line every call shares. */
+    CallOptions callOptions() const;
 
     InteractionsClient &m_client;
     ThinkingLevels *m_levels;
     QString m_outputDir;
     ProgressSink m_progress;
     CancelTokenPtr m_cancel;
+    QDeadlineTimer m_deadline{QDeadlineTimer::Forever};
 };
 
 } // namespace nb2

@@ -58,7 +58,7 @@ int openBundle(const CliArgs &args, Console &console)
     if (!r)
         return failure(r.error(), args, console);
     SessionStore store;
-    if (const Result<void> opened = store.open(args.sessionDir, SessionStore::OpenMode::OpenExisting); !opened)
+    if (const Result<void> opened = store.open(args.sessionDir, SessionStore::OpenMode::ReadOnly); !opened)
         return failure(Error::make(opened.error().kind, CliText::tr("the bundle was extracted but does not open as a session: %1")
                                                             .arg(opened.error().message)),
                        args, console);
@@ -86,7 +86,7 @@ int runExportCommand(const CliArgs &args, Console &console)
         return openBundle(args, console);
 
     SessionStore store;
-    if (const Result<void> opened = store.open(args.sessionDir, SessionStore::OpenMode::OpenExisting); !opened)
+    if (const Result<void> opened = store.open(args.sessionDir, SessionStore::OpenMode::ReadOnly); !opened)
         return failure(Error::make(opened.error().kind, CliText::tr("cannot open the session: %1").arg(opened.error().message)),
                        args, console);
 
@@ -98,6 +98,8 @@ int runExportCommand(const CliArgs &args, Console &console)
     request.stripIds = args.stripIds;
     request.includeFailed = !args.noFailed;
     request.linkImages = !args.copy;
+    // --force lets a file output replace an existing regular file (never a link, FIFO or device).
+    request.existing = args.force ? ExistingTarget::Replace : ExistingTarget::Refuse;
     if (!args.exportBranch.isEmpty()) {
         bool numeric = false;
         const int n = args.exportBranch.toInt(&numeric);

@@ -57,9 +57,9 @@ QString frameLine(const Frame &f)
 }
 
 /** Every frame (the trash too: each frame says whether it is trashed), the live roots, heads and branches. */
-OutJson graphJson(const SessionController &s)
+OutJson graphJson(const SessionStore &store)
 {
-    const FrameGraph &g = s.graph();
+    const FrameGraph &g = store.graph();
     OutJson frames = OutJson::array();
     for (const Frame &f : g.frames())
         frames.push_back(toOutJson(QJsonValue(f.toJson())));
@@ -67,8 +67,8 @@ OutJson graphJson(const SessionController &s)
     for (const Branch &b : g.branches())
         branches.push_back(OutJson{{"head", b.head().toStdString()}, {"path", toOutJson(b.path)}});
     OutJson o = OutJson::object();
-    o["session"] = toOutJson(s.store()->dir());
-    o["current_frame"] = toOutJson(s.store()->currentFrameId());
+    o["session"] = toOutJson(store.dir());
+    o["current_frame"] = toOutJson(store.currentFrameId());
     o["roots"] = toOutJson(g.roots());
     o["heads"] = toOutJson(g.heads());
     o["branches"] = branches;
@@ -87,6 +87,9 @@ CliReport errorReport(const Error &error)
 SessionSettings settingsFrom(const CliArgs &a)
 {
     SessionSettings settings;
+    // Crashed or cut-off turns are fetched by `recover` only: no other command goes to the
+    // server for them or changes them behind the user's back.
+    settings.recoverOnOpen = a.command == CliCommand::Recover;
     settings.autoReAnchor = !a.noReAnchor;
     if (a.lockTimeoutMs >= 0)
         settings.lockTimeoutMs = a.lockTimeoutMs;
@@ -101,30 +104,38 @@ SessionSettings settingsFrom(const CliArgs &a)
     return settings;
 }
 
-/** `log --ids`: the frame ids, read from the manifest alone (no recovery, no network, no client). */
-int listFrameIds(const CliArgs &a, Console &console)
+/**
+ * `log` (and `log --ids`): read from the manifest (and what the journal knows) with the session
+ * opened read-only: no recovery, no network, no client, no lock, not one byte written.
+ */
+int runLog(const CliArgs &a, Console &console)
 {
-    // Shell completion calls this for whatever folder was typed: never touch a folder that is
-    // not a session (opening one would create images/ and thumbs/ in it).
-    if (!QFileInfo(QDir(a.sessionDir).filePath(QStringLiteral("manifest.json"))).isFile())
+    // Shell completion calls `log --ids` for whatever folder was typed: a folder that is not a
+    // session is refused before anything else looks at it.
+    if (!QFileInfo(QDir(a.sessionDir).filePath(QStringLiteral("manifest.json"))).isFile()
+        && !QFileInfo(QDir(a.sessionDir).filePath(QStringLiteral("journal.jsonl"))).isFile())
         return console.finish(errorReport(Error::make(ErrorKind::InvalidInput, CliText::tr("%1 is not a session (no manifest.json)")
                                                                         .arg(QDir::toNativeSeparators(a.sessionDir)))),
-                              false);
+                              a.json && !a.idsOnly);
     SessionStore store;
-    if (const Result<void> opened = store.open(a.sessionDir, SessionStore::OpenMode::OpenExisting); !opened)
-        return console.finish(errorReport(opened.error()), false);
-    const QStringList ids = store.graph().frameIds(a.all ? FrameGraph::IncludeTrashed : FrameGraph::LiveOnly);
-    console.out(ids.isEmpty() ? QString() : ids.join(QLatin1Char('\n')) + QLatin1Char('\n'));
-    return kExitSuccess;
-}
-
-void printLog(const SessionController &session, const CliArgs &a, Console &console)
-{
-    const FrameGraph &g = session.graph();
+    if (const Result<void> opened = store.open(a.sessionDir, SessionStore::OpenMode::ReadOnly); !opened) {
+        Error error = opened.error();
+        if (error.kind == ErrorKind::Corrupt)
+            error.message += CliText::tr(" -- the session can be rebuilt from its journal and images (nothing is deleted): "
+                                         "nb2lite --session %1 rebuild")
+                                 .arg(a.sessionDir);
+        return console.finish(errorReport(error), a.json && !a.idsOnly);
+    }
+    const FrameGraph &g = store.graph();
     const FrameGraph::Visibility visibility = a.all ? FrameGraph::IncludeTrashed : FrameGraph::LiveOnly;
+    if (a.idsOnly) {
+        const QStringList ids = g.frameIds(visibility);
+        console.out(ids.isEmpty() ? QString() : ids.join(QLatin1Char('\n')) + QLatin1Char('\n'));
+        return kExitSuccess;
+    }
     if (a.json) {
-        console.out(jsonLine(graphJson(session)));
-        return;
+        console.out(jsonLine(graphJson(store)));
+        return kExitSuccess;
     }
     const QStringList lines = logGraphLines(g, visibility, frameLine);
     QString text = lines.isEmpty() ? QString() : lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
@@ -133,6 +144,16 @@ void printLog(const SessionController &session, const CliArgs &a, Console &conso
     if (interrupted)
         text += CliText::tr(", %n interrupted (retry REF to re-send)", nullptr, interrupted);
     console.out(text + QLatin1Char('\n'));
+    int recoverable = 0;
+    for (const Frame &f : g.frames())
+        recoverable += (f.isRecoverable() || f.isPending()) && !f.isTrashed() ? 1 : 0;
+    if (recoverable)
+        console.err(CliText::tr("note: %n turn(s) not finished here (still running, or stopped by a crash or a cut connection); "
+                                "nb2lite --session %1 recover fetches what the server has",
+                                nullptr, recoverable)
+                        .arg(a.sessionDir)
+                    + QLatin1Char('\n'));
+    return kExitSuccess;
 }
 
 /** The lineage-record lines `import` prints, and the options it implies. */
@@ -172,35 +193,66 @@ void explainImport(const Provenance &record, bool noContinue, Console &console)
                     + QLatin1Char('\n'));
 }
 
-/** Prints a finished turn (its frame) and returns the exit status. */
+/**
+ * The result of a finished turn: the documented --json object (the API commands' keys, then
+ * frame_id, status, session and the whole frame), or the frame line and its image for
+ * people; a failure also gets its error line and a hint on stderr. Returns the exit status.
+ */
 int reportTurn(const SessionController &session, const Frame &f, const CliArgs &a, Console &console)
 {
-    if (a.json) {
-        console.out(jsonLine(toOutJson(QJsonValue(f.toJson()))));
-    } else {
+    CliReport report;
+    report.ok = f.isDone();
+    report.interactionId = f.interactionId;
+    report.attempts = f.attempts;
+    report.text = f.modelText;
+    if (f.usage.totalTokens >= 0 || f.usage.inputTokens >= 0 || f.usage.outputTokens >= 0)
+        report.usage = f.usage;
+    if (!f.image.isNull()) {
+        report.path = QDir::toNativeSeparators(session.store()->absolutePath(f.image.file));
+        report.mimeType = f.image.mimeType;
+        report.width = f.image.width > 0 ? f.image.width : -1;
+        report.height = f.image.height > 0 ? f.image.height : -1;
+    }
+    report.extra.insert(QStringLiteral("frame_id"), f.id);
+    report.extra.insert(QStringLiteral("status"), frameStatusName(f.status));
+    report.extra.insert(QStringLiteral("session"), session.store()->dir());
+    report.extra.insert(QStringLiteral("frame"), f.toJson());
+    if (!f.isDone()) {
+        ErrorKind kind = errorKindFromName(f.error.kind);
+        if (f.status == FrameStatus::Cancelled)
+            kind = ErrorKind::Cancelled;
+        Error e = Error::make(kind == ErrorKind::None ? ErrorKind::Server : kind,
+                              f.error.message.isEmpty() ? f.statusText() : f.error.message);
+        e.api.serverMessage = f.error.serverMessage;
+        e.api.httpStatus = f.error.httpStatus;
+        e.api.attempts = f.attempts;
+        report.error = e;
+    }
+
+    if (!a.json) {
         QString text = frameLine(f) + QLatin1Char('\n');
-        if (!f.image.isNull())
-            text += CliText::tr("image: %1").arg(QDir::toNativeSeparators(session.store()->absolutePath(f.image.file)))
-                    + QLatin1Char('\n');
+        if (!report.path.isEmpty())
+            text += CliText::tr("image: %1").arg(report.path) + QLatin1Char('\n');
         if (!f.modelText.isEmpty())
             text += CliText::tr("model: %1").arg(f.modelText) + QLatin1Char('\n');
         console.out(text);
     }
-    if (f.isDone())
-        return kExitSuccess;
-    ErrorKind kind = errorKindFromName(f.error.kind);
-    if (f.status == FrameStatus::Cancelled)
-        kind = ErrorKind::Cancelled;
-    if (f.status == FrameStatus::Failed && f.kind == FrameKind::Edit && kind == ErrorKind::NotFound)
-        console.err(CliText::tr("hint: nb2lite --session %1 reanchor %2").arg(a.sessionDir, f.id) + QLatin1Char('\n'));
-    else if (f.status != FrameStatus::Done && f.status != FrameStatus::Pending)
-        console.err(CliText::tr("hint: nb2lite --session %1 retry %2").arg(a.sessionDir, f.id) + QLatin1Char('\n'));
-    Error e = Error::make(kind == ErrorKind::None ? ErrorKind::Server : kind,
-                          f.error.message.isEmpty() ? f.statusText() : f.error.message);
-    e.api.serverMessage = f.error.serverMessage;
-    e.api.httpStatus = f.error.httpStatus;
-    const CliReport report = errorReport(e);
-    console.err(console.printer().errorLine(report)); // the frame above is the one JSON object
+    if (!f.isDone()) {
+        const ErrorKind kind = report.error->kind;
+        if (f.isRecoverable())
+            console.err(CliText::tr("hint: the server knows this turn (%1): nb2lite --session %2 recover fetches it without "
+                                    "sending it again")
+                            .arg(f.interactionId, a.sessionDir)
+                        + QLatin1Char('\n'));
+        else if (f.status == FrameStatus::Failed && f.kind == FrameKind::Edit && kind == ErrorKind::NotFound)
+            console.err(CliText::tr("hint: nb2lite --session %1 reanchor %2").arg(a.sessionDir, f.id) + QLatin1Char('\n'));
+        else if (f.status != FrameStatus::Pending)
+            console.err(CliText::tr("hint: nb2lite --session %1 retry %2").arg(a.sessionDir, f.id) + QLatin1Char('\n'));
+    }
+    if (a.json)
+        return console.finish(report, true); // the one JSON object, and the error line on stderr
+    if (!report.ok)
+        console.err(console.printer().errorLine(report));
     return exitCodeOf(report);
 }
 
@@ -209,8 +261,8 @@ int reportTurn(const SessionController &session, const Frame &f, const CliArgs &
 int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &context)
 {
     const CliCommand cmd = a.command;
-    if (cmd == CliCommand::Log && a.idsOnly)
-        return listFrameIds(a, console);
+    if (cmd == CliCommand::Log)
+        return runLog(a, console); // reading: before any backend, client or lock exists
     auto fail = [&](const Error &error) { return console.finish(errorReport(error), a.json); };
     auto usage = [&](const QString &message) {
         return console.finish(failureReport(QStringLiteral("usage"), message), a.json);
@@ -234,7 +286,18 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
 
     SessionController session;
     session.setSettings(settingsFrom(a));
-    const bool needsApi = cmd != CliCommand::Log && cmd != CliCommand::Import && cmd != CliCommand::Rebuild;
+    if (a.timeoutMs >= 0)
+        session.setTurnTimeoutMs(a.timeoutMs);
+    QObject::connect(&session, &SessionController::turnRetrying, &session,
+                     [&console](const QString &, int attempt, int maxAttempts, int delayMs, const Error &error) {
+                         RetryNotice n;
+                         n.attempt = attempt;
+                         n.maxAttempts = maxAttempts;
+                         n.delayMs = delayMs;
+                         n.error = error;
+                         console.err(retryNoticeLine(n) + QLatin1Char('\n'));
+                     });
+    const bool needsApi = cmd != CliCommand::Import && cmd != CliCommand::Rebuild;
     if (needsApi || !config.apiKey.isEmpty())
         session.setClient(std::make_shared<InteractionsClient>(config));
 
@@ -256,7 +319,11 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
                         .arg(id)
                     + QLatin1Char('\n'));
     });
-    QObject::connect(&session, &SessionController::recoveryFinished, &session, [&console](int recovered, int interrupted) {
+    int recoveredCount = 0, interruptedCount = 0;
+    QObject::connect(&session, &SessionController::recoveryFinished, &session,
+                     [&console, &recoveredCount, &interruptedCount](int recovered, int interrupted) {
+        recoveredCount = recovered;
+        interruptedCount = interrupted;
         if (recovered || interrupted)
             console.err(CliText::tr("recovery: %n turn(s) fetched with get", nullptr, recovered) + QStringLiteral(", ")
                         + CliText::tr("%n marked interrupted (retry to re-send)", nullptr, interrupted)
@@ -266,7 +333,8 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
     const Result<void> opened = cmd == CliCommand::Rebuild ? session.rebuild(a.sessionDir) : session.open(a.sessionDir);
     if (!opened) {
         Error error = opened.error();
-        if (cmd != CliCommand::Rebuild)
+        // Only damage is what a rebuild repairs (not a read-only folder, a lock or a newer format).
+        if (cmd != CliCommand::Rebuild && error.kind == ErrorKind::Corrupt)
             error.message += CliText::tr(" -- the session can be rebuilt from its journal and images (nothing is deleted): "
                                          "nb2lite --session %1 rebuild")
                                  .arg(a.sessionDir);
@@ -288,13 +356,20 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
     Result<QString> started = QString();
     std::optional<Provenance> record;
     switch (cmd) {
-    case CliCommand::Log:
-        printLog(session, a, console);
-        return kExitSuccess;
     case CliCommand::Recover:
     case CliCommand::Rebuild:
-        console.out(CliText::tr("session %1: %n frame(s)", nullptr, int(session.graph().size())).arg(session.store()->dir())
-                    + QLatin1Char('\n'));
+        if (a.json) {
+            OutJson o = OutJson::object();
+            o["ok"] = true;
+            o["session"] = toOutJson(session.store()->dir());
+            o["frames"] = session.graph().size();
+            o["recovered"] = recoveredCount;
+            o["interrupted"] = interruptedCount;
+            console.out(jsonLine(o));
+        } else {
+            console.out(CliText::tr("session %1: %n frame(s)", nullptr, int(session.graph().size())).arg(session.store()->dir())
+                        + QLatin1Char('\n'));
+        }
         return kExitSuccess;
     case CliCommand::Generate: started = session.generate(params); break;
     case CliCommand::Edit:

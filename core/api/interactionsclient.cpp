@@ -4,6 +4,7 @@
 #include "core/api/sseparser.h"
 #include "core/api/streamassembler.h"
 #include "core/api/thinkinglevels.h"
+#include "core/common/humanduration.h"
 
 #include <QFileInfo>
 #include <QUrl>
@@ -13,6 +14,7 @@
 #include <openssl/x509.h>
 
 #include <chrono>
+#include <climits>
 #include <csignal>
 #include <mutex>
 #include <cmath>
@@ -81,6 +83,7 @@ struct AttemptOutcome {
     bool cancelled = false;
     bool timedOut = false;          // our own watchdog or a read that ran into the timeout
     bool stoppedByHandler = false;  // the chunk handler had all it needed
+    bool deadlineHit = false;       // CallOptions::deadline passed during the attempt
 };
 
 // State shared between the calling thread and the thread that runs the blocking httplib call.
@@ -157,8 +160,14 @@ AttemptOutcome ClientCall::attempt(const std::string &method, const std::string 
     auto st = std::make_shared<Transfer>();
     st->client = std::make_shared<httplib::Client>(endpoint.schemeHostPort);
     httplib::Client &cli = *st->client;
-    const int connectMs = std::max(1, m_config.connectTimeoutMs);
-    const int readMs = std::max(1, m_config.readTimeoutMs);
+    int connectMs = std::max(1, m_config.connectTimeoutMs);
+    int readMs = std::max(1, m_config.readTimeoutMs);
+    if (!m_options.deadline.isForever()) {
+        // No single wait may outlast the whole call's limit.
+        const int left = int(std::clamp<qint64>(m_options.deadline.remainingTime(), 1, INT_MAX));
+        connectMs = std::min(connectMs, left);
+        readMs = std::min(readMs, left);
+    }
     cli.set_connection_timeout(std::chrono::milliseconds(connectMs));
     cli.set_read_timeout(std::chrono::milliseconds(readMs));
     cli.set_write_timeout(std::chrono::milliseconds(std::max(readMs, 30'000)));
@@ -276,9 +285,16 @@ AttemptOutcome ClientCall::attempt(const std::string &method, const std::string 
             out.timedOut = true;
             break;
         }
+        if (!m_options.deadline.isForever() && m_options.deadline.hasExpired()) {
+            out.timedOut = true;
+            out.deadlineHit = true;
+            break;
+        }
     }
 
     const bool finished = st->finished && !out.cancelled && !out.stoppedByHandler && !out.timedOut;
+    if (!finished && st->headersReady && !headersSeen)
+        absorbHeaders(); // an answer that began counts, even when we stop waiting for the rest
     if (finished) {
         out.error = st->error;
         out.tlsVerifyResult = st->tlsVerifyResult;
@@ -293,6 +309,9 @@ AttemptOutcome ClientCall::attempt(const std::string &method, const std::string 
             out.timedOut = true;
         if (st->headersReady && !headersSeen)
             absorbHeaders();
+        // A socket timeout that was shortened to fit the call's limit is that limit passing.
+        if (out.timedOut && !m_options.deadline.isForever() && m_options.deadline.remainingTime() < 100)
+            out.deadlineHit = true;
         lock.unlock();
         worker.join();
     } else {
@@ -431,9 +450,13 @@ std::optional<Error> InteractionsClient::validate(const TurnRequest &request) co
     const qint64 total = qint64(buildBody(m_config, request, true, false).dump().size()) + imageBytes;
     if (total > kMaxRequestBytes) {
         Error e = Error::make(ErrorKind::TooLarge,
-            QStringLiteral("The request would be %1 (images are base64-encoded, 4/3 of their size); the limit is %2. "
-                           "Use smaller images, or choose the explicit re-encode option to compress them as JPEG.")
-                .arg(megabytes(total), megabytes(kMaxRequestBytes)));
+            request.images.isEmpty()
+                ? QStringLiteral("The request would be %1; the limit is %2. It carries no image, only the prompt: "
+                                 "shorten the prompt.")
+                      .arg(megabytes(total), megabytes(kMaxRequestBytes))
+                : QStringLiteral("The request would be %1 (images are base64-encoded, 4/3 of their size); the limit is %2. "
+                                 "Use smaller images, or choose the explicit re-encode option to compress them as JPEG.")
+                      .arg(megabytes(total), megabytes(kMaxRequestBytes)));
         return e;
     }
     return std::nullopt;
@@ -520,17 +543,25 @@ void refineError(Error &e, const RequestContext &ctx, const ClientConfig &config
         e.message = QStringLiteral("The server rejected the request: %1. Allowed values: %2.")
                         .arg(verbatim, e.api.allowedValues.join(QStringLiteral(", ")));
     } else if (e.kind == ErrorKind::NotFound) {
+        // Say it once: the server's words when they already explain it, ours only for what they leave out.
+        const bool saysWhy = verbatim.contains(QLatin1String("expired"), Qt::CaseInsensitive)
+                             || verbatim.contains(QLatin1String("deleted"), Qt::CaseInsensitive);
         if (turn && turn->kind == TurnKind::Edit && !e.api.serverMessage.contains(QLatin1String("model"), Qt::CaseInsensitive)) {
-            e.message = QStringLiteral("The previous interaction '%1' is no longer on the server (HTTP %2: %3). Stored "
-                                       "interactions expire (55 days, 1 day on free keys) or may have been deleted; "
-                                       "re-send the last image inline (edit-local) to continue.")
-                            .arg(turn->previousInteractionId).arg(e.api.httpStatus).arg(verbatim);
+            e.message = QStringLiteral("The previous interaction '%1' is no longer on the server (HTTP %2: %3).%4 "
+                                       "Re-send the last image inline (edit-local) to continue.")
+                            .arg(turn->previousInteractionId).arg(e.api.httpStatus).arg(verbatim,
+                                 saysWhy ? QString()
+                                         : QStringLiteral(" Stored interactions expire (55 days, 1 day on free keys) or "
+                                                          "may have been deleted."));
         } else if (turn) {
             e.message = QStringLiteral("Model '%1' or the endpoint was not found (HTTP %2: %3). Check the model name "
                                        "and the base URL.").arg(config.model).arg(e.api.httpStatus).arg(verbatim);
+        } else if (verbatim.contains(ctx.interactionId) && saysWhy) {
+            e.message = QStringLiteral("%1 (HTTP %2).").arg(verbatim).arg(e.api.httpStatus);
         } else {
-            e.message = QStringLiteral("Interaction '%1' was not found (HTTP %2: %3): it may have expired or been deleted.")
-                            .arg(ctx.interactionId).arg(e.api.httpStatus).arg(verbatim);
+            e.message = QStringLiteral("Interaction '%1' was not found (HTTP %2: %3).%4")
+                            .arg(ctx.interactionId).arg(e.api.httpStatus).arg(verbatim,
+                                 saysWhy ? QString() : QStringLiteral(" It may have expired or been deleted."));
         }
     } else if (e.kind == ErrorKind::Auth && config.apiKey.isEmpty()) {
         e.message = QStringLiteral("The server requires an API key and none was sent (HTTP %1: %2). Set "
@@ -541,9 +572,13 @@ void refineError(Error &e, const RequestContext &ctx, const ClientConfig &config
                                    "(GEMINI_API_KEY, GOOGLE_API_KEY or ~/gemini.key).")
                         .arg(e.api.httpStatus).arg(verbatim,
                              config.apiKey.source());
-    } else if (e.kind == ErrorKind::RateLimited && e.api.retryAfterMs >= 0) {
-        e.message = QStringLiteral("Rate limited by the server (HTTP 429: %1). Try again in %2 s.")
-                        .arg(verbatim).arg(std::ceil(e.api.retryAfterMs / 100.0) / 10.0);
+    } else if (e.kind == ErrorKind::TooLarge && turn && e.api.httpStatus == 413) {
+        e.message += turn->images.isEmpty()
+            ? QStringLiteral(" The request carries no image, only the prompt: shorten the prompt.")
+            : QStringLiteral(" Use smaller images, or choose the explicit re-encode option to send them as JPEG.");
+    } else if (e.kind == ErrorKind::RateLimited && e.api.retryAfterMs > 0) {
+        e.message = QStringLiteral("Rate limited by the server (HTTP 429: %1). Try again in %2.")
+                        .arg(verbatim, humanDuration(e.api.retryAfterMs));
     }
 }
 
@@ -580,30 +615,61 @@ struct Exchange {
     bool streamed = false;
 };
 
-/** One logical call: attempts, classification of failures, backoff and Retry-After. */
+/** Why an exchange ended early, beyond its Error: what of the answer arrived. */
+struct ExchangeTrace {
+    bool answerBegan = false;   // headers, bytes or stream events arrived before it broke
+    QByteArray partialBody;     // the bytes of a plain (non-stream) answer that was cut
+};
+
+/** One logical call: attempts, classification of failures, backoff and Retry-After, the deadline. */
 class ExchangeRunner
 {
 public:
     ExchangeRunner(const ClientConfig &config, const CallOptions &options)
         : m_config(config), m_options(options) {}
 
-    /** Runs the request with retries; streamed 200 bodies go through assembler. */
+    /**
+     * Runs the request with retries; streamed 200 bodies go through assembler. A request
+     * that is not idempotent (create) is never sent again once its answer began (trace).
+     */
     Result<Exchange> run(const std::string &method, const std::string &path, const std::string &body,
-                         bool stream, StreamAssembler *assembler, int &attempts);
+                         bool stream, StreamAssembler *assembler, int &attempts, bool idempotent,
+                         ExchangeTrace *trace = nullptr);
 
 private:
+    bool deadlinePassed() const { return !m_options.deadline.isForever() && m_options.deadline.hasExpired(); }
+    Error deadlineError(int attempts, const std::optional<Error> &last) const;
+
     const ClientConfig &m_config;
     const CallOptions &m_options;
 };
 
+Error ExchangeRunner::deadlineError(int attempts, const std::optional<Error> &last) const
+{
+    // last: the failure of an earlier attempt (what kept it from finishing in time), if any.
+    Error e = Error::make(ErrorKind::Timeout,
+                          QStringLiteral("Gave up after %1 attempt(s): no complete answer within the time limit. Try "
+                                         "again later, or allow more time (nb2lite --timeout).")
+                              .arg(attempts));
+    if (last && !last->message.isEmpty())
+        e.message += QStringLiteral(" Before that: %1").arg(last->message);
+    if (last)
+        e.api = last->api;
+    e.api.attempts = attempts;
+    return e;
+}
+
 Result<Exchange> ExchangeRunner::run(const std::string &method, const std::string &path,
                                      const std::string &body, bool stream, StreamAssembler *assembler,
-                                     int &attempts)
+                                     int &attempts, bool idempotent, ExchangeTrace *trace)
 {
     attempts = 0;
+    std::optional<Error> last;
     for (int attempt = 0;; ++attempt) {
         if (m_options.cancel && m_options.cancel->isCancelled())
             return Error::make(ErrorKind::Cancelled, QStringLiteral("Cancelled."));
+        if (deadlinePassed())
+            return deadlineError(attempts, last);
 
         SseParser parser;
         bool streaming = false;
@@ -650,16 +716,30 @@ Result<Exchange> ExchangeRunner::run(const std::string &method, const std::strin
         const bool transportFailed = !o.stoppedByHandler
             && (o.error != httplib::Error::Success || o.timedOut || o.status == 0);
         if (transportFailed && !(streaming && assembler && assembler->isDone())) {
-            error = transportError(o, m_config);
-            // Once stream events arrived the interaction exists; re-sending would bill again.
-            retryable = (error.kind == ErrorKind::Network || error.kind == ErrorKind::Timeout)
-                        && !(assembler && assembler->sawAnyEvent());
-            if (streaming && assembler && assembler->sawAnyEvent()) {
-                error.api.interactionId = assembler->interactionId();
-                error.message += QStringLiteral(" The stream was cut after it started%1.")
-                                     .arg(error.api.interactionId.isEmpty() ? QString()
-                                          : QStringLiteral("; interaction %1 may still finish on the server").arg(error.api.interactionId));
+            // Our own time limit, not the server's failure: say that, not "did not answer in 120 s".
+            error = o.deadlineHit ? deadlineError(attempts, last) : transportError(o, m_config);
+            // Once any of the answer arrived the interaction exists: re-sending a create would
+            // make (and bill) a second one. Only a get of its id may follow.
+            const bool began = o.status != 0 || !o.body.isEmpty() || streaming || (assembler && assembler->sawAnyEvent());
+            retryable = (error.kind == ErrorKind::Network || error.kind == ErrorKind::Timeout) && (idempotent || !began);
+            if (!idempotent && began) {
+                if (trace) {
+                    trace->answerBegan = true;
+                    trace->partialBody = o.body;
+                }
+                error.api.httpStatus = o.status;
+                error.api.interactionId = assembler && !assembler->interactionId().isEmpty()
+                                              ? assembler->interactionId()
+                                              : ResponseParser::salvageInteractionId(o.body);
+                error.message += error.api.interactionId.isEmpty()
+                    ? QStringLiteral(" The answer had begun, so nothing was sent again (a second request would be "
+                                     "billed twice); the server may have made the picture without naming it.")
+                    : QStringLiteral(" The answer had begun, so nothing was sent again (a second request would be "
+                                     "billed twice); interaction %1 can be fetched when the server has finished it.")
+                          .arg(error.api.interactionId);
             }
+            if (o.deadlineHit)
+                return error;
         } else if (o.status >= 200 && o.status < 300) {
             Exchange ex;
             ex.status = o.status;
@@ -675,6 +755,7 @@ Result<Exchange> ExchangeRunner::run(const std::string &method, const std::strin
                 error.api.retryAfterMs = serverDelay;
             retryable = isRetryableStatus(o.status);
         }
+        last = error;
 
         if (!retryable || attempt >= m_config.maxRetries)
             return error;
@@ -682,19 +763,24 @@ Result<Exchange> ExchangeRunner::run(const std::string &method, const std::strin
             // Too long to sleep on a worker: hand the delay to the caller to schedule. Any
             // status that names a wait (429, or a 503 with Retry-After) is "come back later".
             error.kind = ErrorKind::RateLimited;
-            error.message = QStringLiteral("%1 The server asks to wait %2 s, longer than the %3 s this client "
+            error.message = QStringLiteral("%1 The server asks to wait %2, longer than the %3 this client "
                                            "waits by itself; try again later.")
-                                .arg(error.message).arg(serverDelay / 1000.0).arg(m_config.maxRateLimitWaitMs / 1000.0);
+                                .arg(error.message, humanDuration(serverDelay), humanDuration(m_config.maxRateLimitWaitMs));
             return error;
         }
-        const int delay = serverDelay >= 0 ? serverDelay : backoffMs(m_config, attempt);
+        // The server's hint is a lower bound, never a reason to come back sooner than our own
+        // backoff (a Retry-After date in the past, or "0", would otherwise hammer it).
+        const int delay = std::max(serverDelay, backoffMs(m_config, attempt));
+        if (!m_options.deadline.isForever() && m_options.deadline.remainingTime() < delay)
+            return deadlineError(attempts, error); // waiting would end past the limit
         if (m_options.onRetry) {
-            // Say so before sleeping: a view shows "rate limited, retrying in N s (attempt k of n)".
             RetryNotice notice;
-            notice.kind = o.status == 429 ? ErrorKind::RateLimited : error.kind;
-            notice.attempt = attempt + 2;
+            notice.attempt = attempt + 1;
             notice.maxAttempts = m_config.maxRetries + 1;
             notice.delayMs = delay;
+            notice.error = error;
+            if (o.status == 429)
+                notice.error.kind = ErrorKind::RateLimited; // what a view calls "rate limited"
             m_options.onRetry(notice);
         }
         if (m_options.cancel) {
@@ -749,20 +835,91 @@ Result<Interaction> InteractionsClient::create(const TurnRequest &request, const
     StreamAssembler assembler;
     ExchangeRunner runner(m_config, options);
     int attempts = 0;
-    Result<Exchange> ex = runner.run("POST", collectionPath(m_config), body, options.stream, &assembler, attempts);
-    if (!ex.ok())
-        return finish<Interaction>(ex.error(), attempts, ctx, m_config);
+    ExchangeTrace trace;
+    Result<Exchange> ex = runner.run("POST", collectionPath(m_config), body, options.stream, &assembler, attempts,
+                                     false, &trace);
 
-    if (!ex.value().streamed)
-        return finish(ResponseParser::parseInteraction(ex.value().body), attempts, ctx, m_config);
-    if (assembler.error())
-        return finish<Interaction>(*assembler.error(), attempts, ctx, m_config);
+    // The interaction was made but its answer did not arrive whole: fetch it by id (free)
+    // rather than ever sending the create again (billed). Polls while the server finishes.
+    auto fetchStarted = [&](Error original) -> Result<Interaction> {
+        const QString id = original.api.interactionId;
+        CallOptions unary = options;
+        unary.stream = false;
+        unary.onEvent = {};
+        for (int poll = 0; poll < 20; ++poll) {
+            Result<Interaction> got = get(id, unary);
+            attempts += got ? got.value().attempts : got.error().api.attempts;
+            if (!got) {
+                Error e = got.error();
+                if (e.kind == ErrorKind::NoImage || e.kind == ErrorKind::Cancelled) {
+                    e.api.interactionId = id;
+                    return finish<Interaction>(e, attempts, ctx, m_config);
+                }
+                original.message += QStringLiteral(" Fetching interaction %1 failed too (%2); it can be fetched later.")
+                                        .arg(id, ResponseParser::withoutFinalDot(e.message));
+                return finish<Interaction>(original, attempts, ctx, m_config);
+            }
+            const QString status = got.value().status;
+            if (status == QLatin1String("in_progress") || status == QLatin1String("queued")) {
+                const bool timeLeft = options.deadline.isForever() || options.deadline.remainingTime() > 500;
+                const bool slept = timeLeft && (options.cancel ? options.cancel->sleepFor(500)
+                                                               : (std::this_thread::sleep_for(std::chrono::milliseconds(500)), true));
+                if (!slept)
+                    break;
+                continue;
+            }
+            if (status != QLatin1String("completed")) {
+                original.message += QStringLiteral(" The server reports interaction %1 as \"%2\".").arg(id, status);
+                return finish<Interaction>(original, attempts, ctx, m_config);
+            }
+            Interaction done = got.value();
+            if (done.id.isEmpty())
+                done.id = id;
+            return finish<Interaction>(done, attempts, ctx, m_config);
+        }
+        original.message += QStringLiteral(" The server was still drawing interaction %1; fetch it later.").arg(id);
+        return finish<Interaction>(original, attempts, ctx, m_config);
+    };
+
+    const bool timeLeft = options.deadline.isForever() || !options.deadline.hasExpired();
+    if (!ex.ok()) {
+        if (trace.answerBegan && !ex.error().api.interactionId.isEmpty() && timeLeft)
+            return fetchStarted(ex.error());
+        return finish<Interaction>(ex.error(), attempts, ctx, m_config);
+    }
+
+    if (!ex.value().streamed) {
+        Result<Interaction> parsed = ResponseParser::parseInteraction(ex.value().body);
+        const QByteArray &raw = ex.value().body;
+        if (!parsed && parsed.error().kind == ErrorKind::MalformedResponse
+            && !ordered_json::accept(raw.constBegin(), raw.constEnd())) {
+            // A 200 whose body was cut: its id may still be in the part that came. (A whole
+            // body that is wrong in itself would only come back the same from a get.)
+            Error e = parsed.error();
+            e.api.interactionId = ResponseParser::salvageInteractionId(ex.value().body);
+            if (!e.api.interactionId.isEmpty() && timeLeft)
+                return fetchStarted(e);
+            return finish<Interaction>(e, attempts, ctx, m_config);
+        }
+        return finish(parsed, attempts, ctx, m_config);
+    }
+    if (assembler.error()) {
+        Error e = *assembler.error();
+        if (e.api.interactionId.isEmpty())
+            e.api.interactionId = assembler.interactionId();
+        // A cut or garbled event (not an error the server reported): the interaction exists.
+        if (e.kind == ErrorKind::MalformedResponse && !e.api.interactionId.isEmpty() && timeLeft)
+            return fetchStarted(e);
+        return finish<Interaction>(e, attempts, ctx, m_config);
+    }
     if (!assembler.isCompleted()) {
         Error e = Error::make(ErrorKind::MalformedResponse,
-            QStringLiteral("The stream ended early, before the interaction was reported complete%1. Try again%2.")
-                .arg(assembler.interactionId().isEmpty() ? QString() : QStringLiteral(" (id %1)").arg(assembler.interactionId()),
-                     assembler.interactionId().isEmpty() ? QString() : QStringLiteral(", or fetch that id later")));
+            QStringLiteral("The stream ended early, before the interaction was reported complete%1.")
+                .arg(assembler.interactionId().isEmpty() ? QString() : QStringLiteral(" (id %1)").arg(assembler.interactionId())));
         e.api.interactionId = assembler.interactionId();
+        if (!e.api.interactionId.isEmpty() && timeLeft)
+            return fetchStarted(e);
+        e.message += QStringLiteral(" Try again, or try without streaming.");
         return finish<Interaction>(e, attempts, ctx, m_config);
     }
     return finish(ResponseParser::parseInteraction(assembler.interactionJson()), attempts, ctx, m_config);
@@ -782,7 +939,7 @@ Result<Interaction> InteractionsClient::get(const QString &interactionId, const 
     ExchangeRunner runner(m_config, unary);
     int attempts = 0;
     Result<Exchange> ex = runner.run("GET", itemPath(m_config, interactionId) + "?stream=false", std::string(),
-                                     false, nullptr, attempts);
+                                     false, nullptr, attempts, true);
     if (!ex.ok())
         return finish<Interaction>(ex.error(), attempts, ctx, m_config);
     return finish(ResponseParser::parseInteraction(ex.value().body, true), attempts, ctx, m_config);
@@ -801,7 +958,7 @@ Result<Done> InteractionsClient::remove(const QString &interactionId, const Call
     unary.stream = false;
     ExchangeRunner runner(m_config, unary);
     int attempts = 0;
-    Result<Exchange> ex = runner.run("DELETE", itemPath(m_config, interactionId), std::string(), false, nullptr, attempts);
+    Result<Exchange> ex = runner.run("DELETE", itemPath(m_config, interactionId), std::string(), false, nullptr, attempts, true);
     if (!ex.ok())
         return finish<Done>(ex.error(), attempts, ctx, m_config);
     if (ex.value().status != 200) {

@@ -6,6 +6,8 @@
 #include "core/api/interaction.h"
 #include "core/api/turnrequest.h"
 
+#include <QDeadlineTimer>
+
 #include <functional>
 #include <optional>
 
@@ -13,21 +15,26 @@ namespace nb2 {
 
 using StreamHandler = std::function<void(const StreamEvent &)>;
 
-/** The client is about to wait before its next attempt (a 429 with a short Retry-After, a 5xx, a dropped connection). */
+/** An attempt failed and the call will try again after delayMs (for progress lines). */
 struct RetryNotice {
-    ErrorKind kind = ErrorKind::None; // what the last attempt ran into (RateLimited, Server, Network, ...)
-    int attempt = 0;                  // the attempt that comes after the wait (2 = the first retry)
-    int maxAttempts = 0;              // maxRetries + 1
-    int delayMs = 0;                  // how long the client sleeps first
+    int attempt = 0;        // the attempt that failed, 1-based
+    int maxAttempts = 0;
+    int delayMs = 0;        // the wait before the next attempt
+    Error error;            // why it failed
 };
-using RetryHandler = std::function<void(const RetryNotice &)>;
 
 /** Per-call options. */
 struct CallOptions {
     bool stream = false;          // use SSE (spec §5); events go to onEvent
     StreamHandler onEvent;        // called on the worker thread, in order
     CancelTokenPtr cancel;        // optional
-    RetryHandler onRetry;         // optional; called on the worker thread before each wait
+    /**
+     * The whole call's time limit, every attempt, wait and follow-up get included: the call
+     * ends with a Timeout error when it passes (nb2lite --timeout). Forever by default.
+     */
+    QDeadlineTimer deadline{QDeadlineTimer::Forever};
+    /** Called (on the calling thread) before each wait between attempts, so a front end can say so. */
+    std::function<void(const RetryNotice &)> onRetry;
 };
 
 /**
@@ -35,6 +42,13 @@ struct CallOptions {
  * input, sends exactly the JSON the official SDK sends, retries what is safe to retry, and
  * returns a Result: the parsed interaction or an Error. Each call uses its own
  * connection, so calls may run concurrently from worker threads.
+ *
+ * A create is never sent twice once its answer has begun to arrive (headers, bytes or
+ * stream events): the interaction exists and a second POST would be billed again. If the
+ * answer is then cut or unreadable, the id is taken from what did arrive and the
+ * interaction is fetched with get (polling briefly while the server finishes it); without
+ * an id the call fails and says so. Retry-After is a lower bound on our own backoff, never
+ * a reason to retry faster; CallOptions::deadline bounds the whole call.
  */
 class InteractionsClient
 {

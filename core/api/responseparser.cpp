@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
 #include <cmath>
 
 namespace nb2 {
@@ -151,6 +152,65 @@ int ResponseParser::parseRetryAfter(const QString &retryAfter, const QString &re
         return -1;
     when.setTimeZone(QTimeZone::utc());
     return int(std::max<qint64>(0, now.msecsTo(when)));
+}
+
+QString ResponseParser::salvageInteractionId(const QByteArray &body)
+{
+    // A tiny scanner, not a parser: depth and strings are tracked so that only the top-level
+    // object's "id" key counts, and a value cut before its closing quote is not taken.
+    int depth = 0;
+    bool expectKey = false;
+    for (qsizetype i = 0; i < body.size(); ++i) {
+        const char c = body.at(i);
+        if (c == '"') {
+            qsizetype end = i + 1;
+            QByteArray text;
+            while (end < body.size() && body.at(end) != '"') {
+                if (body.at(end) == '\\')
+                    ++end; // skip the escaped character
+                else
+                    text.append(body.at(end));
+                ++end;
+            }
+            if (end >= body.size())
+                return {}; // cut inside a string
+            const bool wasKey = depth == 1 && expectKey;
+            i = end;
+            expectKey = false;
+            if (!wasKey || text != "id")
+                continue;
+            // The key "id" at the top level: its value must be a complete string.
+            qsizetype j = i + 1;
+            while (j < body.size() && (body.at(j) == ' ' || body.at(j) == '\n' || body.at(j) == '\r' || body.at(j) == '\t'))
+                ++j;
+            if (j >= body.size() || body.at(j) != ':')
+                return {};
+            ++j;
+            while (j < body.size() && (body.at(j) == ' ' || body.at(j) == '\n' || body.at(j) == '\r' || body.at(j) == '\t'))
+                ++j;
+            if (j >= body.size() || body.at(j) != '"')
+                return {};
+            const qsizetype close = body.indexOf('"', j + 1);
+            if (close < 0)
+                return {};
+            const QByteArray id = body.mid(j + 1, close - j - 1);
+            // Ids are printable tokens (v1_ + base64url on the real service); anything else is not one.
+            for (char ch : id) {
+                if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.' || ch == '/' || ch == '='))
+                    return {};
+            }
+            return QString::fromLatin1(id);
+        }
+        if (c == '{' || c == '[') {
+            ++depth;
+            expectKey = c == '{' && depth == 1;
+        } else if (c == '}' || c == ']') {
+            --depth;
+        } else if (c == ',' && depth == 1) {
+            expectKey = true;
+        }
+    }
+    return {};
 }
 
 QString ResponseParser::withoutFinalDot(const QString &text)
@@ -370,8 +430,8 @@ Error ResponseParser::parseError(int httpStatus, const QByteArray &body)
                                    "or the model name is wrong.").arg(httpStatus).arg(said);
     } else if (httpStatus == 413) {
         e.kind = ErrorKind::TooLarge;
-        e.message = QStringLiteral("The server says the request is too large (HTTP 413%1). Use a smaller image "
-                                   "or the explicit re-encode option.").arg(said);
+        // What helps depends on what was sent (images or only text): the client adds it.
+        e.message = QStringLiteral("The server says the request is too large (HTTP 413%1).").arg(said);
     } else if (httpStatus == 429) {
         e.kind = ErrorKind::RateLimited;
         e.message = QStringLiteral("Rate limited by the server (HTTP 429%1). Wait and try again.").arg(said);

@@ -25,6 +25,13 @@ public:
      */
     static Result<Interaction> parseInteraction(const QByteArray &body, bool allowUnfinished = false);
 
+    /**
+     * The top-level "id" of an Interaction body that arrived only in part (a connection cut,
+     * a truncated answer): enough to get() the interaction instead of paying for it again.
+     * Empty when the id is not (completely) in the bytes. Nested objects' ids are ignored.
+     */
+    static QString salvageInteractionId(const QByteArray &partialBody);
+
     /** Classifies a non-200 response; the message is generic until the client refines it. */
     static Error parseError(int httpStatus, const QByteArray &body);
 

@@ -109,7 +109,13 @@ QImage ContactSheet::render(const QList<const ExportFrame *> &frames, const QStr
         const int y = kMargin + kTitleHeight + (i / cols) * (cell + captionH + kGap);
         const QRect box(x, y, cell, cell);
         p.fillRect(box, QColor(0xe9, 0xe7, 0xe1));
-        QImage thumb = f.hasImage() ? thumbnail(f.imagePath, cell) : QImage();
+        QImage thumb;
+        if (f.hasImage()) {
+            const Result<QString> file = options.sessionDir.isEmpty() ? Result<QString>(f.imagePath)
+                                                                      : ExportSession::imageFileIn(options.sessionDir, f);
+            if (file)
+                thumb = thumbnail(file.value(), cell);
+        }
         if (!thumb.isNull()) {
             const QSize s = thumb.size().scaled(cell, cell, Qt::KeepAspectRatio);
             p.drawImage(QRect(QPoint(x + (cell - s.width()) / 2, y + (cell - s.height()) / 2), s), thumb);
@@ -168,6 +174,16 @@ Result<ExportReport> ContactSheet::write(const QList<const ExportFrame *> &frame
         return Error::make(ErrorKind::InvalidInput, Text::tr("%1 frames do not fit on one contact sheet (at most %2); choose a branch or some frames.")
                         .arg(frames.size()).arg(cols * maxRows));
     }
+    if (const Result<void> target = OutputFile::checkTarget(outFile, options.existing); !target)
+        return target.error(); // before the (slow) drawing
+    // Every image is checked before anything is drawn, so a path leading out of the session
+    // fails the export instead of being drawn into it.
+    for (const ExportFrame *f : frames) {
+        if (!f->hasImage())
+            continue;
+        if (const Result<QString> file = ExportSession::imageFileIn(options.sessionDir, *f); !file)
+            return file.error();
+    }
     const QImage sheet = render(frames, title, options, &report.warnings);
     QByteArray png;
     QBuffer buffer(&png);
@@ -175,7 +191,7 @@ Result<ExportReport> ContactSheet::write(const QList<const ExportFrame *> &frame
     if (!sheet.save(&buffer, "PNG")) {
         return Error::make(ErrorKind::Io, Text::tr("The contact sheet could not be encoded as PNG."));
     }
-    auto written = exportfiles::writeAtomically(outFile, png);
+    auto written = exportfiles::writeAtomically(outFile, png, options.existing);
     if (!written)
         return written.error();
     report.bytesWritten = written.value();

@@ -12,6 +12,13 @@ struct ContactSheetOptions {
     int cellSize = 240;          // thumbnail box, pixels
     bool captions = true;        // "#3 edit · add a lantern" under each picture
     bool stripPrompts = false;   // captions without the prompt
+    /**
+     * The session folder every image must resolve inside (ExportSession::imageFileIn), checked
+     * as each is read. write() refuses frames with images when it is empty; render() alone
+     * (previews of frames the caller built) reads imagePath as given then.
+     */
+    QString sessionDir;
+    ExistingTarget existing = ExistingTarget::Refuse; // may an existing file at the output be replaced
 };
 
 /**

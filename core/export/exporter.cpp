@@ -34,6 +34,7 @@ HtmlExportOptions Exporter::htmlOptions(const ExportRequest &request)
     o.linkImages = request.linkImages;
     o.stripPrompts = request.stripPrompts;
     o.stripIds = request.stripIds;
+    o.existing = request.existing;
     return o;
 }
 
@@ -69,7 +70,14 @@ Result<ExportReport> Exporter::run(const ExportSession &session, const ExportReq
             return invalid(Text::tr("A bundle always holds the whole session; --branch and --frames do not apply."));
         if (request.stripPrompts || request.stripIds)
             return invalid(Text::tr("A bundle is a lossless copy of the session; --strip-prompts and --strip-ids do not apply."));
-        return SessionBundle::write(session, request.output);
+        return SessionBundle::write(session, request.output, request.existing);
+    }
+
+    // A file output whose name is taken fails before any work (it is checked again when written).
+    const bool folder = request.format == ExportFormat::Frames || (request.format == ExportFormat::Html && !request.singleFile);
+    if (!folder) {
+        if (const Result<void> target = OutputFile::checkTarget(request.output, request.existing); !target)
+            return target.error();
     }
 
     // Frames export is about pictures: failed turns (no image) are never part of it.
@@ -82,10 +90,12 @@ Result<ExportReport> Exporter::run(const ExportSession &session, const ExportReq
 
     // Folder formats write into a new or empty folder; if they fail halfway, empty it again
     // so that a failed export leaves nothing that looks like a finished one.
-    const bool folder = request.format == ExportFormat::Frames || (request.format == ExportFormat::Html && !request.singleFile);
     const QFileInfo target(request.output);
-    const bool existed = target.exists();
-    const bool fresh = !existed || (target.isDir() && QDir(request.output).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System));
+    const bool existed = target.exists() || target.isSymLink();
+    // Never a link: cleaning up after a failure must not reach through one.
+    const bool fresh = !existed
+        || (!target.isSymLink() && target.isDir()
+            && QDir(request.output).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System));
     auto result = write(session, frames.value(), request, includeFailed);
     if (!result && folder && fresh) {
         QDir(request.output).removeRecursively();
@@ -107,6 +117,8 @@ Result<ExportReport> Exporter::write(const ExportSession &session, const QList<c
     case ExportFormat::Sheet: {
         ContactSheetOptions o;
         o.stripPrompts = request.stripPrompts;
+        o.sessionDir = session.sessionDir;
+        o.existing = request.existing;
         return ContactSheet::write(frames, session.title, request.output, o);
     }
     case ExportFormat::Frames: {

@@ -20,6 +20,12 @@ struct ExportRequest {
     bool stripIds = false;       // not for bundles
     bool includeFailed = true;   // html and sheet
     bool linkImages = true;      // html folder: hard links where possible
+    /**
+     * File outputs (bundle, sheet, html --single-file): Replace lets an existing regular file
+     * be replaced (nb2lite --force; the dialog after it said so). Never a symlink, FIFO,
+     * device or folder. Folder outputs must be new or empty either way.
+     */
+    ExistingTarget existing = ExistingTarget::Refuse;
 };
 
 /**

@@ -6,7 +6,6 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 
 #include <unistd.h>
 
@@ -14,7 +13,7 @@ namespace nb2::exportfiles {
 
 namespace {
 
-// tr() for this file's functions with the context "nb2::Export": a struct, not a free function, so
+// Text::tr() for this file's functions with the context "nb2::Export": a struct, not a free function, so
 // that lupdate files the texts under the context they are looked up in.
 struct Text {
     Q_DECLARE_TR_FUNCTIONS(nb2::Export)
@@ -25,41 +24,16 @@ Error ioError(const QString &message)
     return Error::make(ErrorKind::Io, message);
 }
 
-/** A failed write, with the kind that names its fix (disk full, read-only folder). */
-Error writeError(const QString &path, const QFileDevice &file, const QString &message)
-{
-    return Error::make(writeFailureKind(path, &file), message);
-}
-
 } // namespace
 
-Result<qint64> writeAtomically(const QString &path, const QByteArray &bytes)
+Result<qint64> writeAtomically(const QString &path, const QByteArray &bytes, ExistingTarget existing)
 {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly))
-        return writeError(path, f, Text::tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), f.errorString()));
-    if (f.write(bytes) != bytes.size() || !f.commit())
-        return writeError(path, f, Text::tr("Writing %1 failed: %2").arg(QDir::toNativeSeparators(path), f.errorString()));
-    return qint64(bytes.size());
+    return OutputFile::writeAll(path, bytes, existing, true);
 }
 
 Result<qint64> writeFile(const QString &path, const QByteArray &bytes)
 {
-    const QString part = path + QLatin1String(".part");
-    QFile out(part);
-    if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(bytes) != bytes.size()) {
-        const QString why = out.errorString();
-        const Error error = writeError(path, out, Text::tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), why));
-        out.close();
-        QFile::remove(part);
-        return error;
-    }
-    out.close();
-    if (!QFile::rename(part, path)) {
-        QFile::remove(part);
-        return ioError(Text::tr("Cannot write %1 (it may already exist).").arg(QDir::toNativeSeparators(path)));
-    }
-    return qint64(bytes.size());
+    return OutputFile::writeAll(path, bytes, ExistingTarget::Refuse, false);
 }
 
 Result<bool> linkOrCopy(const QString &src, const QString &dst, bool allowLink)
@@ -80,6 +54,10 @@ Result<bool> linkOrCopy(const QString &src, const QString &dst, bool allowLink)
 Result<void> prepareEmptyDir(const QString &dir)
 {
     QFileInfo fi(dir);
+    if (fi.isSymLink())
+        return Error::make(ErrorKind::Unsafe, Text::tr("%1 is a symbolic link; an export never writes through a link. Choose a "
+                                                "new or empty folder.")
+                                                 .arg(QDir::toNativeSeparators(dir)));
     if (fi.exists()) {
         if (!fi.isDir())
             return Error::make(ErrorKind::Conflict, Text::tr("%1 exists and is not a folder.").arg(QDir::toNativeSeparators(dir)));

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/common/error.h"
+#include "core/export/outputfile.h"
 
 #include <QByteArray>
 #include <QString>
@@ -26,20 +27,29 @@ struct ExportReport {
  */
 namespace exportfiles {
 
-/** Writes through QSaveFile (temp + rename): a crash never leaves a half file. */
-Result<qint64> writeAtomically(const QString &path, const QByteArray &bytes);
+/**
+ * Writes through OutputFile (temp, fsync, rename): a crash never leaves a half file, a symlink
+ * or anything but a regular file at path is never written through or replaced, and an
+ * existing file only with ExistingTarget::Replace.
+ */
+Result<qint64> writeAtomically(const QString &path, const QByteArray &bytes,
+                               ExistingTarget existing = ExistingTarget::Refuse);
 
 /**
- * Writes to a temp name and renames, without QSaveFile's fdatasync: for the many files of an
- * export folder, where syncing each one made exports ~50x slower. A crash never leaves a half
- * file under the real name; durability is left to the OS.
+ * The same without the fsync: for the many files of an export folder, where syncing each one
+ * made exports ~50x slower. A crash never leaves a half file under the real name; durability
+ * is left to the OS. Never replaces anything (the folder is new or was empty).
  */
 Result<qint64> writeFile(const QString &path, const QByteArray &bytes);
 
 /** Hard-links src to dst (same bytes, no copy); falls back to a byte copy. *linked says which. */
 Result<bool> linkOrCopy(const QString &src, const QString &dst, bool allowLink);
 
-/** Creates dir, which must not exist or be empty (Conflict otherwise): an export never mixes into other files. */
+/**
+ * Creates dir, which must not exist or be an empty folder (Conflict otherwise): an export
+ * never mixes into other files. A symlink is refused (Unsafe) even when it leads to an empty
+ * folder: an export never writes through a link.
+ */
 Result<void> prepareEmptyDir(const QString &dir);
 
 /** "Add a lantern, then dim!" -> "add-a-lantern-then-dim"; ASCII letters/digits, at most maxLen. */

@@ -78,6 +78,14 @@ struct ExportSession
      */
     static ExportSession fromGraph(const FrameGraph &graph, const QString &sessionDir);
 
+    /**
+     * The file to read for a frame's image, checked at the moment of use: it must resolve
+     * inside sessionDir (no absolute path, no `..`, no symlink leading out) whatever the
+     * manifest said when the session was loaded. Unsafe error naming the frame otherwise.
+     */
+    Result<QString> imageFile(const ExportFrame &frame) const { return imageFileIn(sessionDir, frame); }
+    static Result<QString> imageFileIn(const QString &sessionDir, const ExportFrame &frame);
+
     const ExportFrame *frame(const QString &id) const;
     QList<const ExportFrame *> children(const QString &id) const;   // creation order
     QList<const ExportFrame *> roots() const;

@@ -35,7 +35,10 @@ Result<ExportReport> FramesExporter::write(const ExportSession &session, const Q
     const QDir dir(outDir);
     for (int i = 0; i < withImages.size(); ++i) {
         const ExportFrame &f = *withImages.at(i);
-        auto bytes = exportfiles::readFile(f.imagePath);
+        const Result<QString> file = session.imageFile(f); // checked at use, not only at load
+        if (!file)
+            return file.error();
+        auto bytes = exportfiles::readFile(file.value());
         if (!bytes)
             return bytes.error();
         QByteArray out = bytes.value();

@@ -331,7 +331,10 @@ Result<ExportReport> HtmlExporter::write(const ExportSession &session, const QLi
         for (const ExportFrame *f : frames) {
             if (!f->hasImage())
                 continue;
-            auto bytes = exportfiles::readFile(f->imagePath);
+            const Result<QString> file = session.imageFile(*f);
+            if (!file)
+                return file.error();
+            auto bytes = exportfiles::readFile(file.value());
             if (!bytes)
                 return bytes.error();
             src.insert(f->id, QLatin1String("data:") + exportfiles::imageMimeType(bytes.value())
@@ -349,14 +352,19 @@ Result<ExportReport> HtmlExporter::write(const ExportSession &session, const QLi
         for (const ExportFrame *f : frames) {
             if (!f->hasImage())
                 continue;
+            // Resolved at use (symlinks followed, inside the session): a hard link or copy of
+            // anything else would put a file the manifest has no business naming into the export.
+            const Result<QString> file = session.imageFile(*f);
+            if (!file)
+                return file.error();
             const QString suffix = QFileInfo(f->imagePath).suffix().toLower();
             const QString rel = QLatin1String("images/") + exportfiles::safeName(f->id)
                                 + (suffix.isEmpty() ? QString() : QLatin1Char('.') + exportfiles::safeName(suffix));
-            auto linked = exportfiles::linkOrCopy(f->imagePath, dir.filePath(rel), options.linkImages);
+            auto linked = exportfiles::linkOrCopy(file.value(), dir.filePath(rel), options.linkImages);
             if (!linked)
                 return linked.error();
             (linked.value() ? report.imagesLinked : report.imagesCopied) += 1;
-            report.bytesWritten += linked.value() ? 0 : QFileInfo(f->imagePath).size();
+            report.bytesWritten += linked.value() ? 0 : QFileInfo(file.value()).size();
             report.files.append(rel);
             src.insert(f->id, rel);
         }
@@ -364,7 +372,8 @@ Result<ExportReport> HtmlExporter::write(const ExportSession &session, const QLi
     }
 
     const QByteArray html = PageWriter(session, frames, options, src).page().toUtf8();
-    auto written = exportfiles::writeAtomically(pagePath, html);
+    // The folder form's page goes into a folder that was new or empty: nothing to replace there.
+    auto written = exportfiles::writeAtomically(pagePath, html, options.singleFile ? options.existing : ExistingTarget::Refuse);
     if (!written)
         return written.error();
     report.bytesWritten += written.value();

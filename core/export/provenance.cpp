@@ -346,9 +346,12 @@ Provenance Provenance::forFrame(const ExportSession &session, const QString &fra
         if (parent && !parent->imageSha256.isEmpty()) {
             p.parentSha256 = parent->imageSha256;        // the manifest's hash: no need to read the file
         } else if (parent && parent->hasImage()) {
-            QFile file(parent->imagePath);
-            if (file.open(QIODevice::ReadOnly))
-                p.parentSha256 = SessionStore::sha256Hex(file.readAll());
+            // Only a file inside the session is hashed; an unsafe path leaves the field out.
+            if (const Result<QString> path = session.imageFile(*parent); path) {
+                QFile file(path.value());
+                if (file.open(QIODevice::ReadOnly))
+                    p.parentSha256 = SessionStore::sha256Hex(file.readAll());
+            }
         }
     }
     if (!options.stripPrompts) {

@@ -1,5 +1,6 @@
 #include "core/export/sessionbundle.h"
 
+#include "core/session/sessionpaths.h"
 #include "core/session/sessionstore.h"
 
 #include <QCoreApplication>
@@ -11,13 +12,17 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 #include <QSet>
+#include <QCryptographicHash>
 
 #include <archive.h>
 #include <archive_entry.h>
 
 #include <memory>
+
+#include <fcntl.h>
+#include <unistd.h>
+#include <optional>
 
 #ifndef NB2_VERSION
 #define NB2_VERSION "0.0.0"
@@ -33,8 +38,19 @@ struct Text {
     Q_DECLARE_TR_FUNCTIONS(nb2::SessionBundle)
 };
 
-// A bundle entry larger than this is refused: no session image comes close, a zip bomb does.
-constexpr qint64 kMaxEntryBytes = qint64(2) << 30;
+// Bounds that no real session comes near and every zip bomb exceeds: one file (the inline
+// request limit is 20 MB, so no session image is larger), everything unpacked, the index, and
+// the number of entries.
+constexpr qint64 kMaxEntryBytes = qint64(256) << 20;
+constexpr qint64 kMaxTotalBytes = qint64(4) << 30;
+constexpr qint64 kMaxIndexBytes = qint64(16) << 20;
+constexpr int kMaxEntries = 200000;
+
+/** What the index says about one file. */
+struct Listed {
+    qint64 size = 0;
+    QString sha256;
+};
 
 struct ArchiveDeleter {
     void operator()(archive *a) const { archive_free(a); }
@@ -51,10 +67,21 @@ QString archiveMessage(archive *a)
     return s ? QString::fromLocal8Bit(s) : Text::tr("unknown error");
 }
 
-la_ssize_t writeToSaveFile(archive *, void *client, const void *buffer, size_t length)
+/** Where libarchive's output goes: the OutputFile, and its first error (libarchive only sees -1). */
+struct ArchiveSink {
+    OutputFile *file = nullptr;
+    std::optional<Error> error;
+};
+
+la_ssize_t writeToOutput(archive *, void *client, const void *buffer, size_t length)
 {
-    auto *file = static_cast<QSaveFile *>(client);
-    return file->write(static_cast<const char *>(buffer), qint64(length));
+    auto *sink = static_cast<ArchiveSink *>(client);
+    if (const Result<void> written = sink->file->write(static_cast<const char *>(buffer), qint64(length)); !written) {
+        if (!sink->error)
+            sink->error = written.error();
+        return -1;
+    }
+    return la_ssize_t(length);
 }
 
 Result<void> addEntry(archive *a, const QString &name, const QByteArray &bytes, const QDateTime &mtime, bool compress)
@@ -76,6 +103,44 @@ Result<void> addEntry(archive *a, const QString &name, const QByteArray &bytes, 
     if (!bytes.isEmpty() && archive_write_data(a, bytes.constData(), size_t(bytes.size())) != bytes.size())
         return Error::make(ErrorKind::Io, Text::tr("Cannot write %1 into the bundle: %2").arg(name, archiveMessage(a)));
     return {};
+}
+
+Result<ArchivePtr> openReader(const QString &bundleFile)
+{
+    ArchivePtr a(archive_read_new());
+    archive_read_support_format_zip(a.get());
+    archive_read_support_filter_none(a.get());
+    const QByteArray path = QFile::encodeName(bundleFile);
+    if (archive_read_open_filename(a.get(), path.constData(), 64 * 1024) != ARCHIVE_OK)
+        return Error::make(ErrorKind::InvalidInput, Text::tr("%1 is not a readable NB2Lite bundle: %2")
+                                                        .arg(QFileInfo(bundleFile).fileName(), archiveMessage(a.get())));
+    return a;
+}
+
+/** The current entry's data, refused (TooLarge) as soon as it passes maxBytes. */
+Result<QByteArray> readCapped(archive *a, const QString &name, qint64 maxBytes)
+{
+    QByteArray data;
+    char buffer[64 * 1024];
+    la_ssize_t n = 0;
+    while ((n = archive_read_data(a, buffer, sizeof buffer)) > 0) {
+        if (data.size() + n > maxBytes)
+            return Error::make(ErrorKind::TooLarge, Text::tr("The bundle entry \"%1\" is larger than %2 bytes; nothing was extracted.")
+                                                       .arg(name).arg(maxBytes));
+        data.append(buffer, n);
+    }
+    if (n < 0)
+        return Error::make(ErrorKind::Corrupt, Text::tr("The bundle entry \"%1\" is damaged: %2").arg(name, archiveMessage(a)));
+    return data;
+}
+
+void syncFileSystemOf(const QString &dir)
+{
+    const int fd = ::open(QFile::encodeName(dir).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        ::syncfs(fd);
+        ::close(fd);
+    }
 }
 
 bool isDeflatable(const QString &name)
@@ -104,7 +169,7 @@ bool SessionBundle::isSafeEntryName(const QString &name)
     return true;
 }
 
-Result<ExportReport> SessionBundle::write(const ExportSession &session, const QString &outFile)
+Result<ExportReport> SessionBundle::write(const ExportSession &session, const QString &outFile, ExistingTarget existing)
 {
     ExportReport report;
     report.output = outFile;
@@ -113,27 +178,36 @@ Result<ExportReport> SessionBundle::write(const ExportSession &session, const QS
         return Error::make(ErrorKind::InvalidInput, Text::tr("The session has no files to bundle."));
 
     // Check everything first: a missing file fails the export before a byte is written.
-    const QDir dir(session.sessionDir);
+    QStringList sources; // resolved inside the session folder, in sessionFiles order
     for (const QString &rel : session.sessionFiles) {
         if (!isSafeEntryName(rel) || rel == QLatin1String(kIndexName))
             return Error::make(ErrorKind::Unsafe, Text::tr("The session file name \"%1\" cannot go into a bundle.").arg(rel));
-        if (!QFileInfo(dir.filePath(rel)).isFile())
+        const Result<QString> file = SessionPaths::resolveInside(session.sessionDir, rel, Text::tr("the session file list"));
+        if (!file)
+            return file.error();
+        if (!QFileInfo(file.value()).isFile())
             return Error::make(ErrorKind::Io, Text::tr("The session file %1 is missing.").arg(rel));
+        sources.append(file.value());
     }
 
-    QSaveFile out(outFile);
-    if (!out.open(QIODevice::WriteOnly))
-        return Error::make(writeFailureKind(outFile, &out), Text::tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(outFile), out.errorString()));
+    OutputFile out(outFile, existing);
+    if (const Result<void> opened = out.open(); !opened)
+        return opened.error();
+    ArchiveSink sink{&out, std::nullopt};
+    // A failed write's own error (disk full, read-only) beats libarchive's generic one.
+    auto archiveError = [&](const QString &message) { return sink.error ? *sink.error : Error::make(ErrorKind::Io, message); };
     ArchivePtr a(archive_write_new());
     archive_write_set_format_zip(a.get());
-    if (archive_write_open2(a.get(), &out, nullptr, writeToSaveFile, nullptr, nullptr) != ARCHIVE_OK)
-        return Error::make(ErrorKind::Io, Text::tr("Cannot start the bundle: %1").arg(archiveMessage(a.get())));
+    if (archive_write_open2(a.get(), &sink, nullptr, writeToOutput, nullptr, nullptr) != ARCHIVE_OK)
+        return archiveError(Text::tr("Cannot start the bundle: %1").arg(archiveMessage(a.get())));
 
     // One file in memory at a time (a session can hold gigabytes of images); the index,
     // which needs every checksum, goes last.
     QJsonArray index;
-    for (const QString &rel : session.sessionFiles) {
-        auto bytes = exportfiles::readFile(dir.filePath(rel));
+    for (qsizetype i = 0; i < session.sessionFiles.size(); ++i) {
+        const QString &rel = session.sessionFiles.at(i);
+        const QString &source = sources.at(i);
+        auto bytes = exportfiles::readFile(source);
         if (!bytes)
             return bytes.error();
         QJsonObject o;
@@ -141,9 +215,9 @@ Result<ExportReport> SessionBundle::write(const ExportSession &session, const QS
         o.insert(QStringLiteral("size"), qint64(bytes.value().size()));
         o.insert(QStringLiteral("sha256"), SessionStore::sha256Hex(bytes.value()));
         index.append(o);
-        auto added = addEntry(a.get(), rel, bytes.value(), QFileInfo(dir.filePath(rel)).lastModified(), isDeflatable(rel));
+        auto added = addEntry(a.get(), rel, bytes.value(), QFileInfo(source).lastModified(), isDeflatable(rel));
         if (!added)
-            return added.error();
+            return archiveError(added.error().message);
         report.files.append(rel);
     }
     QJsonObject head;
@@ -156,13 +230,14 @@ Result<ExportReport> SessionBundle::write(const ExportSession &session, const QS
     auto added = addEntry(a.get(), QLatin1String(kIndexName), QJsonDocument(head).toJson(QJsonDocument::Indented),
                           QDateTime::currentDateTimeUtc(), true);
     if (!added)
-        return added.error();
+        return archiveError(added.error().message);
     if (archive_write_close(a.get()) != ARCHIVE_OK)
-        return Error::make(ErrorKind::Io, Text::tr("Cannot finish the bundle: %1").arg(archiveMessage(a.get())));
+        return archiveError(Text::tr("Cannot finish the bundle: %1").arg(archiveMessage(a.get())));
     a.reset();
-    if (!out.commit())
-        return Error::make(writeFailureKind(outFile, &out), Text::tr("Writing %1 failed: %2").arg(QDir::toNativeSeparators(outFile), out.errorString()));
-    report.bytesWritten = QFileInfo(outFile).size();
+    const Result<qint64> committed = out.commit();
+    if (!committed)
+        return committed.error();
+    report.bytesWritten = committed.value();
     return report;
 }
 
@@ -172,7 +247,8 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
     report.output = targetDir;
     if (!QFileInfo(bundleFile).isFile())
         return Error::make(ErrorKind::Io, Text::tr("The bundle %1 does not exist.").arg(QDir::toNativeSeparators(bundleFile)));
-    const bool existed = QFileInfo::exists(targetDir);
+    const QString shownName = QFileInfo(bundleFile).fileName();
+    const bool existed = QFileInfo::exists(targetDir) || QFileInfo(targetDir).isSymLink();
     auto ready = exportfiles::prepareEmptyDir(targetDir);
     if (!ready)
         return ready.error();
@@ -188,80 +264,168 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
         return Error::make(kind, message);
     };
 
-    ArchivePtr a(archive_read_new());
-    archive_read_support_format_zip(a.get());
-    archive_read_support_filter_none(a.get());
-    const QByteArray path = QFile::encodeName(bundleFile);
-    if (archive_read_open_filename(a.get(), path.constData(), 64 * 1024) != ARCHIVE_OK)
-        return fail(ErrorKind::InvalidInput, Text::tr("%1 is not a readable NB2Lite bundle: %2")
-                                                 .arg(QFileInfo(bundleFile).fileName(), archiveMessage(a.get())));
-    QJsonObject head;
-    QHash<QString, QString> hashes;
-    QSet<QString> seen;
-    archive_entry *entry = nullptr;
-    int rc = ARCHIVE_OK;
-    while ((rc = archive_read_next_header(a.get(), &entry)) == ARCHIVE_OK) {
-        const char *utf8 = archive_entry_pathname_utf8(entry);
-        const QString name = utf8 ? QString::fromUtf8(utf8) : QString::fromLocal8Bit(archive_entry_pathname(entry));
-        if (!isSafeEntryName(name))
-            return fail(ErrorKind::Unsafe, Text::tr("The bundle contains an unsafe entry name \"%1\" (absolute or leaving the folder); nothing was extracted.").arg(name));
-        const auto type = archive_entry_filetype(entry);
-        if (type == AE_IFDIR)
-            continue;
-        if (type != AE_IFREG || archive_entry_hardlink(entry) || archive_entry_symlink(entry))
-            return fail(ErrorKind::Unsafe, Text::tr("The bundle entry \"%1\" is not a plain file; nothing was extracted.").arg(name));
-        if (seen.contains(name))
-            return fail(ErrorKind::Corrupt, Text::tr("The bundle contains \"%1\" twice.").arg(name));
-        seen.insert(name);
-        if (archive_entry_size_is_set(entry) && archive_entry_size(entry) > kMaxEntryBytes)
-            return fail(ErrorKind::TooLarge, Text::tr("The bundle entry \"%1\" is too large.").arg(name));
-
-        QByteArray data;
-        char buffer[64 * 1024];
-        la_ssize_t n = 0;
-        while ((n = archive_read_data(a.get(), buffer, sizeof buffer)) > 0) {
-            data.append(buffer, n);
-            if (data.size() > kMaxEntryBytes)
-                return fail(ErrorKind::TooLarge, Text::tr("The bundle entry \"%1\" is too large.").arg(name));
+    // ---- Pass 1: the index and the list of entries; nothing is extracted yet. ----
+    // The zip is read through its central directory (seekable), so skipping an entry costs
+    // nothing: a bomb is judged by what the index and the directory say before a byte of it
+    // is inflated.
+    struct Seen {
+        qint64 declared = -1; // the directory's uncompressed size, -1 when not given
+    };
+    QHash<QString, Seen> entries;
+    QByteArray indexBytes;
+    bool haveIndex = false;
+    {
+        auto opened = openReader(bundleFile);
+        if (!opened)
+            return fail(opened.error().kind, opened.error().message);
+        archive *a = opened.value().get();
+        archive_entry *entry = nullptr;
+        int rc = ARCHIVE_OK;
+        int count = 0;
+        while ((rc = archive_read_next_header(a, &entry)) == ARCHIVE_OK) {
+            if (++count > kMaxEntries)
+                return fail(ErrorKind::TooLarge, Text::tr("%1 holds more than %2 entries; it is not a session bundle. Nothing was extracted.")
+                                                     .arg(shownName).arg(kMaxEntries));
+            const char *utf8 = archive_entry_pathname_utf8(entry);
+            const QString name = utf8 ? QString::fromUtf8(utf8) : QString::fromLocal8Bit(archive_entry_pathname(entry));
+            if (!isSafeEntryName(name))
+                return fail(ErrorKind::Unsafe, Text::tr("The bundle contains an unsafe entry name \"%1\" (absolute or leaving the folder); nothing was extracted.").arg(name));
+            const auto type = archive_entry_filetype(entry);
+            if (type == AE_IFDIR)
+                continue;
+            if (type != AE_IFREG || archive_entry_hardlink(entry) || archive_entry_symlink(entry))
+                return fail(ErrorKind::Unsafe, Text::tr("The bundle entry \"%1\" is not a plain file; nothing was extracted.").arg(name));
+            if (entries.contains(name) || (haveIndex && name == QLatin1String(kIndexName)))
+                return fail(ErrorKind::Corrupt, Text::tr("The bundle contains \"%1\" twice.").arg(name));
+            if (name == QLatin1String(kIndexName)) {
+                auto bytes = readCapped(a, name, kMaxIndexBytes);
+                if (!bytes)
+                    return fail(bytes.error().kind, bytes.error().message);
+                indexBytes = bytes.value();
+                haveIndex = true;
+                continue;
+            }
+            entries.insert(name, Seen{archive_entry_size_is_set(entry) ? qint64(archive_entry_size(entry)) : -1});
+            archive_read_data_skip(a);
         }
-        if (n < 0)
-            return fail(ErrorKind::Corrupt, Text::tr("The bundle entry \"%1\" is damaged: %2").arg(name, archiveMessage(a.get())));
-
-        if (name == QLatin1String(kIndexName)) {
-            head = QJsonDocument::fromJson(data).object();
-            continue;   // the index describes the bundle; it is not part of the session
-        }
-        hashes.insert(name, SessionStore::sha256Hex(data));
-        const QString target = dir.filePath(name);
-        if (!QDir().mkpath(QFileInfo(target).absolutePath()))
-            return fail(writeFailureKind(target), Text::tr("Cannot create a folder for %1.").arg(name));
-        auto ok = exportfiles::writeAtomically(target, data);
-        if (!ok)
-            return fail(ok.error().kind, ok.error().message);
-        written.append(name);
-        report.bytesWritten += data.size();
+        if (rc != ARCHIVE_EOF)
+            return fail(ErrorKind::Corrupt, Text::tr("The bundle is damaged: %1").arg(archiveMessage(a)));
     }
-    if (rc != ARCHIVE_EOF)
-        return fail(ErrorKind::Corrupt, Text::tr("The bundle is damaged: %1").arg(archiveMessage(a.get())));
 
-    if (head.value(QStringLiteral("format")).toString() != QLatin1String(kFormatName))
+    // ---- The index decides what may be extracted, and how large each file may be. ----
+    const QJsonObject head = QJsonDocument::fromJson(indexBytes).object();
+    if (!haveIndex || head.value(QStringLiteral("format")).toString() != QLatin1String(kFormatName))
         return fail(ErrorKind::InvalidInput, Text::tr("This zip is not an NB2Lite session bundle (no %1).").arg(QLatin1String(kIndexName)));
     if (head.value(QStringLiteral("version")).toInt() > kFormatVersion)
         return fail(ErrorKind::InvalidInput, Text::tr("The bundle was made by a newer NB2Lite (bundle version %1); update to open it.")
                                                  .arg(head.value(QStringLiteral("version")).toInt()));
+    QHash<QString, Listed> listed;
+    qint64 listedTotal = 0;
     const QJsonArray files = head.value(QStringLiteral("files")).toArray();
     for (const QJsonValue &v : files) {
         const QJsonObject o = v.toObject();
         const QString rel = o.value(QStringLiteral("path")).toString();
-        if (!hashes.contains(rel))
-            return fail(ErrorKind::Corrupt, Text::tr("The bundle is incomplete: %1 is missing.").arg(rel));
-        if (hashes.value(rel) != o.value(QStringLiteral("sha256")).toString())
-            return fail(ErrorKind::Corrupt, Text::tr("The bundle is damaged: %1 does not match its checksum.").arg(rel));
+        const qint64 size = qint64(o.value(QStringLiteral("size")).toDouble(-1));
+        const QString sha = o.value(QStringLiteral("sha256")).toString().toLower();
+        if (!isSafeEntryName(rel) || rel.endsWith(QLatin1Char('/')) || rel == QLatin1String(kIndexName))
+            return fail(ErrorKind::Unsafe, Text::tr("The bundle's index lists an unsafe path \"%1\"; nothing was extracted.").arg(rel));
+        if (listed.contains(rel))
+            return fail(ErrorKind::Corrupt, Text::tr("The bundle's index lists %1 twice.").arg(rel));
+        if (size < 0 || sha.size() != 64)
+            return fail(ErrorKind::Corrupt, Text::tr("The bundle's index has no valid size or checksum for %1.").arg(rel));
+        if (size > kMaxEntryBytes)
+            return fail(ErrorKind::TooLarge, Text::tr("The bundle lists %1 at %2 bytes; no session file is larger than %3 bytes. "
+                                                "Nothing was extracted.")
+                                                 .arg(rel).arg(size).arg(kMaxEntryBytes));
+        listedTotal += size;
+        if (listedTotal > kMaxTotalBytes)
+            return fail(ErrorKind::TooLarge, Text::tr("The bundle would unpack to more than %1 bytes; nothing was extracted.").arg(kMaxTotalBytes));
+        listed.insert(rel, Listed{size, sha});
     }
-    if (files.size() != hashes.size())
-        return fail(ErrorKind::Corrupt, Text::tr("The bundle holds files its index does not list."));
-    if (!hashes.contains(QStringLiteral("manifest.json")))
+    for (auto it = entries.cbegin(); it != entries.cend(); ++it) {
+        const auto l = listed.constFind(it.key());
+        if (l == listed.cend())
+            return fail(ErrorKind::Corrupt, Text::tr("The bundle holds \"%1\", which its index does not list; nothing was extracted.").arg(it.key()));
+        if (it.value().declared > l->size)
+            return fail(ErrorKind::TooLarge, Text::tr("The bundle entry \"%1\" unpacks to %2 bytes, more than the %3 its index lists; "
+                                                "nothing was extracted.")
+                                                 .arg(it.key()).arg(it.value().declared).arg(l->size));
+    }
+    for (auto it = listed.cbegin(); it != listed.cend(); ++it) {
+        if (!entries.contains(it.key()))
+            return fail(ErrorKind::Corrupt, Text::tr("The bundle is incomplete: %1 is missing.").arg(it.key()));
+    }
+    if (!listed.contains(QStringLiteral("manifest.json")))
         return fail(ErrorKind::Corrupt, Text::tr("The bundle has no manifest.json."));
+
+    // ---- Pass 2: stream each listed file to disk, counting as it inflates. ----
+    {
+        auto opened = openReader(bundleFile);
+        if (!opened)
+            return fail(opened.error().kind, opened.error().message);
+        archive *a = opened.value().get();
+        archive_entry *entry = nullptr;
+        int rc = ARCHIVE_OK;
+        qint64 total = 0;
+        char buffer[64 * 1024];
+        while ((rc = archive_read_next_header(a, &entry)) == ARCHIVE_OK) {
+            const char *utf8 = archive_entry_pathname_utf8(entry);
+            const QString name = utf8 ? QString::fromUtf8(utf8) : QString::fromLocal8Bit(archive_entry_pathname(entry));
+            const auto l = listed.constFind(name);
+            if (archive_entry_filetype(entry) == AE_IFDIR || l == listed.cend()) {
+                archive_read_data_skip(a); // the index (or a folder): checked in pass 1
+                continue;
+            }
+            // Pass 1 saw this archive; a file that changed since is caught by these same checks.
+            if (!isSafeEntryName(name) || archive_entry_filetype(entry) != AE_IFREG || archive_entry_symlink(entry)
+                || archive_entry_hardlink(entry))
+                return fail(ErrorKind::Unsafe, Text::tr("The bundle entry \"%1\" is not a plain file; nothing was extracted.").arg(name));
+            const QString target = dir.filePath(name);
+            if (!QDir().mkpath(QFileInfo(target).absolutePath()))
+                return fail(writeFailureKind(target), Text::tr("Cannot create a folder for %1.").arg(name));
+            OutputFile out(target, ExistingTarget::Refuse, false);
+            if (const Result<void> o = out.open(); !o)
+                return fail(o.error().kind, o.error().message);
+            QCryptographicHash hash(QCryptographicHash::Sha256);
+            qint64 size = 0;
+            la_ssize_t n = 0;
+            while ((n = archive_read_data(a, buffer, sizeof buffer)) > 0) {
+                // The running check: a directory size can lie, a bomb's always does.
+                size += n;
+                total += n;
+                if (size > l->size)
+                    return fail(ErrorKind::TooLarge, Text::tr("The bundle entry \"%1\" unpacks to more than the %2 bytes its index "
+                                                        "lists; nothing was extracted.")
+                                                         .arg(name).arg(l->size));
+                if (total > kMaxTotalBytes)
+                    return fail(ErrorKind::TooLarge, Text::tr("The bundle unpacks to more than %1 bytes; nothing was extracted.").arg(kMaxTotalBytes));
+                hash.addData(QByteArrayView(buffer, n));
+                if (const Result<void> w = out.write(buffer, n); !w)
+                    return fail(w.error().kind, w.error().message);
+            }
+            if (n < 0)
+                return fail(ErrorKind::Corrupt, Text::tr("The bundle entry \"%1\" is damaged: %2").arg(name, archiveMessage(a)));
+            if (size != l->size || QString::fromLatin1(hash.result().toHex()) != l->sha256)
+                return fail(ErrorKind::Corrupt, Text::tr("The bundle is damaged: %1 does not match its checksum.").arg(name));
+            if (const Result<qint64> c = out.commit(); !c)
+                return fail(c.error().kind, c.error().message);
+            written.append(name);
+            report.bytesWritten += size;
+        }
+        if (rc != ARCHIVE_EOF)
+            return fail(ErrorKind::Corrupt, Text::tr("The bundle is damaged: %1").arg(archiveMessage(a)));
+    }
+    syncFileSystemOf(targetDir); // one sync for all the files, not one per file
+
+    // Checksums only prove the files are the ones the index lists, not that the manifest's
+    // paths stay in the folder: a crafted bundle recomputes them. Check the paths themselves.
+    {
+        QFile manifest(dir.filePath(QStringLiteral("manifest.json")));
+        if (!manifest.open(QIODevice::ReadOnly))
+            return fail(ErrorKind::Io, Text::tr("Cannot read the extracted manifest.json: %1").arg(manifest.errorString()));
+        if (const Result<void> inside = SessionPaths::checkManifest(manifest.readAll(), targetDir); !inside)
+            return fail(ErrorKind::Unsafe, Text::tr("The bundle is refused: its %1").arg(inside.error().message));
+    }
     report.files = written;
     report.frames = head.value(QStringLiteral("frames")).toInt();
     return report;

@@ -21,12 +21,22 @@ public:
     static constexpr const char *kFormatName = "nb2lite-bundle";
     static constexpr int kFormatVersion = 1;
 
-    /** Writes session.sessionFiles (relative to session.sessionDir) to outFile atomically. */
-    static Result<ExportReport> write(const ExportSession &session, const QString &outFile);
+    /**
+     * Writes session.sessionFiles (relative to session.sessionDir) to outFile atomically
+     * (OutputFile: never through a link, never over a device or FIFO, an existing file only
+     * with Replace).
+     */
+    static Result<ExportReport> write(const ExportSession &session, const QString &outFile,
+                                      ExistingTarget existing = ExistingTarget::Refuse);
 
     /**
      * Extracts bundleFile into targetDir (created; must not exist or be empty) and verifies it.
-     * Returns what was written; on any error nothing remains in targetDir.
+     * Zip bombs and strays are refused before a byte is extracted: the index is read first,
+     * every entry must be listed in it, the index's and the zip directory's sizes must agree
+     * and stay under the caps (256 MiB per file, 4 GiB in all); then each file is streamed to
+     * disk (64 KiB at a time) with a running size and checksum check. Finally the manifest's
+     * paths must stay inside targetDir (SessionPaths). Returns what was written; on any error
+     * nothing remains in targetDir.
      */
     static Result<ExportReport> extract(const QString &bundleFile, const QString &targetDir);
 

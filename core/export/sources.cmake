@@ -1,5 +1,6 @@
 nb2_core_area(nb2core_export DEPENDS nb2core_session SOURCES
     export/exportsession.h export/exportsession.cpp
+    export/outputfile.h export/outputfile.cpp
     export/exportfiles.h export/exportfiles.cpp
     export/provenance.h export/provenance.cpp
     export/htmlcard.h export/htmlcard.cpp

@@ -156,6 +156,20 @@ FrameError FrameError::fromError(const Error &error)
     return e;
 }
 
+bool Frame::isRecoverable() const
+{
+    if (isTrashed() || kind == FrameKind::Import || interactionId.isEmpty())
+        return false;
+    if (status == FrameStatus::Interrupted)
+        return true;
+    if (status != FrameStatus::Failed)
+        return false;
+    // Failures that say nothing about whether the server made the picture.
+    const ErrorKind why = errorKindFromName(error.kind);
+    return why == ErrorKind::Network || why == ErrorKind::Timeout || why == ErrorKind::MalformedResponse
+        || why == ErrorKind::Server || why == ErrorKind::None;
+}
+
 bool Frame::hasUsableId(const QDateTime &now) const
 {
     if (interactionId.isEmpty())

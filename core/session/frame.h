@@ -121,6 +121,12 @@ struct Frame {
     bool isDone() const { return status == FrameStatus::Done; }
     /** The server id can be continued at `now` (present and not expired). */
     bool hasUsableId(const QDateTime &now = QDateTime::currentDateTimeUtc()) const;
+    /**
+     * The turn did not finish here but the server knows its id: interrupted, or failed on the
+     * way back (network, timeout, a cut or malformed answer, a server error). recover fetches
+     * it with get, and retry gets it before it would ever send (and pay for) a new request.
+     */
+    bool isRecoverable() const;
     /** "re-anchored (continuity may differ)", "interrupted — retry to re-send", ... for views. */
     QString statusText() const;
 

@@ -3,6 +3,7 @@
 #include "core/api/imageinput.h"
 #include "core/api/interactionsclient.h"
 #include "core/session/framecommands.h"
+#include "core/session/sessionpaths.h"
 #include "core/session/sessionstore.h"
 #include "core/session/turnplanner.h"
 
@@ -18,6 +19,8 @@
 #include <QUndoStack>
 #include <QUuid>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <optional>
 
 #ifdef Q_OS_UNIX
 #include <cerrno>
@@ -37,14 +40,33 @@ struct SessionController::Job {
     QString reAnchorFile;          // Edit: the parent's image, sent inline if the id is rejected as not found
     bool canReAnchor = false;
     QString recoverId;             // recovery: get this id instead of creating
+    bool createIfGone = false;     // retry: when the known id is gone or finished without a picture, send anew
     QString sessionDir;
     bool stream = true;
     std::shared_ptr<InteractionsClient> client;
     CancelTokenPtr cancel = std::make_shared<CancelToken>();
+    QDeadlineTimer deadline{QDeadlineTimer::Forever}; // the turn's time limit (setTurnTimeoutMs)
     Journal *journal = nullptr;
     Frame beginFrame;                             // the pending frame the journal "begin" record carries
     std::function<Result<void>()> manifestWritten; // blocks until the manifest lists the pending frame
     SessionController *controller = nullptr;
+    std::optional<Error> setupError;              // a file the frame names is unsafe: fail without sending
+
+    /** Cancel token, deadline and retry progress, for every call of this turn. */
+    CallOptions callOptions() const
+    {
+        CallOptions opts;
+        opts.cancel = cancel;
+        opts.deadline = deadline;
+        SessionController *c = controller;
+        const QString id = frameId;
+        opts.onRetry = [c, id](const RetryNotice &n) {
+            QMetaObject::invokeMethod(
+                c, [c, id, n] { emit c->turnRetrying(id, n.attempt, n.maxAttempts, n.delayMs, n.error); },
+                Qt::QueuedConnection);
+        };
+        return opts;
+    }
 };
 
 /** What a worker hands back to the GUI thread. */
@@ -134,6 +156,47 @@ void storeImage(const SessionController::Job &job, FrameKind kind, SessionContro
     r.image = written.value();
 }
 
+/**
+ * Gets job.recoverId, polling while the server is still drawing it, into r (done with its
+ * image stored, or an error). Returns true when the id cannot give a picture any more (gone,
+ * failed on the server, finished without an image): only then may a retry send anew.
+ */
+bool fetchKnown(const SessionController::Job &job, SessionController::JobResult &r)
+{
+    CallOptions opts = job.callOptions();
+    for (int poll = 0; poll < 20; ++poll) {
+        Result<Interaction> got = job.client->get(job.recoverId, opts);
+        if (!got) {
+            r.error = got.error();
+            r.attempts += got.error().api.attempts;
+            return got.error().kind == ErrorKind::NotFound;
+        }
+        r.attempts += got.value().attempts;
+        const QString status = got.value().status;
+        if (status == QLatin1String("in_progress") || status == QLatin1String("queued")) {
+            if (!job.cancel->sleepFor(500)) {
+                r.error = Error::make(ErrorKind::Cancelled, QStringLiteral("Recovery was cancelled."));
+                return false;
+            }
+            continue;
+        }
+        r.interaction = got.value();
+        if (r.interaction.id.isEmpty())
+            r.interaction.id = job.recoverId;
+        if (status != QLatin1String("completed")) {
+            r.error = Error::make(ErrorKind::Server,
+                                  QStringLiteral("The server reports this interaction as \"%1\".").arg(status));
+            return true;
+        }
+        r.ok = true;
+        storeImage(job, job.kind, r);
+        return !r.ok && r.error.kind == ErrorKind::NoImage;
+    }
+    r.error = Error::make(ErrorKind::Timeout, QStringLiteral("The server was still working on this interaction; "
+                                                             "recover it later."));
+    return false;
+}
+
 /** The blocking part of a turn: runs on a pool thread, touches no QObject. */
 SessionController::JobResult runJob(std::shared_ptr<SessionController::Job> job)
 {
@@ -143,42 +206,22 @@ SessionController::JobResult runJob(std::shared_ptr<SessionController::Job> job)
         r.error = Error::make(ErrorKind::Auth, QStringLiteral("No API client is configured for this session."));
         return r;
     }
+    if (job->setupError) {
+        r.error = *job->setupError;
+        return r;
+    }
 
     if (!job->recoverId.isEmpty()) {
+        // A known id is always fetched first: get is free, a new create would bill again.
         r.recovery = true;
-        CallOptions opts;
-        opts.cancel = job->cancel;
-        // The server may still be drawing it: poll briefly (get is free; create would bill again).
-        for (int poll = 0; poll < 20; ++poll) {
-            Result<Interaction> got = job->client->get(job->recoverId, opts);
-            if (!got) {
-                r.error = got.error();
-                r.attempts += got.error().api.attempts;
-                return r;
-            }
-            r.attempts += got.value().attempts;
-            const QString status = got.value().status;
-            if (status == QLatin1String("in_progress") || status == QLatin1String("queued")) {
-                if (!job->cancel->sleepFor(500)) {
-                    r.error = Error::make(ErrorKind::Cancelled, QStringLiteral("Recovery was cancelled."));
-                    return r;
-                }
-                continue;
-            }
-            r.interaction = got.value();
-            if (r.interaction.id.isEmpty())
-                r.interaction.id = job->recoverId;
-            if (status != QLatin1String("completed")) {
-                r.error = Error::make(ErrorKind::Server,
-                                    QStringLiteral("The server reports this interaction as \"%1\".").arg(status));
-                return r;
-            }
-            r.ok = true;
-            storeImage(*job, job->kind, r);
+        const bool gone = fetchKnown(*job, r);
+        if (!gone || !job->createIfGone || job->cancel->isCancelled())
             return r;
-        }
-        r.error = Error::make(ErrorKind::Timeout, QStringLiteral("The server was still working on this interaction."));
-        return r;
+        // retry: the server has no picture under that id (gone, failed, no image): send anew.
+        r.recovery = false;
+        r.ok = false;
+        r.error = {};
+        r.interaction = {};
     }
 
     Result<TurnRequest> request = buildRequest(*job, job->kind);
@@ -202,8 +245,7 @@ SessionController::JobResult runJob(std::shared_ptr<SessionController::Job> job)
             return r;
         }
     }
-    CallOptions opts;
-    opts.cancel = job->cancel;
+    CallOptions opts = job->callOptions();
     opts.stream = job->stream;
     const QString frameId = job->frameId;
     Journal *journal = job->journal;
@@ -225,15 +267,6 @@ SessionController::JobResult runJob(std::shared_ptr<SessionController::Job> job)
         QMetaObject::invokeMethod(
             controller,
             [controller, frameId, iid] { controller->onInteractionIdLearned(frameId, iid); },
-            Qt::QueuedConnection);
-    };
-    opts.onRetry = [frameId, controller](const RetryNotice &n) {
-        const bool rateLimited = n.kind == ErrorKind::RateLimited;
-        QMetaObject::invokeMethod(
-            controller,
-            [controller, frameId, n, rateLimited] {
-                emit controller->turnRetrying(frameId, n.attempt, n.maxAttempts, n.delayMs, rateLimited);
-            },
             Qt::QueuedConnection);
     };
     Result<Interaction> res = job->client->create(request.value(), opts);
@@ -373,10 +406,21 @@ Result<QString> SessionController::checkParentForChild(const QString &parentId, 
     if (parent->isTrashed())
         return Error::make(ErrorKind::InvalidInput,
                          QStringLiteral("Frame %1 is in the trash; restore it before continuing from it.").arg(parentId));
-    if (!parent->isDone())
+    if (parent->isPending())
         return Error::make(ErrorKind::InvalidInput,
-                         QStringLiteral("Frame %1 is %2; only a finished frame can be continued.")
-                             .arg(parentId, frameStatusName(parent->status)));
+                           QStringLiteral("Frame %1 is still running; wait for it to finish before continuing from it.")
+                               .arg(parentId));
+    if (!parent->isDone()) {
+        // Usually "edit head" right after a failed turn: the way on is to retry that turn.
+        QString next = parent->isRecoverable()
+            ? QStringLiteral("Recover it first (nb2lite: recover), or retry it (retry %1)").arg(parentId)
+            : QStringLiteral("Retry it first (nb2lite: retry %1)").arg(parentId);
+        if (!parent->parentId.isEmpty())
+            next += QStringLiteral(", or continue from its parent %1").arg(parent->parentId);
+        return Error::make(ErrorKind::InvalidInput,
+                           QStringLiteral("Frame %1 is %2; only a finished frame can be continued. %3.")
+                               .arg(parentId, frameStatusName(parent->status), next));
+    }
     if (needsImage && parent->image.isNull())
         return Error::make(ErrorKind::InvalidInput, QStringLiteral("Frame %1 has no image to edit.").arg(parentId));
     // Failed, refused and cancelled children do not continue the parent (TurnPlanner's rule):
@@ -669,13 +713,25 @@ void SessionController::launch(const QString &frameId)
     job->thinkingLevel = f.thinkingLevel;
     job->previousInteractionId = f.continuedInteractionId;
     job->inputFiles.clear();
-    for (const QString &rel : std::as_const(f.inputImages))
-        job->inputFiles.append(m_store->absolutePath(rel));
+    job->setupError.reset();
+    // Checked again at use: what is sent inline must be a file of this session.
+    for (const QString &rel : std::as_const(f.inputImages)) {
+        const Result<QString> file = SessionPaths::resolveInside(m_store->dir(), rel, QStringLiteral("input of frame %1").arg(f.id));
+        if (!file)
+            job->setupError = file.error();
+        job->inputFiles.append(file ? file.value() : QString());
+    }
     const Frame parent = graph().value(f.parentId);
     job->canReAnchor = f.kind == FrameKind::Edit && m_settings.autoReAnchor && !parent.image.isNull();
-    job->reAnchorFile = m_store->absolutePath(parent.image.file);
+    if (job->canReAnchor) {
+        const Result<QString> file = SessionPaths::resolveInside(m_store->dir(), parent.image.file,
+                                                                 QStringLiteral("image of frame %1").arg(parent.id));
+        job->reAnchorFile = file ? file.value() : QString();
+        job->canReAnchor = file.ok();
+    }
     job->sessionDir = m_store->dir();
     job->stream = m_settings.streamTurns;
+    job->deadline = m_turnTimeoutMs > 0 ? QDeadlineTimer(m_turnTimeoutMs) : QDeadlineTimer(QDeadlineTimer::Forever);
     job->client = m_client;
     job->journal = &m_store->journal();
     job->controller = this;
@@ -763,6 +819,9 @@ void SessionController::finishJob(const JobResult &result)
     } else {
         f.status = FrameStatus::Failed;
         f.error = FrameError::fromError(result.error);
+        // An answer cut after the id arrived: the server may finish it; recover/retry get it.
+        if (!result.error.api.interactionId.isEmpty())
+            f.interactionId = result.error.api.interactionId;
         if (result.error.kind == ErrorKind::NotFound && f.kind == FrameKind::Edit && !f.parentId.isEmpty())
             f.error.message = QStringLiteral("The server no longer has the parent's interaction %1 and automatic "
                                              "re-anchoring is off. Re-anchor this frame to send the parent's stored "
@@ -850,8 +909,10 @@ Result<QString> SessionController::retry(const QString &frameId)
     Frame f = *fp;
     auto job = std::make_shared<Job>();
     job->frameId = f.id;
-    if (f.status == FrameStatus::Interrupted && !f.interactionId.isEmpty()) {
-        job->recoverId = f.interactionId; // the server may have it: fetch, don't pay again
+    if (f.isRecoverable()) {
+        // The server may have finished it: get it first, and send anew only if it is gone.
+        job->recoverId = f.interactionId;
+        job->createIfGone = true;
     } else {
         // A root edit (editInteraction) continues a server id, not a frame: nothing to check here.
         if ((f.kind == FrameKind::Edit || f.kind == FrameKind::ReAnchor) && !f.parentId.isEmpty()) {
@@ -922,8 +983,14 @@ void SessionController::recoverInterrupted()
     QList<Frame> interrupted;
     QStringList toFetch;
     for (const Frame &f : graph().frames()) {
-        if (!f.isPending() || isTracked(f.id))
+        if (isTracked(f.id))
             continue;
+        if (!f.isPending()) {
+            // Interrupted or cut off earlier, with a known id: still the server's to give back.
+            if (f.isRecoverable() && m_client)
+                toFetch.append(f.id);
+            continue;
+        }
         if (f.ownerPid != currentPid() && processAlive(f.ownerPid))
             continue; // another live process is running this turn
         if (!f.interactionId.isEmpty() && !m_client)
@@ -952,6 +1019,7 @@ void SessionController::recoverInterrupted()
     m_interrupted = interrupted.size();
     for (const QString &id : std::as_const(toFetch)) {
         Frame f = graph().value(id);
+        f.status = FrameStatus::Pending; // a recoverable frame goes back to pending while it is fetched
         f.ownerPid = currentPid(); // ours now: another process must not recover it twice
         commitFrames({f});
         auto job = std::make_shared<Job>();

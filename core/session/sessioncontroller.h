@@ -88,6 +88,12 @@ public:
     /** Frame::origin of every turn started here: empty for a person (app, CLI), kFrameOriginMcp for the agent bridge. */
     void setTurnOrigin(const QString &origin) { m_turnOrigin = origin; }
     QString turnOrigin() const { return m_turnOrigin; }
+    /**
+     * A time limit for each turn from the moment it starts, every retry, wait and follow-up
+     * get included (nb2lite --timeout); 0: none. A turn past it fails as a timeout (and stays
+     * recoverable when the server had already named its id).
+     */
+    void setTurnTimeoutMs(int ms) { m_turnTimeoutMs = ms; }
 
     /** Opens/creates the session; with recoverOnOpen, starts recovery of crashed turns. */
     Result<void> open(const QString &dir);
@@ -175,9 +181,9 @@ signals:
     void turnStarted(const QString &frameId);    // the request left the queue
     void turnFinished(const QString &frameId);   // reached done/failed/cancelled/interrupted
     void turnFailed(const QString &frameId, const nb2::Error &error);
+    /** An attempt of a running turn failed; the client tries again after delayMs (progress for the user). */
+    void turnRetrying(const QString &frameId, int attempt, int maxAttempts, int delayMs, const nb2::Error &error);
     void frameReAnchored(const QString &frameId);
-    /** A running turn's client waits delayMs before attempt `attempt` of maxAttempts (rateLimited: a 429 asked for it). */
-    void turnRetrying(const QString &frameId, int attempt, int maxAttempts, int delayMs, bool rateLimited);
     /** A streaming turn sent a draft image (encoded bytes) from its thought step. */
     void draftReceived(const QString &frameId, const QByteArray &imageBytes);
     void branchCreated(const QString &parentId, const QString &frameId);
@@ -228,6 +234,7 @@ private:
     int m_recovered = 0;
     int m_interrupted = 0;
     QString m_turnOrigin;
+    int m_turnTimeoutMs = 0;
 };
 
 } // namespace nb2

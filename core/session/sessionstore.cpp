@@ -1,6 +1,7 @@
 #include "core/session/sessionstore.h"
 
 #include "core/api/imageinput.h"
+#include "core/session/sessionpaths.h"
 
 #include <QBuffer>
 #include <QCryptographicHash>
@@ -59,6 +60,16 @@ void syncDirectory(const QString &dir)
 #endif
 }
 
+/** The one message for a session folder that cannot be written (read-only file system, no permission). */
+Error notWritable(const QString &dir)
+{
+    return Error::make(ErrorKind::NotWritable,
+                       QStringLiteral("%1: folder not writable (read-only, or no permission to write in it); nothing was "
+                                      "changed. Make it writable or copy the session somewhere writable; reading it "
+                                      "(log, export) works as it is.")
+                           .arg(QDir::toNativeSeparators(dir)));
+}
+
 /** Takes the session's lock file (GUI thread at open/rebuild, the writer thread otherwise); Locked on timeout. */
 Result<std::unique_ptr<QLockFile>> acquireLock(const QString &lockPath, int timeoutMs)
 {
@@ -71,6 +82,9 @@ Result<std::unique_ptr<QLockFile>> acquireLock(const QString &lockPath, int time
     for (;;) {
         if (lock->tryLock(int(std::clamp<qint64>(deadline.remainingTime(), 0, 100))))
             return lock;
+        // Not "locked by another process (pid 0)" for ten seconds: the file cannot be made at all.
+        if (lock->error() == QLockFile::PermissionError)
+            return notWritable(QFileInfo(lockPath).absolutePath());
         // A writer killed between creating the lock file and writing its pid leaves a file
         // QLockFile cannot judge; once it is clearly not being written any more, it is stale.
         if (!lock->getLockInfo(&pid, &host, &app)
@@ -387,6 +401,8 @@ Result<void> SessionStore::open(const QString &dirIn, OpenMode mode)
         return e;
     };
     const QString dir = QDir::cleanPath(QFileInfo(dirIn).absoluteFilePath());
+    if (mode == OpenMode::ReadOnly)
+        return openReadOnly(dir);
     QDir d(dir);
     if (!d.exists()) {
         if (mode == OpenMode::OpenExisting)
@@ -394,6 +410,10 @@ Result<void> SessionStore::open(const QString &dirIn, OpenMode mode)
         if (!QDir().mkpath(dir))
             return fail(Error::make(writeFailureKind(dir), QStringLiteral("%1: cannot create the session folder").arg(dir)));
     }
+    // Opening for work on a folder that cannot be written would only fail later, at every
+    // write, after a lock timeout each: say so now, once.
+    if (!QFileInfo(dir).isWritable())
+        return fail(notWritable(dir));
     m_dir = dir;
     QDir().mkpath(imagesDir());
     QDir().mkpath(thumbsDir());
@@ -434,10 +454,44 @@ Result<void> SessionStore::open(const QString &dirIn, OpenMode mode)
     return {};
 }
 
+Result<void> SessionStore::openReadOnly(const QString &dir)
+{
+    // Nothing here may create, lock or write: a reading command leaves every byte as it was.
+    if (!QFileInfo(dir).isDir())
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("%1: no such session folder").arg(dir));
+    if (!QFileInfo::exists(dir + QStringLiteral("/manifest.json"))) {
+        if (QFileInfo(dir + QStringLiteral("/journal.jsonl")).size() > 0)
+            return Error::make(ErrorKind::Corrupt, QStringLiteral("%1: the session has a journal but no manifest.json; "
+                                                                  "rebuild it from the journal")
+                                                       .arg(dir));
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("%1: not a session (no manifest.json)").arg(dir));
+    }
+    FrameGraph graph;
+    QString current;
+    QJsonObject extra;
+    QByteArray raw;
+    if (const Result<void> read = readManifest(dir + QStringLiteral("/manifest.json"), &graph, &current, &extra, &raw); !read)
+        return read;
+    m_dir = dir;
+    m_readOnly = true;
+    m_journal.setPath(journalPath());
+    QStringList a, c, r;
+    adopt(std::move(graph), current, extra, raw, &a, &c, &r);
+    const Result<QList<Frame>> fixes = journalFixes();
+    if (!fixes) {
+        close();
+        return fixes.error();
+    }
+    for (const Frame &f : fixes.value())
+        m_graph.upsert(f); // shown, not written
+    return {};
+}
+
 void SessionStore::close()
 {
-    if (isOpen())
+    if (isOpen() && !m_readOnly)
         flush(); // everything queued reaches the disk before the session goes
+    m_readOnly = false;
     delete m_watcher;
     m_watcher = nullptr;
     m_reloadTimer->stop();
@@ -495,6 +549,10 @@ Result<void> SessionStore::readManifest(const QString &path, FrameGraph *graph, 
         const Frame &f = parsed.value();
         if (graph->contains(f.id))
             return fail(ErrorKind::Corrupt, QStringLiteral("frames[%1]: duplicate frame id %2").arg(i).arg(f.id));
+        // A path that leads out of the folder refuses the whole session: nothing may read it.
+        if (const Result<void> inside = SessionPaths::checkFrame(f, QFileInfo(path).absolutePath(), QStringLiteral("manifest"));
+            !inside)
+            return fail(ErrorKind::Unsafe, inside.error().message);
         graph->upsert(f);
     }
     *current = root.value(kCurrent).toString();
@@ -527,12 +585,22 @@ void SessionStore::adopt(FrameGraph graph, const QString &current, const QJsonOb
 
 Result<void> SessionStore::mergeJournal()
 {
+    const Result<QList<Frame>> fixes = journalFixes();
+    if (!fixes)
+        return fixes.error();
+    if (fixes.value().isEmpty())
+        return {};
+    return commit(fixes.value(), {}, {});
+}
+
+Result<QList<Frame>> SessionStore::journalFixes() const
+{
     // The journal may be ahead of the manifest after a crash: an id learned by streaming that
     // never reached the manifest (or, after a lost manifest, a begun turn it does not list).
     // A pending frame always reaches the manifest before its journal record, so a manifest
     // without pending frames has nothing to learn from the journal: skip reading it.
     if (m_graph.withStatus(FrameStatus::Pending).isEmpty() && !m_graph.isEmpty())
-        return {};
+        return QList<Frame>();
     const Journal::Replay replay = Journal::replay(journalPath());
     QList<Frame> fixes;
     for (const QString &id : replay.openTurns) {
@@ -540,7 +608,10 @@ Result<void> SessionStore::mergeJournal()
             continue;
         const Frame *known = m_graph.frame(id);
         if (!known) {
-            fixes.append(replay.frames.value(id));
+            const Frame &fromJournal = replay.frames.value(id);
+            if (const Result<void> inside = SessionPaths::checkFrame(fromJournal, m_dir, QStringLiteral("journal")); !inside)
+                return inside.error();
+            fixes.append(fromJournal);
             continue;
         }
         const QString iid = replay.interactionIds.value(id);
@@ -550,9 +621,7 @@ Result<void> SessionStore::mergeJournal()
             fixes.append(f);
         }
     }
-    if (fixes.isEmpty())
-        return {};
-    return commit(fixes, {}, {});
+    return fixes;
 }
 
 Result<void> SessionStore::lock()
@@ -599,7 +668,7 @@ void SessionStore::startWriter()
 quint64 SessionStore::commitAsync(const QList<Frame> &upserts, const QStringList &removals,
                                   const QString &newCurrentFrameId)
 {
-    if (!isOpen())
+    if (!isOpen() || m_readOnly)
         return 0;
     // The GUI's view changes now; the disk catches up on the writer.
     for (const Frame &f : upserts)
@@ -624,6 +693,8 @@ Result<void> SessionStore::commit(const QList<Frame> &upserts, const QStringList
 {
     if (!isOpen())
         return Error::make(ErrorKind::InvalidInput, QStringLiteral("no session is open"));
+    if (m_readOnly)
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("the session was opened read-only"));
     const quint64 gen = commitAsync(upserts, removals, newCurrentFrameId);
     const Result<void> flushed = flush();
     if (const Result<void> written = waiterFor(gen)(); !written)
@@ -648,6 +719,8 @@ std::function<Result<void>()> SessionStore::waiterFor(quint64 gen) const
 
 void SessionStore::enqueue(std::function<Result<void>()> task)
 {
+    if (m_readOnly)
+        return; // a reading command writes nothing, journal records included
     WriterState::Task t;
     t.run = std::move(task);
     postTask(m_writer, m_writerPool, std::move(t));
@@ -735,7 +808,7 @@ bool SessionStore::applyWriterResults()
 
 bool SessionStore::reload()
 {
-    if (!isOpen())
+    if (!isOpen() || m_readOnly)
         return false;
     if (m_watcher && !m_watcher->files().contains(manifestPath()) && QFileInfo::exists(manifestPath()))
         m_watcher->addPath(manifestPath()); // a rename replaced the watched inode
@@ -771,6 +844,8 @@ Result<void> SessionStore::rebuild(const QString &dirIn)
     const QString dir = QDir::cleanPath(QFileInfo(dirIn).absoluteFilePath());
     if (!QDir().mkpath(dir))
         return Error::make(writeFailureKind(dir), QStringLiteral("%1: cannot create the session folder").arg(dir));
+    if (!QFileInfo(dir).isWritable())
+        return notWritable(dir);
     m_dir = dir;
     QDir().mkpath(imagesDir());
     QDir().mkpath(thumbsDir());
@@ -778,6 +853,20 @@ Result<void> SessionStore::rebuild(const QString &dirIn)
     if (const Result<void> locked = lock(); !locked) {
         m_dir.clear();
         return locked;
+    }
+
+    const Journal::Replay replay = Journal::replay(journalPath());
+    // A journal that names a file outside the folder is refused before anything is moved.
+    for (const QString &id : replay.order) {
+        if (!replay.frames.contains(id))
+            continue;
+        if (const Result<void> inside = SessionPaths::checkFrame(replay.frames.value(id), m_dir, QStringLiteral("journal"));
+            !inside) {
+            unlock();
+            m_dir.clear();
+            return Error::make(ErrorKind::Unsafe, QStringLiteral("%1: %2").arg(QDir::toNativeSeparators(journalPath()),
+                                                                             inside.error().message));
+        }
     }
 
     // Keep the unreadable manifest for inspection; rebuilding must not destroy anything.
@@ -788,7 +877,6 @@ Result<void> SessionStore::rebuild(const QString &dirIn)
         QFile::rename(manifestPath(), aside);
     }
 
-    const Journal::Replay replay = Journal::replay(journalPath());
     FrameGraph graph;
     for (const QString &id : replay.order) {
         if (!replay.frames.contains(id))

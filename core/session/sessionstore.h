@@ -52,7 +52,12 @@ public:
     explicit SessionStore(QObject *parent = nullptr);
     ~SessionStore() override;
 
-    enum class OpenMode { OpenExisting, CreateIfMissing };
+    /**
+     * OpenExisting and CreateIfMissing open for work (lock, writer, watcher; folders are made).
+     * ReadOnly is for commands that only read (log, export): it never creates, locks or writes
+     * anything, merges what the journal knows in memory only, and commitAsync() refuses.
+     */
+    enum class OpenMode { OpenExisting, CreateIfMissing, ReadOnly };
 
     /**
      * Opens (or creates) the session in dir. On an unreadable manifest fails (Corrupt) with a
@@ -70,6 +75,8 @@ public:
     Result<void> rebuild(const QString &dir);
     void close();
     bool isOpen() const { return !m_dir.isEmpty(); }
+    /** Opened with OpenMode::ReadOnly: nothing will be written. */
+    bool isReadOnly() const { return m_readOnly; }
 
     QString dir() const { return m_dir; }
     QString manifestPath() const;
@@ -151,6 +158,9 @@ private:
     /** Replaces the in-memory state by what was read; returns the frame-level differences. */
     void adopt(FrameGraph graph, const QString &current, const QJsonObject &extra, const QByteArray &raw,
                QStringList *added, QStringList *changed, QStringList *removed);
+    /** What the journal knows that the manifest does not (after a crash); Unsafe if it names a path outside. */
+    Result<QList<Frame>> journalFixes() const;
+    Result<void> openReadOnly(const QString &dir);
     Result<void> mergeJournal();
     Result<void> lock();
     void unlock();
@@ -170,6 +180,7 @@ private:
     };
 
     QString m_dir;
+    bool m_readOnly = false;
     FrameGraph m_graph;
     QString m_currentFrameId;
     QJsonObject m_extra;

@@ -4,6 +4,7 @@ nb2_core_area(nb2core_session DEPENDS nb2core_api SOURCES
     session/sessionsettings.h session/sessionsettings.cpp
     session/appsettings.h session/appsettings.cpp
     session/journal.h session/journal.cpp
+    session/sessionpaths.h session/sessionpaths.cpp
     session/sessionstore.h session/sessionstore.cpp
     session/sessioncontroller.h session/sessioncontroller.cpp
     session/framecommands.h session/framecommands.cpp

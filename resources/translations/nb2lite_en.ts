@@ -821,18 +821,6 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Cannot write %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Writing %1 failed: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot write %1 (it may already exist).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 exists and is not a folder.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -882,6 +870,10 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
     </message>
     <message>
         <source>the parent&apos;s server id was gone, so its stored pixels were sent instead; continuity may differ</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is a symbolic link; an export never writes through a link. Choose a new or empty folder.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2187,6 +2179,85 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
     </message>
 </context>
 <context>
+    <name>nb2::OutputFile</name>
+    <message>
+        <source>a FIFO (named pipe)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a character device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a block device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a socket</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a regular file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot check %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is a symbolic link; an export never writes through a link (the file it points to would be overwritten). Nothing was written; choose another name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is a folder; this output is one file. Nothing was written; choose a file name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is %2, not a regular file; an export never replaces one, even when told to replace existing files. Nothing was written; choose another name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 already exists; nothing was overwritten. Choose another name, or replace it on purpose (nb2lite: --force).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write %1: the folder is not writable (%2). Choose another folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write %1: the disk is full (%2). Free some space and try again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write %1 (%2): %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>creating a temporary file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write %1: the file is not open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>writing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>flushing to disk</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>closing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>moving into place</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>nb2::PendingIndicator</name>
     <message numerus="yes">
         <source>%n request(s) running</source>
@@ -2425,19 +2496,11 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Cannot write %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Cannot start the bundle: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Cannot finish the bundle: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Writing %1 failed: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2458,10 +2521,6 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
     </message>
     <message>
         <source>The bundle contains &quot;%1&quot; twice.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The bundle entry &quot;%1&quot; is too large.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2493,10 +2552,6 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The bundle holds files its index does not list.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The bundle has no manifest.json.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2510,6 +2565,62 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
     </message>
     <message>
         <source>Cannot write %1 into the bundle: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The bundle entry &quot;%1&quot; is larger than %2 bytes; nothing was extracted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the session file list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 holds more than %2 entries; it is not a session bundle. Nothing was extracted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The bundle&apos;s index lists an unsafe path &quot;%1&quot;; nothing was extracted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The bundle&apos;s index lists %1 twice.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The bundle&apos;s index has no valid size or checksum for %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The bundle lists %1 at %2 bytes; no session file is larger than %3 bytes. Nothing was extracted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The bundle would unpack to more than %1 bytes; nothing was extracted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The bundle holds &quot;%1&quot;, which its index does not list; nothing was extracted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The bundle entry &quot;%1&quot; unpacks to %2 bytes, more than the %3 its index lists; nothing was extracted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The bundle entry &quot;%1&quot; unpacks to more than the %2 bytes its index lists; nothing was extracted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The bundle unpacks to more than %1 bytes; nothing was extracted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot read the extracted manifest.json: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The bundle is refused: its %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3501,10 +3612,6 @@ reference</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>--json prints exactly one JSON object on stdout. The API commands print {ok, path, interaction_id, mime_type, width, height, text, usage, attempts, error: {kind, http_status, message} | null}; a session turn prints its frame; log --json the whole graph; export {ok, format, output, frames, ...}. A failure before any of these prints {ok: false, ..., error}. Progress and notes go to stderr.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>API key:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3559,10 +3666,6 @@ reference</source>
     </message>
     <message>
         <source>warning: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>--timeout is not available in this build of nb2lite yet</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4232,6 +4335,25 @@ reference</source>
     <message>
         <source>nb2lite mcp: stopped by a signal
 </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--json prints exactly one JSON object on stdout. The API commands print {ok, path, interaction_id, mime_type, width, height, text, usage, attempts, error: {kind, http_status, message} | null}; a session turn prints the same object, then frame_id, status, session and the whole frame; recover and rebuild {ok, session, frames, recovered, interrupted}; log --json the whole graph; export {ok, format, output, frames, ...}. A failure before any of these prints {ok: false, ..., error}. Progress and notes go to stderr.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>note: %n turn(s) not finished here (still running, or stopped by a crash or a cut connection); nb2lite --session %1 recover fetches what the server has</source>
+        <translation>
+            <numerusform>note: %n turn not finished here (still running, or stopped by a crash or a cut connection); nb2lite --session %1 recover fetches what the server has</numerusform>
+            <numerusform>note: %n turns not finished here (still running, or stopped by a crash or a cut connection); nb2lite --session %1 recover fetches what the server has</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>hint: the server knows this turn (%1): nb2lite --session %2 recover fetches it without sending it again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retrying: attempt %1 of %2 failed (%3: %4); trying again in %5</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -169,6 +169,12 @@ private slots:
     void retryAfterHonoured_data();
     void retryAfterHonoured();
     void longRateLimitReturnedToCaller();
+    void retryAfterNeverFasterThanBackoff_data();
+    void retryAfterNeverFasterThanBackoff();
+    void hugeRetryAfterReadsAsADuration();
+    void deadlineBoundsTheWholeCall();
+    void retriesAreAnnounced();
+    void truncatedBodyIsFetchedById();
     void connectionFailureRetried();
     void connectionResetMidBodyRetried();
     void cancelWhileWaitingForResponse();
@@ -393,7 +399,8 @@ void tst_InteractionsClient::errorShapes_data()
         << int(ErrorKind::Server) << "" << "Error 502 Bad Gateway nginx" << -1;
     QTest::newRow("503 json") << 503 << QByteArray(R"({"error":{"code":503,"message":"Overloaded.","status":"UNAVAILABLE"}})")
         << int(ErrorKind::Server) << "UNAVAILABLE" << "Overloaded." << -1;
-    QTest::newRow("200 garbage") << 200 << QByteArray("{\"id\": \"v1_trunc\", \"steps\": [")
+    // (Without an id: a cut body that names one is fetched with get, see cutAnswerIsFetchedNotResent.)
+    QTest::newRow("200 garbage") << 200 << QByteArray("{\"object\": \"interaction\", \"steps\": [")
         << int(ErrorKind::MalformedResponse) << "" << "" << -1;
     QTest::newRow("200 failed") << 200 << apiFixture(QStringLiteral("failed.json"))
         << int(ErrorKind::Server) << "internal" << "Image generation failed." << -1;
@@ -586,6 +593,110 @@ void tst_InteractionsClient::retryAfterHonoured()
     QVERIFY2(elapsed < minMs + 1500, qPrintable(QString::number(elapsed)));
 }
 
+void tst_InteractionsClient::retryAfterNeverFasterThanBackoff_data()
+{
+    QTest::addColumn<QByteArray>("retryAfter");
+    // An HTTP-date in the past (and "0") once meant 5 attempts in 0.12 s.
+    QTest::newRow("date in the past") << QByteArray("Wed, 21 Oct 2015 07:28:00 GMT");
+    QTest::newRow("zero") << QByteArray("0");
+}
+
+void tst_InteractionsClient::retryAfterNeverFasterThanBackoff()
+{
+    QFETCH(QByteArray, retryAfter);
+    ScriptedServer server;
+    auto limited = ScriptedServer::json(429, R"({"error":{"message":"Quota exceeded.","code":"resource_exhausted"}})");
+    limited.headers.insert("Retry-After", retryAfter);
+    server.setDefaultReply(limited);
+    ClientConfig config = configFor(server.baseUrl());
+    config.backoffBaseMs = 200; // 200, 400, 800, 1600 ms less up to 25 % jitter: at least 2250 ms in all
+    config.backoffCapMs = 8000;
+    InteractionsClient client(config);
+    QElapsedTimer timer;
+    timer.start();
+    const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()));
+    const qint64 elapsed = timer.elapsed();
+    QVERIFY(!r.ok());
+    QCOMPARE(r.error().kind, ErrorKind::RateLimited);
+    QCOMPARE(server.requestCount(), 5);
+    QVERIFY2(elapsed >= 2250, qPrintable(QString::number(elapsed)));
+}
+
+void tst_InteractionsClient::hugeRetryAfterReadsAsADuration()
+{
+    ScriptedServer server;
+    auto limited = ScriptedServer::json(503, R"({"error":{"message":"maintenance"}})");
+    limited.headers.insert("Retry-After", "1000000");
+    server.setDefaultReply(limited);
+    InteractionsClient client(configFor(server.baseUrl()));
+    const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()));
+    QVERIFY(!r.ok());
+    QCOMPARE(r.error().kind, ErrorKind::RateLimited);
+    QVERIFY2(!r.error().message.contains(QLatin1String("e+")), qPrintable(r.error().message));
+    QVERIFY2(r.error().message.contains(QLatin1String("11 days 14 h")), qPrintable(r.error().message));
+}
+
+void tst_InteractionsClient::deadlineBoundsTheWholeCall()
+{
+    // A server that never answers: without a limit, 5 attempts of the read timeout each.
+    ScriptedServer server;
+    ScriptedServer::Reply hang;
+    hang.hang = true;
+    server.setDefaultReply(hang);
+    ClientConfig config = configFor(server.baseUrl());
+    config.readTimeoutMs = 60000;
+    InteractionsClient client(config);
+    CallOptions options;
+    options.deadline = QDeadlineTimer(1500);
+    QElapsedTimer timer;
+    timer.start();
+    const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()), options);
+    const qint64 elapsed = timer.elapsed();
+    server.releaseHangs();
+    QVERIFY(!r.ok());
+    QCOMPARE(r.error().kind, ErrorKind::Timeout);
+    QVERIFY2(r.error().message.contains(QLatin1String("time limit")), qPrintable(r.error().message));
+    QVERIFY2(elapsed >= 1400 && elapsed < 4000, qPrintable(QString::number(elapsed)));
+    QCOMPARE(server.requestCount(), 1);
+}
+
+void tst_InteractionsClient::retriesAreAnnounced()
+{
+    ScriptedServer server;
+    server.enqueue(ScriptedServer::json(500, R"({"error":{"message":"boom","code":"internal"}})"));
+    server.enqueue(ScriptedServer::json(503, R"({"error":{"message":"busy"}})"));
+    server.enqueue(ScriptedServer::json(200, apiFixture(QStringLiteral("full.json"))));
+    InteractionsClient client(configFor(server.baseUrl()));
+    QList<RetryNotice> notices;
+    CallOptions options;
+    options.onRetry = [&notices](const RetryNotice &n) { notices.append(n); };
+    const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()), options);
+    QVERIFY(r.ok());
+    QCOMPARE(notices.size(), 2);
+    QCOMPARE(notices.at(0).attempt, 1);
+    QCOMPARE(notices.at(1).attempt, 2);
+    QCOMPARE(notices.at(0).maxAttempts, 5);
+    QCOMPARE(notices.at(0).error.api.httpStatus, 500);
+    QCOMPARE(notices.at(1).error.api.httpStatus, 503);
+    QVERIFY(notices.at(0).delayMs > 0);
+}
+
+void tst_InteractionsClient::truncatedBodyIsFetchedById()
+{
+    // A complete HTTP answer whose JSON is cut in half: its id is read from what came and the
+    // interaction is fetched with get; the create is not sent twice.
+    const QByteArray full = apiFixture(QStringLiteral("full.json"));
+    ScriptedServer server;
+    server.enqueue(ScriptedServer::json(200, full.left(full.size() / 2)));
+    server.enqueue(ScriptedServer::json(200, full));
+    InteractionsClient client(configFor(server.baseUrl()));
+    const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()));
+    QVERIFY2(r.ok(), qPrintable(r ? QString() : r.error().message));
+    QCOMPARE(r.value().attempts, 2);
+    QCOMPARE(server.requests().at(1).method, QByteArray("GET"));
+    QVERIFY(server.requests().at(1).target.contains(ResponseParser::salvageInteractionId(full).toUtf8()));
+}
+
 void tst_InteractionsClient::longRateLimitReturnedToCaller()
 {
     ScriptedServer server;
@@ -602,7 +713,7 @@ void tst_InteractionsClient::longRateLimitReturnedToCaller()
     QCOMPARE(r.error().api.retryAfterMs, 60000);
     QCOMPARE(r.error().api.attempts, 1);
     QCOMPARE(server.requestCount(), 1);
-    QVERIFY(r.error().message.contains(QLatin1String("60")));
+    QVERIFY2(r.error().message.contains(QLatin1String("in 1 min")), qPrintable(r.error().message));
 
     // A 503 that names a long wait is returned the same way, as "come back later".
     ScriptedServer busy;
@@ -629,6 +740,8 @@ void tst_InteractionsClient::connectionFailureRetried()
 
 void tst_InteractionsClient::connectionResetMidBodyRetried()
 {
+    // The answer began (headers and 100 bytes, with the id) and then the connection broke:
+    // the interaction exists, so it is fetched with get, never created a second time.
     ScriptedServer server;
     auto cut = ScriptedServer::json(200, apiFixture(QStringLiteral("full.json")));
     cut.chunkSize = 100;
@@ -637,10 +750,14 @@ void tst_InteractionsClient::connectionResetMidBodyRetried()
     server.enqueue(ScriptedServer::json(200, apiFixture(QStringLiteral("full.json"))));
     InteractionsClient client(configFor(server.baseUrl()));
     const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()));
-    QVERIFY(r.ok());
+    QVERIFY2(r.ok(), qPrintable(r ? QString() : r.error().message));
     QCOMPARE(r.value().attempts, 2);
+    QCOMPARE(server.requestCount(), 2);
+    QCOMPARE(server.requests().at(0).method, QByteArray("POST"));
+    QCOMPARE(server.requests().at(1).method, QByteArray("GET"));
+    QVERIFY(server.requests().at(1).target.contains("/interactions/"));
 
-    // Always cut: a network error after the retries, not a parse error of half a body.
+    // Always cut: the get is retried (it is free), the create never; the error keeps the id.
     ScriptedServer broken;
     broken.setDefaultReply(cut);
     ClientConfig config = configFor(broken.baseUrl());
@@ -649,7 +766,13 @@ void tst_InteractionsClient::connectionResetMidBodyRetried()
     const auto f = client2.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()));
     QVERIFY(!f.ok());
     QCOMPARE(f.error().kind, ErrorKind::Network);
-    QCOMPARE(f.error().api.attempts, 2);
+    QVERIFY(!f.error().api.interactionId.isEmpty());
+    int posts = 0;
+    for (const auto &req : broken.requests())
+        posts += req.method == "POST" ? 1 : 0;
+    QCOMPARE(posts, 1);
+    QCOMPARE(f.error().api.attempts, 3); // one create, two gets
+    QVERIFY2(f.error().message.contains(QLatin1String("billed twice")), qPrintable(f.error().message));
 }
 
 void tst_InteractionsClient::cancelWhileWaitingForResponse()
@@ -922,7 +1045,10 @@ void tst_InteractionsClient::streamErrors()
     QVERIFY2(r.error().message.contains(ResponseParser::withoutFinalDot(contains)), qPrintable(r.error().message));
     QCOMPARE(r.error().api.interactionId, QStringLiteral("v1_sse123"));
     QVERIFY(created);
-    QCOMPARE(server.requestCount(), 1); // a started stream is never re-sent
+    // A started stream is never re-sent; a cut one is fetched with get (which fails here).
+    QCOMPARE(server.requests().first().method, QByteArray("POST"));
+    for (int i = 1; i < server.requests().size(); ++i)
+        QCOMPARE(server.requests().at(i).method, QByteArray("GET"));
 }
 
 void tst_InteractionsClient::streamAnsweredWithJson()

@@ -20,6 +20,8 @@ private slots:
     void retryAfter();
     void durations_data();
     void durations();
+    void salvageId_data();
+    void salvageId();
     void base64_data();
     void base64();
 };
@@ -202,6 +204,28 @@ void tst_ResponseParser::base64()
     bool good = false;
     QCOMPARE(ResponseParser::decodeBase64(text, &good), decoded);
     QCOMPARE(good, ok);
+}
+
+void tst_ResponseParser::salvageId_data()
+{
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<QString>("id");
+    QTest::newRow("cut after the id") << QByteArray(R"({"id": "v1_abc-_9", "object": "interaction", "steps": [{"type")") << QStringLiteral("v1_abc-_9");
+    QTest::newRow("id later") << QByteArray(R"({"object":"interaction","model":"m","id":"v1_x","steps":[)") << QStringLiteral("v1_x");
+    QTest::newRow("cut inside the id") << QByteArray(R"({"id": "v1_ab)") << QString();
+    QTest::newRow("cut before the value") << QByteArray(R"({"id": )") << QString();
+    QTest::newRow("only nested ids") << QByteArray(R"({"steps": [{"id": "step_1"}], "usage": {"id": "u"}, "model": "m")") << QString();
+    QTest::newRow("escaped key text") << QByteArray(R"({"note": "\"id\": \"fake\"", "id": "v1_real")") << QStringLiteral("v1_real");
+    QTest::newRow("not an id token") << QByteArray(R"({"id": "v1 with spaces"})") << QString();
+    QTest::newRow("empty") << QByteArray() << QString();
+    QTest::newRow("html") << QByteArray("<html><body>502</body></html>") << QString();
+}
+
+void tst_ResponseParser::salvageId()
+{
+    QFETCH(QByteArray, body);
+    QFETCH(QString, id);
+    QCOMPARE(ResponseParser::salvageInteractionId(body), id);
 }
 
 QTEST_GUILESS_MAIN(tst_ResponseParser)

@@ -5,6 +5,7 @@
 #include "core/export/sessionbundle.h"
 
 #include "tests/export/exportfixture.h"
+#include "tests/export/ziputil.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -22,6 +23,7 @@
 
 
 using namespace nb2;
+using namespace nb2::testing;
 
 using Entries = QList<QPair<QByteArray, QByteArray>>;
 
@@ -43,70 +45,6 @@ QStringList filesUnder(const QString &dir)
         out.append(QDir(dir).relativeFilePath(it.next()));
     out.sort();
     return out;
-}
-
-/** Every entry of a zip, decompressed, read independently of SessionBundle. */
-QMap<QString, QByteArray> zipEntries(const QString &path)
-{
-    QMap<QString, QByteArray> out;
-    archive *a = archive_read_new();
-    archive_read_support_format_zip(a);
-    if (archive_read_open_filename(a, QFile::encodeName(path).constData(), 65536) != ARCHIVE_OK) {
-        archive_read_free(a);
-        return out;
-    }
-    archive_entry *e = nullptr;
-    while (archive_read_next_header(a, &e) == ARCHIVE_OK) {
-        QByteArray data;
-        char buf[65536];
-        la_ssize_t n;
-        while ((n = archive_read_data(a, buf, sizeof buf)) > 0)
-            data.append(buf, n);
-        out.insert(QString::fromUtf8(archive_entry_pathname(e)), data);
-    }
-    archive_read_free(a);
-    return out;
-}
-
-/** Writes a zip with the given (name, bytes) entries; symlinkTarget non-empty makes the last a symlink. */
-void writeZip(const QString &path, const QList<QPair<QByteArray, QByteArray>> &entries, const QByteArray &symlinkTarget = {})
-{
-    archive *a = archive_write_new();
-    archive_write_set_format_zip(a);
-    archive_write_open_filename(a, QFile::encodeName(path).constData());
-    for (int i = 0; i < entries.size(); ++i) {
-        archive_entry *e = archive_entry_new();
-        archive_entry_set_pathname(e, entries.at(i).first.constData());
-        const bool link = !symlinkTarget.isEmpty() && i == entries.size() - 1;
-        archive_entry_set_filetype(e, link ? AE_IFLNK : AE_IFREG);
-        if (link)
-            archive_entry_set_symlink(e, symlinkTarget.constData());
-        archive_entry_set_perm(e, 0644);
-        archive_entry_set_size(e, link ? 0 : entries.at(i).second.size());
-        archive_write_header(a, e);
-        if (!link)
-            archive_write_data(a, entries.at(i).second.constData(), size_t(entries.at(i).second.size()));
-        archive_entry_free(e);
-    }
-    archive_write_close(a);
-    archive_write_free(a);
-}
-
-QByteArray bundleIndexFor(const QList<QPair<QByteArray, QByteArray>> &files)
-{
-    QJsonArray arr;
-    for (const auto &f : files) {
-        QJsonObject o;
-        o.insert(QStringLiteral("path"), QString::fromUtf8(f.first));
-        o.insert(QStringLiteral("size"), qint64(f.second.size()));
-        o.insert(QStringLiteral("sha256"), SessionStore::sha256Hex(f.second));
-        arr.append(o);
-    }
-    QJsonObject head;
-    head.insert(QStringLiteral("format"), QStringLiteral("nb2lite-bundle"));
-    head.insert(QStringLiteral("version"), 1);
-    head.insert(QStringLiteral("files"), arr);
-    return QJsonDocument(head).toJson();
 }
 
 } // namespace
@@ -429,7 +367,9 @@ private slots:
         QFETCH(int, format);
         ExportSession broken = m_session;
         // The last frame in tree order: the first ones are written before the failure.
-        broken.frames.last().imagePath = m_tmp.filePath(QStringLiteral("gone.jpg"));
+        // (A missing file inside the session: one outside it is refused as unsafe, see tst_exportpaths.)
+        broken.frames.last().imagePath = QDir(m_sessionDir).filePath(QStringLiteral("images/gone.jpg"));
+        broken.frames.last().imageRelPath = QStringLiteral("images/gone.jpg");
         ExportRequest r;
         r.format = ExportFormat(format);
         r.linkImages = false;

@@ -59,7 +59,7 @@ private slots:
         Run r = run({QStringLiteral("generate"), QStringLiteral("a red fox"), QStringLiteral("--json")});
         QVERIFY2(r.code == 0, r.err.constData());
         const QJsonObject g = QJsonDocument::fromJson(r.out).object();
-        const QString root = g.value(QStringLiteral("id")).toString();
+        const QString root = g.value(QStringLiteral("frame_id")).toString();
         QCOMPARE(g.value(QStringLiteral("status")).toString(), QStringLiteral("done"));
 
         r = run({QStringLiteral("edit"), QStringLiteral("head"), QStringLiteral("make it blue")});

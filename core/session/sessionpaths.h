@@ -1,0 +1,47 @@
+#pragma once
+
+#include "core/common/error.h"
+
+#include <QString>
+
+namespace nb2 {
+
+struct Frame;
+
+/**
+ * The one rule for every path a session's own files name (manifest, journal, bundle index,
+ * provenance): it must stay inside the session folder. A manifest is data, and data can be
+ * crafted: `images/../../etc/passwd`, `/etc/hostname` or a symlink under images/ pointing
+ * out would otherwise make an export copy, hard-link or embed any file the user can read.
+ * Checked lexically (no empty path, no absolute path, no `..` component, no backslash or NUL)
+ * and then on the resolved path (symlinks followed, compared with the canonical session
+ * folder), when a session is loaded and again when a file is used. Stateless; thread-safe.
+ */
+class SessionPaths
+{
+public:
+    /**
+     * The canonical absolute path of relative inside root, or an Unsafe error whose message
+     * starts with entry (e.g. "manifest entry for frame 3f2a1b0c") and names the path. The
+     * file need not exist (the longest existing prefix is resolved); when it exists it must be
+     * a regular file (a FIFO or device would block or never end a read).
+     */
+    static Result<QString> resolveInside(const QString &root, const QString &relative, const QString &entry = {});
+
+    /** The lexical half of resolveInside(): no file system access. */
+    static bool isSafeRelative(const QString &relative);
+
+    /**
+     * Every path a frame names (its image, its input images) resolves inside root. source says
+     * where the frame was read ("manifest", "journal"), so the message names the entry.
+     */
+    static Result<void> checkFrame(const Frame &frame, const QString &root, const QString &source);
+
+    /**
+     * checkFrame() for every frame of a manifest's JSON text (a bundle's, before it is
+     * accepted). Frames that do not parse are left to the session's own reader to report.
+     */
+    static Result<void> checkManifest(const QByteArray &manifestJson, const QString &root);
+};
+
+} // namespace nb2

@@ -1,0 +1,185 @@
+// Every path a session's files name stays inside the session folder (issue 11, item 1): the
+// rule itself, and a crafted manifest or journal refused at load with a message naming the entry.
+
+#include "core/session/journal.h"
+#include "core/session/sessionpaths.h"
+#include "core/session/sessionstore.h"
+
+#include "tests/session/sessiontestutil.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/stat.h>
+
+using namespace nb2;
+
+class tst_SessionPaths : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_tmp;
+    QString m_root;    // a session-like folder
+    QString m_secret;  // a file outside it that nothing may read
+
+    /** A one-frame session whose frame names imageFile (any string: the test crafts it). */
+    QString craftSession(const QString &name, const QString &imageFile, const QStringList &inputs = {})
+    {
+        const QString dir = m_tmp.filePath(name);
+        SessionStore store;
+        if (!store.open(dir))
+            return {};
+        Frame f;
+        f.id = QStringLiteral("0badc0de");
+        f.kind = inputs.isEmpty() ? FrameKind::Generate : FrameKind::EditLocal;
+        f.prompt = QStringLiteral("p");
+        f.status = FrameStatus::Done;
+        f.requestedAt = f.finishedAt = QDateTime::currentDateTimeUtc();
+        const QByteArray bytes = test::jpegBytes();
+        f.image = SessionStore::writeImageFile(dir, QStringLiteral("images/real.jpg"), bytes).value();
+        f.inputImages = inputs;
+        if (!store.commit({f}, {}, f.id))
+            return {};
+        store.close();
+        // Now rewrite the manifest by hand, as an attacker would.
+        QFile file(dir + QStringLiteral("/manifest.json"));
+        file.open(QIODevice::ReadOnly);
+        QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+        file.close();
+        QJsonArray frames = root.value(QStringLiteral("frames")).toArray();
+        QJsonObject frame = frames.at(0).toObject();
+        QJsonObject image = frame.value(QStringLiteral("image")).toObject();
+        image.insert(QStringLiteral("file"), imageFile);
+        frame.insert(QStringLiteral("image"), image);
+        frames[0] = frame;
+        root.insert(QStringLiteral("frames"), frames);
+        file.open(QIODevice::WriteOnly | QIODevice::Truncate);
+        file.write(QJsonDocument(root).toJson());
+        return dir;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_tmp.isValid());
+        m_root = m_tmp.filePath(QStringLiteral("root"));
+        QVERIFY(QDir().mkpath(m_root + QStringLiteral("/images")));
+        QVERIFY(!test::writeFile(m_root + QStringLiteral("/images/a.jpg"), test::jpegBytes()).isEmpty());
+        m_secret = m_tmp.filePath(QStringLiteral("secret.txt"));
+        QVERIFY(!test::writeFile(m_secret, "top secret\n").isEmpty());
+        QVERIFY(QFile::link(m_secret, m_root + QStringLiteral("/images/out.jpg")));
+        QVERIFY(QFile::link(m_tmp.path(), m_root + QStringLiteral("/linkdir")));
+        QVERIFY(QFile::link(m_root + QStringLiteral("/images/a.jpg"), m_root + QStringLiteral("/images/alias.jpg")));
+        QVERIFY(QFile::link(m_tmp.filePath(QStringLiteral("nowhere")), m_root + QStringLiteral("/images/dangling.jpg")));
+        QCOMPARE(::mkfifo(QFile::encodeName(m_root + QStringLiteral("/images/fifo.jpg")).constData(), 0600), 0);
+    }
+
+    void resolveInside_data()
+    {
+        QTest::addColumn<QString>("relative");
+        QTest::addColumn<bool>("safe");
+        QTest::newRow("plain file") << QStringLiteral("images/a.jpg") << true;
+        QTest::newRow("not yet written") << QStringLiteral("images/new.jpg") << true;
+        QTest::newRow("dot component") << QStringLiteral("./images/a.jpg") << true;
+        QTest::newRow("link inside") << QStringLiteral("images/alias.jpg") << true;
+        QTest::newRow("empty") << QString() << false;
+        QTest::newRow("absolute") << QStringLiteral("/etc/hostname") << false;
+        QTest::newRow("dot-dot") << QStringLiteral("images/../../../../etc/passwd") << false;
+        QTest::newRow("dot-dot inside") << QStringLiteral("images/../images/a.jpg") << false; // lexical rule: never '..'
+        QTest::newRow("leading dot-dot") << QStringLiteral("../secret.txt") << false;
+        QTest::newRow("backslash") << QStringLiteral("images\\..\\..\\secret.txt") << false;
+        QTest::newRow("link out") << QStringLiteral("images/out.jpg") << false;
+        QTest::newRow("folder link out") << QStringLiteral("linkdir/secret.txt") << false;
+        QTest::newRow("folder link out, missing") << QStringLiteral("linkdir/none/x.jpg") << false;
+        QTest::newRow("dangling link") << QStringLiteral("images/dangling.jpg") << false;
+        QTest::newRow("a folder") << QStringLiteral("images") << false;
+        QTest::newRow("a fifo") << QStringLiteral("images/fifo.jpg") << false;
+    }
+
+    void resolveInside()
+    {
+        QFETCH(QString, relative);
+        QFETCH(bool, safe);
+        const Result<QString> r = SessionPaths::resolveInside(m_root, relative, QStringLiteral("test entry"));
+        QVERIFY2(r.ok() == safe, qPrintable(r ? r.value() : r.error().message));
+        if (safe) {
+            QVERIFY(r.value().startsWith(QFileInfo(m_root).canonicalFilePath() + QLatin1Char('/')));
+        } else {
+            QCOMPARE(r.error().kind, ErrorKind::Unsafe);
+            QVERIFY(r.error().message.startsWith(QStringLiteral("test entry names '%1'").arg(relative)));
+        }
+    }
+
+    void craftedManifestIsRefused_data()
+    {
+        QTest::addColumn<QString>("imageFile");
+        QTest::addColumn<QStringList>("inputs");
+        QTest::newRow("dot-dot") << QStringLiteral("images/../../../../etc/passwd") << QStringList();
+        QTest::newRow("absolute") << QStringLiteral("/etc/hostname") << QStringList();
+        QTest::newRow("input dot-dot") << QStringLiteral("images/real.jpg") << QStringList{QStringLiteral("../../etc/passwd")};
+        QTest::newRow("input absolute") << QStringLiteral("images/real.jpg") << QStringList{QStringLiteral("/etc/passwd")};
+    }
+
+    void craftedManifestIsRefused()
+    {
+        QFETCH(QString, imageFile);
+        QFETCH(QStringList, inputs);
+        const QString dir = craftSession(QStringLiteral("crafted-%1").arg(QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('_'))), imageFile, inputs);
+        QVERIFY(!dir.isEmpty());
+        const QByteArray before = test::readFile(dir + QStringLiteral("/manifest.json"));
+        SessionStore store;
+        const Result<void> opened = store.open(dir, SessionStore::OpenMode::OpenExisting);
+        QVERIFY(!opened);
+        QCOMPARE(opened.error().kind, ErrorKind::Unsafe);
+        const QString named = inputs.isEmpty() ? imageFile : inputs.first();
+        QVERIFY2(opened.error().message.contains(QStringLiteral("manifest entry for frame 0badc0de names '%1'").arg(named)),
+                 qPrintable(opened.error().message));
+        QVERIFY(!store.isOpen());
+        QCOMPARE(test::readFile(dir + QStringLiteral("/manifest.json")), before); // refused, not "repaired"
+    }
+
+    void symlinkOutOfTheSessionIsRefused()
+    {
+        const QString dir = craftSession(QStringLiteral("symlinked"), QStringLiteral("images/real.jpg"));
+        QVERIFY(QFile::remove(dir + QStringLiteral("/images/real.jpg")));
+        QVERIFY(QFile::link(m_secret, dir + QStringLiteral("/images/real.jpg")));
+        SessionStore store;
+        const Result<void> opened = store.open(dir, SessionStore::OpenMode::OpenExisting);
+        QVERIFY(!opened);
+        QCOMPARE(opened.error().kind, ErrorKind::Unsafe);
+        QVERIFY2(opened.error().message.contains(QStringLiteral("'images/real.jpg', a link that leads outside")),
+                 qPrintable(opened.error().message));
+    }
+
+    void craftedJournalIsRefused()
+    {
+        // No manifest: opening rebuilds from the journal, whose record names a file outside.
+        const QString dir = m_tmp.filePath(QStringLiteral("journal-only"));
+        QVERIFY(QDir().mkpath(dir + QStringLiteral("/images")));
+        Journal journal(dir + QStringLiteral("/journal.jsonl"));
+        Frame f;
+        f.id = QStringLiteral("feedf00d");
+        f.kind = FrameKind::Generate;
+        f.status = FrameStatus::Done;
+        f.prompt = QStringLiteral("p");
+        f.image.file = QStringLiteral("../secret.txt");
+        QVERIFY(journal.endTurn(f));
+        SessionStore store;
+        const Result<void> opened = store.open(dir);
+        QVERIFY(!opened);
+        QCOMPARE(opened.error().kind, ErrorKind::Unsafe);
+        QVERIFY2(opened.error().message.contains(QStringLiteral("journal entry for frame feedf00d names '../secret.txt'")),
+                 qPrintable(opened.error().message));
+        QVERIFY(!QFileInfo::exists(dir + QStringLiteral("/manifest.json")));
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_SessionPaths)
+#include "tst_sessionpaths.moc"

@@ -197,7 +197,7 @@ private slots:
                           QStringLiteral("--single-file"), path(QStringLiteral("exports/one.html"))}),
                  0);
         QCOMPARE(nb2lite({sess, s, QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("bundle"),
-                          path(QStringLiteral("exports/trip"))}),
+                          path(QStringLiteral("exports/trip.nb2session"))}),
                  0);
         QCOMPARE(nb2lite({sess, s, QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("sheet"),
                           path(QStringLiteral("exports/sheet"))}),
@@ -251,6 +251,11 @@ private slots:
     void scanEverythingWritten()
     {
         QVERIFY(m_runs > 0);
+        // The scanner's own check: a planted copy of the key must be found (and only it).
+        QFile canary(path(QStringLiteral("captures/canary.txt")));
+        QVERIFY(canary.open(QIODevice::WriteOnly));
+        canary.write("before " + kKey.toUtf8().toBase64() + " after");
+        canary.close();
         const QList<QByteArray> needles{kKey.toUtf8(), kKey.toUtf8().toBase64(), kKey.toUtf8().toPercentEncoding(),
                                         kWrongKey.toUtf8(), kWrongKey.toUtf8().toBase64()};
         QStringList hits;
@@ -273,6 +278,15 @@ private slots:
         }
         qInfo("scanned %d files (%lld bytes) from %d runs; %d command lines read while they ran", files, bytes, m_runs,
               m_cmdlinesSeen);
+        QVERIFY2(hits.removeAll(QStringLiteral("captures/canary.txt")) == 1, "the scanner missed the planted key");
+        // What the scan covered: settings written by the CLI and the app are among the files.
+        QStringList settings;
+        QDirIterator conf(path(QStringLiteral("home/.config")), {QStringLiteral("*.conf"), QStringLiteral("*.ini")},
+                          QDir::Files, QDirIterator::Subdirectories);
+        while (conf.hasNext())
+            settings.append(QDir(m_root.path()).relativeFilePath(conf.next()));
+        qInfo("settings files scanned: %s", qPrintable(settings.join(QStringLiteral(", "))));
+        QVERIFY2(!settings.isEmpty(), "no settings file was written: the scan would not cover settings");
         QVERIFY2(hits.isEmpty(), qPrintable(QStringLiteral("the key is in: ") + hits.join(QStringLiteral(", "))));
         QVERIFY2(m_cmdlineHits.isEmpty(), qPrintable(m_cmdlineHits.join(QStringLiteral(" | "))));
         QVERIFY(m_cmdlinesSeen >= m_runs);

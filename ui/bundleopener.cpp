@@ -155,8 +155,11 @@ void BundleOpener::unpack(const QString &bundle, const QString &dir)
         QApplication::restoreOverrideCursor();
         m_busy = false;
         QString error = watcher->result();
-        if (error.isEmpty() && m_openSession && !m_openSession(dir, &error) && error.isEmpty())
-            error = tr("The unpacked session in %1 could not be opened.").arg(QDir::toNativeSeparators(dir));
+        if (error.isEmpty() && m_openSession) {
+            if (const Result<void> opened = m_openSession(dir); !opened)
+                error = tr("The unpacked session in %1 could not be opened: %2")
+                            .arg(QDir::toNativeSeparators(dir), opened.error().message);
+        }
         Q_EMIT finished(dir, error);
     });
     // Unzipping and hashing every image is disk work: never on the GUI thread.

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/common/error.h"
+
 #include <QObject>
 #include <QString>
 
@@ -21,8 +23,8 @@ class BundleOpener : public QObject
 {
     Q_OBJECT
 public:
-    /** MainWindow::openSession's shape: opens a folder as the window's session. */
-    using SessionOpener = std::function<bool(const QString &dir, QString *errorMessage)>;
+    /** Opens a folder as the window's session (SessionManager::open in the app). */
+    using SessionOpener = std::function<Result<void>(const QString &dir)>;
 
     BundleOpener(QWidget *window, SessionOpener openSession, QObject *parent = nullptr);
 

@@ -8,10 +8,10 @@
 #include <QDesktopServices>
 #include <QFileInfo>
 #include <QFontDatabase>
-#include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLineEdit>
+#include <QPainter>
 #include <QLocale>
 #include <QScrollArea>
 #include <QToolButton>
@@ -40,6 +40,22 @@ QString humanKind(FrameKind kind)
     return {};
 }
 
+/** Lets a label wrap a long token (a file name, a hash) by offering a break after every few characters. */
+QString breakable(const QString &text)
+{
+    QString out;
+    int run = 0;
+    for (const QChar c : text) {
+        out += c;
+        run = c.isSpace() ? 0 : run + 1;
+        if (run >= 12 || (run > 0 && (c == QLatin1Char('/') || c == QLatin1Char('_') || c == QLatin1Char('-')))) {
+            out += QChar(0x200B); // zero-width space: an allowed break, invisible
+            run = 0;
+        }
+    }
+    return out;
+}
+
 QString formatTime(const QDateTime &dt)
 {
     if (!dt.isValid())
@@ -47,6 +63,39 @@ QString formatTime(const QDateTime &dt)
     return QLocale().toString(dt.toLocalTime(), QLocale::ShortFormat);
 }
 } // namespace
+
+/** One line of text that ends in "…" when it does not fit; the whole text is in the tooltip. */
+class ElidedLabel : public QWidget
+{
+public:
+    explicit ElidedLabel(QWidget *parent) : QWidget(parent)
+    {
+        setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+        setFocusPolicy(Qt::NoFocus);
+    }
+    void setText(const QString &text)
+    {
+        m_text = text;
+        setToolTip(text);
+        setAccessibleDescription(text);
+        update();
+    }
+    QString text() const { return m_text; }
+    QString shownText() const { return fontMetrics().elidedText(m_text, Qt::ElideMiddle, width()); }
+    QSize sizeHint() const override { return {fontMetrics().horizontalAdvance(m_text), fontMetrics().height()}; }
+    QSize minimumSizeHint() const override { return {40, fontMetrics().height()}; }
+
+protected:
+    void paintEvent(QPaintEvent *) override
+    {
+        QPainter p(this);
+        p.setPen(palette().color(QPalette::WindowText));
+        p.drawText(rect(), Qt::AlignLeft | Qt::AlignVCenter, shownText());
+    }
+
+private:
+    QString m_text;
+};
 
 InfoPanel::InfoPanel(QWidget *parent) : QWidget(parent)
 {
@@ -67,13 +116,13 @@ InfoPanel::InfoPanel(QWidget *parent) : QWidget(parent)
     v->addWidget(m_empty);
 
     m_body = new QWidget(content);
-    m_form = new QFormLayout(m_body);
-    m_form->setContentsMargins(0, 0, 0, 0);
-    m_form->setRowWrapPolicy(QFormLayout::WrapLongRows);
-    m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    m_form->setLabelAlignment(Qt::AlignRight | Qt::AlignTop);
-    m_form->setHorizontalSpacing(10);
-    m_form->setVerticalSpacing(5);
+    // A grid, not a QFormLayout: Qt 6.4's form gave wrapped values less height than they need
+    // (rows were drawn over each other) and overran a buffer with DontWrapRows and hidden rows.
+    m_grid = new QGridLayout(m_body);
+    m_grid->setContentsMargins(0, 0, 0, 0);
+    m_grid->setHorizontalSpacing(10);
+    m_grid->setVerticalSpacing(5);
+    m_grid->setColumnStretch(1, 1);
     v->addWidget(m_body);
     v->addStretch(1);
 
@@ -81,23 +130,18 @@ InfoPanel::InfoPanel(QWidget *parent) : QWidget(parent)
     m_prompt = addRow(tr("Prompt:"), "infoPrompt");
     m_kind = addRow(tr("Kind:"), "infoKind");
     m_status = addRow(tr("Status:"), "infoStatus");
+    m_star = addRow(tr("Star:"), "infoStar");
     m_error = addRow(tr("Error:"), "infoError");
     m_aspect = addRow(tr("Aspect ratio:"), "infoAspect");
     m_thinking = addRow(tr("Thinking:"), "infoThinking");
     m_model = addRow(tr("Model:"), "infoModel");
 
-    // Interaction id with a copy button.
-    // Ids are long and have no spaces: a frameless read-only line edit scrolls instead of
-    // widening the dock, and still selects and copies.
-    m_id = new QLineEdit(m_body);
+    // Interaction id with a copy button. Ids are long and have no spaces: shown on one line,
+    // elided in the middle when the dock is narrow (the tooltip and Copy have all of it).
+    m_id = new ElidedLabel(m_body);
     m_id->setObjectName(QStringLiteral("infoInteractionId"));
-    m_id->setReadOnly(true);
-    m_id->setFrame(false);
     m_id->setAccessibleName(tr("Interaction id"));
-    m_id->setStyleSheet(QStringLiteral("QLineEdit { background: transparent; }"));
-    QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    m_id->setFont(mono);
-    m_id->setMinimumWidth(40);
+    m_id->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_copyId = new QToolButton(m_body);
     m_copyId->setText(tr("Copy"));
     m_copyId->setToolTip(tr("Copy the interaction id"));
@@ -105,11 +149,14 @@ InfoPanel::InfoPanel(QWidget *parent) : QWidget(parent)
     connect(m_copyId, &QToolButton::clicked, this, [this] {
         QGuiApplication::clipboard()->setText(m_interactionId);
     });
-    auto *idRow = new QHBoxLayout;
+    m_idRow = new QWidget(m_body);
+    auto *idRow = new QHBoxLayout(m_idRow);
     idRow->setContentsMargins(0, 0, 0, 0);
+    m_id->setParent(m_idRow);
+    m_copyId->setParent(m_idRow);
     idRow->addWidget(m_id, 1);
     idRow->addWidget(m_copyId, 0, Qt::AlignTop);
-    m_form->addRow(tr("Interaction:"), idRow);
+    addRowWidget(tr("Interaction:"), m_idRow);
 
     m_expires = addRow(tr("Id expires:"), "infoExpires");
     m_parent = addRow(tr("Parent:"), "infoParent");
@@ -135,13 +182,53 @@ InfoPanel::InfoPanel(QWidget *parent) : QWidget(parent)
     connect(m_reveal, &QToolButton::clicked, this, [this] {
         QDesktopServices::openUrl(QUrl::fromLocalFile(QFileInfo(m_filePath).absolutePath()));
     });
-    auto *fileRow = new QHBoxLayout;
+    m_fileRow = new QWidget(m_body);
+    auto *fileRow = new QHBoxLayout(m_fileRow);
     fileRow->setContentsMargins(0, 0, 0, 0);
+    m_file->setParent(m_fileRow);
+    m_reveal->setParent(m_fileRow);
     fileRow->addWidget(m_file, 1);
     fileRow->addWidget(m_reveal, 0, Qt::AlignTop);
-    m_form->addRow(tr("File:"), fileRow);
+    addRowWidget(tr("File:"), m_fileRow);
 
+    // A label's width is only final when it is resized itself: watch each wrapped one.
+    for (QLabel *label : m_body->findChildren<QLabel *>()) {
+        if (label->wordWrap())
+            label->installEventFilter(this);
+    }
     clear();
+}
+
+bool InfoPanel::eventFilter(QObject *watched, QEvent *event)
+{
+    // Not during the layout pass that resized the label: a change of minimum size made while
+    // the form lays out is lost. Once the pass is over, every wrapped label is measured again.
+    if (event->type() == QEvent::Resize && qobject_cast<QLabel *>(watched) && !m_reservePending) {
+        m_reservePending = true;
+        QMetaObject::invokeMethod(this, [this] {
+            m_reservePending = false;
+            reserveWrappedHeights();
+        }, Qt::QueuedConnection);
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void InfoPanel::reserveHeight(QLabel *label)
+{
+    const int need = label->text().isEmpty() ? 0 : label->heightForWidth(qMax(1, label->width()));
+    if (need > 0 && label->minimumHeight() != need)
+        label->setMinimumHeight(need);
+}
+
+void InfoPanel::reserveWrappedHeights()
+{
+    // The scroll area does not lay its content out by height-for-width, so a wrapped value was
+    // given one line and overlapped the next row. Each wrapped label reserves the height its
+    // text needs at its width; the form grows and the panel scrolls instead.
+    for (QLabel *label : m_body->findChildren<QLabel *>()) {
+        if (label->wordWrap())
+            reserveHeight(label);
+    }
 }
 
 QLabel *InfoPanel::addRow(const QString &label, const char *objectName)
@@ -152,14 +239,44 @@ QLabel *InfoPanel::addRow(const QString &label, const char *objectName)
     field->setTextInteractionFlags(Qt::TextSelectableByMouse);
     field->setTextFormat(Qt::PlainText);
     field->setMinimumWidth(40); // wrap instead of widening the dock
-    m_form->addRow(label, field);
+    addRowWidget(label, field);
     return field;
+}
+
+void InfoPanel::addRowWidget(const QString &label, QWidget *field)
+{
+    const int row = m_grid->rowCount();
+    auto *caption = new QLabel(label, m_body);
+    caption->setAlignment(Qt::AlignRight | Qt::AlignTop);
+    caption->setBuddy(field);
+    m_grid->addWidget(caption, row, 0, Qt::AlignRight | Qt::AlignTop);
+    m_grid->addWidget(field, row, 1);
+    m_captions.insert(field, caption);
+}
+
+void InfoPanel::setRowShown(QWidget *field, bool shown)
+{
+    field->setVisible(shown);
+    if (QLabel *caption = m_captions.value(field))
+        caption->setVisible(shown);
+}
+
+QString InfoPanel::rowText(const QString &objectName) const
+{
+    if (objectName == QLatin1String("infoInteractionId"))
+        return m_id->text();
+    const auto *label = m_body->findChild<QLabel *>(objectName);
+    if (!label || m_body->isHidden() || label->isHidden())
+        return {};
+    QString text = label->text();
+    text.remove(QChar(0x200B));
+    return text;
 }
 
 void InfoPanel::setRow(QLabel *field, const QString &text)
 {
     field->setText(text);
-    m_form->setRowVisible(field, !text.isEmpty());
+    setRowShown(field, !text.isEmpty());
 }
 
 void InfoPanel::clear()
@@ -184,13 +301,33 @@ void InfoPanel::setFrame(const Frame &f, int number, int parentNumber, const QSt
     setRow(m_kind, tr("#%1 · %2").arg(number).arg(humanKind(f.kind)));
     QString status = frameStatusName(f.status);
     const QString statusText = f.statusText();
-    if (!statusText.isEmpty() && statusText != status && f.error.isEmpty())
+    const bool cancelled = f.status == FrameStatus::Cancelled;
+    if (cancelled)
+        status = tr("cancelled — you stopped it; Retry sends it again");
+    else if (!statusText.isEmpty() && statusText != status && f.error.isEmpty())
         status = statusText; // the error row already says what went wrong
+    if (!f.interactionId.isEmpty())
+        status.replace(f.interactionId, tr("this interaction"));
     setRow(m_status, status);
-    QString err = f.error.message;
-    if (!f.error.serverMessage.isEmpty() && !f.error.message.contains(f.error.serverMessage))
-        err += QLatin1Char('\n') + tr("Server said: %1").arg(f.error.serverMessage);
-    setRow(m_error, err);
+    setRow(m_star, f.starred ? tr("★ Starred") : QString());
+    // The id has its own row; the error names it shortly and quotes the server only once.
+    QString err;
+    if (!cancelled) {
+        err = f.error.message;
+        const QString server = f.error.serverMessage.trimmed();
+        QString serverCore = server;
+        while (serverCore.endsWith(QLatin1Char('.')))
+            serverCore.chop(1);
+        if (!serverCore.isEmpty() && !err.contains(serverCore, Qt::CaseInsensitive))
+            err += QLatin1Char('\n') + tr("Server said: %1").arg(server);
+        if (!f.interactionId.isEmpty())
+            err.replace(f.interactionId, tr("this interaction"));
+        for (const QString &id : {f.continuedInteractionId, f.lineage.interactionId}) {
+            if (id.size() > 12)
+                err.replace(id, id.left(10) + QStringLiteral("…"));
+        }
+    }
+    setRow(m_error, breakable(err));
     if (!err.isEmpty()) {
         QPalette p = m_error->palette();
         p.setColor(QPalette::WindowText, QColor(0xd0, 0x3a, 0x3a));
@@ -204,15 +341,9 @@ void InfoPanel::setFrame(const Frame &f, int number, int parentNumber, const QSt
     setRow(m_model, f.model);
 
     m_id->setText(f.interactionId);
-    m_id->setCursorPosition(0);
     m_copyId->setEnabled(!f.interactionId.isEmpty());
-    for (int r = 0; r < m_form->rowCount(); ++r) {
-        QLayoutItem *item = m_form->itemAt(r, QFormLayout::FieldRole);
-        if (item && item->layout() && item->layout()->indexOf(m_id) >= 0)
-            m_form->setRowVisible(r, !f.interactionId.isEmpty());
-        if (item && item->layout() && item->layout()->indexOf(m_file) >= 0)
-            m_form->setRowVisible(r, !absoluteFile.isEmpty());
-    }
+    setRowShown(m_idRow, !f.interactionId.isEmpty());
+    setRowShown(m_fileRow, !absoluteFile.isEmpty());
     if (f.idExpiresAt.isValid()) {
         const qint64 secs = QDateTime::currentDateTimeUtc().secsTo(f.idExpiresAt);
         setRow(m_expires, secs <= 0 ? tr("expired (the next edit re-sends the image)")
@@ -242,7 +373,7 @@ void InfoPanel::setFrame(const Frame &f, int number, int parentNumber, const QSt
             parts << tr("prompts: %1").arg(f.lineage.promptChain.join(QStringLiteral(" → ")));
         setRow(m_lineage, parts.join(QLatin1Char('\n')));
     }
-    setRow(m_text, f.modelText);
+    setRow(m_text, breakable(f.modelText));
     QStringList usage;
     if (f.usage.inputTokens >= 0)
         usage << tr("%1 in").arg(f.usage.inputTokens);
@@ -259,9 +390,10 @@ void InfoPanel::setFrame(const Frame &f, int number, int parentNumber, const QSt
     setRow(m_note, f.note);
     m_file->setText(absoluteFile.isEmpty() ? QString()
                                            //: file name, then the picture's width and height in pixels
-                                           : tr("%1\n%2 × %3 px").arg(QFileInfo(absoluteFile).fileName())
+                                           : tr("%1\n%2 × %3 px").arg(breakable(QFileInfo(absoluteFile).fileName()))
                                                  .arg(f.image.width).arg(f.image.height));
     m_file->setToolTip(absoluteFile);
+    reserveWrappedHeights();
 }
 
 } // namespace nb2

@@ -1,21 +1,25 @@
 #pragma once
 
+#include <QHash>
 #include <QWidget>
 
-class QFormLayout;
+class QGridLayout;
 class QLabel;
-class QLineEdit;
 class QToolButton;
 
 namespace nb2 {
 
+class ElidedLabel;
 struct Frame;
 
 /**
  * Everything the session knows about the selected frame, read-only and selectable: prompt,
- * kind, status, aspect ratio, thinking level, model, interaction id (with a copy button),
- * parent (a link that selects it), the model's text, usage, timestamps, attempts and the
- * image file (with "show in folder"). Rows without a value are hidden.
+ * kind, status, star, aspect ratio, thinking level, model, interaction id (elided, with a copy
+ * button), parent (a link that selects it), the model's text, usage, timestamps, attempts and
+ * the image file (with "show in folder"). Rows without a value are hidden; long values wrap
+ * (ids and file names break anywhere) instead of being clipped. A long server id is shown once,
+ * in its own row; the error row names it shortly and quotes the server once. A cancel is the
+ * user's own doing and reads as a status, not as a red error.
  */
 class InfoPanel : public QWidget
 {
@@ -27,25 +31,38 @@ public:
     void setFrame(const Frame &frame, int number, int parentNumber, const QString &absoluteFile);
     void clear();
     QString interactionId() const { return m_interactionId; }
+    /** The text of a row by its object name ("infoStatus", "infoError", "infoStar", ...); empty when hidden. */
+    QString rowText(const QString &objectName) const;
 
 Q_SIGNALS:
     void parentActivated(const QString &frameId);
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
+    void reserveWrappedHeights();
+    void reserveHeight(QLabel *label);
     QLabel *addRow(const QString &label, const char *objectName);
     void setRow(QLabel *field, const QString &text);
+    void addRowWidget(const QString &label, QWidget *field);
+    void setRowShown(QWidget *field, bool shown);
 
-    QFormLayout *m_form = nullptr;
+    QGridLayout *m_grid = nullptr;
+    QHash<QWidget *, QLabel *> m_captions; // field -> its caption, hidden together
+    QWidget *m_idRow = nullptr;
+    QWidget *m_fileRow = nullptr;
     QLabel *m_empty = nullptr;
     QLabel *m_title = nullptr;
     QLabel *m_prompt = nullptr;
     QLabel *m_kind = nullptr;
     QLabel *m_status = nullptr;
+    QLabel *m_star = nullptr;
     QLabel *m_error = nullptr;
     QLabel *m_aspect = nullptr;
     QLabel *m_thinking = nullptr;
     QLabel *m_model = nullptr;
-    QLineEdit *m_id = nullptr;
+    ElidedLabel *m_id = nullptr;
     QLabel *m_expires = nullptr;
     QLabel *m_lineage = nullptr;
     QLabel *m_parent = nullptr;
@@ -62,6 +79,7 @@ private:
     QString m_interactionId;
     QString m_filePath;
     QString m_parentId;
+    bool m_reservePending = false;
 };
 
 } // namespace nb2

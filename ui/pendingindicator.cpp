@@ -27,9 +27,11 @@ void PendingIndicator::setWork(int running, int queued, const QDateTime &oldestS
     refresh();
 }
 
-void PendingIndicator::setRetryCountdown(const QDateTime &retryAt)
+void PendingIndicator::setRetryCountdown(const QDateTime &retryAt, int attempt, int maxAttempts)
 {
     m_retryAt = retryAt;
+    m_attempt = attempt;
+    m_maxAttempts = maxAttempts;
     refresh();
 }
 
@@ -55,8 +57,12 @@ void PendingIndicator::refresh()
         parts << tr("%1 queued").arg(m_queued);
     if (m_running > 0 && m_oldest.isValid())
         parts << tr("%1 s").arg(qMax<qint64>(0, m_oldest.secsTo(now)));
-    if (countdown)
-        parts << tr("rate limited: retrying in %1 s").arg((now.msecsTo(m_retryAt) + 999) / 1000);
+    if (countdown) {
+        const qint64 secs = (now.msecsTo(m_retryAt) + 999) / 1000;
+        parts << (m_attempt > 0 && m_maxAttempts > 0
+                      ? tr("rate limited, retrying in %1 s (attempt %2 of %3)").arg(secs).arg(m_attempt).arg(m_maxAttempts)
+                      : tr("rate limited, retrying in %1 s").arg(secs));
+    }
     m_label->setText(parts.join(QStringLiteral(" · ")));
     if (!m_timer.isActive())
         m_timer.start();

@@ -97,23 +97,52 @@ PromptPanel::PromptPanel(QWidget *parent) : QWidget(parent)
 
     connect(m_edit, &QPlainTextEdit::textChanged, this, &PromptPanel::updateButton);
     connect(m_style, &StyleSlot::fileDropped, this, &PromptPanel::styleFileDropped);
-    connect(m_style, &StyleSlot::cleared, this, &PromptPanel::updateButton);
+    connect(m_style, &StyleSlot::cleared, this, [this] {
+        updateButton();
+        Q_EMIT styleFileChanged();
+    });
     setThinkingLevels({QStringLiteral("low"), QStringLiteral("high")}, QStringLiteral("low"));
-    setMode(Mode::Generate, {}, QStringLiteral("1:1"), false);
+    TurnPlan initial;
+    initial.aspectRatio = QStringLiteral("1:1");
+    setPlan(initial);
+    setAspectRatio(initial.aspectRatio);
 }
 
-void PromptPanel::setMode(Mode mode, const QString &contextText, const QString &aspect, bool aspectLocked)
+void PromptPanel::setPlan(const TurnPlan &plan)
 {
-    m_mode = mode;
-    m_context->setText(contextText);
-    m_context->setVisible(!contextText.isEmpty());
-    if (!aspect.isEmpty())
-        setAspectRatio(aspect);
-    m_aspect->setEnabled(!aspectLocked);
-    m_aspect->setToolTip(aspectLocked ? tr("Edits keep the chain's aspect ratio") : tr("Shape of the new image"));
-    m_newImage->setVisible(mode != Mode::Generate);
+    const Mode previous = m_mode;
+    m_plan = plan;
+    m_mode = plan.newBranch ? Mode::Branch : plan.kind;
+    m_context->setText(plan.reason);
+    m_context->setVisible(!plan.reason.isEmpty());
+    reserveContextHeight();
+    // Generate keeps whatever ratio the user picked; coming back from an edit restores the
+    // ratio last chosen for Generate instead of the chain's.
+    if (!plan.aspectRatio.isEmpty() && (plan.kind != TurnMode::Generate || previous != Mode::Generate))
+        setAspectRatio(plan.aspectRatio);
+    m_aspect->setEnabled(!plan.aspectLocked);
+    m_aspect->setToolTip(plan.aspectLocked ? tr("Edits keep the chain's aspect ratio") : tr("Shape of the new image"));
+    m_newImage->setVisible(plan.kind != TurnMode::Generate);
     updateButton();
 }
+
+void PromptPanel::reserveContextHeight()
+{
+    // A dock does not lay out by height-for-width: without this the wrapped reason line is
+    // given one line's height and, in a short window (800×600), the prompt box is pushed over
+    // the ratio row and the style slot. Reserving its wrapped height makes the dock keep room.
+    const int width = m_context->width() > 0 ? m_context->width() : m_context->sizeHint().width();
+    m_context->setMinimumHeight(m_context->isVisible() || !m_context->text().isEmpty()
+                                    ? m_context->heightForWidth(width) : 0);
+}
+
+void PromptPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    reserveContextHeight();
+}
+
+QString PromptPanel::contextText() const { return m_context->text(); }
 
 void PromptPanel::updateButton()
 {
@@ -126,6 +155,7 @@ void PromptPanel::updateButton()
         break;
     case Mode::Edit:
     case Mode::EditLocal:
+    case Mode::Style:
         text = tr("Edit this frame");
         tip = tr("Change the selected frame as the prompt says (Ctrl+Enter)");
         break;
@@ -142,7 +172,7 @@ void PromptPanel::updateButton()
                                                          : QStringLiteral("edit")));
     m_send->setToolTip(tip);
     m_send->setAccessibleName(text);
-    m_send->setEnabled(!m_edit->toPlainText().trimmed().isEmpty());
+    m_send->setEnabled(m_plan.sendable && !m_edit->toPlainText().trimmed().isEmpty());
 }
 
 void PromptPanel::setThinkingLevels(const QStringList &levels, const QString &preferred)
@@ -194,6 +224,7 @@ void PromptPanel::setStyleFile(const QString &path, const QImage &preview)
     else
         m_style->setFile(path, preview);
     updateButton();
+    Q_EMIT styleFileChanged();
 }
 
 void PromptPanel::setBusyText(const QString &text) { m_send->setToolTip(text); }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/session/turnplanner.h"
+
 #include <QWidget>
 
 class QComboBox;
@@ -15,20 +17,22 @@ class StyleSlot;
 /**
  * Where the user writes a turn: the multi-line prompt, the aspect-ratio and thinking-level
  * choosers, the optional style-reference slot and the one action button whose text says
- * exactly what will happen — Generate, Edit this frame, or Branch from here. The main
- * window decides the mode from the selection; the panel only presents it and reports
+ * exactly what will happen — Generate, Edit this frame, or Branch from here. The turn
+ * planner (core) decides the plan from the selection; the panel only presents it and reports
  * submitRequested(). Ctrl+Enter sends.
  */
 class PromptPanel : public QWidget
 {
     Q_OBJECT
 public:
-    enum class Mode { Generate, Edit, EditLocal, Branch };
+    /** What the button does: the plan's kind, or Branch whenever the plan forks a new lane. */
+    using Mode = TurnMode;
 
     explicit PromptPanel(QWidget *parent = nullptr);
 
-    /** contextText: one line saying what the request continues from. lockedAspect: shown, not editable (chains keep their ratio). */
-    void setMode(Mode mode, const QString &contextText, const QString &aspect, bool aspectLocked);
+    /** Shows a plan: the reason line, the button, the ratio (locked: shown, not editable), whether Send works. */
+    void setPlan(const TurnPlan &plan);
+    const TurnPlan &plan() const { return m_plan; }
     Mode mode() const { return m_mode; }
 
     void setThinkingLevels(const QStringList &levels, const QString &preferred);
@@ -53,16 +57,25 @@ public:
     /** Keeps the button usable but explains why sending would not work (e.g. no session). */
     void setBusyText(const QString &text);
     void focusPrompt();
+    /** The context line as shown (rich text), for tests and accessibility checks. */
+    QString contextText() const;
 
 Q_SIGNALS:
     void submitRequested();
     void newImageRequested();
     void styleFileDropped(const QString &path);
+    /** The style slot was filled or cleared (the plan may change). */
+    void styleFileChanged();
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void updateButton();
+    void reserveContextHeight();
 
     Mode m_mode = Mode::Generate;
+    TurnPlan m_plan;
     QLabel *m_context = nullptr;
     QPlainTextEdit *m_edit = nullptr;
     QComboBox *m_aspect = nullptr;

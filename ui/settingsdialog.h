@@ -16,11 +16,6 @@ class QSpinBox;
 
 namespace nb2 {
 
-// The names MainWindow (and code being split out of it) still uses; the one home of these
-// settings is core/session/appsettings.h. Drop these two lines once nothing says them.
-using StudioSettings = AppSettings;
-namespace studioprefs = appprefs;
-
 /**
  * Edits the API key and the app's settings. The key is read and written through KeyStore
  * (desktop keychain, else ~/gemini.key with mode 0600 — the dialog says which); everything

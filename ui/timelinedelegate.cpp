@@ -353,10 +353,12 @@ void TimelineDelegate::paintFrame(QPainter *painter, const QStyleOptionViewItem 
         painter->drawText(caption, Qt::AlignRight | Qt::AlignVCenter, ratio);
     }
 
-    if (focused && !selected) {
-        painter->setPen(QPen(highlight, 1, Qt::DotLine));
+    if (focused) {
+        // The keyboard's place, also on the selected card (the usual case): a solid inner ring
+        // that a tinted selection alone does not give.
+        painter->setPen(QPen(highlight, 2, selected ? Qt::SolidLine : Qt::DotLine));
         painter->setBrush(Qt::NoBrush);
-        painter->drawRoundedRect(QRectF(card).adjusted(2.5, 2.5, -2.5, -2.5), 5, 5);
+        painter->drawRoundedRect(QRectF(card).adjusted(3, 3, -3, -3), 5, 5);
     }
     painter->restore();
 }

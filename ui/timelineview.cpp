@@ -484,6 +484,10 @@ void TimelineView::paintEvent(QPaintEvent *event)
         p.drawText(r.adjusted(4, 30, -4, 0), Qt::AlignCenter, label);
     }
 
+    if (hasFocus() && !currentIndex().isValid()) { // focused but nothing current: mark the view itself
+        p.setPen(QPen(highlight, 2, Qt::DotLine));
+        p.drawRect(QRectF(viewport()->rect()).adjusted(1, 1, -1, -1));
+    }
     // Cards.
     for (int row = 0; model() && row < m_nodes.size(); ++row) {
         const QRect r = itemContentRect(row).translated(-off);

@@ -11,5 +11,17 @@ list(APPEND NB2UI_SOURCES
     importcheck.h importcheck.cpp
     pendingindicator.h pendingindicator.cpp
     windowsettings.h windowsettings.cpp
+    windowpreferences.h windowpreferences.cpp
+    noticepresenter.h noticepresenter.cpp
+    actionmanager.h actionmanager.cpp
+    frameselection.h frameselection.cpp
+    frameeditor.h frameeditor.cpp
+    imagestage.h imagestage.cpp
+    importcontroller.h importcontroller.cpp
+    sessionmanager.h sessionmanager.cpp
+    turndispatcher.h turndispatcher.cpp
+    screenfit.h screenfit.cpp
+    shortcutsdialog.h shortcutsdialog.cpp
+    windowdialogs.h windowdialogs.cpp
     mainwindow.h mainwindow.cpp
 )

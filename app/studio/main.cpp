@@ -4,8 +4,10 @@
 #include "core/fakeapi/fakeserver.h"
 #include "ui/bundleopener.h"
 #include "core/session/appsettings.h"
+#include "ui/importcontroller.h"
 #include "ui/keystore.h"
 #include "ui/mainwindow.h"
+#include "ui/sessionmanager.h"
 #include "ui/settingsdialog.h"
 #include "ui/theme.h"
 
@@ -149,33 +151,33 @@ int main(int argc, char *argv[])
     nb2::MainWindow window;
     Backend backend(&window, parser.isSet(demo));
     nb2::KeyStore keyStore;
-    nb2::BundleOpener bundleOpener(&window, [&window](const QString &dir, QString *error) {
-        return window.openSession(dir, error);
-    });
+    nb2::BundleOpener bundleOpener(&window, [&window](const QString &dir) { return window.sessions()->open(dir); });
     QObject::connect(&bundleOpener, &nb2::BundleOpener::finished, &window, [&](const QString &, const QString &error) {
         if (!error.isEmpty())
             QMessageBox::warning(&window, QCoreApplication::translate("main", "Cannot Open the Bundle"), error);
         else if (!images.isEmpty())
-            window.importFiles(images); // pictures given with the bundle go into its session
+            window.imports()->importFiles(images); // pictures given with the bundle go into its session
     });
 
     auto start = [&](const QString &key, const QString &source) {
         backend.apply(key, source);
         window.restoreLastState();
         if (!sessionArg.isEmpty()) {
-            QString error;
-            if (!QDir().mkpath(sessionArg) || !window.openSession(QDir(sessionArg).absolutePath(), &error))
-                qWarning("Cannot open session %s: %s", qPrintable(sessionArg), qPrintable(error));
+            const nb2::Result<void> opened = QDir().mkpath(sessionArg)
+                ? window.sessions()->open(QDir(sessionArg).absolutePath())
+                : nb2::Result<void>(nb2::Error::make(nb2::ErrorKind::NotWritable, QCoreApplication::translate("main", "cannot create the folder")));
+            if (!opened)
+                qWarning("Cannot open session %s: %s", qPrintable(sessionArg), qPrintable(opened.error().message));
         }
         window.show();
         if (!bundleArg.isEmpty()) {
             QSettings s;
-            bundleOpener.setFallbackParent(nb2::StudioSettings::load(s).effectiveSessionsFolder());
+            bundleOpener.setFallbackParent(nb2::AppSettings::load(s).effectiveSessionsFolder());
             if (bundleOpener.open(bundleArg)) // asks where to unpack (default: beside the bundle)
                 return;                       // the pictures follow once the bundle is open
         }
         if (!images.isEmpty())
-            window.importFiles(images); // checked off the GUI thread; bad files get a message
+            window.imports()->importFiles(images); // checked off the GUI thread; bad files get a message
     };
 
     const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();

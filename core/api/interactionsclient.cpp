@@ -688,6 +688,15 @@ Result<Exchange> ExchangeRunner::run(const std::string &method, const std::strin
             return error;
         }
         const int delay = serverDelay >= 0 ? serverDelay : backoffMs(m_config, attempt);
+        if (m_options.onRetry) {
+            // Say so before sleeping: a view shows "rate limited, retrying in N s (attempt k of n)".
+            RetryNotice notice;
+            notice.kind = o.status == 429 ? ErrorKind::RateLimited : error.kind;
+            notice.attempt = attempt + 2;
+            notice.maxAttempts = m_config.maxRetries + 1;
+            notice.delayMs = delay;
+            m_options.onRetry(notice);
+        }
         if (m_options.cancel) {
             if (!m_options.cancel->sleepFor(delay))
                 return Error::make(ErrorKind::Cancelled, QStringLiteral("Cancelled."));

@@ -13,11 +13,21 @@ namespace nb2 {
 
 using StreamHandler = std::function<void(const StreamEvent &)>;
 
+/** The client is about to wait before its next attempt (a 429 with a short Retry-After, a 5xx, a dropped connection). */
+struct RetryNotice {
+    ErrorKind kind = ErrorKind::None; // what the last attempt ran into (RateLimited, Server, Network, ...)
+    int attempt = 0;                  // the attempt that comes after the wait (2 = the first retry)
+    int maxAttempts = 0;              // maxRetries + 1
+    int delayMs = 0;                  // how long the client sleeps first
+};
+using RetryHandler = std::function<void(const RetryNotice &)>;
+
 /** Per-call options. */
 struct CallOptions {
     bool stream = false;          // use SSE (spec §5); events go to onEvent
     StreamHandler onEvent;        // called on the worker thread, in order
     CancelTokenPtr cancel;        // optional
+    RetryHandler onRetry;         // optional; called on the worker thread before each wait
 };
 
 /**

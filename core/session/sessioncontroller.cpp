@@ -6,6 +6,7 @@
 #include "core/session/framecommands.h"
 #include "core/session/ownerprocess.h"
 #include "core/session/sessionstore.h"
+#include "core/session/turnplanner.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
@@ -225,6 +226,15 @@ SessionController::JobResult runJob(std::shared_ptr<SessionController::Job> job)
             [controller, frameId, iid] { controller->onInteractionIdLearned(frameId, iid); },
             Qt::QueuedConnection);
     };
+    opts.onRetry = [frameId, controller](const RetryNotice &n) {
+        const bool rateLimited = n.kind == ErrorKind::RateLimited;
+        QMetaObject::invokeMethod(
+            controller,
+            [controller, frameId, n, rateLimited] {
+                emit controller->turnRetrying(frameId, n.attempt, n.maxAttempts, n.delayMs, rateLimited);
+            },
+            Qt::QueuedConnection);
+    };
     Result<Interaction> res = job->client->create(request.value(), opts);
     r.attempts += res ? res.value().attempts : res.error().api.attempts;
     FrameKind finalKind = job->kind;
@@ -374,13 +384,15 @@ Result<QString> SessionController::checkParentForChild(const QString &parentId, 
                              .arg(parentId, frameStatusName(parent->status)));
     if (needsImage && parent->image.isNull())
         return Error::make(ErrorKind::InvalidInput, QStringLiteral("Frame %1 has no image to edit.").arg(parentId));
-    if (graph().hasChildren(parentId) && !params.newBranch)
+    // Failed, refused and cancelled children do not continue the parent (TurnPlanner's rule):
+    // rephrasing from the parent after a refusal is an edit, not a forced branch.
+    if (const int continuations = TurnPlanner::continuationCount(graph(), parentId); continuations > 0 && !params.newBranch)
         return Error::make(ErrorKind::Conflict,
                          QStringLiteral("Frame %1 already has %2 child frame(s); continuing from it starts a new "
                                         "branch. Use branchFrom() (CLI: --branch) to fork on purpose, or continue "
                                         "from the branch head %3.")
                              .arg(parentId)
-                             .arg(graph().children(parentId).size())
+                             .arg(continuations)
                              .arg(graph().headFrom(parentId)));
     return QString();
 }

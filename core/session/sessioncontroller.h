@@ -182,6 +182,8 @@ signals:
     void turnFinished(const QString &frameId);   // reached done/failed/cancelled/interrupted
     void turnFailed(const QString &frameId, const nb2::Error &error);
     void frameReAnchored(const QString &frameId);
+    /** A running turn's client waits delayMs before attempt `attempt` of maxAttempts (rateLimited: a 429 asked for it). */
+    void turnRetrying(const QString &frameId, int attempt, int maxAttempts, int delayMs, bool rateLimited);
     /** A streaming turn sent a draft image (encoded bytes) from its thought step. */
     void draftReceived(const QString &frameId, const QByteArray &imageBytes);
     void branchCreated(const QString &parentId, const QString &frameId);

@@ -8,4 +8,6 @@ nb2_core_area(nb2core_session DEPENDS nb2core_api SOURCES
     session/ownerprocess.h session/ownerprocess.cpp
     session/sessioncontroller.h session/sessioncontroller.cpp
     session/framecommands.h session/framecommands.cpp
+    session/turnplanner.h session/turnplanner.cpp
+    session/sessioncopy.h session/sessioncopy.cpp
 )

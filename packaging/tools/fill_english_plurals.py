@@ -6,7 +6,8 @@ Usage: fill_english_plurals.py resources/translations/nb2lite_en.ts
 Run it after `cmake --build build --target update_translations` when that added plural
 messages. English source texts spell plurals the Qt way, "%n frame(s)" / "%n branch(es)":
 the singular drops the bracket, the plural keeps its letters ("1 frame", "2 frames").
-Only empty, unfinished forms are touched; a filled form is never changed. Read the result
+Only unfinished forms are touched: empty ones, and ones lupdate copied from the same text in
+another context (still marked unfinished), which are replaced by the English derivation. Read the result
 before committing: a text whose plural is not a suffix ("%n child(ren)") needs a hand edit,
 and the catalogue check (tests/i18n/check_translations.sh) fails while any form is empty.
 """
@@ -14,7 +15,7 @@ import re
 import sys
 
 FORMS = re.compile(r'(<message numerus="yes">\s*<source>([^<]*)</source>\s*)'
-                   r'<translation type="unfinished">\s*<numerusform></numerusform>\s*<numerusform></numerusform>\s*</translation>',
+                   r'<translation type="unfinished">\s*<numerusform>[^<]*</numerusform>\s*<numerusform>[^<]*</numerusform>\s*</translation>',
                    re.S)
 
 

@@ -59,6 +59,249 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
         <source>cannot write %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>cannot create the folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>nb2::ActionManager</name>
+    <message>
+        <source>&amp;New Session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start a new, empty session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Open Session…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a session folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save Session &amp;As…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy this session to a new folder and continue there</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open &amp;Image…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import a picture from a file as a new frame</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the session&apos;s history</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API key, model, endpoint and session options</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quit NB2Lite Studio</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Undo the last local change: delete, restore, rename, star, note (Ctrl+Z)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redo the change undone last (Ctrl+Shift+Z)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Copy Image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the selected frame&apos;s image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Paste Image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import the picture on the clipboard as a new frame</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Delete Frame</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move the selected frame and what follows it to the trash (undoable)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete &amp;Branch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move the frames only this branch has to the trash (undoable)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;tar</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mark or unmark the selected frame as a favourite</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Rename…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give the selected frame a title</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit &amp;Note…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attach a note to the selected frame</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Send</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send the prompt: generate, edit or branch as the button says</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;New Image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start a fresh image instead of editing the selected frame</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Focus Prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move the keyboard focus to the prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Retry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send the selected frame&apos;s request again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Cancel Request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel the selected frame&apos;s request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re-&amp;anchor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send the parent&apos;s stored pixels instead of its expired server id, with the same prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Compare with Parent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare the selected frame with its parent: side by side, swipe or difference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Full Screen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the window full screen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>List every keyboard shortcut of the window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Diagnostics…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key status, endpoint, versions and a connection test</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;About NB2Lite Studio</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Version and credits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Uns&amp;tar</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>nb2::BannerWidget</name>
@@ -118,7 +361,7 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The unpacked session in %1 could not be opened.</source>
+        <source>The unpacked session in %1 could not be opened: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -645,14 +888,6 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
 <context>
     <name>nb2::ExportDialog</name>
     <message>
-        <source>1 frame</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 frames</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Export Session</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1120,6 +1355,13 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
         <source>Open the folder with the exported files</source>
         <translation type="unfinished"></translation>
     </message>
+    <message numerus="yes">
+        <source>%n frame(s)</source>
+        <translation>
+            <numerusform>%n frame</numerusform>
+            <numerusform>%n frames</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>nb2::Exporter</name>
@@ -1145,6 +1387,55 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
     </message>
     <message>
         <source>Unknown export format.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>nb2::FrameEditor</name>
+    <message>
+        <source>Moved %1 to the trash. Undo (Ctrl+Z) brings it back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Moved the branch (%n frame(s)) to the trash. Undo brings it back.</source>
+        <translation>
+            <numerusform>Moved the branch (%n frame) to the trash. Undo brings it back.</numerusform>
+            <numerusform>Moved the branch (%n frames) to the trash. Undo brings it back.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Rename Frame</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Title of %1:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Frame Note</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note for %1:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Undone: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redone: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>nb2::FrameSelection</name>
+    <message>
+        <source>#%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the frame</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1303,6 +1594,49 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
     </message>
 </context>
 <context>
+    <name>nb2::ImageStage</name>
+    <message>
+        <source>Image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Describe an image in the Prompt panel and press Generate — or drop or paste a picture here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Draft from the model&apos;s thinking — the final image of %1 is on its way</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The image of %1 cannot be read: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Working on %1 — showing the frame it starts from</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has no image (%2) — showing the frame it started from</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing to compare: both frames need an image.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (parent)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot read the image: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copied the image of %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>nb2::ImportCheck</name>
     <message>
         <source>“%1” does not exist.</source>
@@ -1338,6 +1672,91 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
     </message>
     <message>
         <source>“%1” was not imported: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>nb2::ImportController</name>
+    <message>
+        <source>Cannot create a temporary folder for the pasted image.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pasted image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only local files can be imported (%1 is on the web). Save the picture first, then drop the file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The clipboard holds no picture to import.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Images (*.png *.jpg *.jpeg *.webp *.gif *.bmp *.tif *.tiff);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No session is open. Use File → New Session first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checking the picture…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” was not imported: the session changed while it was being copied.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” was not imported: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Continue the Chain?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” was exported by NB2Lite and records where it came from.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;table&gt;%1&lt;/table&gt;&lt;p&gt;Continue the chain: edits send the recorded interaction id, so the model keeps its context. If the server no longer has it, the picture&apos;s pixels are sent instead (re-anchored).&lt;/p&gt;&lt;p&gt;Start from the pixels: a fresh chain from this picture.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Continue the Chain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start from the Pixels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) were not imported. %1</source>
+        <translation>
+            <numerusform>%n file were not imported. %1</numerusform>
+            <numerusform>%n files were not imported. %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %n picture(s). Describe a change and press Edit this frame.</source>
+        <translation>
+            <numerusform>Imported %n picture. Describe a change and press Edit this frame.</numerusform>
+            <numerusform>Imported %n pictures. Describe a change and press Edit this frame.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Style reference not used: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Style reference set: the next edit restyles the selected frame after it.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1544,6 +1963,22 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
 %2 × %3 px</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Star:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cancelled — you stopped it; Retry sends it again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this interaction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>★ Starred</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>nb2::KeyStore</name>
@@ -1627,39 +2062,11 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
 <context>
     <name>nb2::MainWindow</name>
     <message>
-        <source>Cannot create %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot copy %1 to %2.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The API key was refused. Check it in Settings.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Could not reach the server. Check the network or the base URL in Settings.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The server did not answer in time. Retry, or try again later.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Open Settings…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Add a Gemini API key</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Image</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Describe an image in the Prompt panel and press Generate — or drop or paste a picture here.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1676,222 +2083,6 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
     </message>
     <message>
         <source>Compare with Selected Frame</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;New Session</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Start a new, empty session</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Open Session…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open a session folder</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Save Session &amp;As…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Copy this session to a new folder and continue there</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open &amp;Image…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Import a picture from a file as a new frame</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Export…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export the session&apos;s history</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Settings…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>API key, model, endpoint and session options</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Quit NB2Lite Studio</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Undo</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Undo the last local change: delete, restore, rename, star, note (Ctrl+Z)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Undo</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Redo</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Redo the change undone last (Ctrl+Shift+Z)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Redo</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Copy Image</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Copy the selected frame&apos;s image</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Paste Image</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Import the picture on the clipboard as a new frame</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Delete Frame</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Move the selected frame and what follows it to the trash (undoable)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Delete &amp;Branch</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Move the frames only this branch has to the trash (undoable)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>S&amp;tar</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Mark or unmark the selected frame as a favourite</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Rename…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Give the selected frame a title</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Edit &amp;Note…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Attach a note to the selected frame</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Send</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Send the prompt: generate, edit or branch as the button says</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;New Image</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Start a fresh image instead of editing the selected frame</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Retry</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Send the selected frame&apos;s request again</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Cancel Request</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cancel the selected frame&apos;s request</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Re-&amp;anchor</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Send the parent&apos;s stored pixels instead of its expired server id, with the same prompt</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Compare with Parent</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compare the selected frame with its parent: side by side, swipe or difference</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Full Screen</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show the window full screen</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Diagnostics…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Key status, endpoint, versions and a connection test</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;About NB2Lite Studio</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Version and credits</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>About NB2Lite Studio</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;NB2Lite Studio %1&lt;/h3&gt;&lt;p&gt;Iterative image editing over the Gemini Interactions API (model gemini-3.1-flash-lite-image).&lt;/p&gt;&lt;p&gt;Every frame is kept on disk in the session folder; server ids are a shortcut, not the history.&lt;/p&gt;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1931,95 +2122,7 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>A request was interrupted when the app last closed; select it and press Retry to send it again.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 requests were interrupted when the app last closed; select one and press Retry to send it again.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>An interrupted request was recovered from the server.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 interrupted requests were recovered from the server.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Demo backend: images are synthetic — add a Gemini API key in Settings</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Requests are still running in this session; wait for them or cancel them first.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot create the session folder %1. Choose another sessions folder in Settings.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The last session could not be opened: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot open the session: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open Session</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>“%1” is not an NB2Lite session (it has no manifest.json). Choose a session folder, or an empty folder to start a new session there.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Rebuild Session</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Wait for the running requests to finish before rebuilding another session.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The session could not be rebuilt: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Rebuilt the session from its journal and images.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Save Session As</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> copy</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 already exists; choose a new name.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Requests are still running; save a copy when they have finished (or cancel them).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The session could not be saved before copying: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Copying the session…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The copy failed: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Saved a copy as %1; you are now working in the copy.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2035,283 +2138,11 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>#%1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the frame</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;New image&lt;/b&gt; — starts a new chain on its own lane.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is still being made; you can edit it when it is done.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 has no image (%2). Retry it, or select another frame.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Branch from %1&lt;/b&gt; — it already has a continuation; this starts a new lane (shown dashed on the timeline).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Edit %1&lt;/b&gt; — the picture is sent with the prompt (local edit).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Edit %1&lt;/b&gt; — continues its chain.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Uns&amp;tar</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Draft from the model&apos;s thinking — the final image of %1 is on its way</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The image of %1 cannot be read: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Working on %1 — showing the frame it starts from</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 has no image (%2) — showing the frame it started from</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Nothing to compare: both frames need an image.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 (parent)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No session is open. Use File → New Session.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Write a prompt first.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The style reference applies to edits; select a frame to restyle it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 has no finished image to edit yet. Select a finished frame, or press New Image.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The request was not sent.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is not running.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cancelled %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is ready.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: the server is rate limiting requests; it will be retried automatically in %2 s.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Retry Now</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: the parent&apos;s server id has expired or was deleted. Re-anchor sends the parent&apos;s stored pixels instead.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Re-anchor</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: %2 The thinking choices now list what the server accepts: %3.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Retry</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: the model answered without an image: “%2”. Rephrase the prompt and try again.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Moved %1 to the trash. Undo (Ctrl+Z) brings it back.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Moved the branch (1 frame) to the trash. Undo brings it back.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Moved the branch (%1 frames) to the trash. Undo brings it back.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Rename Frame</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Title of %1:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Frame Note</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Note for %1:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot read the image: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Copied the image of %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The clipboard holds no picture to import.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open Image</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Images (*.png *.jpg *.jpeg *.webp *.gif *.bmp *.tif *.tiff);;All files (*)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The session could not be saved before exporting: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Exporting…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export failed: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Exported 1 frame to %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Exported %1 frames to %2.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot create a temporary folder for the pasted image.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>pasted image</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Only local files can be imported (%1 is on the web). Save the picture first, then drop the file.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No session is open. Use File → New Session first.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Checking the picture…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>“%1” was not imported: the session changed while it was being copied.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>“%1” was not imported: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Continue the Chain?</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>“%1” was exported by NB2Lite and records where it came from.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;table&gt;%1&lt;/table&gt;&lt;p&gt;Continue the chain: edits send the recorded interaction id, so the model keeps its context. If the server no longer has it, the picture&apos;s pixels are sent instead (re-anchored).&lt;/p&gt;&lt;p&gt;Start from the pixels: a fresh chain from this picture.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Continue the Chain</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Start from the Pixels</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 files were not imported. %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Imported the picture. Describe a change and press Edit this frame.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Imported %1 pictures. Describe a change and press Edit this frame.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Style reference not used: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Style reference set: the next edit restyles the selected frame after it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Nothing in the drop is a picture that can be imported.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Requests Still Running</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A request is still running.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 requests are still running.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2324,6 +2155,34 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
     </message>
     <message>
         <source>Keep Working</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n request(s) were interrupted when the app last closed; select one and press Retry to send it again.</source>
+        <translation>
+            <numerusform>%n request were interrupted when the app last closed; select one and press Retry to send it again.</numerusform>
+            <numerusform>%n requests were interrupted when the app last closed; select one and press Retry to send it again.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n interrupted request(s) were recovered from the server.</source>
+        <translation>
+            <numerusform>%n interrupted request were recovered from the server.</numerusform>
+            <numerusform>%n interrupted requests were recovered from the server.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n request(s) still running.</source>
+        <translation>
+            <numerusform>%n request still running.</numerusform>
+            <numerusform>%n requests still running.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>nb2::NoticePresenter</name>
+    <message>
+        <source>The server said: “%1”.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2345,7 +2204,11 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>rate limited: retrying in %1 s</source>
+        <source>rate limited, retrying in %1 s (attempt %2 of %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rate limited, retrying in %1 s</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2682,6 +2545,81 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
     </message>
 </context>
 <context>
+    <name>nb2::SessionManager</name>
+    <message>
+        <source>Requests are still running in this session; wait for them or cancel them first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot create the session folder %1. Choose another sessions folder in Settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The last session could not be opened: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open the session: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is not an NB2Lite session (it has no manifest.json). Choose a session folder, or an empty folder to start a new session there.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rebuild Session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wait for the running requests to finish before rebuilding another session.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The session could not be rebuilt: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rebuilt the session from its journal and images.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save Session As</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 already exists; choose a new name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requests are still running; save a copy when they have finished (or cancel them).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The session could not be saved before copying: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copying the session…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The copy failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved a copy as %1; you are now working in the copy.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>nb2::SettingsDialog</name>
     <message>
         <source>Settings</source>
@@ -3001,6 +2939,33 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
     </message>
 </context>
 <context>
+    <name>nb2::ShortcutsDialog</name>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>nb2::StyleSlot</name>
     <message>
         <source>Style reference</source>
@@ -3170,6 +3135,162 @@ reference</source>
     </message>
     <message>
         <source>The next request starts a new image</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>nb2::TurnDispatcher</name>
+    <message>
+        <source>The API key was refused. Check it in Settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not reach the server. Check the network or the base URL in Settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server did not answer in time. Retry, or try again later.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No session is open. Use File → New Session.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write a prompt first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has no finished image to edit yet. Select a finished frame, or press New Image.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The style reference applies to edits; select a frame to restyle it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The request was not sent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not running.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is ready.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled %1; Retry sends it again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: still rate limited after %n automatic retries. Retry when the quota allows (the server asked to wait %2 s).</source>
+        <translation>
+            <numerusform>%1: still rate limited after %n automatic retries. Retry when the quota allows (the server asked to wait %2 s).</numerusform>
+            <numerusform>%1: still rate limited after %n automatic retries. Retry when the quota allows (the server asked to wait %2 s).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: rate limited, retrying in %2 s (attempt %3 of %4).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retry Now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the server refused the API key from %2. Settings cannot change it: set a valid key in %2 (or unset it to use the key saved in Settings) and restart.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Settings…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the parent&apos;s server id has expired or was deleted. Re-anchor sends the parent&apos;s stored pixels instead.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re-anchor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 The thinking choices now list what the server accepts: %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the model answered without an image: “%2”. Rephrase the prompt — it is back in the prompt box — and send again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>nb2::TurnPlanner</name>
+    <message>
+        <source>&lt;b&gt;New image&lt;/b&gt; — starts a new chain on its own lane.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The style reference applies to edits; select a frame to restyle it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is still being made; you can edit it when it is done.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has no image (%2). Retry it, or select another frame.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Branch from %1&lt;/b&gt; — restyled after the style reference, on a new lane (shown dashed on the timeline).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Restyle %1&lt;/b&gt; — after the style reference; both pictures are sent with the prompt.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Branch from %1&lt;/b&gt; — it already has a continuation; the picture is sent with the prompt on a new lane (shown dashed on the timeline).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Edit %1&lt;/b&gt; — the picture is sent with the prompt (local edit).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Branch from %1&lt;/b&gt; — it already has a continuation; this starts a new lane (shown dashed on the timeline).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Edit %1&lt;/b&gt; — continues its chain.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>nb2::WindowDialogs</name>
+    <message>
+        <source>The session could not be saved before exporting: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>About NB2Lite Studio</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;NB2Lite Studio %1&lt;/h3&gt;&lt;p&gt;Iterative image editing over the Gemini Interactions API (model gemini-3.1-flash-lite-image).&lt;/p&gt;&lt;p&gt;Every frame is kept on disk in the session folder; server ids are a shortcut, not the history.&lt;/p&gt;</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -148,6 +148,28 @@ private slots:
         QVERIFY(c.waitForIdle(20000));
     }
 
+    void refusedChildIsNoContinuation()
+    {
+        // A text-only refusal leaves the parent without a continuation: rephrasing from it is
+        // an edit, not a forced branch (TurnPlanner::countsAsContinuation).
+        SessionController c;
+        openController(c);
+        const Frame g = finish(c, c.generate(p("root")));
+        FakeFault refusal;
+        refusal.kind = FakeFault::Kind::TextOnlyRefusal;
+        m_fake->injectFault(refusal, 1);
+        const Frame refused = finish(c, c.edit(g.id, p("something refused")));
+        QCOMPARE(refused.status, FrameStatus::Failed);
+        QCOMPARE(refused.error.kind, QStringLiteral("no_image"));
+        const Frame rephrased = finish(c, c.edit(g.id, p("something allowed")));
+        QCOMPARE(rephrased.status, FrameStatus::Done);
+        QCOMPARE(rephrased.parentId, g.id);
+        // A finished child does count: the next edit from the root must branch on purpose.
+        const Result<QString> again = c.edit(g.id, p("third"));
+        QVERIFY(!again);
+        QCOMPARE(again.error().kind, ErrorKind::Conflict);
+    }
+
     void failedThenRetried()
     {
         SessionController c;

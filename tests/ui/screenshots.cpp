@@ -4,6 +4,11 @@
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
 #include "ui/compareview.h"
+#include "ui/frameselection.h"
+#include "ui/imagestage.h"
+#include "ui/screenfit.h"
+#include "ui/sessionmanager.h"
+#include "ui/turndispatcher.h"
 #include "ui/keystore.h"
 #include "ui/mainwindow.h"
 #include "ui/promptpanel.h"
@@ -16,6 +21,8 @@
 #include "uitesthelpers.h"
 
 #include <QApplication>
+#include <QLabel>
+#include "ui/infopanel.h"
 #include <QDir>
 #include <QElapsedTimer>
 #include <QPlainTextEdit>
@@ -70,7 +77,7 @@ int main(int argc, char *argv[])
     {
         QSettings s;
         s.clear();
-        studioprefs::sessionsFolder.write(s, tmp.path() + QStringLiteral("/sessions"));
+        appprefs::sessionsFolder.write(s, tmp.path() + QStringLiteral("/sessions"));
     }
     FakeServerOptions options;
     options.apiKey = QStringLiteral("demo-key");
@@ -83,10 +90,10 @@ int main(int argc, char *argv[])
     ClientConfig config = nb2test::fakeConfig(server, QStringLiteral("demo-key"));
     config.maxRateLimitWaitMs = 1000;
     w.setBackend(config, true);
-    QString error;
-    if (!w.openSession(tmp.path() + QStringLiteral("/Lighthouse study"), &error))
+    if (!w.sessions()->open(tmp.path() + QStringLiteral("/Lighthouse study")))
         return 2;
     w.resize(1440, 900);
+    fitToScreen(&w); // as the app does: at QT_SCALE_FACTOR=2 the window still fits the screen
     w.show();
     if (!QTest::qWaitForWindowExposed(&w))
         return 3;
@@ -98,44 +105,44 @@ int main(int argc, char *argv[])
     auto idle = [s] { return s->isIdle(); };
     auto run = [&](const QString &prompt) {
         w.promptPanel()->setPrompt(prompt);
-        w.submit();
+        w.turns()->submit();
         waitFor(idle);
         settle(200);
     };
     w.promptPanel()->setAspectRatio(QStringLiteral("3:2"));
     run(QStringLiteral("A lighthouse on a cliff at dusk, warm light in the window"));
-    const QString first = w.currentFrameId();
+    const QString first = w.selection()->currentId();
     run(QStringLiteral("Add a full moon above the sea"));
-    const QString second = w.currentFrameId();
+    const QString second = w.selection()->currentId();
     run(QStringLiteral("Make the sea stormy, with spray on the rocks"));
-    w.selectFrame(first);
+    w.selection()->select(first);
     run(QStringLiteral("Paint it as a loose watercolour"));
-    const QString water = w.currentFrameId();
+    const QString water = w.selection()->currentId();
     server.forget(s->graph().value(water).interactionId); // its server id expired: the next edit re-anchors
     run(QStringLiteral("Warmer colours, softer edges"));
     s->setStarred(water, true);
 
     // A pending branch from the second frame, left running while the screenshot is taken.
     server.setLatencyMs(120000);
-    w.selectFrame(second);
+    w.selection()->select(second);
     w.promptPanel()->setPrompt(QStringLiteral("The same scene in winter, snow on the cliff"));
-    w.submit();
+    w.turns()->submit();
     waitFor([s] { return s->runningCount() == 1; });
-    const QString pending = w.currentFrameId();
-    w.selectFrame(pending);
+    const QString pending = w.selection()->currentId();
+    w.selection()->select(pending);
     w.promptPanel()->setPrompt(QString());
     QTest::qWait(3200); // let the card's elapsed counter show a few seconds
     failures += !save(&w, out, QStringLiteral("two-branches-pending.png"));
 
     // Compare: the stormy edit against its parent, as a swipe.
-    w.selectFrame(w.timelineModel()->frameIdAt(2));
-    w.compareView()->setMode(CompareView::Mode::Swipe);
-    w.showCompare();
+    w.selection()->select(w.timelineModel()->frameIdAt(2));
+    w.stage()->compareView()->setMode(CompareView::Mode::Swipe);
+    w.stage()->showCompare();
     settle(1500);
-    w.compareView()->setSwipePosition(0.5);
+    w.stage()->compareView()->setSwipePosition(0.5);
     settle(300);
     failures += !save(&w, out, QStringLiteral("compare-view.png"));
-    w.showCanvas();
+    w.stage()->showCanvas();
 
     // Error state: a rate-limited request with its countdown.
     s->cancel(pending);
@@ -146,13 +153,30 @@ int main(int argc, char *argv[])
     fault.kind = FakeFault::Kind::RateLimit;
     fault.retryAfterSeconds = 42;
     server.injectFault(fault, 10);
-    w.selectFrame(water);
+    w.selection()->select(water);
     w.promptPanel()->setPrompt(QStringLiteral("Add a small sailing boat on the horizon"));
-    w.submit();
+    w.turns()->submit();
     waitFor(idle);
     settle(1200);
     failures += !save(&w, out, QStringLiteral("error-state.png"));
+    if (qEnvironmentVariableIsSet("NB2_SHOT_DEBUG")) {
+        for (const char *name : {"infoKind", "infoError", "infoAspect"}) {
+            auto *l = w.infoPanel()->findChild<QLabel *>(QLatin1String(name));
+            qInfo("%s geo %d,%d %dx%d min %d hfw %d vis %d", name, l->x(), l->y(), l->width(), l->height(),
+                  l->minimumHeight(), l->heightForWidth(l->width()), l->isVisible());
+        }
+    }
     server.clearFaults();
+
+    // A small screen, driven from the keyboard: 800×600, focus on the timeline (its ring shows
+    // where the keyboard is), the prompt panel scrolling rather than overlapping.
+    w.resize(800, 600);
+    w.selection()->select(water);
+    w.timelineView()->setFocus(Qt::TabFocusReason);
+    settle(800);
+    failures += !save(&w, out, QStringLiteral("window-800x600-keyboard.png"));
+    w.resize(1440, 900);
+    settle(300);
 
     // Settings dialog (key stored in a file: no keychain service under Xvfb).
     KeyStore keys;

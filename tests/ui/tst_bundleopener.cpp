@@ -7,6 +7,7 @@
 #include "tests/export/exportfixture.h"
 #include "ui/bundleopener.h"
 #include "ui/mainwindow.h"
+#include "ui/sessionmanager.h"
 #include "ui/timelinemodel.h"
 
 #include <QApplication>
@@ -139,7 +140,7 @@ private Q_SLOTS:
         const QString bundle = copyOf(m_bundle, dir.filePath(QStringLiteral("Harbour trip.nb2session")));
         const QByteArray bundleBytes = [&] { QFile f(bundle); f.open(QIODevice::ReadOnly); return f.readAll(); }();
         MainWindow window;
-        BundleOpener opener(&window, [&window](const QString &d, QString *e) { return window.openSession(d, e); });
+        BundleOpener opener(&window, [&window](const QString &d) { return window.sessions()->open(d); });
         QSignalSpy finished(&opener, &BundleOpener::finished);
         QString shownDefault;
         whenDialogShows([&shownDefault](QDialog *dialog) {
@@ -155,7 +156,7 @@ private Q_SLOTS:
         QCOMPARE(QDir::fromNativeSeparators(shownDefault), expected);
         QCOMPARE(finished.first().at(0).toString(), expected);
         QCOMPARE(finished.first().at(1).toString(), QString());
-        QCOMPARE(window.sessionDir(), expected);
+        QCOMPARE(window.sessions()->dir(), expected);
         QCOMPARE(window.session()->graph().size(), m_frames);
         QCOMPARE(window.timelineModel()->rowCount(), m_frames);
         QVERIFY(QFileInfo::exists(expected + QStringLiteral("/manifest.json")));
@@ -193,7 +194,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString bundle = copyOf(m_bundle, dir.filePath(QStringLiteral("trip.nb2session")));
-        BundleOpener opener(nullptr, [](const QString &, QString *) { return true; });
+        BundleOpener opener(nullptr, [](const QString &) { return Result<void>(); });
         QSignalSpy finished(&opener, &BundleOpener::finished);
         whenDialogShows([](QDialog *dialog) { dialog->reject(); });
         QVERIFY(!opener.open(bundle));
@@ -211,7 +212,10 @@ private Q_SLOTS:
         QVERIFY(f.resize(f.size() / 2));
         f.close();
         bool opened = false;
-        BundleOpener opener(nullptr, [&opened](const QString &, QString *) { return opened = true; });
+        BundleOpener opener(nullptr, [&opened](const QString &) {
+            opened = true;
+            return Result<void>();
+        });
         QSignalSpy finished(&opener, &BundleOpener::finished);
         const QString target = dir.filePath(QStringLiteral("damaged"));
         opener.unpack(bundle, target);

@@ -4,7 +4,15 @@
 #include "core/export/provenance.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
+#include "ui/actionmanager.h"
 #include "ui/bannerwidget.h"
+#include "ui/exportdialog.h"
+#include "ui/frameselection.h"
+#include "ui/imagestage.h"
+#include "ui/importcontroller.h"
+#include "ui/noticepresenter.h"
+#include "ui/sessionmanager.h"
+#include "ui/turndispatcher.h"
 #include "ui/canvasview.h"
 #include "ui/mainwindow.h"
 #include "ui/promptpanel.h"
@@ -39,6 +47,8 @@
 
 using namespace nb2;
 
+Q_DECLARE_METATYPE(nb2::ActionId)
+
 class tst_MainWindow : public QObject
 {
     Q_OBJECT
@@ -65,7 +75,7 @@ private Q_SLOTS:
     void externalWriteIsFollowedAndKeepsSelection();
     void saveAsCopiesAndContinuesInTheCopy();
     void streamingDraftShowsWhilePending();
-    void exportWritesHtmlHistory();
+    void exportOpensDialog();
     void quittingWithPendingAsks();
     void thinkingRejectionUpdatesChoices();
     void expiredParentIsReAnchored();
@@ -109,15 +119,15 @@ void tst_MainWindow::init()
     {
         QSettings s;
         s.clear();
-        studioprefs::sessionsFolder.write(s, m_dir->path() + QStringLiteral("/sessions"));
+        appprefs::sessionsFolder.write(s, m_dir->path() + QStringLiteral("/sessions"));
     }
     // Learned thinking levels persist next to the settings; every test starts from the defaults.
     QFile::remove(QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation)
                   + QStringLiteral("/thinking-levels.json"));
     m_window = new MainWindow;
     m_window->setBackend(nb2test::fakeConfig(*m_server, QStringLiteral("ui-test-key")), true);
-    QString error;
-    QVERIFY2(m_window->openSession(m_dir->path() + QStringLiteral("/s1"), &error), qPrintable(error));
+    const Result<void> opened = m_window->sessions()->open(m_dir->path() + QStringLiteral("/s1"));
+    QVERIFY2(opened, qPrintable(opened.error().message));
     m_window->resize(1300, 850);
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window));
@@ -199,7 +209,7 @@ void tst_MainWindow::generateEditThenBranchFromFirst()
     QCOMPARE(model->rowCount(), 1);
     QCOMPARE(frame(frameAt(0)).kind, FrameKind::Generate);
     QVERIFY(waitStatus(frameAt(0), FrameStatus::Done));
-    QCOMPARE(m_window->currentFrameId(), frameAt(0));
+    QCOMPARE(m_window->selection()->currentId(), frameAt(0));
     QCOMPARE(m_window->promptPanel()->sendButton()->text(), QStringLiteral("Edit this frame"));
 
     send(QStringLiteral("make it night"));
@@ -210,7 +220,7 @@ void tst_MainWindow::generateEditThenBranchFromFirst()
 
     // Select the first frame on the timeline: it already has a child, so the action is a deliberate branch.
     QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(model->index(0)).center());
-    QCOMPARE(m_window->currentFrameId(), frameAt(0));
+    QCOMPARE(m_window->selection()->currentId(), frameAt(0));
     QCOMPARE(m_window->promptPanel()->mode(), PromptPanel::Mode::Branch);
     QCOMPARE(m_window->promptPanel()->sendButton()->text(), QStringLiteral("Branch from here"));
     QCOMPARE(view->attachHint(), TimelineView::AttachHint::Branch);
@@ -251,23 +261,23 @@ void tst_MainWindow::keyboardMovesAlongChainAndBetweenBranches()
     QVERIFY(waitStatus(c.value(), FrameStatus::Done));
 
     TimelineView *view = m_window->timelineView();
-    m_window->selectFrame(a.value());
+    m_window->selection()->select(a.value());
     view->setFocus();
     QTest::keyClick(view, Qt::Key_Right);
-    QCOMPARE(m_window->currentFrameId(), b.value()); // along the chain, same lane
+    QCOMPARE(m_window->selection()->currentId(), b.value()); // along the chain, same lane
     QTest::keyClick(view, Qt::Key_Down);
-    QCOMPARE(m_window->currentFrameId(), c.value()); // to the other branch
+    QCOMPARE(m_window->selection()->currentId(), c.value()); // to the other branch
     QTest::keyClick(view, Qt::Key_Up);
-    QCOMPARE(m_window->currentFrameId(), b.value());
+    QCOMPARE(m_window->selection()->currentId(), b.value());
     QTest::keyClick(view, Qt::Key_Left);
-    QCOMPARE(m_window->currentFrameId(), a.value()); // back to the parent
+    QCOMPARE(m_window->selection()->currentId(), a.value()); // back to the parent
 }
 
 void tst_MainWindow::slotClickFocusesPromptAndKeepsSelection()
 {
     const QString png = nb2test::writePng(m_dir->path() + QStringLiteral("/a.png"));
-    QSignalSpy spy(m_window, &MainWindow::importFinished);
-    QVERIFY(m_window->importFiles({png}));
+    QSignalSpy spy(m_window->imports(), &ImportController::importFinished);
+    QVERIFY(m_window->imports()->importFiles({png}));
     QVERIFY(spy.wait(10000));
     const QString id = frameAt(0);
     TimelineView *view = m_window->timelineView();
@@ -276,18 +286,18 @@ void tst_MainWindow::slotClickFocusesPromptAndKeepsSelection()
     QVERIFY(!slot.isEmpty());
     QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, slot.center());
     QVERIFY(m_window->promptPanel()->editor()->hasFocus());
-    QCOMPARE(m_window->currentFrameId(), id);
+    QCOMPARE(m_window->selection()->currentId(), id);
     QVERIFY(view->selectionModel()->isSelected(m_window->timelineModel()->index(0)));
     // Empty space below the cards changes nothing either.
     QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, QPoint(slot.center().x(), view->viewport()->height() - 5));
-    QCOMPARE(m_window->currentFrameId(), id);
+    QCOMPARE(m_window->selection()->currentId(), id);
     QVERIFY(view->selectionModel()->isSelected(m_window->timelineModel()->index(0)));
 }
 
 void tst_MainWindow::droppedFileBecomesImportThenEditLocal()
 {
     const QString png = nb2test::writePng(m_dir->path() + QStringLiteral("/photo.png"), QSize(160, 90));
-    QSignalSpy spy(m_window, &MainWindow::importFinished);
+    QSignalSpy spy(m_window->imports(), &ImportController::importFinished);
     drop({QUrl::fromLocalFile(png)});
     QVERIFY(spy.wait(10000));
     QCOMPARE(spy.first().at(1).toString(), QString());
@@ -296,7 +306,7 @@ void tst_MainWindow::droppedFileBecomesImportThenEditLocal()
     const QString imported = ids.first();
     QCOMPARE(frame(imported).kind, FrameKind::Import);
     QCOMPARE(frame(imported).status, FrameStatus::Done);
-    QCOMPARE(m_window->currentFrameId(), imported);
+    QCOMPARE(m_window->selection()->currentId(), imported);
     QCOMPARE(m_window->promptPanel()->mode(), PromptPanel::Mode::EditLocal);
     QCOMPARE(m_window->promptPanel()->sendButton()->text(), QStringLiteral("Edit this frame"));
     QCOMPARE(m_window->promptPanel()->aspectRatio(), QStringLiteral("16:9")); // nearest supported ratio to 160x90
@@ -333,7 +343,7 @@ void tst_MainWindow::droppedExportOffersToContinueItsChain()
     out.write(tagged.value());
     out.close();
 
-    QSignalSpy spy(m_window, &MainWindow::importFinished);
+    QSignalSpy spy(m_window->imports(), &ImportController::importFinished);
     drop({QUrl::fromLocalFile(exported)});
     // The window asks (without blocking) whether to continue the recorded chain.
     QMessageBox *question = nullptr;
@@ -354,7 +364,7 @@ void tst_MainWindow::droppedExportOffersToContinueItsChain()
     m_window->activateWindow(); // the question box had the focus
     QVERIFY(QTest::qWaitForWindowActive(m_window));
     send(QStringLiteral("add a lantern"));
-    QVERIFY2(m_window->timelineModel()->rowCount() == 3, qPrintable(m_window->lastMessage()));
+    QVERIFY2(m_window->timelineModel()->rowCount() == 3, qPrintable(m_window->notices()->lastMessage()));
     const QString edited = frameAt(2);
     QVERIFY(waitStatus(edited, FrameStatus::Done));
     QCOMPARE(frame(edited).kind, FrameKind::Edit);
@@ -380,10 +390,10 @@ void tst_MainWindow::rateLimitShowsInFrameAndRetryWorks()
     QTRY_VERIFY(idx.data(TimelineRole::RetryAt).toDateTime().isValid()); // the countdown on the card
     QVERIFY(QDateTime::currentDateTimeUtc().secsTo(idx.data(TimelineRole::RetryAt).toDateTime()) > 30);
     QVERIFY(!idx.data(Qt::ToolTipRole).toString().isEmpty());
-    QVERIFY(m_window->messageBanner()->isVisible());
-    QVERIFY2(m_window->lastMessage().contains(QStringLiteral("retried automatically in 60 s")),
-             qPrintable(m_window->lastMessage()));
-    QVERIFY(m_window->action(QStringLiteral("retry"))->isEnabled());
+    QVERIFY(m_window->notices()->isShown());
+    QVERIFY2(m_window->notices()->lastMessage().contains(QStringLiteral("rate limited, retrying in 60 s (attempt 1 of 3)")),
+             qPrintable(m_window->notices()->lastMessage()));
+    QVERIFY(m_window->action(ActionId::Retry)->isEnabled());
 
     m_server->clearFaults();
     clickCardButton(0); // the retry button on the card
@@ -399,7 +409,7 @@ void tst_MainWindow::cancelSlowRequest()
     const QString id = frameAt(0);
     QTRY_COMPARE_WITH_TIMEOUT(m_window->session()->runningCount(), 1, 5000);
     QCOMPARE(TimelineState(m_window->timelineModel()->index(0).data(TimelineRole::State).toInt()), TimelineState::Pending);
-    QVERIFY(m_window->action(QStringLiteral("cancel"))->isEnabled());
+    QVERIFY(m_window->action(ActionId::Cancel)->isEnabled());
     QElapsedTimer t;
     t.start();
     clickCardButton(0); // the cancel button on the pending card
@@ -432,8 +442,8 @@ void tst_MainWindow::corruptDropChangesNothing()
     QFETCH(QString, messagePart);
     // Start from a session with one frame, so "unchanged" is visible.
     const QString good = nb2test::writePng(m_dir->path() + QStringLiteral("/good.png"));
-    QSignalSpy spy(m_window, &MainWindow::importFinished);
-    QVERIFY(m_window->importFiles({good}));
+    QSignalSpy spy(m_window->imports(), &ImportController::importFinished);
+    QVERIFY(m_window->imports()->importFiles({good}));
     QVERIFY(spy.wait(10000));
     spy.clear();
     QVERIFY(m_window->session()->store()->flush()); // the import's manifest write runs on the writer thread
@@ -443,7 +453,7 @@ void tst_MainWindow::corruptDropChangesNothing()
     const QByteArray before = mf.readAll();
     mf.close();
     const int framesBefore = m_window->session()->graph().size();
-    const QString selected = m_window->currentFrameId();
+    const QString selected = m_window->selection()->currentId();
     const int imagesBefore = int(QDir(m_window->session()->store()->imagesDir()).entryList(QDir::Files).size());
 
     QString path = m_dir->path() + QLatin1Char('/') + (fileName.isEmpty() ? QStringLiteral("missing.png") : fileName);
@@ -454,10 +464,10 @@ void tst_MainWindow::corruptDropChangesNothing()
     QVERIFY(spy.first().at(0).toStringList().isEmpty());
     const QString error = spy.first().at(1).toString();
     QVERIFY2(error.contains(messagePart), qPrintable(error));
-    QVERIFY(m_window->messageBanner()->isVisible());
+    QVERIFY(m_window->notices()->isShown());
     QCOMPARE(m_window->session()->graph().size(), framesBefore);
     QCOMPARE(m_window->timelineModel()->rowCount(), framesBefore);
-    QCOMPARE(m_window->currentFrameId(), selected);
+    QCOMPARE(m_window->selection()->currentId(), selected);
     QCOMPARE(int(QDir(m_window->session()->store()->imagesDir()).entryList(QDir::Files).size()), imagesBefore);
     QVERIFY(mf.open(QIODevice::ReadOnly));
     QCOMPARE(mf.readAll(), before);
@@ -466,33 +476,33 @@ void tst_MainWindow::corruptDropChangesNothing()
 void tst_MainWindow::deleteAndUndo()
 {
     const QString png = nb2test::writePng(m_dir->path() + QStringLiteral("/a.png"));
-    QSignalSpy spy(m_window, &MainWindow::importFinished);
-    QVERIFY(m_window->importFiles({png, png}));
+    QSignalSpy spy(m_window->imports(), &ImportController::importFinished);
+    QVERIFY(m_window->imports()->importFiles({png, png}));
     QVERIFY(spy.wait(10000));
     QCOMPARE(m_window->timelineModel()->rowCount(), 2);
-    const QString victim = m_window->currentFrameId();
+    const QString victim = m_window->selection()->currentId();
     m_window->timelineView()->setFocus();
     QTest::keyClick(m_window->timelineView(), Qt::Key_Delete);
     QCOMPARE(m_window->timelineModel()->rowCount(), 1);
     QVERIFY(!m_window->timelineModel()->indexOf(victim).isValid());
-    m_window->action(QStringLiteral("undo"))->trigger();
+    m_window->action(ActionId::Undo)->trigger();
     QCOMPARE(m_window->timelineModel()->rowCount(), 2);
     QVERIFY(m_window->timelineModel()->indexOf(victim).isValid());
-    m_window->action(QStringLiteral("redo"))->trigger();
+    m_window->action(ActionId::Redo)->trigger();
     QCOMPARE(m_window->timelineModel()->rowCount(), 1);
 }
 
 void tst_MainWindow::settingsAndSelectionPersist()
 {
     const QString png = nb2test::writePng(m_dir->path() + QStringLiteral("/a.png"));
-    QSignalSpy spy(m_window, &MainWindow::importFinished);
-    QVERIFY(m_window->importFiles({png, png}));
+    QSignalSpy spy(m_window->imports(), &ImportController::importFinished);
+    QVERIFY(m_window->imports()->importFiles({png, png}));
     QVERIFY(spy.wait(10000));
     const QString first = frameAt(0);
-    m_window->selectFrame(first);
-    m_window->resize(1111, 777);
+    m_window->selection()->select(first);
+    m_window->resize(711, 555); // inside the offscreen screen (800×800): a larger size would be fitted to it
     QTest::qWait(50);
-    const QString dir = m_window->sessionDir();
+    const QString dir = m_window->sessions()->dir();
     QVERIFY(m_window->close());
     delete m_window;
     m_window = nullptr;
@@ -509,9 +519,9 @@ void tst_MainWindow::settingsAndSelectionPersist()
     m_window->restoreLastState();
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window));
-    QCOMPARE(m_window->sessionDir(), dir);
-    QCOMPARE(m_window->currentFrameId(), first);
-    QCOMPARE(m_window->size(), QSize(1111, 777));
+    QCOMPARE(m_window->sessions()->dir(), dir);
+    QCOMPARE(m_window->selection()->currentId(), first);
+    QCOMPARE(m_window->size(), QSize(711, 555));
     QCOMPARE(m_window->timelineModel()->rowCount(), 2);
 }
 
@@ -556,16 +566,16 @@ void tst_MainWindow::eventLoopStaysResponsiveDuringRequest()
 void tst_MainWindow::externalWriteIsFollowedAndKeepsSelection()
 {
     const QString png = nb2test::writePng(m_dir->path() + QStringLiteral("/a.png"));
-    QSignalSpy spy(m_window, &MainWindow::importFinished);
-    QVERIFY(m_window->importFiles({png, png}));
+    QSignalSpy spy(m_window->imports(), &ImportController::importFinished);
+    QVERIFY(m_window->imports()->importFiles({png, png}));
     QVERIFY(spy.wait(10000));
     QVERIFY(m_window->session()->store()->flush()); // the imports reach the disk before the other process reads it
     const QString first = frameAt(0);
-    m_window->selectFrame(first);
+    m_window->selection()->select(first);
 
     // The CLI (another process) trashes the second frame and adds a child of the first.
     SessionStore other;
-    QVERIFY(other.open(m_window->sessionDir(), SessionStore::OpenMode::OpenExisting));
+    QVERIFY(other.open(m_window->sessions()->dir(), SessionStore::OpenMode::OpenExisting));
     Frame trashed = other.graph().value(frameAt(1));
     trashed.trashedAt = QDateTime::currentDateTimeUtc();
     Frame child = other.graph().value(first);
@@ -576,29 +586,29 @@ void tst_MainWindow::externalWriteIsFollowedAndKeepsSelection()
     QVERIFY2(committed, qPrintable(committed.error().message));
     QTRY_VERIFY_WITH_TIMEOUT(m_window->timelineModel()->indexOf(child.id).isValid(), 10000);
     QCOMPARE(m_window->timelineModel()->rowCount(), 2);
-    QCOMPARE(m_window->currentFrameId(), first); // the user's place survives the reload
+    QCOMPARE(m_window->selection()->currentId(), first); // the user's place survives the reload
     QCOMPARE(m_window->promptPanel()->mode(), PromptPanel::Mode::Branch); // it has a child now
 }
 
 void tst_MainWindow::saveAsCopiesAndContinuesInTheCopy()
 {
     const QString png = nb2test::writePng(m_dir->path() + QStringLiteral("/a.png"));
-    QSignalSpy imported(m_window, &MainWindow::importFinished);
-    QVERIFY(m_window->importFiles({png}));
+    QSignalSpy imported(m_window->imports(), &ImportController::importFinished);
+    QVERIFY(m_window->imports()->importFiles({png}));
     QVERIFY(imported.wait(10000));
-    const QString original = m_window->sessionDir();
+    const QString original = m_window->sessions()->dir();
     const QString target = m_dir->path() + QStringLiteral("/Copy of s1");
-    QSignalSpy copied(m_window, &MainWindow::sessionCopied);
-    QVERIFY(m_window->saveSessionCopy(target));
+    QSignalSpy copied(m_window->sessions(), &SessionManager::sessionCopied);
+    QVERIFY(m_window->sessions()->saveCopy(target));
     QVERIFY(copied.wait(10000));
     QCOMPARE(copied.first().at(1).toString(), QString());
-    QCOMPARE(QFileInfo(m_window->sessionDir()).canonicalFilePath(), QFileInfo(target).canonicalFilePath());
+    QCOMPARE(QFileInfo(m_window->sessions()->dir()).canonicalFilePath(), QFileInfo(target).canonicalFilePath());
     QVERIFY(m_window->windowTitle().startsWith(QStringLiteral("Copy of s1")));
     QCOMPARE(m_window->timelineModel()->rowCount(), 1);
     QVERIFY(QFileInfo::exists(m_window->timelineModel()->index(0).data(TimelineRole::ImagePath).toString()));
     QVERIFY(m_window->timelineModel()->index(0).data(TimelineRole::ImagePath).toString().startsWith(target));
     QVERIFY(QFileInfo::exists(original + QStringLiteral("/manifest.json"))); // the original is untouched
-    QVERIFY(!m_window->saveSessionCopy(target)); // never overwrites
+    QVERIFY(!m_window->sessions()->saveCopy(target)); // never overwrites
 }
 
 void tst_MainWindow::streamingDraftShowsWhilePending()
@@ -607,7 +617,7 @@ void tst_MainWindow::streamingDraftShowsWhilePending()
     trickle.kind = FakeFault::Kind::SlowTrickle;
     trickle.trickleMs = 3000; // the thought step's draft arrives well before the final image
     m_server->injectFault(trickle, 1);
-    QSignalSpy drafts(m_window, &MainWindow::draftShown);
+    QSignalSpy drafts(m_window->stage(), &ImageStage::draftShown);
     send(QStringLiteral("a paper boat"));
     const QString id = frameAt(0);
     QVERIFY(drafts.wait(10000));
@@ -615,26 +625,24 @@ void tst_MainWindow::streamingDraftShowsWhilePending()
     qInfo("draft arrived while the frame was pending: %s", frame(id).isPending() ? "yes" : "no");
     if (frame(id).isPending()) {
         QVERIFY(!m_window->timelineModel()->index(0).data(TimelineRole::Draft).value<QImage>().isNull());
-        QVERIFY(m_window->canvas()->isDraft());
+        QVERIFY(m_window->stage()->canvas()->isDraft());
     }
     QVERIFY(waitStatus(id, FrameStatus::Done));
     QTRY_VERIFY(m_window->timelineModel()->index(0).data(TimelineRole::Draft).value<QImage>().isNull());
-    QTRY_VERIFY(!m_window->canvas()->isDraft());
+    QTRY_VERIFY(!m_window->stage()->canvas()->isDraft());
 }
 
-void tst_MainWindow::exportWritesHtmlHistory()
+void tst_MainWindow::exportOpensDialog()
 {
     send(QStringLiteral("a windmill"));
     QVERIFY(waitStatus(frameAt(0), FrameStatus::Done));
-    ExportRequest request;
-    request.format = ExportFormat::Html;
-    request.output = m_dir->path() + QStringLiteral("/history");
-    QSignalSpy spy(m_window, &MainWindow::exportFinished);
-    m_window->exportTo(request);
-    QVERIFY(spy.wait(20000));
-    QCOMPARE(spy.first().at(1).toString(), QString());
-    QVERIFY(QFileInfo(request.output).isDir());
-    QVERIFY(!QDir(request.output).entryList(QDir::Files).isEmpty());
+    m_window->action(ActionId::Export)->trigger();
+    ExportDialog *dialog = nullptr;
+    QTRY_VERIFY((dialog = m_window->findChild<ExportDialog *>()) != nullptr);
+    QVERIFY(dialog->isVisible());
+    // The store was flushed first: the bundle export reads manifest.json from disk.
+    QVERIFY(QFileInfo::exists(m_window->session()->store()->manifestPath()));
+    dialog->reject();
 }
 
 void tst_MainWindow::quittingWithPendingAsks()
@@ -676,7 +684,7 @@ void tst_MainWindow::thinkingRejectionUpdatesChoices()
     m_server->setThinkingLevels({QStringLiteral("low"), QStringLiteral("high")});
     QCOMPARE(frame(id).error.kind, QStringLiteral("invalid_request"));
     QTRY_COMPARE(m_window->promptPanel()->thinkingLevels(), QStringList({QStringLiteral("minimal"), QStringLiteral("high")}));
-    QVERIFY2(m_window->lastMessage().contains(QStringLiteral("minimal")), qPrintable(m_window->lastMessage()));
+    QVERIFY2(m_window->notices()->lastMessage().contains(QStringLiteral("minimal")), qPrintable(m_window->notices()->lastMessage()));
 }
 
 void tst_MainWindow::expiredParentIsReAnchored()
@@ -703,8 +711,8 @@ void tst_MainWindow::badKeyOpensSettings()
     QVERIFY(waitStatus(frameAt(0), FrameStatus::Failed));
     QCOMPARE(frame(frameAt(0)).error.kind, QStringLiteral("auth"));
     QTRY_VERIFY(m_window->findChild<SettingsDialog *>() != nullptr);
-    QVERIFY(m_window->messageBanner()->isVisible());
-    QCOMPARE(m_window->messageBanner()->actionText(), QStringLiteral("Open Settings…"));
+    QVERIFY(m_window->notices()->isShown());
+    QCOMPARE(m_window->notices()->actionText(), QStringLiteral("Open Settings…"));
     m_window->findChild<SettingsDialog *>()->reject();
     qputenv("NB2_NO_AUTO_SETTINGS", "1");
 }
@@ -714,9 +722,9 @@ void tst_MainWindow::pasteAndCopyImage()
     QImage img(64, 48, QImage::Format_RGB32);
     img.fill(QColor(200, 30, 30));
     QGuiApplication::clipboard()->setImage(img);
-    QSignalSpy spy(m_window, &MainWindow::importFinished);
+    QSignalSpy spy(m_window->imports(), &ImportController::importFinished);
     m_window->timelineView()->setFocus(); // Ctrl+V in the prompt editor pastes text instead
-    m_window->action(QStringLiteral("paste"))->trigger();
+    m_window->action(ActionId::Paste)->trigger();
     QVERIFY(spy.wait(10000));
     QCOMPARE(spy.first().at(0).toStringList().size(), 1);
     const QString id = spy.first().at(0).toStringList().first();
@@ -724,9 +732,9 @@ void tst_MainWindow::pasteAndCopyImage()
     QCOMPARE(frame(id).image.width, 64);
 
     QGuiApplication::clipboard()->clear();
-    m_window->selectFrame(id);
-    QVERIFY(m_window->action(QStringLiteral("copyImage"))->isEnabled());
-    m_window->action(QStringLiteral("copyImage"))->trigger();
+    m_window->selection()->select(id);
+    QVERIFY(m_window->action(ActionId::CopyImage)->isEnabled());
+    m_window->action(ActionId::CopyImage)->trigger();
     QTRY_VERIFY(!QGuiApplication::clipboard()->image().isNull());
     QCOMPARE(QGuiApplication::clipboard()->image().size(), QSize(64, 48));
 }
@@ -735,11 +743,11 @@ void tst_MainWindow::styleReferenceMakesStyleEdit()
 {
     const QString target = nb2test::writePng(m_dir->path() + QStringLiteral("/target.png"), QSize(120, 120));
     const QString style = nb2test::writePng(m_dir->path() + QStringLiteral("/style.png"), QSize(80, 80), QColor(220, 160, 20));
-    QSignalSpy imported(m_window, &MainWindow::importFinished);
-    QVERIFY(m_window->importFiles({target}));
+    QSignalSpy imported(m_window->imports(), &ImportController::importFinished);
+    QVERIFY(m_window->imports()->importFiles({target}));
     QVERIFY(imported.wait(10000));
-    QSignalSpy checked(m_window, &MainWindow::styleReferenceChecked);
-    m_window->setStyleReference(style);
+    QSignalSpy checked(m_window->imports(), &ImportController::styleReferenceChecked);
+    m_window->imports()->setStyleReference(style);
     QVERIFY(checked.wait(10000));
     QCOMPARE(checked.first().at(1).toString(), QString());
     QCOMPARE(m_window->promptPanel()->styleFile(), style);
@@ -758,7 +766,7 @@ void tst_MainWindow::styleReferenceMakesStyleEdit()
     const QString broken = m_dir->path() + QStringLiteral("/broken.png");
     nb2test::writeBytes(broken, QByteArray("\x89PNG\r\n\x1a\n", 8));
     checked.clear();
-    m_window->setStyleReference(broken);
+    m_window->imports()->setStyleReference(broken);
     QVERIFY(checked.wait(10000));
     QVERIFY(!checked.first().at(1).toString().isEmpty());
     QVERIFY(m_window->promptPanel()->styleFile().isEmpty());
@@ -766,25 +774,25 @@ void tst_MainWindow::styleReferenceMakesStyleEdit()
 
 void tst_MainWindow::actionsHaveTextShortcutTooltipAndName_data()
 {
-    QTest::addColumn<QString>("name");
+    QTest::addColumn<ActionId>("id");
     QTest::addColumn<QKeySequence>("shortcut");
-    QTest::newRow("new session") << QStringLiteral("newSession") << QKeySequence(QKeySequence::New);
-    QTest::newRow("open session") << QStringLiteral("openSession") << QKeySequence(QKeySequence::Open);
-    QTest::newRow("export") << QStringLiteral("export") << QKeySequence(Qt::CTRL | Qt::Key_E);
-    QTest::newRow("undo") << QStringLiteral("undo") << QKeySequence(Qt::CTRL | Qt::Key_Z);
-    QTest::newRow("redo") << QStringLiteral("redo") << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z);
-    QTest::newRow("delete") << QStringLiteral("deleteFrame") << QKeySequence(QKeySequence::Delete);
-    QTest::newRow("full screen") << QStringLiteral("fullScreen") << QKeySequence(Qt::Key_F11);
-    QTest::newRow("paste") << QStringLiteral("paste") << QKeySequence(QKeySequence::Paste);
-    QTest::newRow("copy") << QStringLiteral("copyImage") << QKeySequence(QKeySequence::Copy);
-    QTest::newRow("send") << QStringLiteral("send") << QKeySequence(Qt::CTRL | Qt::Key_Return);
+    QTest::newRow("new session") << ActionId::NewSession << QKeySequence(QKeySequence::New);
+    QTest::newRow("open session") << ActionId::OpenSession << QKeySequence(QKeySequence::Open);
+    QTest::newRow("export") << ActionId::Export << QKeySequence(Qt::CTRL | Qt::Key_E);
+    QTest::newRow("undo") << ActionId::Undo << QKeySequence(Qt::CTRL | Qt::Key_Z);
+    QTest::newRow("redo") << ActionId::Redo << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z);
+    QTest::newRow("delete") << ActionId::DeleteFrame << QKeySequence(QKeySequence::Delete);
+    QTest::newRow("full screen") << ActionId::FullScreen << QKeySequence(Qt::Key_F11);
+    QTest::newRow("paste") << ActionId::Paste << QKeySequence(QKeySequence::Paste);
+    QTest::newRow("copy") << ActionId::CopyImage << QKeySequence(QKeySequence::Copy);
+    QTest::newRow("send") << ActionId::Send << QKeySequence(Qt::CTRL | Qt::Key_Return);
 }
 
 void tst_MainWindow::actionsHaveTextShortcutTooltipAndName()
 {
-    QFETCH(QString, name);
+    QFETCH(ActionId, id);
     QFETCH(QKeySequence, shortcut);
-    QAction *a = m_window->action(name);
+    QAction *a = m_window->action(id);
     QVERIFY(a);
     QVERIFY(!a->text().isEmpty());
     QVERIFY(!a->toolTip().isEmpty());

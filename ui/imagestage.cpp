@@ -1,0 +1,238 @@
+#include "ui/imagestage.h"
+
+#include "core/session/sessioncontroller.h"
+#include "core/session/sessionstore.h"
+#include "ui/canvasview.h"
+#include "ui/compareview.h"
+#include "ui/frameselection.h"
+#include "ui/noticepresenter.h"
+#include "ui/timelinemodel.h"
+
+#include <QClipboard>
+#include <QFutureWatcher>
+#include <QGuiApplication>
+#include <QImageReader>
+#include <QMimeData>
+#include <QStackedWidget>
+#include <QUrl>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace nb2 {
+
+namespace {
+struct DecodedImage {
+    QImage image;
+    QString error;
+};
+
+// Worker: full-size decode (never on the GUI thread).
+DecodedImage decodeImage(const QString &path)
+{
+    DecodedImage d;
+    QImageReader reader(path);
+    reader.setAutoTransform(true);
+    d.image = reader.read();
+    if (d.image.isNull())
+        d.error = reader.errorString();
+    return d;
+}
+
+const QLatin1String kDraftSuffix("|draft");
+} // namespace
+
+ImageStage::ImageStage(SessionController *session, TimelineModel *model, FrameSelection *selection,
+                       NoticePresenter *notices, QWidget *parentWidget)
+    : QObject(parentWidget), m_session(session), m_model(model), m_selection(selection), m_notices(notices)
+{
+    m_stack = new QStackedWidget(parentWidget);
+    m_canvas = new CanvasView(m_stack);
+    m_canvas->setObjectName(QStringLiteral("canvas"));
+    m_canvas->setAccessibleName(tr("Image"));
+    m_canvas->setEmptyText(tr("Describe an image in the Prompt panel and press Generate — or drop or paste a picture here."));
+    m_compare = new CompareView(m_stack);
+    m_compare->setObjectName(QStringLiteral("compareView"));
+    m_stack->addWidget(m_canvas);
+    m_stack->addWidget(m_compare);
+}
+
+QWidget *ImageStage::widget() const { return m_stack; }
+bool ImageStage::isCompareShown() const { return m_stack->currentWidget() == m_compare; }
+
+void ImageStage::reset()
+{
+    m_shownKey.clear();
+    m_compareOtherId.clear();
+}
+
+void ImageStage::reload()
+{
+    if (isCompareShown()) {
+        showCompare(m_compareOtherId);
+        return;
+    }
+    const QString id = m_selection->currentId();
+    if (id.isEmpty() || !m_session->isOpen() || !m_session->graph().contains(id)) {
+        ++m_generation;
+        m_shownKey.clear();
+        m_canvas->clear();
+        return;
+    }
+    const Frame f = m_session->graph().value(id);
+    if (f.isPending()) {
+        const QImage streamed = m_model->indexOf(id).data(TimelineRole::Draft).value<QImage>();
+        if (!streamed.isNull()) {
+            if (m_shownKey != id + kDraftSuffix) {
+                ++m_generation;
+                m_shownKey = id + kDraftSuffix;
+                m_canvas->setImage(streamed);
+                m_canvas->setDraft(true);
+                m_canvas->setDraftText(tr("Draft from the model's thinking — the final image of %1 is on its way")
+                                           .arg(m_selection->label(id)));
+            }
+            return;
+        }
+    }
+    QString path = f.image.isNull() ? QString() : m_session->store()->absolutePath(f.image.file);
+    bool draft = false;
+    if (path.isEmpty()) {
+        // No image yet: show the parent's (what the request starts from), marked as such.
+        const Frame parent = m_session->graph().value(f.parentId);
+        if (!parent.image.isNull())
+            path = m_session->store()->absolutePath(parent.image.file);
+        draft = true;
+    }
+    const QString key = id + QLatin1Char('|') + path;
+    if (key == m_shownKey && m_canvas->isDraft() == draft) {
+        m_canvas->setDraftText(draftText(id));
+        m_canvas->update();
+        return;
+    }
+    m_shownKey = key;
+    const quint64 generation = ++m_generation;
+    if (path.isEmpty()) {
+        m_canvas->clear();
+        m_canvas->setDraft(false);
+        return;
+    }
+    auto *watcher = new QFutureWatcher<DecodedImage>(this);
+    connect(watcher, &QFutureWatcher<DecodedImage>::finished, this, [this, watcher, generation, draft, id] {
+        watcher->deleteLater();
+        if (generation != m_generation)
+            return; // the user moved on
+        const DecodedImage d = watcher->result();
+        if (d.image.isNull()) {
+            m_canvas->clear();
+            m_notices->show(NoticeKind::Error, tr("The image of %1 cannot be read: %2").arg(m_selection->label(id), d.error));
+            return;
+        }
+        m_canvas->setImage(d.image);
+        m_canvas->setDraft(draft);
+        m_canvas->setDraftText(draftText(id)); // the frame may have changed while decoding
+        Q_EMIT canvasImageShown(id);
+    });
+    watcher->setFuture(QtConcurrent::run(decodeImage, path));
+}
+
+QString ImageStage::draftText(const QString &id) const
+{
+    const Frame f = m_session->graph().value(id);
+    if (f.isDone())
+        return {};
+    if (f.isPending())
+        return tr("Working on %1 — showing the frame it starts from").arg(m_selection->label(id));
+    return tr("%1 has no image (%2) — showing the frame it started from").arg(m_selection->label(id), frameStatusName(f.status));
+}
+
+void ImageStage::showDraft(const QString &frameId, const QByteArray &bytes)
+{
+    auto *watcher = new QFutureWatcher<QImage>(this);
+    connect(watcher, &QFutureWatcher<QImage>::finished, this, [this, watcher, frameId] {
+        watcher->deleteLater();
+        const QImage draft = watcher->result();
+        const Frame f = m_session->graph().value(frameId);
+        if (draft.isNull() || !f.isPending())
+            return; // the final image won the race
+        m_model->setDraft(frameId, draft);
+        if (frameId == m_selection->currentId() && !isCompareShown()) {
+            ++m_generation; // a parent image still decoding must not replace the draft
+            m_shownKey = frameId + kDraftSuffix;
+            m_canvas->setImage(draft);
+            m_canvas->setDraft(true);
+            m_canvas->setDraftText(tr("Draft from the model's thinking — the final image of %1 is on its way")
+                                       .arg(m_selection->label(frameId)));
+        }
+        Q_EMIT draftShown(frameId);
+    });
+    // Small previews, but still a decode: on a worker like every other image.
+    watcher->setFuture(QtConcurrent::run([bytes] { return QImage::fromData(bytes); }));
+}
+
+void ImageStage::showCanvas()
+{
+    const bool was = isCompareShown();
+    m_stack->setCurrentWidget(m_canvas);
+    m_compareOtherId.clear();
+    if (was) {
+        reload();
+        Q_EMIT compareShownChanged(false);
+    }
+}
+
+void ImageStage::showCompare(const QString &otherId)
+{
+    const QString id = m_selection->currentId();
+    if (id.isEmpty() || !m_session->isOpen())
+        return;
+    const Frame f = m_session->graph().value(id);
+    const QString other = otherId.isEmpty() || !m_session->graph().contains(otherId) ? f.parentId : otherId;
+    const Frame o = m_session->graph().value(other);
+    if (other.isEmpty() || o.image.isNull() || f.image.isNull()) {
+        m_notices->status(tr("Nothing to compare: both frames need an image."), 4000);
+        Q_EMIT compareShownChanged(isCompareShown());
+        return;
+    }
+    m_compareOtherId = otherId;
+    m_stack->setCurrentWidget(m_compare);
+    Q_EMIT compareShownChanged(true);
+    const QString left = m_session->store()->absolutePath(o.image.file);
+    const QString right = m_session->store()->absolutePath(f.image.file);
+    m_compare->setLabels(other == f.parentId ? tr("%1 (parent)").arg(m_selection->label(other)) : m_selection->label(other),
+                         m_selection->label(id));
+    const quint64 generation = ++m_generation;
+    using Pair = QPair<QImage, QImage>;
+    auto *watcher = new QFutureWatcher<Pair>(this);
+    connect(watcher, &QFutureWatcher<Pair>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation != m_generation)
+            return;
+        m_compare->setImages(watcher->result().first, watcher->result().second);
+        m_shownKey.clear(); // the canvas must reload when the compare view closes
+    });
+    watcher->setFuture(QtConcurrent::run([left, right] { return Pair(decodeImage(left).image, decodeImage(right).image); }));
+}
+
+void ImageStage::copyImage()
+{
+    const QString id = m_selection->currentId();
+    const Frame f = m_session->graph().value(id);
+    if (f.image.isNull())
+        return;
+    const QString path = m_session->store()->absolutePath(f.image.file);
+    auto *watcher = new QFutureWatcher<DecodedImage>(this);
+    connect(watcher, &QFutureWatcher<DecodedImage>::finished, this, [this, watcher, path, id] {
+        watcher->deleteLater();
+        const DecodedImage d = watcher->result();
+        if (d.image.isNull()) {
+            m_notices->show(NoticeKind::Error, tr("Cannot read the image: %1").arg(d.error));
+            return;
+        }
+        auto *mime = new QMimeData;
+        mime->setImageData(d.image);
+        mime->setUrls({QUrl::fromLocalFile(path)});
+        QGuiApplication::clipboard()->setMimeData(mime);
+        m_notices->status(tr("Copied the image of %1.").arg(m_selection->label(id)), 3000);
+    });
+    watcher->setFuture(QtConcurrent::run(decodeImage, path));
+}
+
+} // namespace nb2

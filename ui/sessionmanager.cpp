@@ -1,0 +1,234 @@
+#include "ui/sessionmanager.h"
+
+#include "core/session/sessioncontroller.h"
+#include "core/session/sessioncopy.h"
+#include "core/session/sessionstore.h"
+#include "ui/noticepresenter.h"
+#include "ui/settingsdialog.h"
+#include "ui/windowpreferences.h"
+
+#include <QAction>
+#include <QDateTime>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QMenu>
+#include <QUndoStack>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace nb2 {
+
+SessionManager::SessionManager(NoticePresenter *notices, QWidget *dialogParent)
+    : QObject(dialogParent), m_notices(notices), m_dialogParent(dialogParent), m_session(new SessionController(this))
+{
+    m_session->setSettings(WindowPreferences::studio().session);
+}
+
+SessionManager::~SessionManager()
+{
+    // The controller's teardown (waiting for running turns, clearing the undo stack) emits
+    // signals: nobody outside may hear them from a half-destroyed window.
+    if (m_session->undoStack())
+        m_session->undoStack()->disconnect();
+    m_session->disconnect();
+    delete m_session;
+    m_session = nullptr;
+}
+
+QString SessionManager::dir() const
+{
+    return m_session && m_session->isOpen() && m_session->store() ? m_session->store()->dir() : QString();
+}
+
+Result<void> SessionManager::open(const QString &dir)
+{
+    const QString previous = this->dir();
+    if (!previous.isEmpty() && QFileInfo(previous) == QFileInfo(dir))
+        return {};
+    if (m_session->isOpen() && !m_session->isIdle())
+        return Error::make(ErrorKind::Conflict,
+                           tr("Requests are still running in this session; wait for them or cancel them first."));
+    Q_EMIT aboutToSwitch();
+    m_session->close();
+    if (const Result<void> opened = m_session->open(dir); !opened) {
+        // Put the previous session back, so the window is never left without one.
+        if (!previous.isEmpty() && m_session->open(previous))
+            Q_EMIT switched(m_session->store()->currentFrameId());
+        else
+            Q_EMIT switched({});
+        return opened;
+    }
+    const QString absolute = QDir(dir).absolutePath();
+    WindowPreferences::setLastSession(absolute);
+    WindowPreferences::addRecentSession(absolute);
+    Q_EMIT recentChanged();
+    m_notices->clear();
+    // Select the frame the user worked on last (the store remembers it), else the newest head.
+    QString select = m_session->store()->currentFrameId();
+    if (select.isEmpty() || !m_session->graph().contains(select)) {
+        const QStringList heads = m_session->graph().heads();
+        select = heads.isEmpty() ? QString() : heads.last();
+    }
+    Q_EMIT switched(select);
+    return {};
+}
+
+Result<void> SessionManager::newSession()
+{
+    const QString folder = WindowPreferences::sessionsFolder();
+    const QString base = QDateTime::currentDateTime().toString(QStringLiteral("yyyy-MM-dd HH.mm"));
+    QString dir = folder + QLatin1Char('/') + base;
+    for (int n = 2; QFileInfo::exists(dir); ++n)
+        dir = folder + QLatin1Char('/') + base + QStringLiteral(" (%1)").arg(n);
+    if (!QDir().mkpath(dir))
+        return Error::make(writeFailureKind(dir),
+                           tr("Cannot create the session folder %1. Choose another sessions folder in Settings.").arg(dir));
+    return open(dir);
+}
+
+void SessionManager::newSessionFromMenu()
+{
+    if (const Result<void> r = newSession(); !r)
+        m_notices->show(NoticeKind::Error, r.error().message);
+}
+
+void SessionManager::restoreLast()
+{
+    const QString last = WindowPreferences::lastSession();
+    const QString frame = WindowPreferences::lastFrame();
+    QString error;
+    if (!last.isEmpty() && QFileInfo(last).isDir()) {
+        if (const Result<void> r = open(last); r) {
+            if (!frame.isEmpty() && m_session->graph().contains(frame))
+                Q_EMIT switched(frame);
+            return;
+        } else {
+            error = r.error().message;
+        }
+    }
+    if (const Result<void> r = newSession(); !r)
+        m_notices->show(NoticeKind::Error, r.error().message);
+    else if (!error.isEmpty())
+        m_notices->show(NoticeKind::Warning, tr("The last session could not be opened: %1").arg(error));
+}
+
+void SessionManager::fillRecentMenu(QMenu *menu)
+{
+    menu->clear();
+    int n = 0;
+    for (const QString &dir : WindowPreferences::recentSessions()) {
+        if (!QFileInfo(dir).isDir())
+            continue;
+        ++n;
+        QAction *a = menu->addAction(QStringLiteral("&%1 %2").arg(n).arg(QFileInfo(dir).fileName()));
+        a->setToolTip(dir);
+        a->setStatusTip(dir);
+        connect(a, &QAction::triggered, this, [this, dir] {
+            if (const Result<void> r = open(dir); !r)
+                m_notices->show(NoticeKind::Error, tr("Cannot open the session: %1").arg(r.error().message));
+        });
+    }
+    menu->setEnabled(n > 0);
+}
+
+void SessionManager::openDialog()
+{
+    const QString dir = QFileDialog::getExistingDirectory(m_dialogParent, tr("Open Session"), WindowPreferences::sessionsFolder());
+    if (dir.isEmpty())
+        return;
+    // Never turn an arbitrary folder (Pictures, a project) into a session by opening it.
+    const QDir d(dir);
+    const bool isSession = d.exists(QStringLiteral("manifest.json")) || d.exists(QStringLiteral("journal.jsonl"));
+    if (!isSession && !d.isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot)) {
+        m_notices->show(NoticeKind::Error,
+                        tr("“%1” is not an NB2Lite session (it has no manifest.json). Choose a session folder, or an "
+                           "empty folder to start a new session there.").arg(QDir::toNativeSeparators(dir)));
+        return;
+    }
+    if (const Result<void> r = open(dir); !r)
+        offerRebuild(dir, r.error().message);
+}
+
+void SessionManager::offerRebuild(const QString &dir, const QString &error)
+{
+    m_notices->show(NoticeKind::Error, tr("Cannot open the session: %1").arg(error), tr("Rebuild Session"), [this, dir] {
+        // Rebuild keeps the broken manifest aside and recovers frames from the journal and images.
+        if (!m_session->isIdle()) {
+            m_notices->show(NoticeKind::Error, tr("Wait for the running requests to finish before rebuilding another session."));
+            return;
+        }
+        Q_EMIT aboutToSwitch();
+        m_session->close();
+        if (const Result<void> rebuilt = m_session->rebuild(dir); !rebuilt) {
+            m_notices->show(NoticeKind::Error, tr("The session could not be rebuilt: %1").arg(rebuilt.error().message));
+            return;
+        }
+        m_session->close();
+        if (const Result<void> r = open(dir); !r)
+            m_notices->show(NoticeKind::Error, r.error().message);
+        else
+            m_notices->status(tr("Rebuilt the session from its journal and images."), 6000);
+    });
+}
+
+void SessionManager::saveAsDialog()
+{
+    const QString from = dir();
+    if (from.isEmpty())
+        return;
+    const QString target = QFileDialog::getSaveFileName(m_dialogParent, tr("Save Session As"), from + tr(" copy"), {},
+                                                        nullptr, QFileDialog::ShowDirsOnly);
+    if (!target.isEmpty())
+        saveCopy(target);
+}
+
+Result<void> SessionManager::flush()
+{
+    if (!m_session->isOpen())
+        return {};
+    return m_session->store()->flush();
+}
+
+bool SessionManager::saveCopy(const QString &target)
+{
+    const QString from = dir();
+    if (from.isEmpty())
+        return false;
+    if (QFileInfo::exists(target)) {
+        m_notices->show(NoticeKind::Error, tr("%1 already exists; choose a new name.").arg(target));
+        return false;
+    }
+    if (!m_session->isIdle()) {
+        m_notices->show(NoticeKind::Warning,
+                        tr("Requests are still running; save a copy when they have finished (or cancel them)."));
+        return false;
+    }
+    if (const Result<void> flushed = flush(); !flushed) {
+        m_notices->show(NoticeKind::Error, tr("The session could not be saved before copying: %1").arg(flushed.error().message));
+        return false;
+    }
+    m_notices->status(tr("Copying the session…"), 0);
+    // Every finished frame is already on disk: "Save As" is a copy of the folder, made on a
+    // worker, after which the window continues in the copy.
+    auto *watcher = new QFutureWatcher<Result<void>>(this);
+    connect(watcher, &QFutureWatcher<Result<void>>::finished, this, [this, watcher, target] {
+        watcher->deleteLater();
+        const Result<void> copied = watcher->result();
+        if (!copied) {
+            m_notices->show(NoticeKind::Error, tr("The copy failed: %1").arg(copied.error().message));
+            Q_EMIT sessionCopied(target, copied.error().message);
+            return;
+        }
+        const Result<void> opened = open(target);
+        if (opened)
+            m_notices->status(tr("Saved a copy as %1; you are now working in the copy.").arg(target), 6000);
+        else
+            m_notices->show(NoticeKind::Error, opened.error().message);
+        Q_EMIT sessionCopied(target, opened.error().message);
+    });
+    watcher->setFuture(QtConcurrent::run([from, target] { return copySessionFolder(from, target); }));
+    return true;
+}
+
+} // namespace nb2

@@ -1,0 +1,93 @@
+#pragma once
+
+#include "core/session/turnplanner.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QObject>
+#include <QString>
+
+class QTimer;
+
+namespace nb2 {
+
+class FrameSelection;
+class ImportController;
+class NoticePresenter;
+class PendingIndicator;
+class PromptPanel;
+class SessionManager;
+class TimelineModel;
+struct Error;
+
+/**
+ * Sends turns and answers for them: it plans the next turn with the TurnPlanner (so the
+ * prompt panel's button and what Send does are one decision), submits it, retries, cancels
+ * and re-anchors, schedules the automatic retries a rate limit asks for (at most
+ * kMaxAutoRetries, counted out loud), keeps the status-bar summary of work in flight, and
+ * turns every failure into one notice that names the fix. After a refusal it puts the prompt
+ * back and selects the parent, so rephrasing is an edit, not a forced branch.
+ */
+class TurnDispatcher : public QObject
+{
+    Q_OBJECT
+public:
+    static constexpr int kMaxAutoRetries = 3;
+
+    TurnDispatcher(SessionManager *sessions, FrameSelection *selection, PromptPanel *prompt, ImportController *imports,
+                   NoticePresenter *notices, TimelineModel *model, PendingIndicator *pending, QObject *parent);
+
+    /** The turn Send would make now. */
+    TurnPlan plan() const;
+    /** Where the API key came from ("GEMINI_API_KEY", "keychain", ...): Settings cannot fix an environment key. */
+    void setKeySource(const QString &source) { m_keySource = source; }
+    bool isKeyFromEnvironment() const;
+    /** Automatic retries scheduled for the frame so far (0: none). */
+    int autoRetryCount(const QString &frameId) const { return m_autoRetries.value(frameId); }
+
+public Q_SLOTS:
+    /** Re-plans from the selection and shows the plan in the prompt panel. */
+    void updatePlan();
+    void submit();
+    void retry(const QString &frameId);
+    void cancel(const QString &frameId);
+    void reAnchor(const QString &frameId);
+    /** Stops every scheduled automatic retry (the session is closing). */
+    void clearScheduledRetries();
+    void updatePending();
+
+Q_SIGNALS:
+    void planChanged(const nb2::TurnPlan &plan);
+    /** The key was refused and Settings can fix it. */
+    void settingsRequested();
+    /** The server named the thinking levels it accepts: the choices must be re-read. */
+    void thinkingLevelsChanged();
+
+private:
+    void onTurnFinished(const QString &frameId);
+    void onTurnFailed(const QString &frameId, const Error &error);
+    void onRetryWaiting(const QString &frameId, int attempt, int maxAttempts, int delayMs);
+    void restoreRefusedPrompt(const QString &frameId);
+    void retryNow(const QString &frameId, bool automatic);
+    void scheduleRetry(const QString &frameId, int delayMs);
+    void cancelScheduledRetry(const QString &frameId);
+
+    SessionManager *m_sessions;
+    FrameSelection *m_selection;
+    PromptPanel *m_prompt;
+    ImportController *m_imports;
+    NoticePresenter *m_notices;
+    TimelineModel *m_model;
+    PendingIndicator *m_pending;
+    QString m_keySource;
+    QHash<QString, QTimer *> m_retryTimers;
+    QHash<QString, int> m_autoRetries;     // automatic retries made for a frame (rate limits)
+    struct ClientWait {
+        QDateTime until;
+        int attempt = 0;
+        int maxAttempts = 0;
+    };
+    QHash<QString, ClientWait> m_clientWaits; // the client is sleeping before its next attempt
+};
+
+} // namespace nb2

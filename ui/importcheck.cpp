@@ -52,7 +52,7 @@ ImportCheck checkImportFile(const QString &path, const QString &displayName)
             c.tooLarge = true;
             c.error = e.message;
         } else {
-            c.error = Text::tr("%1 Nothing was imported.").arg(e.message);
+            c.error = e.message; // one file's problem: what was imported overall is said by the caller
         }
         return c;
     }

@@ -1101,7 +1101,42 @@ bool SessionController::applyUserFields(const QList<Frame> &frames)
         f.trashGroup = src.trashGroup;
         updated.append(f);
     }
-    if (updated.isEmpty() || !commitFrames(updated))
+    if (updated.isEmpty())
+        return false;
+    // The current frame ("head", the selection after reopening) must stay a live frame: when
+    // it goes to the trash (delete, or redo of one) it moves to its nearest live ancestor,
+    // else to the newest live head. Undo of a delete leaves it where it moved.
+    QString current = m_store->currentFrameId();
+    if (!current.isEmpty()) {
+        QHash<QString, const Frame *> next;
+        for (const Frame &f : std::as_const(updated))
+            next.insert(f.id, &f);
+        auto trashedAfter = [&](const QString &id) {
+            if (const Frame *f = next.value(id))
+                return f->isTrashed();
+            const Frame *g = graph().frame(id);
+            return !g || g->isTrashed();
+        };
+        if (trashedAfter(current)) {
+            QString live;
+            for (QString up = graph().value(current).parentId; !up.isEmpty(); up = graph().value(up).parentId) {
+                if (!trashedAfter(up)) {
+                    live = up;
+                    break;
+                }
+            }
+            if (live.isEmpty()) {
+                const QList<Frame> all = graph().frames();
+                for (auto it = all.crbegin(); it != all.crend() && live.isEmpty(); ++it)
+                    if (!trashedAfter(it->id))
+                        live = it->id;
+            }
+            current = live; // empty when nothing is left outside the trash: left as it was
+        } else {
+            current.clear(); // unchanged
+        }
+    }
+    if (!commitFrames(updated, current))
         return false;
     for (const Frame &f : std::as_const(updated)) {
         recordFrameAfterWrite(f); // so a rebuild keeps titles, stars, notes and the trash

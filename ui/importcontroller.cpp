@@ -255,11 +255,11 @@ void ImportController::announce(const QStringList &added, const QStringList &err
         // that was imported, with only the first reason, told the user the opposite.
         const QString outcome = added.isEmpty()
             ? tr("Nothing was imported.")
-            : tr("%n picture(s) were imported.", nullptr, int(added.size()));
+            : tr("Imported %n picture(s).", nullptr, int(added.size()));
         if (errors.size() == 1)
             m_notices->show(NoticeKind::Error, tr("%1 %2").arg(errors.first(), outcome));
         else
-            m_notices->show(NoticeKind::Error, tr("%n file(s) were not imported: %1 %2", nullptr, int(errors.size()))
+            m_notices->show(NoticeKind::Error, tr("Could not import %n file(s): %1 %2", nullptr, int(errors.size()))
                                                    .arg(errors.join(QLatin1Char(' ')), outcome));
     } else {
         m_notices->clear();

@@ -48,11 +48,16 @@ ImageStage::ImageStage(SessionController *session, TimelineModel *model, FrameSe
     m_canvas = new CanvasView(m_stack);
     m_canvas->setObjectName(QStringLiteral("canvas"));
     m_canvas->setAccessibleName(tr("Image"));
-    m_canvas->setEmptyText(tr("Describe an image in the Prompt panel and press Generate — or drop or paste a picture here."));
+    m_canvas->setEmptyText(emptySessionText());
     m_compare = new CompareView(m_stack);
     m_compare->setObjectName(QStringLiteral("compareView"));
     m_stack->addWidget(m_canvas);
     m_stack->addWidget(m_compare);
+}
+
+QString ImageStage::emptySessionText()
+{
+    return tr("Describe an image in the Prompt panel and press Generate — or drop or paste a picture here.");
 }
 
 QWidget *ImageStage::widget() const { return m_stack; }
@@ -75,6 +80,10 @@ void ImageStage::reload()
         ++m_generation;
         m_shownKey.clear();
         m_canvas->clear();
+        // "Describe an image…" is for an empty session; over a timeline of frames it misleads.
+        const bool hasFrames = m_session->isOpen() && !m_session->graph().heads().isEmpty();
+        m_canvas->setEmptyText(hasFrames ? tr("Nothing is selected.\nSelect a frame in the timeline to show it here.")
+                                         : emptySessionText());
         return;
     }
     const Frame f = m_session->graph().value(id);

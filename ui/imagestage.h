@@ -58,6 +58,8 @@ Q_SIGNALS:
 
 private:
     QString draftText(const QString &frameId) const;
+    /** The canvas text of a session without frames. */
+    static QString emptySessionText();
 
     SessionController *m_session;
     TimelineModel *m_model;

@@ -1,6 +1,7 @@
 #include "ui/importcheck.h"
 
 #include "core/api/imageinput.h"
+#include "core/api/inputpreparation.h"
 #include "core/export/provenance.h"
 #include "core/session/sessionstore.h"
 
@@ -42,20 +43,20 @@ ImportCheck checkImportFile(const QString &path, const QString &displayName)
                                                   : input.error().message;
         return c;
     }
-    // Sniffing proves the header only; decode once to refuse truncated or corrupt files.
-    QBuffer buffer;
-    buffer.setData(input.value().bytes);
-    buffer.open(QIODevice::ReadOnly);
-    QImageReader reader(&buffer);
-    const QImage image = reader.read();
-    if (image.isNull()) {
-        const bool unsupported = reader.error() == QImageReader::UnsupportedFormatError;
-        c.error = unsupported
-                      ? Text::tr("“%1” is a %2 image, which this system cannot decode. Convert it to PNG or JPEG first.")
-                            .arg(c.displayName, input.value().mimeType)
-                      : Text::tr("“%1” is damaged or incomplete: %2. Nothing was imported.").arg(c.displayName, reader.errorString());
+    // Sniffing proves the header only; decode once to refuse truncated or corrupt files. A
+    // picture over the decode bound is "too large" with its size, never "damaged".
+    const Result<QImage> decoded = decodeImageBounded(input.value().bytes, c.displayName);
+    if (!decoded) {
+        const Error &e = decoded.error();
+        if (e.kind == ErrorKind::TooLarge) {
+            c.tooLarge = true;
+            c.error = e.message;
+        } else {
+            c.error = e.message; // one file's problem: what was imported overall is said by the caller
+        }
         return c;
     }
+    const QImage &image = decoded.value();
     c.size = image.size();
     // An image exported by NB2Lite carries where it came from; read it here, off the GUI thread.
     if (const Result<Provenance> record = readProvenanceFromBytes(input.value().bytes)) {

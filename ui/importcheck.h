@@ -17,6 +17,7 @@ struct ImportCheck {
     QString path;       // the file checked (a temporary file for dropped / pasted image data)
     QString displayName;
     QString error;      // empty: usable
+    bool tooLarge = false; // valid, but over the decode bound: offer downscaleToModelInput()
     QSize size;
     QImage preview;     // at most 160 px on the longer side, for small previews on the GUI thread
     QByteArray lineageJson;                      // the embedded NB2Lite lineage record, if any

@@ -251,11 +251,16 @@ void ImportController::askToContinueChain(const QList<ImportCheck> &queue)
 void ImportController::announce(const QStringList &added, const QStringList &errors)
 {
     if (!errors.isEmpty()) {
+        // Every failure by name, and what did get in: "2 files were not imported" above a frame
+        // that was imported, with only the first reason, told the user the opposite.
+        const QString outcome = added.isEmpty()
+            ? tr("Nothing was imported.")
+            : tr("Imported %n picture(s).", nullptr, int(added.size()));
         if (errors.size() == 1)
-            m_notices->show(NoticeKind::Error, errors.first());
+            m_notices->show(NoticeKind::Error, tr("%1 %2").arg(errors.first(), outcome));
         else
-            m_notices->show(NoticeKind::Error,
-                            tr("%n file(s) were not imported. %1", nullptr, int(errors.size())).arg(errors.first()));
+            m_notices->show(NoticeKind::Error, tr("Could not import %n file(s): %1 %2", nullptr, int(errors.size()))
+                                                   .arg(errors.join(QLatin1Char(' ')), outcome));
     } else {
         m_notices->clear();
     }

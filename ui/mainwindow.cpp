@@ -386,7 +386,7 @@ void MainWindow::setBackend(const ClientConfig &config, bool demo)
     Q_EMIT backendChanged();
 }
 
-void MainWindow::restoreLastState()
+void MainWindow::restoreLastState(bool openLastSession)
 {
     if (const QByteArray geometry = WindowPreferences::geometry(); !geometry.isEmpty())
         restoreGeometry(geometry);
@@ -394,7 +394,8 @@ void MainWindow::restoreLastState()
         restoreState(state);
     fitToScreen(this); // a layout saved on a larger screen (or at another scale) must still fit
     m_prompt->setAspectRatio(WindowPreferences::generateAspect());
-    m_sessions->restoreLast();
+    if (openLastSession)
+        m_sessions->restoreLast();
 }
 
 void MainWindow::onSessionSwitched(const QString &frameToSelect)

@@ -50,8 +50,13 @@ public:
     void setBackend(const ClientConfig &config, bool demo);
     bool isDemoBackend() const { return m_demo; }
     const ClientConfig &clientConfig() const { return m_config; }
-    /** Restores geometry, docks, last session and selection; opens a new session if none. */
-    void restoreLastState();
+    /**
+     * Restores geometry and docks and, with openLastSession, the last session and selection
+     * (a new session if none). Without it no session is opened or created: the caller opens the
+     * one it was given, so that a first launch on an explicit folder does not also make (and
+     * list in Recent) an empty default session.
+     */
+    void restoreLastState(bool openLastSession = true);
 
     // The controllers: the app and the tests talk to these.
     SessionManager *sessions() const { return m_sessions; }

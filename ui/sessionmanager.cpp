@@ -66,7 +66,7 @@ Result<void> SessionManager::open(const QString &dir)
     m_notices->clear();
     // Select the frame the user worked on last (the store remembers it), else the newest head.
     QString select = m_session->store()->currentFrameId();
-    if (select.isEmpty() || !m_session->graph().contains(select)) {
+    if (select.isEmpty() || !m_session->graph().contains(select) || m_session->graph().frame(select)->isTrashed()) {
         const QStringList heads = m_session->graph().heads();
         select = heads.isEmpty() ? QString() : heads.last();
     }

@@ -313,6 +313,9 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
     });
     QObject::connect(&session, &SessionController::errorOccurred, &session,
                      [&console](const QString &m) { console.err(CliText::tr("warning: %1").arg(m) + QLatin1Char('\n')); });
+    QObject::connect(&session, &SessionController::inputConverted, &session, [&console](const QString &, const QString &note) {
+        console.err(CliText::tr("note: %1").arg(note) + QLatin1Char('\n'));
+    });
     QObject::connect(&session, &SessionController::frameReAnchored, &session, [&console](const QString &id) {
         console.err(CliText::tr("note: frame %1 re-anchored (the parent's id is gone; its image was sent inline, continuity may "
                        "differ)")

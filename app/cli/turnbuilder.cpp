@@ -2,6 +2,7 @@
 
 #include "app/cli/cliargs.h"
 #include "app/cli/clitext.h"
+#include "core/api/inputpreparation.h"
 #include "core/api/thinkinglevels.h"
 
 #include <QFile>
@@ -45,7 +46,15 @@ QString TurnBuilder::defaultThinkingLevel() const
 Result<ImageInput> TurnBuilder::loadImage(const QString &path, qint64 budgetBytes)
 {
     Result<ImageInput> loaded = loadImageInput(path);
-    if (loaded.ok() || loaded.error().kind != ErrorKind::TooLarge || !m_allowReencode)
+    if (loaded.ok()) {
+        // GIF, BMP and TIFF are not among the API's input types: send a PNG and say so.
+        QString note;
+        Result<ImageInput> converted = convertToApiType(loaded.value(), &note);
+        if (converted && !note.isEmpty())
+            m_notes << note;
+        return converted;
+    }
+    if (loaded.error().kind != ErrorKind::TooLarge || !m_allowReencode)
         return loaded;
 
     // Over the limit and the user opted in: read the bytes ourselves and re-encode.

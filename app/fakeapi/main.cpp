@@ -108,7 +108,8 @@ int main(int argc, char *argv[])
             count = parts.at(1).toInt(&ok);
         if (!kind || parts.size() > 2 || (parts.size() > 1 && (!ok || count < 1)))
             return fail(QStringLiteral("bad --fault \"%1\": use KIND[:COUNT] with KIND one of rate_limit, server_error, "
-                                       "unavailable_html, connection_reset, truncated_json, slow_trickle, text_only, invalid_key")
+                                       "unavailable_html, connection_reset, truncated_json, slow_trickle, text_only, invalid_key, "
+                                       "reset_before_first_byte")
                             .arg(spec));
         nb2::FakeFault fault;
         fault.kind = *kind;

@@ -161,13 +161,17 @@ int main(int argc, char *argv[])
 
     auto start = [&](const QString &key, const QString &source) {
         backend.apply(key, source);
-        window.restoreLastState();
+        // A session named on the command line is the one to open: the last (or a new default)
+        // session only when there is none, or when it cannot be opened.
+        window.restoreLastState(sessionArg.isEmpty());
         if (!sessionArg.isEmpty()) {
             const nb2::Result<void> opened = QDir().mkpath(sessionArg)
                 ? window.sessions()->open(QDir(sessionArg).absolutePath())
                 : nb2::Result<void>(nb2::Error::make(nb2::ErrorKind::NotWritable, QCoreApplication::translate("main", "cannot create the folder")));
-            if (!opened)
+            if (!opened) {
                 qWarning("Cannot open session %s: %s", qPrintable(sessionArg), qPrintable(opened.error().message));
+                window.sessions()->restoreLast();
+            }
         }
         window.show();
         if (!bundleArg.isEmpty()) {

@@ -2,6 +2,7 @@ nb2_core_area(nb2core_api DEPENDS nb2core_common SOURCES
     api/interaction.h
     api/turnrequest.h api/turnrequest.cpp
     api/imageinput.h api/imageinput.cpp
+    api/inputpreparation.h api/inputpreparation.cpp
     api/apikey.h api/apikey.cpp
     api/clientconfig.h api/clientconfig.cpp
     api/thinkinglevels.h api/thinkinglevels.cpp

@@ -19,6 +19,12 @@
 
 #include <atomic>
 #include <chrono>
+
+#ifdef Q_OS_UNIX
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#endif
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -44,6 +50,52 @@ QString q(const std::string &str) { return QString::fromStdString(str); }
 QString isoNow(qint64 offsetMs = 0)
 {
     return QDateTime::currentDateTimeUtc().addMSecs(offsetMs).toString(Qt::ISODate);
+}
+
+/**
+ * Closes the connection a request came in on before any answer byte is written (the
+ * reset_before_first_byte fault). httplib 0.11 gives a handler no socket, but it does give the
+ * peer's and our port: the one socket of this process with that pair is the connection.
+ * Returns false when it was not found (then the caller answers normally).
+ */
+bool shutDownConnection(const httplib::Request &req)
+{
+#ifdef Q_OS_UNIX
+    bool okRemote = false, okLocal = false;
+    const int remotePort = q(req.get_header_value("REMOTE_PORT")).toInt(&okRemote);
+    const int localPort = q(req.get_header_value("LOCAL_PORT")).toInt(&okLocal);
+    if (!okRemote || !okLocal)
+        return false;
+    const QStringList fds = QDir(QStringLiteral("/proc/self/fd")).entryList(QDir::Files | QDir::System);
+    for (const QString &name : fds) {
+        bool isNumber = false;
+        const int fd = name.toInt(&isNumber);
+        if (!isNumber)
+            continue;
+        sockaddr_storage peer{}, self{};
+        socklen_t peerLen = sizeof peer, selfLen = sizeof self;
+        if (::getpeername(fd, reinterpret_cast<sockaddr *>(&peer), &peerLen) != 0
+            || ::getsockname(fd, reinterpret_cast<sockaddr *>(&self), &selfLen) != 0)
+            continue;
+        auto portOf = [](const sockaddr_storage &a) {
+            if (a.ss_family == AF_INET)
+                return int(ntohs(reinterpret_cast<const sockaddr_in &>(a).sin_port));
+            if (a.ss_family == AF_INET6)
+                return int(ntohs(reinterpret_cast<const sockaddr_in6 &>(a).sin6_port));
+            return -1;
+        };
+        if (portOf(peer) == remotePort && portOf(self) == localPort) {
+            // Linger 0: the close that follows is a reset (RST), not an orderly end.
+            const linger abort{1, 0};
+            ::setsockopt(fd, SOL_SOCKET, SO_LINGER, &abort, sizeof abort);
+            ::shutdown(fd, SHUT_RDWR);
+            return true;
+        }
+    }
+#else
+    Q_UNUSED(req);
+#endif
+    return false;
 }
 
 /** Everything a handler decides; written to httplib by deliver(). */
@@ -532,7 +584,8 @@ void FakeServer::Private::handle(const httplib::Request &req, httplib::Response 
             json e = json::object();
             e["message"] = "Resource has been exhausted (e.g. check quota).";
             e["code"] = "resource_exhausted";
-            e["details"] = json::array({json{{"retryDelay", std::to_string(std::max(0, fault->retryAfterSeconds)) + "s"}}});
+            if (fault->retryAfterSeconds >= 0) // "without Retry-After": no delay anywhere, header or body
+                e["details"] = json::array({json{{"retryDelay", std::to_string(fault->retryAfterSeconds) + "s"}}});
             Reply r = jsonReply(429, json{{"error", e}});
             if (fault->retryAfterSeconds >= 0)
                 r.headers.emplace_back("Retry-After", std::to_string(fault->retryAfterSeconds));
@@ -542,17 +595,30 @@ void FakeServer::Private::handle(const httplib::Request &req, httplib::Response 
             return;
         }
         case FakeFault::Kind::ServerErrorJson:
-            deliver(nativeError(500, "internal",
-                                QStringLiteral("An internal error has occurred. Please retry or report in "
-                                               "https://developers.generativeai.google/guide/troubleshooting")),
-                    std::nullopt, res);
+            if (fault->status == 503)
+                deliver(nativeError(503, "unavailable", QStringLiteral("The model is overloaded. Please try again later.")),
+                        std::nullopt, res);
+            else
+                deliver(nativeError(fault->status > 0 ? fault->status : 500, "internal",
+                                    QStringLiteral("An internal error has occurred. Please retry or report in "
+                                                   "https://developers.generativeai.google/guide/troubleshooting")),
+                        std::nullopt, res);
             return;
+        case FakeFault::Kind::ResetBeforeFirstByte:
+            if (shutDownConnection(req)) {
+                res.status = 500; // never reaches the peer: the socket is already shut
+                return;
+            }
+            break;
         case FakeFault::Kind::ServiceUnavailableHtml: {
             Reply r;
-            r.status = 503;
+            r.status = fault->status > 0 ? fault->status : 503;
             r.contentType = "text/html; charset=UTF-8";
+            const std::string code = std::to_string(r.status);
+            const std::string reason = r.status == 503 ? "Service Unavailable" : r.status == 502 ? "Bad Gateway"
+                                                                                                 : "Server Error";
             r.body = "<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>"
-                     "<title>Error 503 (Service Unavailable)!!1</title></head>\n<body><p><b>503.</b> "
+                     "<title>Error " + code + " (" + reason + ")!!1</title></head>\n<body><p><b>" + code + ".</b> "
                      "<ins>That\xE2\x80\x99s an error.</ins></p><p>The service is temporarily unavailable. "
                      "Please try again later. <ins>That\xE2\x80\x99s all we know.</ins></p></body></html>\n";
             deliver(r, std::nullopt, res);
@@ -1443,7 +1509,7 @@ Reply FakeServer::Private::control(const httplib::Request &req, const std::strin
                                      QStringLiteral("latency_ms"), QStringLiteral("forget"),
                                      QStringLiteral("thinking_levels"), QStringLiteral("clear_faults"),
                                      QStringLiteral("clear_requests"), QStringLiteral("require_key"),
-                                     QStringLiteral("thinking_error")};
+                                     QStringLiteral("thinking_error"), QStringLiteral("status")};
     for (const auto &[k, v] : body.items()) {
         if (!known.contains(q(k)))
             return nativeError(400, "invalid_request", QStringLiteral("control: unknown field \"%1\".").arg(q(k)));
@@ -1458,12 +1524,14 @@ Reply FakeServer::Private::control(const httplib::Request &req, const std::strin
         if (!kind)
             return nativeError(400, "invalid_request",
                                QStringLiteral("control: unknown fault; use one of rate_limit, server_error, unavailable_html, "
-                                              "connection_reset, truncated_json, slow_trickle, text_only, invalid_key."));
+                                              "connection_reset, truncated_json, slow_trickle, text_only, invalid_key, "
+                                              "reset_before_first_byte."));
         FakeFault f;
         f.kind = *kind;
         f.retryAfterSeconds = intField("retry_after", 1);
         f.retryAfterMs = intField("retry_after_ms", -1);
         f.trickleMs = intField("trickle_ms", 2000);
+        f.status = intField("status", 0);
         fault = f;
     }
     std::optional<FakeServerOptions::ThinkingError> wording;
@@ -1543,6 +1611,7 @@ std::optional<FakeFault::Kind> fakeFaultKindFromName(const QString &name)
         {"slow_trickle", FakeFault::Kind::SlowTrickle},
         {"text_only", FakeFault::Kind::TextOnlyRefusal},
         {"invalid_key", FakeFault::Kind::InvalidKey},
+        {"reset_before_first_byte", FakeFault::Kind::ResetBeforeFirstByte},
     };
     const QString n = name.trimmed().toLower().replace(QLatin1Char('-'), QLatin1Char('_'));
     for (const auto &e : names) {
@@ -1563,6 +1632,7 @@ QString fakeFaultKindName(FakeFault::Kind kind)
     case FakeFault::Kind::SlowTrickle: return QStringLiteral("slow_trickle");
     case FakeFault::Kind::TextOnlyRefusal: return QStringLiteral("text_only");
     case FakeFault::Kind::InvalidKey: return QStringLiteral("invalid_key");
+    case FakeFault::Kind::ResetBeforeFirstByte: return QStringLiteral("reset_before_first_byte");
     }
     return {};
 }

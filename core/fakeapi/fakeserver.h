@@ -22,16 +22,20 @@ struct FakeFault {
         SlowTrickle,            // 200, correct body sent in small chunks spread over trickleMs
         TextOnlyRefusal,        // 200 completed interaction with a text refusal and no image
         InvalidKey,             // 400 API_KEY_INVALID (array-wrapped google error) whatever the key
+        ResetBeforeFirstByte,   // the connection is closed before any response byte; nothing is stored
     };
     Kind kind = Kind::RateLimit;
     int retryAfterSeconds = 1; // RateLimit: Retry-After header (seconds); < 0 = omit the header
     int retryAfterMs = -1;     // RateLimit: retry-after-ms header when >= 0
     int trickleMs = 2000;      // SlowTrickle: total time over which the body is spread
+    /** ServerErrorJson / ServiceUnavailableHtml: the HTTP status (0 = the kind's own, 500 / 503),
+     *  so that 500 and 503 can each be answered with a JSON or an HTML body. */
+    int status = 0;
 };
 
 /** Stable lower-case names used by the binary's --fault flag and the control endpoint:
  *  rate_limit, server_error, unavailable_html, connection_reset, truncated_json,
- *  slow_trickle, text_only, invalid_key. */
+ *  slow_trickle, text_only, invalid_key, reset_before_first_byte. */
 std::optional<FakeFault::Kind> fakeFaultKindFromName(const QString &name);
 QString fakeFaultKindName(FakeFault::Kind kind);
 

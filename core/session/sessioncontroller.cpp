@@ -1,9 +1,11 @@
 #include "core/session/sessioncontroller.h"
 
 #include "core/api/imageinput.h"
+#include "core/api/inputpreparation.h"
 #include "core/api/interactionsclient.h"
 #include "core/session/framecommands.h"
 #include "core/session/sessionpaths.h"
+#include "core/session/ownerprocess.h"
 #include "core/session/sessionstore.h"
 #include "core/session/turnplanner.h"
 
@@ -16,17 +18,12 @@
 #include <QFutureWatcher>
 #include <QSize>
 #include <QThreadPool>
+#include <QTimer>
 #include <QUndoStack>
 #include <QUuid>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <optional>
-
-#ifdef Q_OS_UNIX
-#include <cerrno>
-#include <signal.h>
-#include <unistd.h>
-#endif
 
 namespace nb2 {
 
@@ -79,6 +76,7 @@ struct SessionController::JobResult {
     FrameImage image;
     bool reAnchored = false;
     int attempts = 0;
+    QStringList notes; // inputs converted before sending (GIF -> PNG, ...), for the user
 };
 
 namespace {
@@ -88,24 +86,23 @@ qint64 currentPid()
     return QCoreApplication::applicationPid();
 }
 
-bool processAlive(qint64 pid)
+/** How often a session with another process's pending turn checks that the process still lives. */
+constexpr int kOwnerCheckMs = 2000;
+
+/** A stored input as the API takes it: GIF, BMP and TIFF are sent as PNG (and notes says so). */
+Result<ImageInput> loadInput(const QString &path, QStringList *notes)
 {
-#ifdef Q_OS_UNIX
-    if (pid <= 0)
-        return false;
-    return ::kill(pid_t(pid), 0) == 0 || errno == EPERM;
-#else
-    Q_UNUSED(pid);
-    return false;
-#endif
+    const Result<ImageInput> loaded = loadImageInput(path);
+    if (!loaded)
+        return loaded;
+    QString note;
+    Result<ImageInput> converted = convertToApiType(loaded.value(), &note);
+    if (converted && !note.isEmpty() && notes)
+        notes->append(note);
+    return converted;
 }
 
-Result<ImageInput> loadInput(const QString &path)
-{
-    return loadImageInput(path);
-}
-
-Result<TurnRequest> buildRequest(const SessionController::Job &job, FrameKind kind)
+Result<TurnRequest> buildRequest(const SessionController::Job &job, FrameKind kind, QStringList *notes = nullptr)
 {
     switch (kind) {
     case FrameKind::Generate:
@@ -116,16 +113,16 @@ Result<TurnRequest> buildRequest(const SessionController::Job &job, FrameKind ki
     case FrameKind::ReAnchor: {
         const QString file = kind == FrameKind::ReAnchor && job.kind == FrameKind::Edit ? job.reAnchorFile
                                                                                          : job.inputFiles.value(0);
-        const Result<ImageInput> target = loadInput(file);
+        const Result<ImageInput> target = loadInput(file, notes);
         if (!target)
             return target.error();
         return TurnRequest::editLocal(target.value(), job.prompt, job.aspectRatio, job.thinkingLevel);
     }
     case FrameKind::StyleEdit: {
-        const Result<ImageInput> style = loadInput(job.inputFiles.value(0));
+        const Result<ImageInput> style = loadInput(job.inputFiles.value(0), notes);
         if (!style)
             return style.error();
-        const Result<ImageInput> target = loadInput(job.inputFiles.value(1));
+        const Result<ImageInput> target = loadInput(job.inputFiles.value(1), notes);
         if (!target)
             return target.error();
         return TurnRequest::styleEdit(target.value(), style.value(), job.prompt, job.aspectRatio, job.thinkingLevel);
@@ -224,7 +221,7 @@ SessionController::JobResult runJob(std::shared_ptr<SessionController::Job> job)
         r.interaction = {};
     }
 
-    Result<TurnRequest> request = buildRequest(*job, job->kind);
+    Result<TurnRequest> request = buildRequest(*job, job->kind, &r.notes);
     if (!request) {
         r.error = request.error();
         return r;
@@ -274,7 +271,7 @@ SessionController::JobResult runJob(std::shared_ptr<SessionController::Job> job)
     FrameKind finalKind = job->kind;
     if (!res && res.error().kind == ErrorKind::NotFound && job->canReAnchor && !job->cancel->isCancelled()) {
         // The parent's id is gone on the server: send its stored pixels instead.
-        Result<TurnRequest> inlineRequest = buildRequest(*job, FrameKind::ReAnchor);
+        Result<TurnRequest> inlineRequest = buildRequest(*job, FrameKind::ReAnchor, &r.notes);
         if (!inlineRequest) {
             r.error = inlineRequest.error();
             return r;
@@ -305,6 +302,9 @@ SessionController::SessionController(QObject *parent) : QObject(parent)
     m_pool->setMaxThreadCount(m_settings.concurrencyLimit + 1);
     connect(m_store, &SessionStore::changedExternally, this, &SessionController::onStoreChanged);
     connect(m_store, &SessionStore::writeFailed, this, &SessionController::errorOccurred);
+    m_ownerCheck = new QTimer(this);
+    m_ownerCheck->setInterval(kOwnerCheckMs);
+    connect(m_ownerCheck, &QTimer::timeout, this, &SessionController::checkForeignOwners);
 }
 
 SessionController::~SessionController()
@@ -334,6 +334,7 @@ Result<void> SessionController::open(const QString &dir)
     emit opened();
     if (m_settings.recoverOnOpen)
         recoverInterrupted();
+    watchForeignOwners();
     return {};
 }
 
@@ -346,6 +347,7 @@ Result<void> SessionController::rebuild(const QString &dir)
     emit opened();
     if (m_settings.recoverOnOpen)
         recoverInterrupted();
+    watchForeignOwners();
     return {};
 }
 
@@ -357,6 +359,7 @@ void SessionController::close()
         it = m_running.contains(it.key()) ? std::next(it) : m_jobs.erase(it);
     while (!m_running.isEmpty())
         waitForIdle(60000);
+    m_ownerCheck->stop();
     m_store->close();
     m_undoStack->clear();
 }
@@ -766,6 +769,8 @@ void SessionController::finishJob(const JobResult &result)
 {
     std::shared_ptr<Job> job = m_running.take(result.frameId);
     m_jobs.remove(result.frameId);
+    for (const QString &note : result.notes)
+        emit inputConverted(result.frameId, note);
     const Frame *fp = graph().frame(result.frameId);
     if (!fp) {
         pump();
@@ -890,6 +895,13 @@ bool SessionController::cancel(const QString &frameId)
         job->cancel->cancel();
         return true;
     }
+    // Another process's turn: if that process is gone, recover it now instead of waiting for
+    // the next owner check (a live owner's turn is not ours to cancel).
+    const Frame *fp = graph().frame(frameId);
+    if (fp && fp->isPending() && fp->ownerPid != currentPid() && !isOwnerProcessAlive(fp->ownerPid)) {
+        recoverInterrupted();
+        return true;
+    }
     return false;
 }
 
@@ -982,7 +994,8 @@ void SessionController::recoverInterrupted()
     m_interrupted = 0;
     QList<Frame> interrupted;
     QStringList toFetch;
-    for (const Frame &f : graph().frames()) {
+    std::optional<Journal::Replay> journal; // read once, only if a dead turn's id is not in the manifest
+    for (Frame f : graph().frames()) {
         if (isTracked(f.id))
             continue;
         if (!f.isPending()) {
@@ -991,8 +1004,19 @@ void SessionController::recoverInterrupted()
                 toFetch.append(f.id);
             continue;
         }
-        if (f.ownerPid != currentPid() && processAlive(f.ownerPid))
+        if (f.ownerPid != currentPid() && isOwnerProcessAlive(f.ownerPid))
             continue; // another live process is running this turn
+        if (f.interactionId.isEmpty()) {
+            // The owner may have died between journalling the id its stream revealed and the
+            // manifest write that would have carried it: the journal has it, and get is free.
+            if (!journal)
+                journal = Journal::replay(m_store->journalPath());
+            const QString journalled = journal->interactionIds.value(f.id);
+            if (!journalled.isEmpty()) {
+                f.interactionId = journalled;
+                commitFrames({f});
+            }
+        }
         if (!f.interactionId.isEmpty() && !m_client)
             continue; // recoverable by get: leave it for an opening that has a client (key)
         if (f.interactionId.isEmpty()) {
@@ -1030,6 +1054,41 @@ void SessionController::recoverInterrupted()
     }
     m_recovering = true;
     pump();
+}
+
+bool SessionController::hasForeignPendingTurn(bool *ownerDead) const
+{
+    bool any = false;
+    for (const Frame &f : graph().frames()) {
+        if (!f.isPending() || isTracked(f.id) || f.ownerPid == currentPid())
+            continue;
+        any = true;
+        if (ownerDead && !isOwnerProcessAlive(f.ownerPid)) {
+            *ownerDead = true;
+            return true;
+        }
+    }
+    return any;
+}
+
+void SessionController::watchForeignOwners()
+{
+    // Another window or nb2lite may run a turn of this session and die with it (kill -9, a
+    // crash): while such a turn is listed, look every couple of seconds whether its owner lives.
+    if (isOpen() && hasForeignPendingTurn()) {
+        if (!m_ownerCheck->isActive())
+            m_ownerCheck->start();
+    } else {
+        m_ownerCheck->stop();
+    }
+}
+
+void SessionController::checkForeignOwners()
+{
+    bool ownerDead = false;
+    if (isOpen() && hasForeignPendingTurn(&ownerDead) && ownerDead)
+        recoverInterrupted(); // get for known ids, "interrupted" (Retry) for the rest
+    watchForeignOwners();
 }
 
 bool SessionController::applyRetentionToExistingFrames()
@@ -1108,7 +1167,42 @@ bool SessionController::applyUserFields(const QList<Frame> &frames)
         f.trashGroup = src.trashGroup;
         updated.append(f);
     }
-    if (updated.isEmpty() || !commitFrames(updated))
+    if (updated.isEmpty())
+        return false;
+    // The current frame ("head", the selection after reopening) must stay a live frame: when
+    // it goes to the trash (delete, or redo of one) it moves to its nearest live ancestor,
+    // else to the newest live head. Undo of a delete leaves it where it moved.
+    QString current = m_store->currentFrameId();
+    if (!current.isEmpty()) {
+        QHash<QString, const Frame *> next;
+        for (const Frame &f : std::as_const(updated))
+            next.insert(f.id, &f);
+        auto trashedAfter = [&](const QString &id) {
+            if (const Frame *f = next.value(id))
+                return f->isTrashed();
+            const Frame *g = graph().frame(id);
+            return !g || g->isTrashed();
+        };
+        if (trashedAfter(current)) {
+            QString live;
+            for (QString up = graph().value(current).parentId; !up.isEmpty(); up = graph().value(up).parentId) {
+                if (!trashedAfter(up)) {
+                    live = up;
+                    break;
+                }
+            }
+            if (live.isEmpty()) {
+                const QList<Frame> all = graph().frames();
+                for (auto it = all.crbegin(); it != all.crend() && live.isEmpty(); ++it)
+                    if (!trashedAfter(it->id))
+                        live = it->id;
+            }
+            current = live; // empty when nothing is left outside the trash: left as it was
+        } else {
+            current.clear(); // unchanged
+        }
+    }
+    if (!commitFrames(updated, current))
         return false;
     for (const Frame &f : std::as_const(updated)) {
         recordFrameAfterWrite(f); // so a rebuild keeps titles, stars, notes and the trash
@@ -1268,6 +1362,7 @@ void SessionController::onStoreChanged(const QStringList &added, const QStringLi
     for (const QString &id : removed)
         emit frameRemoved(id);
     emit changedExternally();
+    watchForeignOwners();
 }
 
 } // namespace nb2

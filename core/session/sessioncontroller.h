@@ -13,6 +13,7 @@
 
 #include <memory>
 
+class QTimer;
 class QUndoStack;
 class QThreadPool;
 
@@ -139,13 +140,18 @@ public:
      */
     Result<QString> importStoredImage(const FrameImage &image, const QDateTime &writtenAt, const ImportOptions &options);
 
-    /** Cancels a pending frame (queued: at once; running: aborts the call). */
+    /** Cancels a pending frame (queued: at once; running: aborts the call; another process's turn whose process died: recovers it). */
     bool cancel(const QString &frameId);
     /** Re-runs a failed/cancelled/interrupted frame's stored request (same frame, attempts accumulate). */
     Result<QString> retry(const QString &frameId);
     /** Explicitly re-anchors a failed/interrupted edit: re-sends the parent's pixels inline with the same prompt. */
     Result<QString> reAnchor(const QString &frameId);
-    /** Crashed turns (pending, owner process gone): get() for known ids (left pending when no client is set); others become Interrupted. Emits recoveryFinished. */
+    /**
+     * Crashed turns (pending, owner process gone or a zombie): get() for ids the manifest or the
+     * journal knows (left pending when no client is set); others become Interrupted (Retry).
+     * Runs on open and, while another process's turn is pending, whenever a check every 2 s
+     * finds that process dead. Emits recoveryFinished.
+     */
     void recoverInterrupted();
 
     /** Recomputes every server id's expiry (finish time + the current retention setting), e.g. after the user says the key is free-tier. */
@@ -187,6 +193,8 @@ signals:
     /** A streaming turn sent a draft image (encoded bytes) from its thought step. */
     void draftReceived(const QString &frameId, const QByteArray &imageBytes);
     void branchCreated(const QString &parentId, const QString &frameId);
+    /** An input was sent in another type than stored (an animated GIF as its first frame in PNG, ...); note says so. */
+    void inputConverted(const QString &frameId, const QString &note);
     void recoveryFinished(int recovered, int interrupted);
     void changedExternally();                    // another process wrote the session
     void idle();
@@ -221,6 +229,11 @@ private:
     QDateTime expiryFor(const QDateTime &from) const;
     Result<void> trash(const QStringList &ids, const QString &text);
     bool isTracked(const QString &frameId) const;
+    /** A pending turn owned by another process (ownerDead: and its process is gone); stops at the first dead one. */
+    bool hasForeignPendingTurn(bool *ownerDead = nullptr) const;
+    /** Starts or stops the owner check to match hasForeignPendingTurn(). */
+    void watchForeignOwners();
+    void checkForeignOwners();
 
     SessionStore *m_store = nullptr;
     QUndoStack *m_undoStack = nullptr;
@@ -230,6 +243,7 @@ private:
     QStringList m_queue;                              // pending frame ids waiting for a slot
     QHash<QString, std::shared_ptr<Job>> m_jobs;      // queued or running jobs by frame id
     QHash<QString, std::shared_ptr<Job>> m_running;   // the running subset
+    QTimer *m_ownerCheck = nullptr;                   // while another process's turn is pending
     bool m_recovering = false;
     int m_recovered = 0;
     int m_interrupted = 0;

@@ -17,6 +17,7 @@
 #include <QMutex>
 #include <QRegularExpression>
 #include <QSaveFile>
+#include <QStorageInfo>
 #include <QThreadPool>
 #include <QTimer>
 #include <QUuid>
@@ -82,9 +83,16 @@ Result<std::unique_ptr<QLockFile>> acquireLock(const QString &lockPath, int time
     for (;;) {
         if (lock->tryLock(int(std::clamp<qint64>(deadline.remainingTime(), 0, 100))))
             return lock;
-        // Not "locked by another process (pid 0)" for ten seconds: the file cannot be made at all.
-        if (lock->error() == QLockFile::PermissionError)
-            return notWritable(QFileInfo(lockPath).absolutePath());
+        if (lock->error() == QLockFile::PermissionError) {
+            // Nobody holds it: the folder is read-only (or not ours). Waiting cannot help, and
+            // "locked by another process" would send the user looking for one.
+            const QString folder = QFileInfo(lockPath).absolutePath();
+            return Error::make(ErrorKind::NotWritable,
+                               QStringLiteral("%1: the session folder is read-only (its lock file cannot be created), "
+                                              "so nothing can be added to it. Make the folder writable, or copy the "
+                                              "session to a writable folder and open that.")
+                                   .arg(QDir::toNativeSeparators(folder)));
+        }
         // A writer killed between creating the lock file and writing its pid leaves a file
         // QLockFile cannot judge; once it is clearly not being written any more, it is stale.
         if (!lock->getLockInfo(&pid, &host, &app)
@@ -965,9 +973,21 @@ Result<FrameImage> SessionStore::writeImageFile(const QString &sessionDir, const
         + QStringLiteral(".tmp-%1").arg(QUuid::createUuid().toString(QUuid::Id128).left(8));
     {
         QFile f(temp);
-        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.flush()) {
-            const QString why = f.errorString();
-            const ErrorKind kind = writeFailureKind(target, &f);
+        bool written = f.open(QIODevice::WriteOnly);
+        // A full disk first shows as a short write without an error; the next write reports it.
+        for (qint64 done = 0; written && done < bytes.size();) {
+            const qint64 n = f.write(bytes.constData() + done, bytes.size() - done);
+            written = n > 0;
+            done += qMax<qint64>(n, 0);
+        }
+        if (!written || !f.flush()) {
+            ErrorKind kind = writeFailureKind(target, &f);
+            if (kind == ErrorKind::Io && QStorageInfo(ti.absolutePath()).bytesAvailable() < bytes.size())
+                kind = ErrorKind::DiskFull;
+            const QString why = kind == ErrorKind::DiskFull
+                ? QStringLiteral("no space left on the device (%1 bytes needed); free some space and retry")
+                      .arg(bytes.size())
+                : f.errorString();
             f.close();
             QFile::remove(temp);
             return Error::make(kind, QStringLiteral("%1: cannot write the image: %2").arg(QDir::toNativeSeparators(target), why));

@@ -6,6 +6,7 @@ nb2_core_area(nb2core_session DEPENDS nb2core_api SOURCES
     session/journal.h session/journal.cpp
     session/sessionpaths.h session/sessionpaths.cpp
     session/sessionstore.h session/sessionstore.cpp
+    session/ownerprocess.h session/ownerprocess.cpp
     session/sessioncontroller.h session/sessioncontroller.cpp
     session/framecommands.h session/framecommands.cpp
     session/turnplanner.h session/turnplanner.cpp

@@ -1627,6 +1627,11 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
         <source>Copied the image of %1.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Nothing is selected.
+Select a frame in the timeline to show it here.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>nb2::ImportCheck</name>
@@ -1640,14 +1645,6 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
     </message>
     <message>
         <source>“%1” cannot be used as an image.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>“%1” is a %2 image, which this system cannot decode. Convert it to PNG or JPEG first.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>“%1” is damaged or incomplete: %2. Nothing was imported.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1730,13 +1727,6 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <source>%n file(s) were not imported. %1</source>
-        <translation>
-            <numerusform>%n file were not imported. %1</numerusform>
-            <numerusform>%n files were not imported. %1</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>Imported %n picture(s). Describe a change and press Edit this frame.</source>
         <translation>
             <numerusform>Imported %n picture. Describe a change and press Edit this frame.</numerusform>
@@ -1750,6 +1740,28 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
     <message>
         <source>Style reference set: the next edit restyles the selected frame after it.</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing was imported.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %n picture(s).</source>
+        <translation>
+            <numerusform>Imported %n picture.</numerusform>
+            <numerusform>Imported %n pictures.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Could not import %n file(s): %1 %2</source>
+        <translation>
+            <numerusform>Could not import %n file: %1 %2</numerusform>
+            <numerusform>Could not import %n files: %1 %2</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -4354,6 +4366,10 @@ reference</source>
     </message>
     <message>
         <source>retrying: attempt %1 of %2 failed (%3: %4); trying again in %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>note: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

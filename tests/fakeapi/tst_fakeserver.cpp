@@ -598,6 +598,9 @@ private slots:
             QVERIFY(r.body.contains("<html"));
             QVERIFY(QJsonDocument::fromJson(r.body).isNull());
             break;
+        case FakeFault::Kind::ResetBeforeFirstByte:
+            QVERIFY(!r.ok); // covered in resetBeforeFirstByteAndStatusOverride
+            break;
         case FakeFault::Kind::ConnectionReset:
             QVERIFY2(!r.ok, "a dropped connection must not look like a complete response");
             break;
@@ -651,9 +654,37 @@ private slots:
         QCOMPARE(create(generateBody(QStringLiteral("a"))).status, 200);
     }
 
+    void resetBeforeFirstByteAndStatusOverride()
+    {
+        FakeFault reset;
+        reset.kind = FakeFault::Kind::ResetBeforeFirstByte;
+        m_server->injectFault(reset, 1);
+        const int stored = m_server->interactionCount();
+        const Reply cut = create(generateBody(QStringLiteral("a")));
+        QVERIFY2(!cut.ok, "no byte of an answer may arrive");
+        QCOMPARE(m_server->interactionCount(), stored); // nothing was made
+        QCOMPARE(create(generateBody(QStringLiteral("a"))).status, 200);
+
+        FakeFault json503;
+        json503.kind = FakeFault::Kind::ServerErrorJson;
+        json503.status = 503;
+        FakeFault html500;
+        html500.kind = FakeFault::Kind::ServiceUnavailableHtml;
+        html500.status = 500;
+        m_server->injectFault(json503, 1);
+        m_server->injectFault(html500, 1);
+        const Reply a = create(generateBody(QStringLiteral("a")));
+        QCOMPARE(a.status, 503);
+        QCOMPARE(a.obj()[QStringLiteral("error")][QStringLiteral("code")].toString(), QStringLiteral("unavailable"));
+        const Reply b = create(generateBody(QStringLiteral("a")));
+        QCOMPARE(b.status, 500);
+        QVERIFY(b.contentType.startsWith(QStringLiteral("text/html")));
+        QVERIFY(b.body.contains("Error 500"));
+    }
+
     void fakeFaultNamesRoundTrip()
     {
-        for (int k = int(FakeFault::Kind::RateLimit); k <= int(FakeFault::Kind::InvalidKey); ++k) {
+        for (int k = int(FakeFault::Kind::RateLimit); k <= int(FakeFault::Kind::ResetBeforeFirstByte); ++k) {
             const auto kind = FakeFault::Kind(k);
             QCOMPARE(fakeFaultKindFromName(fakeFaultKindName(kind)), std::optional<FakeFault::Kind>(kind));
         }

@@ -61,6 +61,12 @@ struct CliArgs {
     bool all = false;
     bool idsOnly = false;
 
+    // Cost and find.
+    double budgetUsd = -1;      // --budget, -1: not given (0: no budget)
+    bool dryRun = false;
+    QString grep;               // log --grep
+    bool starredOnly = false;   // log --starred
+
     // Export.
     QString format;
     QString exportBranch;

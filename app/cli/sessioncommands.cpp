@@ -4,6 +4,7 @@
 #include "app/cli/clisetup.h"
 #include "app/cli/clitext.h"
 #include "app/cli/console.h"
+#include "app/cli/costcommands.h"
 #include "app/cli/demobackend.h"
 #include "app/cli/exitcodes.h"
 #include "app/cli/jsonout.h"
@@ -98,6 +99,8 @@ SessionSettings settingsFrom(const CliArgs &a)
         settings.retentionPlan = QStringLiteral("custom");
         settings.customRetentionDays = a.retention.toInt();
     }
+    if (a.budgetUsd >= 0)
+        settings.budgetUsd = a.budgetUsd;
     return settings;
 }
 
@@ -122,6 +125,10 @@ void printLog(const SessionController &session, const CliArgs &a, Console &conso
 {
     const FrameGraph &g = session.graph();
     const FrameGraph::Visibility visibility = a.all ? FrameGraph::IncludeTrashed : FrameGraph::LiveOnly;
+    if (!a.grep.trimmed().isEmpty() || a.starredOnly) {
+        printFilteredLog(session, a, console, &frameLine);
+        return;
+    }
     if (a.json) {
         console.out(jsonLine(graphJson(session)));
         return;
@@ -234,7 +241,8 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
 
     SessionController session;
     session.setSettings(settingsFrom(a));
-    const bool needsApi = cmd != CliCommand::Log && cmd != CliCommand::Import && cmd != CliCommand::Rebuild;
+    const bool needsApi = cmd != CliCommand::Log && cmd != CliCommand::Import && cmd != CliCommand::Rebuild
+                       && cmd != CliCommand::Cost && !a.dryRun;
     if (needsApi || !config.apiKey.isEmpty())
         session.setClient(std::make_shared<InteractionsClient>(config));
 
@@ -285,12 +293,27 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
         ref = resolved.value();
     }
 
+    if (a.dryRun) {
+        FrameKind kind = FrameKind::Generate;
+        if (cmd == CliCommand::Edit)
+            kind = FrameKind::Edit;
+        else if (cmd == CliCommand::EditLocal || cmd == CliCommand::StyleEdit)
+            kind = a.styleFile.isEmpty() ? FrameKind::EditLocal : FrameKind::StyleEdit;
+        if (cmd == CliCommand::Edit && session.graph().hasChildren(ref) && !a.fork)
+            return usage(CliText::tr("frame %1 already has children; editing it would fork a new branch. Pass --branch to fork "
+                                     "on purpose, or edit the branch head (%2, or 'head').")
+                             .arg(ref, session.graph().headFrom(ref)));
+        return printDryRun(session.graph(), session.priceTable(), session.settings().budgetUsd, kind, config.model, a, console);
+    }
+
     Result<QString> started = QString();
     std::optional<Provenance> record;
     switch (cmd) {
     case CliCommand::Log:
         printLog(session, a, console);
         return kExitSuccess;
+    case CliCommand::Cost:
+        return printCost(session, a, console);
     case CliCommand::Recover:
     case CliCommand::Rebuild:
         console.out(CliText::tr("session %1: %n frame(s)", nullptr, int(session.graph().size())).arg(session.store()->dir())

@@ -1391,6 +1391,44 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
     </message>
 </context>
 <context>
+    <name>nb2::FindBar</name>
+    <message>
+        <source>Find in prompts and titles (Ctrl+F)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Find frames</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only starred frames</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Any status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Any kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n frame(s)</source>
+        <translation>
+            <numerusform>%1 of %n frame</numerusform>
+            <numerusform>%1 of %n frames</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>nb2::FrameEditor</name>
     <message>
         <source>Moved %1 to the trash. Undo (Ctrl+Z) brings it back.</source>
@@ -1979,6 +2017,10 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
         <source>★ Starred</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Cost:</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>nb2::KeyStore</name>
@@ -2177,6 +2219,26 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
             <numerusform>%n request still running.</numerusform>
             <numerusform>%n requests still running.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Cost: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Estimated from the frames&apos; token usage and the price table (%1, as of %2). Edit the prices in Settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (estimate)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 to reproduce this branch up to here</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -4233,6 +4295,99 @@ reference</source>
         <source>nb2lite mcp: stopped by a signal
 </source>
         <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--budget takes an amount in US dollars from 0.01 to 100000 (0: no budget), not &apos;%1&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>refuse a turn (nothing is sent) when the session&apos;s estimated cost would go over USD dollars; 0: no budget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>send nothing: print the plan (how many turns) and the estimated cost, and whether the budget allows it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>log: only frames whose prompt or title contains TEXT (any case)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>log: only starred frames</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>show what the session&apos;s turns cost: per frame, per branch, in total</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Costs are estimates: the frames&apos; token usage priced with the built-in price table (its date and source are printed). Per branch: the frames only that branch has, and what sending its whole path again would cost. With --budget, what is left.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>prices (USD per 1M tokens; %1, as of %2):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  %1: input %2, output %3, image output %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>free</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no usage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (model not in the price table: priced as %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>branches:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>  %1. head %2: %3 own, %4 to reproduce (%n turn(s))</source>
+        <translation>
+            <numerusform>  %1. head %2: %3 own, %4 to reproduce (%n turn)</numerusform>
+            <numerusform>  %1. head %2: %3 own, %4 to reproduce (%n turns)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>total: %1 (estimate)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n finished turn(s) without usage are not counted</source>
+        <translation>
+            <numerusform>; %n finished turn without usage is not counted</numerusform>
+            <numerusform>; %n finished turns without usage are not counted</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>budget: %1, left: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>dry run, nothing sent: 1 turn (%1) on %2, estimated %3 (%4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>within the budget of %1 (spent so far: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  (after %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n frame(s) match</source>
+        <translation>
+            <numerusform>%1 of %n frame matches</numerusform>
+            <numerusform>%1 of %n frames match</numerusform>
+        </translation>
     </message>
 </context>
 </TS>

@@ -11,6 +11,11 @@
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
 
+#include <QJsonObject>
+#include <QJsonValue>
+
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 namespace nb2::cli {

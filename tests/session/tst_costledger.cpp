@@ -6,6 +6,8 @@
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
 
+#include <QHash>
+#include <QJsonArray>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QtTest>

@@ -2999,6 +2999,62 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
         <source>%1=%2 from the environment overrides this.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Cost (estimate)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No budget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Session budget in US dollars</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A turn that would take a session&apos;s estimated cost over this is refused before anything is sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Session &amp;budget:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Input price per million tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text and thinking output price per million tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Image output price per million tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prices per 1M tokens:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>For %1; %2, as of %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This model is not in the table: the first model&apos;s prices are used.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>nb2::ShortcutsDialog</name>

@@ -385,6 +385,14 @@ QString Parser::applyOption(const OptionSpec &option, const QString &value)
         break;
     }
     case OptionId::DryRun: m_args.dryRun = true; break;
+    case OptionId::Variants: {
+        bool ok = false;
+        const int n = value.toInt(&ok);
+        if (!ok || n < 1 || n > kMaxVariants)
+            return CliText::tr("--variants takes a number from 1 to %1, not '%2'").arg(kMaxVariants).arg(value);
+        m_args.variants = n;
+        break;
+    }
     case OptionId::Grep: m_args.grep = value; break;
     case OptionId::Starred: m_args.starredOnly = true; break;
     case OptionId::Ids: m_args.idsOnly = true; break;

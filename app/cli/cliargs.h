@@ -66,6 +66,7 @@ struct CliArgs {
     bool dryRun = false;
     QString grep;               // log --grep
     bool starredOnly = false;   // log --starred
+    int variants = 1;           // --variants N (1..8)
 
     // Export.
     QString format;
@@ -81,6 +82,9 @@ struct CliArgs {
     bool noImageBlocks = false;
     bool printSkill = false;
 };
+
+/** The most turns one --variants may send at once. */
+inline constexpr int kMaxVariants = 8;
 
 struct CliParseResult {
     CliArgs args;

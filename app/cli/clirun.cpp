@@ -84,7 +84,7 @@ int runApiCommand(const CliArgs &args, Console &console, const CommandContext &c
                              : args.command == CliCommand::Edit    ? FrameKind::Edit
                              : args.styleFile.isEmpty()            ? FrameKind::EditLocal
                                                                    : FrameKind::StyleEdit;
-        return printDryRun(FrameGraph(), PriceTable::defaults(), 0, kind, setup.config.model, args, console);
+        return printDryRun(FrameGraph(), PriceTable::defaults(), 0, kind, setup.config.model, 1, args, console);
     }
     InteractionsClient client(setup.config);
     CommandRunner runner(client, &levels, setup.outputDir, [&console](const QString &line) { console.err(line + QLatin1Char('\n')); });

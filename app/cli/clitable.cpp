@@ -151,6 +151,11 @@ constexpr std::array kOptions{
                                  "send nothing: print the plan (how many turns) and the estimated cost, and whether "
                                  "the budget allows it"),
                false},
+    OptionSpec{Variants, "--variants", nullptr, nullptr, V::Count, "N",
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "send N (1-8) independent turns at once: for generate N sibling roots, for edit N "
+                                 "sibling branches of the frame (the fork is intended)"),
+               false},
     OptionSpec{Grep, "--grep", nullptr, nullptr, V::Text, "TEXT",
                QT_TRANSLATE_NOOP("nb2lite", "log: only frames whose prompt or title contains TEXT (any case)"),
                false},
@@ -205,10 +210,10 @@ constexpr std::array kOptions{
 
 constexpr CommandOption kGenerateOptions[]{
     {Aspect}, {Thinking}, {Stream}, {NoStream}, {Reencode, Only::OutsideSession}, {Force, Only::OutsideSession},
-    {Budget, Only::InSession}, {DryRun}, NB2_SESSION_WIDE};
+    {Variants, Only::InSession}, {Budget, Only::InSession}, {DryRun}, NB2_SESSION_WIDE};
 constexpr CommandOption kEditOptions[]{
     {Aspect}, {Thinking}, {Stream}, {NoStream}, {Fork, Only::InSession}, {Reencode, Only::OutsideSession},
-    {Force, Only::OutsideSession}, {Budget, Only::InSession}, {DryRun}, NB2_SESSION_WIDE};
+    {Force, Only::OutsideSession}, {Variants, Only::InSession}, {Budget, Only::InSession}, {DryRun}, NB2_SESSION_WIDE};
 constexpr CommandOption kEditLocalOptions[]{
     {Aspect}, {Thinking}, {Style}, {Stream}, {NoStream}, {File, Only::InSession}, {Fork, Only::InSession},
     {Reencode, Only::OutsideSession}, {Force, Only::OutsideSession}, {Budget, Only::InSession}, {DryRun}, NB2_SESSION_WIDE};
@@ -235,7 +240,7 @@ constexpr std::array kCommands{
                                   "Without --session the image is saved as gen_<unix>_<id8>.<ext> in the "
                                   "output folder; with --session it becomes a new root frame of the session."),
                 {"generate PROMPT [--aspect R] [--thinking L]", 1, 1, {V::Text}},
-                {"generate PROMPT [--aspect R] [--thinking L]", 1, 1, {V::Text}},
+                {"generate PROMPT [--aspect R] [--thinking L] [--variants N]", 1, 1, {V::Text}},
                 kGenerateOptions},
     CommandSpec{CommandId::Edit, "edit",
                 QT_TRANSLATE_NOOP("nb2lite",
@@ -247,7 +252,7 @@ constexpr std::array kCommands{
                                   "that already has a continuation forks a new branch: pass --branch to do that "
                                   "on purpose."),
                 {"edit ID PROMPT [--aspect R] [--thinking L]", 2, 2, {V::Text, V::Text}},
-                {"edit REF PROMPT [--branch]", 2, 2, {V::FrameRef, V::Text}},
+                {"edit REF PROMPT [--branch] [--variants N]", 2, 2, {V::FrameRef, V::Text}},
                 kEditOptions},
     CommandSpec{CommandId::EditLocal, "edit-local",
                 QT_TRANSLATE_NOOP("nb2lite", "edit a local picture, sent inline"),

@@ -24,7 +24,7 @@ enum class OptionId {
     // Session commands.
     File, Fork, Title, NoContinue, NoReAnchor, Retention, LockTimeout, All, Ids,
     // Cost and find.
-    Budget, DryRun, Grep, Starred,
+    Budget, DryRun, Grep, Starred, Variants,
     // Export.
     Format, ExportBranch, Frames, StripPrompts, StripIds, SingleFile, NoFailed, Copy,
     // The agent bridge.

@@ -130,18 +130,18 @@ int printCost(const SessionController &session, const CliArgs &a, Console &conso
 }
 
 int printDryRun(const FrameGraph &graph, const PriceTable &prices, double budgetUsd, FrameKind kind,
-                const QString &model, const CliArgs &a, Console &console)
+                const QString &model, int turns, const CliArgs &a, Console &console)
 {
     const CostLedger ledger(graph, prices);
     const TurnEstimate estimate = estimateTurn(graph, prices, kind, model);
-    const Result<void> allowed = ledger.checkBudget(budgetUsd, kind, model);
+    const Result<void> allowed = ledger.checkBudget(budgetUsd, kind, model, turns);
     if (a.json) {
         OutJson o = OutJson::object();
         o["dry_run"] = true;
-        o["turns"] = 1;
+        o["turns"] = turns;
         o["kind"] = frameKindName(kind).toStdString();
         o["model"] = model.toStdString();
-        o["estimate_usd"] = roundUsd(estimate.usd);
+        o["estimate_usd"] = roundUsd(estimate.usd * turns);
         o["estimate_basis"] = estimate.basis.toStdString();
         o["spent_usd"] = roundUsd(ledger.sessionTotal());
         o["budget_usd"] = budgetUsd > 0 ? OutJson(budgetUsd) : OutJson();
@@ -149,8 +149,8 @@ int printDryRun(const FrameGraph &graph, const PriceTable &prices, double budget
         o["prices"] = priceTableJson(prices);
         console.out(jsonLine(o));
     } else {
-        console.out(CliText::tr("dry run, nothing sent: 1 turn (%1) on %2, estimated %3 (%4)")
-                        .arg(frameKindName(kind), model, formatUsd(estimate.usd), estimate.basis)
+        console.out(CliText::tr("dry run, nothing sent: %n turn(s) (%1) on %2, estimated %3 (%4)", nullptr, turns)
+                        .arg(frameKindName(kind), model, formatUsd(estimate.usd * turns), estimate.basis)
                     + QLatin1Char('\n'));
         if (budgetUsd > 0 && allowed)
             console.out(CliText::tr("within the budget of %1 (spent so far: %2)").arg(formatUsd(budgetUsd), formatUsd(ledger.sessionTotal()))

@@ -19,12 +19,12 @@ class Console;
 int printCost(const SessionController &session, const CliArgs &args, Console &console);
 
 /**
- * `--dry-run` of a turn command: prints the plan (turns, kind, model), the estimated cost and
+ * `--dry-run` of a turn command (`turns` of them: --variants): prints the plan (turns, kind, model), the estimated cost and
  * what the budget says, and sends nothing. Exit status 0, or the Budget exit code when the
  * budget would refuse the turn. `graph` may be empty (no session: the estimate is the table's).
  */
 int printDryRun(const FrameGraph &graph, const PriceTable &prices, double budgetUsd, FrameKind kind,
-                const QString &model, const CliArgs &args, Console &console);
+                const QString &model, int turns, const CliArgs &args, Console &console);
 
 /** `log --grep TEXT / --starred`: the matching frames, one line each, and how many matched. */
 void printFilteredLog(const SessionController &session, const CliArgs &args, Console &console,

@@ -4427,10 +4427,6 @@ reference</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>dry run, nothing sent: 1 turn (%1) on %2, estimated %3 (%4)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>within the budget of %1 (spent so far: %2)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4443,6 +4439,21 @@ reference</source>
         <translation>
             <numerusform>%1 of %n frame matches</numerusform>
             <numerusform>%1 of %n frames match</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>--variants takes a number from 1 to %1, not &apos;%2&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>send N (1-8) independent turns at once: for generate N sibling roots, for edit N sibling branches of the frame (the fork is intended)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>dry run, nothing sent: %n turn(s) (%1) on %2, estimated %3 (%4)</source>
+        <translation>
+            <numerusform>dry run, nothing sent: %n turn (%1) on %2, estimated %3 (%4)</numerusform>
+            <numerusform>dry run, nothing sent: %n turns (%1) on %2, estimated %3 (%4)</numerusform>
         </translation>
     </message>
 </context>

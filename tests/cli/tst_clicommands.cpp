@@ -75,6 +75,7 @@ private slots:
     void costTotalsMatchTheUsageByHand();
     void dryRunAndBudgetSendNothing();
     void logGrepAndStarred();
+    void variantsRunAtOnce();
 
 private:
     Run run(const QStringList &args, const QString &workDir = {});
@@ -506,6 +507,50 @@ void tst_CliCommands::logGrepAndStarred()
     const Run starred = run({QStringLiteral("--session"), m_session, QStringLiteral("log"), QStringLiteral("--starred")});
     QCOMPARE(starred.exitCode, 0);
     QVERIFY2(starred.out.contains("0 of 2 frames match"), starred.out.constData());
+}
+
+void tst_CliCommands::variantsRunAtOnce()
+{
+    const QString dir = m_dir.filePath(QStringLiteral("variants"));
+    const QString latency = QStringLiteral("2000");
+    QElapsedTimer timer;
+    timer.start();
+    const Run one = run({QStringLiteral("--session"), dir, QStringLiteral("--demo"), QStringLiteral("--demo-latency"), latency,
+                         QStringLiteral("generate"), QStringLiteral("a fox")});
+    const qint64 oneMs = timer.restart();
+    QCOMPARE(one.exitCode, 0);
+
+    const Run three = run({QStringLiteral("--session"), dir, QStringLiteral("--demo"), QStringLiteral("--demo-latency"), latency,
+                           QStringLiteral("generate"), QStringLiteral("a red fox"), QStringLiteral("--variants"),
+                           QStringLiteral("3"), QStringLiteral("--json")});
+    const qint64 threeMs = timer.restart();
+    QCOMPARE(three.exitCode, 0);
+    QVERIFY2(three.jsonOk, three.out.constData());
+    const QJsonArray roots = three.json.value(QLatin1String("variants")).toArray();
+    QCOMPARE(roots.size(), 3);
+    for (const QJsonValue &v : roots) {
+        QCOMPARE(v.toObject().value(QLatin1String("status")).toString(), QStringLiteral("done"));
+        QVERIFY(v.toObject().value(QLatin1String("parent")).toString().isEmpty());
+    }
+    // Sent together: about the wall time of one turn, not three.
+    qInfo("one turn %lld ms, three variants %lld ms", oneMs, threeMs);
+    QVERIFY2(threeMs < oneMs + 1500, qPrintable(QStringLiteral("%1 ms vs %2 ms").arg(threeMs).arg(oneMs)));
+
+    // Edit: sibling branches of one frame (no --branch needed: the fork is the point).
+    const QString parent = roots.first().toObject().value(QLatin1String("id")).toString();
+    const Run edits = run({QStringLiteral("--session"), dir, QStringLiteral("--demo"), QStringLiteral("edit"), parent,
+                           QStringLiteral("add snow"), QStringLiteral("--variants"), QStringLiteral("2"), QStringLiteral("--json")});
+    QCOMPARE(edits.exitCode, 0);
+    const QJsonArray siblings = edits.json.value(QLatin1String("variants")).toArray();
+    QCOMPARE(siblings.size(), 2);
+    SessionStore store;
+    QVERIFY(store.open(dir, SessionStore::OpenMode::OpenExisting));
+    QCOMPARE(store.graph().children(parent).size(), 2);
+    QCOMPARE(store.graph().size(), 6);
+
+    const Run tooMany = run({QStringLiteral("--session"), dir, QStringLiteral("generate"), QStringLiteral("x"),
+                             QStringLiteral("--variants"), QStringLiteral("9")});
+    QCOMPARE(tooMany.exitCode, 2);
 }
 
 QTEST_GUILESS_MAIN(tst_CliCommands)

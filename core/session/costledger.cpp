@@ -75,7 +75,8 @@ TurnEstimate estimateTurn(const FrameGraph &graph, const PriceTable &prices, Fra
     if (!costs.isEmpty()) {
         e.usd = median(costs);
         e.samples = int(costs.size());
-        e.basis = QStringLiteral("median of %1 similar turn(s) in this session").arg(e.samples);
+        e.basis = e.samples == 1 ? QStringLiteral("as the one similar turn in this session")
+                                 : QStringLiteral("median of the last %1 similar turns in this session").arg(e.samples);
         return e;
     }
     const ModelPrice p = prices.priceFor(model);

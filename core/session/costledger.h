@@ -27,7 +27,7 @@ FrameCost frameCost(const Frame &frame, const PriceTable &prices);
 struct TurnEstimate {
     double usd = 0;
     int samples = 0;   // similar finished turns the median was taken over; 0: from the price table
-    QString basis;     // "median of 5 similar turns" / "price table (typical tokens)"
+    QString basis;     // "median of the last 5 similar turns in this session" / "price table, typical tokens (as of ...)"
 };
 
 /** Turns of the same kind are "similar" when they send an image (edits) or do not (generate). */

@@ -299,8 +299,11 @@ void SettingsDialog::buildUi()
         return spin;
     };
     m_inputRate = rateSpin("inputRateSpin", tr("Input price per million tokens"));
+    m_inputRate->setToolTip(tr("US dollars per million input tokens (prompt and input images)"));
     m_outputRate = rateSpin("outputRateSpin", tr("Text and thinking output price per million tokens"));
+    m_outputRate->setToolTip(tr("US dollars per million tokens of text output and thinking"));
     m_imageRate = rateSpin("imageRateSpin", tr("Image output price per million tokens"));
+    m_imageRate->setToolTip(tr("US dollars per million image output tokens (a 1K image is about 1,120 tokens)"));
     auto *rates = new QHBoxLayout;
     rates->setSpacing(kSpacing);
     for (auto [spin, text] : {std::pair{m_inputRate, tr("in")}, std::pair{m_outputRate, tr("out")},

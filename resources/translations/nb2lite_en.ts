@@ -3055,6 +3055,18 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
         <source>This model is not in the table: the first model&apos;s prices are used.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>US dollars per million input tokens (prompt and input images)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>US dollars per million tokens of text output and thinking</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>US dollars per million image output tokens (a 1K image is about 1,120 tokens)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>nb2::ShortcutsDialog</name>

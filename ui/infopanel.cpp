@@ -165,6 +165,7 @@ InfoPanel::InfoPanel(QWidget *parent) : QWidget(parent)
     connect(m_parent, &QLabel::linkActivated, this, [this] { Q_EMIT parentActivated(m_parentId); });
     m_text = addRow(tr("Model text:"), "infoModelText");
     m_usage = addRow(tr("Usage:"), "infoUsage");
+    m_cost = addRow(tr("Cost:"), "infoCost");
     m_requested = addRow(tr("Requested:"), "infoRequested");
     m_finished = addRow(tr("Finished:"), "infoFinished");
     m_attempts = addRow(tr("Attempts:"), "infoAttempts");
@@ -211,6 +212,12 @@ bool InfoPanel::eventFilter(QObject *watched, QEvent *event)
         }, Qt::QueuedConnection);
     }
     return QWidget::eventFilter(watched, event);
+}
+
+void InfoPanel::setCost(const QString &text)
+{
+    setRow(m_cost, text);
+    reserveWrappedHeights();
 }
 
 void InfoPanel::reserveHeight(QLabel *label)

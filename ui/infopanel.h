@@ -30,6 +30,8 @@ public:
     /** number: the frame's number on the timeline; parentNumber 0 = root. absoluteFile: the image. */
     void setFrame(const Frame &frame, int number, int parentNumber, const QString &absoluteFile);
     void clear();
+    /** The "Cost:" row: the frame's estimated cost and what re-running its branch would cost (empty: hidden). */
+    void setCost(const QString &text);
     QString interactionId() const { return m_interactionId; }
     /** The text of a row by its object name ("infoStatus", "infoError", "infoStar", ...); empty when hidden. */
     QString rowText(const QString &objectName) const;
@@ -68,6 +70,7 @@ private:
     QLabel *m_parent = nullptr;
     QLabel *m_text = nullptr;
     QLabel *m_usage = nullptr;
+    QLabel *m_cost = nullptr;
     QLabel *m_requested = nullptr;
     QLabel *m_finished = nullptr;
     QLabel *m_attempts = nullptr;

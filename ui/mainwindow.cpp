@@ -2,6 +2,7 @@
 
 #include "core/api/interactionsclient.h"
 #include "core/api/thinkinglevels.h"
+#include "core/session/costledger.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
 #include "ui/actionmanager.h"
@@ -11,6 +12,7 @@
 #include "ui/frameselection.h"
 #include "ui/imagestage.h"
 #include "ui/importcontroller.h"
+#include "ui/findbar.h"
 #include "ui/infopanel.h"
 #include "ui/noticepresenter.h"
 #include "ui/pendingindicator.h"
@@ -35,6 +37,7 @@
 #include <QMimeData>
 #include <QPushButton>
 #include <QStandardPaths>
+#include <QShortcut>
 #include <QStatusBar>
 #include <QToolBar>
 #include <QToolButton>
@@ -134,7 +137,25 @@ void MainWindow::buildLayout()
     v->addWidget(m_stage->widget(), 1);
     setCentralWidget(center);
 
-    QDockWidget *timelineDock = makeDock(this, tr("Timeline"), "timelineDock", m_timeline, true);
+    // Find sits above the timeline it filters: matches bright, the rest dimmed (TimelineModel::setFilter).
+    auto *timelinePane = new QWidget(this);
+    auto *timelineColumn = new QVBoxLayout(timelinePane);
+    timelineColumn->setContentsMargins(0, 0, 0, 0);
+    timelineColumn->setSpacing(0);
+    m_find = new FindBar(timelinePane);
+    timelineColumn->addWidget(m_find);
+    timelineColumn->addWidget(m_timeline, 1);
+    connect(m_find, &FindBar::filterChanged, this, [this](const FrameFilter &filter) {
+        m_model->setFilter(filter);
+        m_find->setMatchCount(m_model->matchCount(), m_model->rowCount());
+    });
+    const auto recount = [this] { m_find->setMatchCount(m_model->matchCount(), m_model->rowCount()); };
+    connect(m_model, &QAbstractItemModel::dataChanged, m_find, recount);
+    connect(m_model, &QAbstractItemModel::rowsInserted, m_find, recount);
+    connect(m_model, &QAbstractItemModel::modelReset, m_find, recount);
+    auto *findShortcut = new QShortcut(QKeySequence::Find, this);
+    connect(findShortcut, &QShortcut::activated, m_find, &FindBar::focusText);
+    QDockWidget *timelineDock = makeDock(this, tr("Timeline"), "timelineDock", timelinePane, true);
     addDockWidget(Qt::BottomDockWidgetArea, timelineDock);
     // The right column: what to send next on top, what the selected frame is below.
     m_prompt = new PromptPanel(this);
@@ -157,6 +178,9 @@ void MainWindow::buildLayout()
     m_sessionLabel = new QLabel(this);
     m_sessionLabel->setObjectName(QStringLiteral("sessionLabel"));
     statusBar()->addPermanentWidget(m_sessionLabel);
+    m_costLabel = new QLabel(this);
+    m_costLabel->setObjectName(QStringLiteral("sessionCostLabel"));
+    statusBar()->addPermanentWidget(m_costLabel);
 }
 
 void MainWindow::buildControllers()
@@ -320,6 +344,7 @@ void MainWindow::wireSession()
             m_stage->reload();
         }
         updateActions();
+        updateCost();
     };
     connect(s, &SessionController::frameAdded, this, &MainWindow::updateActions);
     connect(s, &SessionController::frameRemoved, this, &MainWindow::updateActions);
@@ -425,6 +450,25 @@ void MainWindow::updateTitle()
     setWindowTitle(tr("%1 — NB2Lite Studio").arg(name));
     m_sessionLabel->setText(dir.isEmpty() ? QString() : tr("Session: %1").arg(name));
     m_sessionLabel->setToolTip(dir);
+    updateCost();
+}
+
+void MainWindow::updateCost()
+{
+    if (!session()->isOpen()) {
+        m_costLabel->clear();
+        return;
+    }
+    const PriceTable &prices = session()->priceTable();
+    const CostLedger ledger(session()->graph(), prices);
+    const double budget = session()->settings().budgetUsd;
+    QString text = tr("Cost: %1").arg(formatUsd(ledger.sessionTotal()));
+    if (budget > 0)
+        text += tr(" of %1").arg(formatUsd(budget));
+    m_costLabel->setText(text);
+    m_costLabel->setToolTip(tr("Estimated from the frames' token usage and the price table (%1, as of %2). "
+                               "Edit the prices in Settings.")
+                                .arg(prices.source, prices.asOf));
 }
 
 void MainWindow::updateActions()
@@ -455,6 +499,13 @@ void MainWindow::updateInfo()
     const int number = m_model->indexOf(id).data(TimelineRole::Number).toInt();
     const int parentNumber = f.parentId.isEmpty() ? 0 : m_model->indexOf(f.parentId).data(TimelineRole::Number).toInt();
     m_info->setFrame(f, number, parentNumber, f.image.isNull() ? QString() : session()->store()->absolutePath(f.image.file));
+    const CostLedger ledger(session()->graph(), session()->priceTable());
+    QStringList cost;
+    if (const FrameCost c = ledger.frame(id); c.hasUsage)
+        cost << tr("%1 (estimate)").arg(formatUsd(c.usd));
+    if (f.kind != FrameKind::Import)
+        cost << tr("%1 to reproduce this branch up to here").arg(formatUsd(ledger.reproduceCost(id)));
+    m_info->setCost(cost.join(QStringLiteral(" · ")));
 }
 
 void MainWindow::refreshThinkingLevels()

@@ -13,6 +13,7 @@ namespace nb2 {
 
 class ActionManager;
 class BannerWidget;
+class FindBar;
 class FrameEditor;
 class FrameSelection;
 class ImageStage;
@@ -103,6 +104,8 @@ private:
     void updateTitle();
     void updateActions();
     void updateInfo();
+    /** The status bar's session cost (and budget). */
+    void updateCost();
     void refreshThinkingLevels();
     void showTimelineMenu(const QPoint &pos);
 
@@ -129,6 +132,8 @@ private:
     BannerWidget *m_messageBanner = nullptr;
     PendingIndicator *m_pending = nullptr;
     QLabel *m_sessionLabel = nullptr;
+    QLabel *m_costLabel = nullptr;
+    FindBar *m_find = nullptr;
     QMenu *m_recentMenu = nullptr;
 };
 

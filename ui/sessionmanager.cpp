@@ -22,7 +22,9 @@ namespace nb2 {
 SessionManager::SessionManager(NoticePresenter *notices, QWidget *dialogParent)
     : QObject(dialogParent), m_notices(notices), m_dialogParent(dialogParent), m_session(new SessionController(this))
 {
-    m_session->setSettings(WindowPreferences::studio().session);
+    const AppSettings studio = WindowPreferences::studio();
+    m_session->setSettings(studio.session);
+    m_session->setPriceTable(studio.prices);
 }
 
 SessionManager::~SessionManager()

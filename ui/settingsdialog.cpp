@@ -8,6 +8,7 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -19,6 +20,8 @@
 #include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <utility>
 
 namespace nb2 {
 
@@ -271,16 +274,59 @@ void SettingsDialog::buildUi()
     folderRow->addWidget(browse);
     sesForm->addRow(buddyLabel(tr("&Folder:"), m_sessionsFolder), folderRow);
 
+    // --- Cost: the session budget and the prices (an estimate, kept here, never in sessions) ---
+    auto *costBox = new QGroupBox(tr("Cost (estimate)"), this);
+    auto *costForm = new QFormLayout(costBox);
+    costForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    costForm->setHorizontalSpacing(kSpacing + 4);
+    m_budget = new QDoubleSpinBox(costBox);
+    m_budget->setObjectName(QStringLiteral("budgetSpin"));
+    m_budget->setRange(0, 100000);
+    m_budget->setDecimals(2);
+    m_budget->setPrefix(QStringLiteral("$"));
+    m_budget->setSpecialValueText(tr("No budget"));
+    m_budget->setMaximumWidth(160);
+    m_budget->setAccessibleName(tr("Session budget in US dollars"));
+    m_budget->setToolTip(tr("A turn that would take a session's estimated cost over this is refused before anything is sent"));
+    costForm->addRow(buddyLabel(tr("Session &budget:"), m_budget), m_budget);
+    auto rateSpin = [costBox](const char *name, const QString &accessible) {
+        auto *spin = new QDoubleSpinBox(costBox);
+        spin->setObjectName(QLatin1String(name));
+        spin->setRange(0, 10000);
+        spin->setDecimals(3);
+        spin->setPrefix(QStringLiteral("$"));
+        spin->setAccessibleName(accessible);
+        return spin;
+    };
+    m_inputRate = rateSpin("inputRateSpin", tr("Input price per million tokens"));
+    m_inputRate->setToolTip(tr("US dollars per million input tokens (prompt and input images)"));
+    m_outputRate = rateSpin("outputRateSpin", tr("Text and thinking output price per million tokens"));
+    m_outputRate->setToolTip(tr("US dollars per million tokens of text output and thinking"));
+    m_imageRate = rateSpin("imageRateSpin", tr("Image output price per million tokens"));
+    m_imageRate->setToolTip(tr("US dollars per million image output tokens (a 1K image is about 1,120 tokens)"));
+    auto *rates = new QHBoxLayout;
+    rates->setSpacing(kSpacing);
+    for (auto [spin, text] : {std::pair{m_inputRate, tr("in")}, std::pair{m_outputRate, tr("out")},
+                              std::pair{m_imageRate, tr("image")}}) {
+        rates->addWidget(new QLabel(text, costBox));
+        rates->addWidget(spin, 1);
+    }
+    costForm->addRow(tr("Prices per 1M tokens:"), rates);
+    m_pricesNote = new QLabel(costBox);
+    m_pricesNote->setObjectName(QStringLiteral("pricesNote"));
+    m_pricesNote->setWordWrap(true);
+    costForm->addRow(QString(), m_pricesNote);
+
     // Same label column width in every group, so the fields line up down the dialog.
     {
         int w = 0;
-        for (QFormLayout *f : {connForm, reqForm, sesForm}) {
+        for (QFormLayout *f : {connForm, reqForm, sesForm, costForm}) {
             for (int row = 0; row < f->rowCount(); ++row) {
                 if (auto *item = f->itemAt(row, QFormLayout::LabelRole); item && item->widget())
                     w = std::max(w, item->widget()->sizeHint().width());
             }
         }
-        for (QFormLayout *f : {connForm, reqForm, sesForm}) {
+        for (QFormLayout *f : {connForm, reqForm, sesForm, costForm}) {
             for (int row = 0; row < f->rowCount(); ++row) {
                 if (auto *item = f->itemAt(row, QFormLayout::LabelRole); item && item->widget())
                     item->widget()->setMinimumWidth(w);
@@ -321,6 +367,7 @@ void SettingsDialog::buildUi()
     layout->addWidget(connBox);
     layout->addWidget(reqBox);
     layout->addWidget(sesBox);
+    layout->addWidget(costBox);
     layout->addStretch(1);
     layout->addWidget(m_error);
     layout->addWidget(m_buttons);
@@ -362,6 +409,23 @@ AppSettings SettingsDialog::values() const
     s.session.retentionPlan = m_tier->currentData().toString();
     s.session.customRetentionDays = m_customDays->value();
     s.session.concurrencyLimit = m_concurrency->value();
+    s.session.budgetUsd = m_budget->value() < 0.01 ? 0 : m_budget->value();
+    // The rates shown are the chosen model's row: edit it, or add one when they differ from the fallback.
+    s.prices = m_prices;
+    const ModelPrice shown{s.model, m_inputRate->value(), m_outputRate->value(), m_imageRate->value()};
+    bool exact = false;
+    const ModelPrice current = m_prices.priceFor(s.model, &exact);
+    if (!(shown == current)) {
+        bool replaced = false;
+        for (ModelPrice &row : s.prices.models) {
+            if (row.model == s.model) {
+                row = shown;
+                replaced = true;
+            }
+        }
+        if (!replaced)
+            s.prices.models.append(shown);
+    }
     return s;
 }
 
@@ -378,12 +442,22 @@ void SettingsDialog::setValues(const AppSettings &v)
     m_customDays->setValue(v.session.customRetentionDays);
     m_customDays->setVisible(v.session.retentionPlan == QLatin1String("custom"));
     m_concurrency->setValue(v.session.concurrencyLimit);
+    m_budget->setValue(v.session.budgetUsd);
+    m_prices = v.prices;
+    bool exact = false;
+    const ModelPrice p = m_prices.priceFor(v.model, &exact);
+    m_inputRate->setValue(p.inputPerMTok);
+    m_outputRate->setValue(p.outputPerMTok);
+    m_imageRate->setValue(p.imageOutputPerMTok);
+    m_pricesNote->setText(tr("For %1; %2, as of %3.").arg(v.model, m_prices.source, m_prices.asOf)
+                          + (exact ? QString() : QLatin1Char(' ') + tr("This model is not in the table: the first model's prices are used.")));
 }
 
 void SettingsDialog::restoreDefaults()
 {
     AppSettings d = AppSettings::defaults();
     d.session = SessionSettings();
+    d.prices = PriceTable::defaults();
     setValues(d);
 }
 

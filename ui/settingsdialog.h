@@ -9,6 +9,7 @@
 class QCheckBox;
 class QComboBox;
 class QDialogButtonBox;
+class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -95,6 +96,12 @@ private:
     QSpinBox *m_concurrency = nullptr;
     QComboBox *m_thinking = nullptr;
     QLineEdit *m_sessionsFolder = nullptr;
+    QDoubleSpinBox *m_budget = nullptr;
+    QDoubleSpinBox *m_inputRate = nullptr;
+    QDoubleSpinBox *m_outputRate = nullptr;
+    QDoubleSpinBox *m_imageRate = nullptr;
+    QLabel *m_pricesNote = nullptr;
+    PriceTable m_prices;                  // the table as loaded; values() writes the shown model's row into a copy
     QLabel *m_error = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
 };

@@ -106,7 +106,13 @@ QColor TimelineDelegate::laneColor(int lane, const QPalette &palette)
 void TimelineDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option,
                              const QModelIndex &index) const
 {
+    // Find: matches stay bright, the path to a match stays readable, everything else fades.
+    const auto find = FindState(index.data(TimelineRole::FindState).toInt());
+    const qreal opacity = find == FindState::Dimmed ? 0.28 : find == FindState::OnPath ? 0.7 : 1.0;
+    painter->save();
+    painter->setOpacity(painter->opacity() * opacity);
     paintFrame(painter, option, index, false, false);
+    painter->restore();
 }
 
 void TimelineDelegate::paintBadge(QPainter *painter, const QPoint &center, const QColor &fill,

@@ -1,5 +1,6 @@
 #include "ui/timelinemodel.h"
 
+#include "core/session/costledger.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
 
@@ -66,6 +67,30 @@ QList<TimelineModel::Row> TimelineModel::computeRows() const
     return rows;
 }
 
+void TimelineModel::setFilter(const FrameFilter &filter)
+{
+    m_filter = filter;
+    updateFind();
+    if (!m_rows.isEmpty()) // turning find on or off changes every row's state, even when the sets did not move
+        Q_EMIT dataChanged(index(0), index(m_rows.size() - 1), {TimelineRole::FindState});
+}
+
+void TimelineModel::updateFind()
+{
+    QSet<QString> matches;
+    QSet<QString> path;
+    if (!m_filter.isEmpty() && m_session && m_session->isOpen()) {
+        matches = m_filter.matchingIds(m_session->graph());
+        path = m_filter.pathIds(m_session->graph());
+    }
+    if (matches == m_matchIds && path == m_pathIds)
+        return;
+    m_matchIds = std::move(matches);
+    m_pathIds = std::move(path);
+    if (!m_rows.isEmpty())
+        Q_EMIT dataChanged(index(0), index(m_rows.size() - 1), {TimelineRole::FindState});
+}
+
 void TimelineModel::refresh()
 {
     QList<Row> rows = computeRows();
@@ -83,6 +108,12 @@ void TimelineModel::refresh()
         m_rowOf.clear();
         for (int i = 0; i < m_rows.size(); ++i)
             m_rowOf.insert(m_rows[i].id, i);
+        m_matchIds.clear(); // the reset already tells views every row changed
+        m_pathIds.clear();
+        if (!m_filter.isEmpty() && m_session && m_session->isOpen()) {
+            m_matchIds = m_filter.matchingIds(m_session->graph());
+            m_pathIds = m_filter.pathIds(m_session->graph());
+        }
         endResetModel();
         return;
     }
@@ -113,6 +144,7 @@ void TimelineModel::refresh()
         Q_EMIT dataChanged(index(0), index(m_rows.size() - 1),
                            {TimelineRole::State, TimelineRole::ImagePath, Qt::ToolTipRole, Qt::DisplayRole,
                             TimelineRole::Starred, TimelineRole::ErrorText, TimelineRole::ReAnchored});
+    updateFind();
 }
 
 void TimelineModel::frameChanged(const QString &frameId)
@@ -129,6 +161,7 @@ void TimelineModel::frameChanged(const QString &frameId)
     if (f->isDone() || f->isPending())
         m_retryAt.remove(frameId);
     Q_EMIT dataChanged(index(row), index(row));
+    updateFind(); // a new star, title or status can move a frame in or out of the find
 }
 
 void TimelineModel::setDraft(const QString &frameId, const QImage &draft)
@@ -287,6 +320,16 @@ QVariant TimelineModel::frameData(const Frame &f, const Row &row, int role) cons
         return f.interactionId;
     case TimelineRole::MadeByAgent:
         return f.origin == kFrameOriginMcp;
+    case TimelineRole::FindState:
+        if (m_filter.isEmpty())
+            return int(FindState::NoFilter);
+        if (m_matchIds.contains(f.id))
+            return int(FindState::Match);
+        return int(m_pathIds.contains(f.id) ? FindState::OnPath : FindState::Dimmed);
+    case TimelineRole::CostUsd: {
+        const FrameCost c = frameCost(f, m_session->priceTable());
+        return c.hasUsage ? c.usd : -1.0;
+    }
     default:
         return {};
     }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/session/framefilter.h"
 #include "ui/timelineroles.h"
 
 #include <QAbstractListModel>
@@ -47,6 +48,16 @@ public:
     void setRetryAt(const QString &frameId, const QDateTime &when);
     QDateTime retryAt(const QString &frameId) const { return m_retryAt.value(frameId); }
 
+    /**
+     * Find: frames matching the filter stay bright, their ancestors stay visible, the rest are
+     * dimmed (TimelineRole::FindState). Rows are never hidden, so lanes and selection stay put.
+     * An empty filter turns find off.
+     */
+    void setFilter(const FrameFilter &filter);
+    const FrameFilter &filter() const { return m_filter; }
+    /** Rows that match the active filter (0 when no filter is active). */
+    int matchCount() const { return int(m_matchIds.size()); }
+
 public Q_SLOTS:
     /** Re-reads the graph: appends rows when frames were only added, otherwise resets. */
     void refresh();
@@ -63,6 +74,8 @@ private:
     };
     QList<Row> computeRows() const;
     QVariant frameData(const Frame &frame, const Row &row, int role) const;
+    /** Recomputes which frames match; emits FindState changes for every row when anything moved. */
+    void updateFind();
 
     QPointer<SessionController> m_session;
     QList<Row> m_rows;
@@ -70,6 +83,9 @@ private:
     int m_laneCount = 0;
     QHash<QString, QImage> m_drafts;
     QHash<QString, QDateTime> m_retryAt;
+    FrameFilter m_filter;
+    QSet<QString> m_matchIds;
+    QSet<QString> m_pathIds;
 };
 
 } // namespace nb2

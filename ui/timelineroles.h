@@ -13,6 +13,14 @@ enum class TimelineState {
     Cancelled,
 };
 
+/** How a frame looks while a find filter is active (TimelineRole::FindState). */
+enum class FindState {
+    NoFilter, // no filter: drawn as usual
+    Match,    // matches the filter: bright
+    OnPath,   // an ancestor of a match: kept visible so the match's path can be followed
+    Dimmed,   // neither: drawn faint
+};
+
 /**
  * Item roles of the timeline model. The view and delegate read only these, so they do not
  * depend on the session classes (and a test can feed them from a QStandardItemModel).
@@ -42,6 +50,8 @@ enum : int {
     AspectRatio,                // QString
     InteractionId,              // QString
     MadeByAgent,                // bool: an agent asked for this frame through `nb2lite mcp` (shown as an "agent" mark)
+    FindState,                  // int(nb2::FindState): the find filter's verdict on the frame
+    CostUsd,                    // double: estimated cost of the turn (price table), -1 when the server reported no usage
 };
 }
 

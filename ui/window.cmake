@@ -5,6 +5,7 @@ list(APPEND NB2UI_SOURCES
     timelinemodel.h timelinemodel.cpp
     timelinedelegate.h timelinedelegate.cpp
     timelineview.h timelineview.cpp
+    findbar.h findbar.cpp
     thumbnailprovider.h thumbnailprovider.cpp
     promptpanel.h promptpanel.cpp
     infopanel.h infopanel.cpp

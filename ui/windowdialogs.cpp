@@ -57,7 +57,9 @@ void WindowDialogs::showSettings()
     auto *dialog = new SettingsDialog(m_keyStore, QProcessEnvironment::systemEnvironment(), m_window);
     dialog->setThinkingLevels(m_levels->allowed(m_config.model));
     connect(dialog, &SettingsDialog::settingsSaved, this, [this](bool keyChanged) {
-        m_sessions->session()->setSettings(WindowPreferences::studio().session);
+        const AppSettings studio = WindowPreferences::studio();
+        m_sessions->session()->setSettings(studio.session);
+        m_sessions->session()->setPriceTable(studio.prices);
         Q_EMIT settingsSaved(keyChanged);
     });
     openFitted(dialog);

@@ -376,6 +376,25 @@ QString Parser::applyOption(const OptionSpec &option, const QString &value)
             return CliText::tr("--lock-timeout takes 100 to 120000 milliseconds, not '%1'").arg(value);
         break;
     case OptionId::All: m_args.all = true; break;
+    case OptionId::Budget: {
+        bool ok = false;
+        const double usd = value.toDouble(&ok);
+        if (!ok || !std::isfinite(usd) || !prefs::budgetUsd.isValid(usd))
+            return CliText::tr("--budget takes an amount in US dollars from 0.01 to 100000 (0: no budget), not '%1'").arg(value);
+        m_args.budgetUsd = usd;
+        break;
+    }
+    case OptionId::DryRun: m_args.dryRun = true; break;
+    case OptionId::Variants: {
+        bool ok = false;
+        const int n = value.toInt(&ok);
+        if (!ok || n < 1 || n > kMaxVariants)
+            return CliText::tr("--variants takes a number from 1 to %1, not '%2'").arg(kMaxVariants).arg(value);
+        m_args.variants = n;
+        break;
+    }
+    case OptionId::Grep: m_args.grep = value; break;
+    case OptionId::Starred: m_args.starredOnly = true; break;
     case OptionId::Ids: m_args.idsOnly = true; break;
     case OptionId::Format:
         if (!choicesFor(ValueKind::ExportFormat).contains(value))

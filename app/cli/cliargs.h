@@ -61,6 +61,13 @@ struct CliArgs {
     bool all = false;
     bool idsOnly = false;
 
+    // Cost and find.
+    double budgetUsd = -1;      // --budget, -1: not given (0: no budget)
+    bool dryRun = false;
+    QString grep;               // log --grep
+    bool starredOnly = false;   // log --starred
+    int variants = 1;           // --variants N (1..8)
+
     // Export.
     QString format;
     QString exportBranch;
@@ -75,6 +82,9 @@ struct CliArgs {
     bool noImageBlocks = false;
     bool printSkill = false;
 };
+
+/** The most turns one --variants may send at once. */
+inline constexpr int kMaxVariants = 8;
 
 struct CliParseResult {
     CliArgs args;

@@ -9,6 +9,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/completion.h"
 #include "app/cli/console.h"
+#include "app/cli/costcommands.h"
 #include "app/cli/demobackend.h"
 #include "app/cli/doctor.h"
 #include "app/cli/exitcodes.h"
@@ -19,6 +20,8 @@
 #include "core/api/interactionsclient.h"
 #include "core/api/thinkinglevels.h"
 #include "core/common/translations.h"
+#include "core/session/framegraph.h"
+#include "core/session/pricetable.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -76,6 +79,14 @@ int runApiCommand(const CliArgs &args, Console &console, const CommandContext &c
         return report.exitCode();
     }
 
+    if (args.dryRun) {
+        // No session: nothing to learn from, so the estimate is the price table's.
+        const FrameKind kind = args.command == CliCommand::Generate ? FrameKind::Generate
+                             : args.command == CliCommand::Edit    ? FrameKind::Edit
+                             : args.styleFile.isEmpty()            ? FrameKind::EditLocal
+                                                                   : FrameKind::StyleEdit;
+        return printDryRun(FrameGraph(), PriceTable::defaults(), 0, kind, setup.config.model, 1, args, console);
+    }
     InteractionsClient client(setup.config);
     CommandRunner runner(client, &levels, setup.outputDir, [&console](const QString &line) { console.err(line + QLatin1Char('\n')); });
     if (args.timeoutMs >= 0)

@@ -140,6 +140,29 @@ constexpr std::array kOptions{
                                  "and shell completion)"),
                false},
 
+    // --- cost and find ---
+    OptionSpec{Budget, "--budget", nullptr, nullptr, V::Text, "USD",
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "refuse a turn (nothing is sent) when the session's estimated cost would go over USD "
+                                 "dollars; 0: no budget"),
+               false},
+    OptionSpec{DryRun, "--dry-run", nullptr, nullptr, V::None, nullptr,
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "send nothing: print the plan (how many turns) and the estimated cost, and whether "
+                                 "the budget allows it"),
+               false},
+    OptionSpec{Variants, "--variants", nullptr, nullptr, V::Count, "N",
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "send N (1-8) independent turns at once: for generate N sibling roots, for edit N "
+                                 "sibling branches of the frame (the fork is intended)"),
+               false},
+    OptionSpec{Grep, "--grep", nullptr, nullptr, V::Text, "TEXT",
+               QT_TRANSLATE_NOOP("nb2lite", "log: only frames whose prompt or title contains TEXT (any case)"),
+               false},
+    OptionSpec{Starred, "--starred", nullptr, nullptr, V::None, nullptr,
+               QT_TRANSLATE_NOOP("nb2lite", "log: only starred frames"),
+               false},
+
     // --- export ---
     OptionSpec{Format, "--format", nullptr, nullptr, V::ExportFormat, "FORMAT",
                QT_TRANSLATE_NOOP("nb2lite", "the kind of output"),
@@ -187,20 +210,21 @@ constexpr std::array kOptions{
 
 constexpr CommandOption kGenerateOptions[]{
     {Aspect}, {Thinking}, {Stream}, {NoStream}, {Reencode, Only::OutsideSession}, {Force, Only::OutsideSession},
-    NB2_SESSION_WIDE};
+    {Variants, Only::InSession}, {Budget, Only::InSession}, {DryRun}, NB2_SESSION_WIDE};
 constexpr CommandOption kEditOptions[]{
     {Aspect}, {Thinking}, {Stream}, {NoStream}, {Fork, Only::InSession}, {Reencode, Only::OutsideSession},
-    {Force, Only::OutsideSession}, NB2_SESSION_WIDE};
+    {Force, Only::OutsideSession}, {Variants, Only::InSession}, {Budget, Only::InSession}, {DryRun}, NB2_SESSION_WIDE};
 constexpr CommandOption kEditLocalOptions[]{
     {Aspect}, {Thinking}, {Style}, {Stream}, {NoStream}, {File, Only::InSession}, {Fork, Only::InSession},
-    {Reencode, Only::OutsideSession}, {Force, Only::OutsideSession}, NB2_SESSION_WIDE};
+    {Reencode, Only::OutsideSession}, {Force, Only::OutsideSession}, {Budget, Only::InSession}, {DryRun}, NB2_SESSION_WIDE};
 constexpr CommandOption kStyleEditOptions[]{
-    {Aspect}, {Thinking}, {Style}, {Stream}, {NoStream}, {File}, {Fork}, NB2_SESSION_WIDE};
+    {Aspect}, {Thinking}, {Style}, {Stream}, {NoStream}, {File}, {Fork}, {Budget, Only::InSession}, {DryRun}, NB2_SESSION_WIDE};
 constexpr CommandOption kGetOptions[]{{Force}};
 constexpr CommandOption kImportOptions[]{{Title}, {NoContinue}, NB2_SESSION_WIDE};
-constexpr CommandOption kRetryOptions[]{{Stream}, {NoStream}, NB2_SESSION_WIDE};
+constexpr CommandOption kRetryOptions[]{{Stream}, {NoStream}, {Budget}, NB2_SESSION_WIDE};
 constexpr CommandOption kSessionOnlyOptions[]{NB2_SESSION_WIDE};
-constexpr CommandOption kLogOptions[]{{All}, {Ids}, NB2_SESSION_WIDE};
+constexpr CommandOption kLogOptions[]{{All}, {Ids}, {Grep}, {Starred}, NB2_SESSION_WIDE};
+constexpr CommandOption kCostOptions[]{{Budget}, NB2_SESSION_WIDE};
 constexpr CommandOption kExportOptions[]{{Format}, {ExportBranch}, {Frames}, {StripPrompts}, {StripIds},
                                          {SingleFile}, {NoFailed}, {Copy}, {Force}};
 constexpr CommandOption kMcpOptions[]{{NoImageBlocks}, {PrintSkill}};
@@ -216,7 +240,7 @@ constexpr std::array kCommands{
                                   "Without --session the image is saved as gen_<unix>_<id8>.<ext> in the "
                                   "output folder; with --session it becomes a new root frame of the session."),
                 {"generate PROMPT [--aspect R] [--thinking L]", 1, 1, {V::Text}},
-                {"generate PROMPT [--aspect R] [--thinking L]", 1, 1, {V::Text}},
+                {"generate PROMPT [--aspect R] [--thinking L] [--variants N]", 1, 1, {V::Text}},
                 kGenerateOptions},
     CommandSpec{CommandId::Edit, "edit",
                 QT_TRANSLATE_NOOP("nb2lite",
@@ -228,7 +252,7 @@ constexpr std::array kCommands{
                                   "that already has a continuation forks a new branch: pass --branch to do that "
                                   "on purpose."),
                 {"edit ID PROMPT [--aspect R] [--thinking L]", 2, 2, {V::Text, V::Text}},
-                {"edit REF PROMPT [--branch]", 2, 2, {V::FrameRef, V::Text}},
+                {"edit REF PROMPT [--branch] [--variants N]", 2, 2, {V::FrameRef, V::Text}},
                 kEditOptions},
     CommandSpec{CommandId::EditLocal, "edit-local",
                 QT_TRANSLATE_NOOP("nb2lite", "edit a local picture, sent inline"),
@@ -312,8 +336,17 @@ constexpr std::array kCommands{
                                   "A chain runs straight down one column; a branch opens one more column "
                                   "where it forks. --json prints the whole graph; --ids only the frame ids."),
                 none,
-                {"log [--all] [--json | --ids]", 0, 0, {}},
+                {"log [--all] [--grep TEXT] [--starred] [--json | --ids]", 0, 0, {}},
                 kLogOptions},
+    CommandSpec{CommandId::Cost, "cost",
+                QT_TRANSLATE_NOOP("nb2lite", "show what the session's turns cost: per frame, per branch, in total"),
+                QT_TRANSLATE_NOOP("nb2lite",
+                                  "Costs are estimates: the frames' token usage priced with the built-in price table "
+                                  "(its date and source are printed). Per branch: the frames only that branch has, "
+                                  "and what sending its whole path again would cost. With --budget, what is left."),
+                none,
+                {"cost [--budget USD] [--json]", 0, 0, {}},
+                kCostOptions},
     CommandSpec{CommandId::Export, "export",
                 QT_TRANSLATE_NOOP("nb2lite",
                                   "write the session's history as a page, a bundle, a contact sheet or "

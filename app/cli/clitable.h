@@ -11,7 +11,7 @@ namespace nb2::cli {
 /** Every nb2lite command. */
 enum class CommandId {
     Generate, Edit, EditLocal, StyleEdit, Get, Delete, Doctor,
-    Import, Retry, ReAnchor, Recover, Rebuild, Log, Export, OpenBundle,
+    Import, Retry, ReAnchor, Recover, Rebuild, Log, Cost, Export, OpenBundle,
     Mcp, Completion, Help,
 };
 
@@ -23,6 +23,8 @@ enum class OptionId {
     Aspect, Thinking, Style, Stream, NoStream, Reencode, Force,
     // Session commands.
     File, Fork, Title, NoContinue, NoReAnchor, Retention, LockTimeout, All, Ids,
+    // Cost and find.
+    Budget, DryRun, Grep, Starred, Variants,
     // Export.
     Format, ExportBranch, Frames, StripPrompts, StripIds, SingleFile, NoFailed, Copy,
     // The agent bridge.

@@ -4,6 +4,7 @@
 #include "app/cli/clisetup.h"
 #include "app/cli/clitext.h"
 #include "app/cli/console.h"
+#include "app/cli/costcommands.h"
 #include "app/cli/demobackend.h"
 #include "app/cli/exitcodes.h"
 #include "app/cli/jsonout.h"
@@ -101,6 +102,8 @@ SessionSettings settingsFrom(const CliArgs &a)
         settings.retentionPlan = QStringLiteral("custom");
         settings.customRetentionDays = a.retention.toInt();
     }
+    if (a.budgetUsd >= 0)
+        settings.budgetUsd = a.budgetUsd;
     return settings;
 }
 
@@ -128,6 +131,10 @@ int runLog(const CliArgs &a, Console &console)
     }
     const FrameGraph &g = store.graph();
     const FrameGraph::Visibility visibility = a.all ? FrameGraph::IncludeTrashed : FrameGraph::LiveOnly;
+    if (!a.grep.trimmed().isEmpty() || a.starredOnly) {
+        printFilteredLog(store, a, console, &frameLine);
+        return kExitSuccess;
+    }
     if (a.idsOnly) {
         const QStringList ids = g.frameIds(visibility);
         console.out(ids.isEmpty() ? QString() : ids.join(QLatin1Char('\n')) + QLatin1Char('\n'));
@@ -256,6 +263,58 @@ int reportTurn(const SessionController &session, const Frame &f, const CliArgs &
     return exitCodeOf(report);
 }
 
+/**
+ * --variants N: N independent turns at once, all checked against the budget together before
+ * the first is sent. Generate: N sibling roots; edit: N sibling branches of one frame.
+ */
+int runVariants(SessionController &session, CliCommand cmd, const QString &ref, TurnParams params, const CliArgs &a,
+                Console &console)
+{
+    const FrameKind kind = cmd == CliCommand::Generate ? FrameKind::Generate : FrameKind::Edit;
+    if (const Result<void> allowed = session.checkBudget(kind, a.variants); !allowed)
+        return console.finish(errorReport(allowed.error()), a.json);
+    SessionSettings settings = session.settings();
+    settings.concurrencyLimit = qMax(settings.concurrencyLimit, a.variants); // all at once: wall time of one turn
+    session.setSettings(settings);
+    params.newBranch = true; // siblings of one frame are the point: the fork is intended
+    QStringList ids;
+    for (int i = 0; i < a.variants; ++i) {
+        const Result<QString> started = kind == FrameKind::Generate ? session.generate(params) : session.edit(ref, params);
+        if (!started) {
+            for (const QString &id : std::as_const(ids))
+                session.cancel(id);
+            session.waitForIdle(60 * 1000);
+            return console.finish(errorReport(started.error()), a.json);
+        }
+        ids.append(started.value());
+    }
+    session.waitForIdle(24 * 3600 * 1000);
+    if (const Result<void> flushed = session.store()->flush(); !flushed)
+        return console.finish(errorReport(flushed.error()), a.json);
+    if (a.json) {
+        OutJson frames = OutJson::array();
+        for (const QString &id : std::as_const(ids))
+            frames.push_back(toOutJson(QJsonValue(session.graph().value(id).toJson())));
+        console.out(jsonLine(OutJson{{"variants", frames}}));
+    }
+    int status = kExitSuccess;
+    CliArgs quiet = a;
+    quiet.json = false;
+    for (const QString &id : std::as_const(ids)) {
+        const Frame f = session.graph().value(id);
+        int one = kExitSuccess;
+        if (!a.json) {
+            one = reportTurn(session, f, quiet, console);
+        } else if (!f.isDone()) {
+            const ErrorKind k = f.status == FrameStatus::Cancelled ? ErrorKind::Cancelled : errorKindFromName(f.error.kind);
+            one = exitCodeOf(errorReport(Error::make(k == ErrorKind::None ? ErrorKind::Server : k, f.error.message)));
+        }
+        if (status == kExitSuccess)
+            status = one;
+    }
+    return status;
+}
+
 } // namespace
 
 int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &context)
@@ -297,7 +356,7 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
                          n.error = error;
                          console.err(retryNoticeLine(n) + QLatin1Char('\n'));
                      });
-    const bool needsApi = cmd != CliCommand::Import && cmd != CliCommand::Rebuild;
+    const bool needsApi = cmd != CliCommand::Import && cmd != CliCommand::Rebuild && cmd != CliCommand::Cost && !a.dryRun;
     if (needsApi || !config.apiKey.isEmpty())
         session.setClient(std::make_shared<InteractionsClient>(config));
 
@@ -356,9 +415,29 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
         ref = resolved.value();
     }
 
+    if (a.dryRun) {
+        FrameKind kind = FrameKind::Generate;
+        if (cmd == CliCommand::Edit)
+            kind = FrameKind::Edit;
+        else if (cmd == CliCommand::EditLocal || cmd == CliCommand::StyleEdit)
+            kind = a.styleFile.isEmpty() ? FrameKind::EditLocal : FrameKind::StyleEdit;
+        if (cmd == CliCommand::Edit && session.graph().hasChildren(ref) && !a.fork && a.variants == 1)
+            return usage(CliText::tr("frame %1 already has children; editing it would fork a new branch. Pass --branch to fork "
+                                     "on purpose, or edit the branch head (%2, or 'head').")
+                             .arg(ref, session.graph().headFrom(ref)));
+        const int turns = cmd == CliCommand::Generate || cmd == CliCommand::Edit ? a.variants : 1;
+        return printDryRun(session.graph(), session.priceTable(), session.settings().budgetUsd, kind, config.model, turns, a,
+                           console);
+    }
+
+    if (a.variants > 1 && (cmd == CliCommand::Generate || cmd == CliCommand::Edit))
+        return runVariants(session, cmd, ref, params, a, console);
+
     Result<QString> started = QString();
     std::optional<Provenance> record;
     switch (cmd) {
+    case CliCommand::Cost:
+        return printCost(session, a, console);
     case CliCommand::Recover:
     case CliCommand::Rebuild:
         if (a.json) {

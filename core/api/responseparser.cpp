@@ -267,6 +267,16 @@ Result<Interaction> ResponseParser::parseInteraction(const QByteArray &body, boo
         if (it.usage.thoughtTokens < 0)
             it.usage.thoughtTokens = integer(*u, "total_reasoning_tokens");
         it.usage.totalTokens = integer(*u, "total_tokens");
+        // Image output is billed at its own rate: keep the image share of the output tokens.
+        if (const auto m = u->find("output_tokens_by_modality"); m != u->end() && m->is_array()) {
+            for (const json &entry : *m) {
+                if (str(entry, "modality") == QLatin1String("image")) {
+                    const qint64 n = integer(entry, "tokens");
+                    if (n >= 0)
+                        it.usage.imageOutputTokens = qMax<qint64>(0, it.usage.imageOutputTokens) + n;
+                }
+            }
+        }
     }
 
     // The current turn: walk back from the last step to the first user_input (SDK output_image rule).

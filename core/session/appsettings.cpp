@@ -53,6 +53,11 @@ bool isEmptyOrAbsolute(const QString &v)
     return v.isEmpty() || QDir::isAbsolutePath(v);
 }
 
+bool isPriceTableText(const QString &v)
+{
+    return v.isEmpty() || PriceTable::fromText(v).ok();
+}
+
 } // namespace
 
 const Preference<QString> model{"api/model", QString::fromLatin1(kDefaultModel), &isModelName, "GEMINI_MODEL_NAME"};
@@ -63,11 +68,12 @@ const Preference<QString> thinkingLevel{"api/defaultThinkingLevel", QStringLiter
 const Preference<QString> sessionsFolder{"session/folder", QString(), &isEmptyOrAbsolute};
 // A relative $IMAGE_OUTPUT_DIR is taken from the current folder, like --out.
 const Preference<QString> outputFolder{nullptr, QString(), &anyValue<QString>, "IMAGE_OUTPUT_DIR"};
+const Preference<QString> priceTable{"cost/priceTable", QString(), &isPriceTableText};
 
 QStringList keys()
 {
     return {QLatin1String(model.key), QLatin1String(baseUrl.key), QLatin1String(apiVersion.key),
-            QLatin1String(thinkingLevel.key), QLatin1String(sessionsFolder.key)};
+            QLatin1String(thinkingLevel.key), QLatin1String(sessionsFolder.key), QLatin1String(priceTable.key)};
 }
 
 } // namespace appprefs
@@ -81,6 +87,8 @@ AppSettings AppSettings::load(const QSettings &s)
     r.thinkingLevel = appprefs::thinkingLevel.read(s);
     r.sessionsFolder = appprefs::sessionsFolder.read(s);
     r.session = SessionSettings::load(s);
+    const QString prices = appprefs::priceTable.read(s);
+    r.prices = prices.isEmpty() ? PriceTable::defaults() : PriceTable::fromText(prices).value();
     return r;
 }
 
@@ -92,6 +100,8 @@ void AppSettings::save(QSettings &s) const
     appprefs::thinkingLevel.write(s, thinkingLevel);
     appprefs::sessionsFolder.write(s, sessionsFolder);
     session.save(s);
+    // The built-in table is stored as "" so that a newer release's prices replace it; an edited one verbatim.
+    appprefs::priceTable.write(s, prices == PriceTable::defaults() ? QString() : prices.toText());
 }
 
 AppSettings AppSettings::defaults()

@@ -2,6 +2,7 @@
 
 #include "core/api/clientconfig.h"
 #include "core/common/preference.h"
+#include "core/session/pricetable.h"
 #include "core/session/sessionsettings.h"
 
 #include <QProcessEnvironment>
@@ -26,6 +27,7 @@ extern const Preference<QString> apiVersion;     // "api/version", $GOOGLE_GENAI
 extern const Preference<QString> thinkingLevel;  // "api/defaultThinkingLevel": "low"
 extern const Preference<QString> sessionsFolder; // "session/folder": "" = AppSettings::defaultSessionsFolder()
 extern const Preference<QString> outputFolder;   // not stored; $IMAGE_OUTPUT_DIR: the CLI's image folder, "" = current folder
+extern const Preference<QString> priceTable;     // "cost/priceTable": PriceTable JSON text, "" = PriceTable::defaults()
 /** The keys of every stored setting above, for "reset to defaults" and tests. */
 QStringList keys();
 } // namespace appprefs
@@ -42,6 +44,8 @@ struct AppSettings {
     QString thinkingLevel;
     QString sessionsFolder; // empty: defaultSessionsFolder()
     SessionSettings session;
+    /** The prices cost figures use (an estimate): kept here, never in a session. */
+    PriceTable prices = PriceTable::defaults();
 
     static AppSettings load(const QSettings &settings);
     void save(QSettings &settings) const;

@@ -247,6 +247,7 @@ QJsonObject Frame::toJson() const
     putTokens(u, "output_tokens", usage.outputTokens);
     putTokens(u, "thought_tokens", usage.thoughtTokens);
     putTokens(u, "total_tokens", usage.totalTokens);
+    putTokens(u, "image_output_tokens", usage.imageOutputTokens);
     if (!u.isEmpty())
         o.insert(kUsage, u);
     o.insert(kAttempts, attempts);
@@ -310,6 +311,7 @@ Result<Frame> Frame::fromJson(const QJsonObject &o)
     f.usage.outputTokens = tokens(u, "output_tokens");
     f.usage.thoughtTokens = tokens(u, "thought_tokens");
     f.usage.totalTokens = tokens(u, "total_tokens");
+    f.usage.imageOutputTokens = tokens(u, "image_output_tokens");
     f.attempts = o.value(kAttempts).toInt();
     f.reAnchored = o.value(kReAnchored).toBool();
     f.title = o.value(kTitle).toString();

@@ -3,6 +3,7 @@
 #include "core/api/imageinput.h"
 #include "core/api/inputpreparation.h"
 #include "core/api/interactionsclient.h"
+#include "core/session/costledger.h"
 #include "core/session/framecommands.h"
 #include "core/session/sessionpaths.h"
 #include "core/session/ownerprocess.h"
@@ -673,8 +674,18 @@ Result<QString> SessionController::importStoredImage(const FrameImage &image, co
     return f.id;
 }
 
+Result<void> SessionController::checkBudget(FrameKind kind, int turns) const
+{
+    const QString model = m_client ? m_client->config().model : QString();
+    return CostLedger(graph(), m_prices).checkBudget(m_settings.budgetUsd, kind, model, turns);
+}
+
 Result<QString> SessionController::addAndQueue(Frame frame, bool forks)
 {
+    // Last stop before anything is written or sent: a turn over the budget leaves no trace.
+    if (const Result<void> allowed = CostLedger(graph(), m_prices).checkBudget(m_settings.budgetUsd, frame.kind, frame.model);
+        !allowed)
+        return allowed.error();
     if (!m_store->commitAsync({frame}, {}, frame.id))
         return Error::make(ErrorKind::Io, QStringLiteral("No session is open."));
     auto job = std::make_shared<Job>();
@@ -919,6 +930,12 @@ Result<QString> SessionController::retry(const QString &frameId)
     if (!m_client)
         return Error::make(ErrorKind::Auth, QStringLiteral("No API client is configured (set an API key)."));
     Frame f = *fp;
+    const bool recovers = f.isRecoverable(); // fetched by its id first (re-sent only if the server lost it)
+    if (!recovers) { // a get of a known id costs nothing; a re-send does
+        if (const Result<void> allowed = CostLedger(graph(), m_prices).checkBudget(m_settings.budgetUsd, f.kind, f.model);
+            !allowed)
+            return allowed.error();
+    }
     auto job = std::make_shared<Job>();
     job->frameId = f.id;
     if (f.isRecoverable()) {
@@ -966,6 +983,9 @@ Result<QString> SessionController::reAnchor(const QString &frameId)
         return Error::make(ErrorKind::Auth, QStringLiteral("No API client is configured (set an API key)."));
     if (auto r = checkParentForChild(fp->parentId, TurnParams{fp->prompt, {}, {}, true}, true); !r)
         return r;
+    if (const Result<void> allowed = CostLedger(graph(), m_prices).checkBudget(m_settings.budgetUsd, FrameKind::ReAnchor, fp->model);
+        !allowed)
+        return allowed.error();
     Frame f = *fp;
     f.kind = FrameKind::ReAnchor;
     f.reAnchored = true;

@@ -2,6 +2,7 @@
 
 #include "core/common/error.h"
 #include "core/session/framegraph.h"
+#include "core/session/pricetable.h"
 #include "core/session/sessionsettings.h"
 
 #include <QHash>
@@ -86,6 +87,15 @@ public:
     std::shared_ptr<InteractionsClient> client() const { return m_client; }
     void setSettings(const SessionSettings &settings);
     const SessionSettings &settings() const { return m_settings; }
+    /** The prices the session budget (settings().budgetUsd) is checked with; default PriceTable::defaults(). */
+    void setPriceTable(const PriceTable &prices) { m_prices = prices; }
+    const PriceTable &priceTable() const { return m_prices; }
+    /**
+     * Budget (the cost ledger's check): refused with ErrorKind::Budget when `turns` more turns
+     * of this kind would take the session over settings().budgetUsd. Every turn method calls it
+     * before anything is added or sent; a batch (variants, replay) calls it for the whole batch.
+     */
+    Result<void> checkBudget(FrameKind kind, int turns = 1) const;
     /** Frame::origin of every turn started here: empty for a person (app, CLI), kFrameOriginMcp for the agent bridge. */
     void setTurnOrigin(const QString &origin) { m_turnOrigin = origin; }
     QString turnOrigin() const { return m_turnOrigin; }
@@ -240,6 +250,7 @@ private:
     QThreadPool *m_pool = nullptr;
     std::shared_ptr<InteractionsClient> m_client;
     SessionSettings m_settings;
+    PriceTable m_prices = PriceTable::defaults();
     QStringList m_queue;                              // pending frame ids waiting for a slot
     QHash<QString, std::shared_ptr<Job>> m_jobs;      // queued or running jobs by frame id
     QHash<QString, std::shared_ptr<Job>> m_running;   // the running subset

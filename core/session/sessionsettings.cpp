@@ -18,13 +18,15 @@ const Preference<int> lockTimeoutMs{"session/lockTimeoutMs", 10000,
                                     [](const int &v) { return v >= 100 && v <= 120000; }};
 const Preference<int> thumbnailSize{"session/thumbnailSize", 256, [](const int &v) { return v >= 32 && v <= 1024; }};
 const Preference<bool> streamTurns{"session/streamTurns", true, [](const bool &) { return true; }};
+const Preference<double> budgetUsd{"session/budgetUsd", 0.0,
+                                   [](const double &v) { return v == 0 || (v >= 0.01 && v <= 100000); }};
 
 QStringList sessionKeys()
 {
     return {QLatin1String(concurrencyLimit.key), QLatin1String(retentionPlan.key),
             QLatin1String(customRetentionDays.key), QLatin1String(autoReAnchor.key),
             QLatin1String(recoverOnOpen.key), QLatin1String(lockTimeoutMs.key),
-            QLatin1String(thumbnailSize.key), QLatin1String(streamTurns.key)};
+            QLatin1String(thumbnailSize.key), QLatin1String(streamTurns.key), QLatin1String(budgetUsd.key)};
 }
 
 } // namespace prefs
@@ -49,6 +51,7 @@ SessionSettings SessionSettings::load(const QSettings &s)
     r.lockTimeoutMs = prefs::lockTimeoutMs.read(s);
     r.thumbnailSize = prefs::thumbnailSize.read(s);
     r.streamTurns = prefs::streamTurns.read(s);
+    r.budgetUsd = prefs::budgetUsd.read(s);
     return r;
 }
 
@@ -62,6 +65,7 @@ void SessionSettings::save(QSettings &s) const
     prefs::lockTimeoutMs.write(s, lockTimeoutMs);
     prefs::thumbnailSize.write(s, thumbnailSize);
     prefs::streamTurns.write(s, streamTurns);
+    prefs::budgetUsd.write(s, budgetUsd);
 }
 
 } // namespace nb2

@@ -18,6 +18,7 @@ extern const Preference<bool> recoverOnOpen;        // "session/recoverOnOpen": 
 extern const Preference<int> lockTimeoutMs;         // "session/lockTimeoutMs": 10000, 100..120000
 extern const Preference<int> thumbnailSize;         // "session/thumbnailSize": 256, 32..1024
 extern const Preference<bool> streamTurns;          // "session/streamTurns": true (learn the id early)
+extern const Preference<double> budgetUsd;          // "session/budgetUsd": 0 = no budget, else 0.01..100000 (USD per session)
 
 /** Keys of every setting above, for "reset to defaults" and tests. */
 QStringList sessionKeys();
@@ -33,6 +34,8 @@ struct SessionSettings {
     int lockTimeoutMs = 10000;
     int thumbnailSize = 256;
     bool streamTurns = true;
+    /** Turns that would take a session's estimated cost above this are refused before sending; 0: no budget. */
+    double budgetUsd = 0;
 
     /** 55 (paid), 1 (free) or customRetentionDays. */
     int retentionDays() const;

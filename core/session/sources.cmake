@@ -11,4 +11,7 @@ nb2_core_area(nb2core_session DEPENDS nb2core_api SOURCES
     session/framecommands.h session/framecommands.cpp
     session/turnplanner.h session/turnplanner.cpp
     session/sessioncopy.h session/sessioncopy.cpp
+    session/pricetable.h session/pricetable.cpp
+    session/costledger.h session/costledger.cpp
+    session/framefilter.h session/framefilter.cpp
 )

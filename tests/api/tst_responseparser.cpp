@@ -14,6 +14,7 @@ private slots:
     void interactions_data();
     void interactions();
     void unfinishedAllowedForGet();
+    void imageShareOfOutputTokens();
     void errorBodies_data();
     void errorBodies();
     void retryAfter_data();
@@ -75,6 +76,26 @@ void tst_ResponseParser::interactions()
     QCOMPARE(r.value().drafts.size(), drafts);
     for (const ImageData &d : r.value().drafts)
         QCOMPARE(d.bytes, apiFixture(QStringLiteral("blue.png")));
+}
+
+void tst_ResponseParser::imageShareOfOutputTokens()
+{
+    // Image output is priced at its own rate: the parser keeps the image share of the output.
+    const QByteArray split = R"({"id":"v1_u","status":"in_progress","usage":{"total_input_tokens":7,
+        "total_output_tokens":1150,"total_thought_tokens":40,"output_tokens_by_modality":[
+        {"modality":"text","tokens":30},{"modality":"image","tokens":1120}]}})";
+    const auto a = ResponseParser::parseInteraction(split, true);
+    QVERIFY(a.ok());
+    QCOMPARE(a.value().usage.outputTokens, 1150);
+    QCOMPARE(a.value().usage.imageOutputTokens, 1120);
+    QCOMPARE(a.value().usage.thoughtTokens, 40);
+    // No split (or a malformed one): unknown, -1.
+    for (const QByteArray &body : {QByteArray(R"({"id":"v1_u","status":"in_progress","usage":{"total_output_tokens":9}})"),
+                                   QByteArray(R"({"id":"v1_u","status":"in_progress","usage":{"output_tokens_by_modality":"x"}})")}) {
+        const auto b = ResponseParser::parseInteraction(body, true);
+        QVERIFY(b.ok());
+        QCOMPARE(b.value().usage.imageOutputTokens, -1);
+    }
 }
 
 void tst_ResponseParser::unfinishedAllowedForGet()

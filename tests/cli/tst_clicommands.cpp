@@ -72,6 +72,10 @@ private slots:
     void logDrawsALongSessionNarrowly();
     void reservedCommandsSaySo();
     void signalEndsACommandThatCannotCancel();
+    void costTotalsMatchTheUsageByHand();
+    void dryRunAndBudgetSendNothing();
+    void logGrepAndStarred();
+    void variantsRunAtOnce();
 
 private:
     Run run(const QStringList &args, const QString &workDir = {});
@@ -141,7 +145,7 @@ void tst_CliCommands::helpPerCommand()
     const Run all = run({QStringLiteral("--help")});
     QCOMPARE(all.exitCode, 0);
     for (const char *name : {"generate", "edit", "edit-local", "style-edit", "get", "delete", "doctor", "import", "retry",
-                             "reanchor", "recover", "rebuild", "log", "export", "open-bundle", "mcp", "completion",
+                             "reanchor", "recover", "rebuild", "log", "cost", "export", "open-bundle", "mcp", "completion",
                              "help"}) {
         const QString command = QString::fromLatin1(name);
         QVERIFY2(all.out.contains("\n  " + command.toUtf8() + ' '), name);
@@ -396,6 +400,163 @@ void tst_CliCommands::signalEndsACommandThatCannotCancel()
     QVERIFY2(timer.elapsed() < 5'000, qPrintable(QString::number(timer.elapsed())));
     QCOMPARE(p.exitStatus(), QProcess::NormalExit);
     QCOMPARE(p.exitCode(), 128 + 15); // SIGTERM
+}
+
+namespace {
+
+/** Done frames and the demo server's stored interactions: both stay put when nothing is sent. */
+QPair<int, int> sessionCounts(const QString &dir)
+{
+    SessionStore store;
+    if (!store.open(dir, SessionStore::OpenMode::OpenExisting))
+        return {-1, -1};
+    const int frames = store.graph().size();
+    const int stored = int(QDir(dir + QStringLiteral("/demo")).entryList(QDir::Files | QDir::NoDotAndDotDot).size());
+    return {frames, stored};
+}
+
+} // namespace
+
+void tst_CliCommands::costTotalsMatchTheUsageByHand()
+{
+    const Run cost = run({QStringLiteral("--session"), m_session, QStringLiteral("cost"), QStringLiteral("--json")});
+    QCOMPARE(cost.exitCode, 0);
+    QVERIFY2(cost.jsonOk, cost.out.constData());
+    // By hand from the manifest's usage fields and the default Lite prices ($ per 1M tokens:
+    // 0.25 input, 1.50 text output and thinking, 30 image output).
+    SessionStore store;
+    QVERIFY(store.open(m_session, SessionStore::OpenMode::OpenExisting));
+    double byHand = 0;
+    for (const Frame &f : store.graph().frames()) {
+        QVERIFY(f.usage.imageOutputTokens > 0);
+        byHand += (f.usage.inputTokens * 0.25 + f.usage.imageOutputTokens * 30.0
+                   + (f.usage.outputTokens - f.usage.imageOutputTokens + f.usage.thoughtTokens) * 1.5)
+                / 1e6;
+    }
+    QVERIFY(byHand > 0.05); // two Lite images
+    QVERIFY2(qAbs(cost.json.value(QLatin1String("total_usd")).toDouble() - byHand) < 1e-5,
+             qPrintable(QStringLiteral("%1 vs %2").arg(cost.json.value(QLatin1String("total_usd")).toDouble()).arg(byHand)));
+    const QJsonArray frames = cost.json.value(QLatin1String("frames")).toArray();
+    QCOMPARE(frames.size(), 2);
+    const QJsonArray branches = cost.json.value(QLatin1String("branches")).toArray();
+    QCOMPARE(branches.size(), 1);
+    QVERIFY(qAbs(branches.first().toObject().value(QLatin1String("reproduce_usd")).toDouble() - byHand) < 1e-5);
+    const QJsonObject prices = cost.json.value(QLatin1String("prices")).toObject();
+    QVERIFY(!prices.value(QLatin1String("as_of")).toString().isEmpty());
+    QVERIFY(prices.value(QLatin1String("estimate")).toBool());
+
+    const Run human = run({QStringLiteral("--session"), m_session, QStringLiteral("cost")});
+    QCOMPARE(human.exitCode, 0);
+    QVERIFY(human.out.contains("total: $0.0"));
+    QVERIFY(human.out.contains("as of"));
+}
+
+void tst_CliCommands::dryRunAndBudgetSendNothing()
+{
+    const QString dir = newSession();
+    QVERIFY(!dir.isEmpty());
+    const QPair<int, int> before = sessionCounts(dir);
+    QCOMPARE(before.first, 2);
+
+    const Run dry = run({QStringLiteral("--session"), dir, QStringLiteral("--demo"), QStringLiteral("edit"),
+                         QStringLiteral("head"), QStringLiteral("add snow"), QStringLiteral("--dry-run"),
+                         QStringLiteral("--json")});
+    QCOMPARE(dry.exitCode, 0);
+    QVERIFY2(dry.jsonOk, dry.out.constData());
+    QVERIFY(dry.json.value(QLatin1String("dry_run")).toBool());
+    QCOMPARE(dry.json.value(QLatin1String("turns")).toInt(), 1);
+    QVERIFY(dry.json.value(QLatin1String("estimate_usd")).toDouble() > 0.02);
+    QVERIFY(dry.json.value(QLatin1String("estimate_basis")).toString().contains(QLatin1String("the one similar turn")));
+    QCOMPARE(sessionCounts(dir), before);
+
+    const Run plain = run({QStringLiteral("generate"), QStringLiteral("a fox"), QStringLiteral("--dry-run")});
+    QCOMPARE(plain.exitCode, 0);
+    QVERIFY2(plain.out.contains("dry run, nothing sent") && plain.out.contains("price table"), plain.out.constData());
+
+    // A budget below what was spent plus one more turn: refused, nothing added, nothing sent.
+    const Run refused = run({QStringLiteral("--session"), dir, QStringLiteral("--demo"), QStringLiteral("--budget"),
+                             QStringLiteral("0.08"), QStringLiteral("generate"), QStringLiteral("a second fox")});
+    QCOMPARE(refused.exitCode, 23); // over the cost budget
+    QVERIFY2(refused.err.contains("budget"), refused.err.constData());
+    QCOMPARE(sessionCounts(dir), before);
+    const Run dryOver = run({QStringLiteral("--session"), dir, QStringLiteral("--budget"), QStringLiteral("0.08"),
+                             QStringLiteral("generate"), QStringLiteral("a second fox"), QStringLiteral("--dry-run")});
+    QCOMPARE(dryOver.exitCode, 23);
+
+    const Run allowed = run({QStringLiteral("--session"), dir, QStringLiteral("--demo"), QStringLiteral("--budget"),
+                             QStringLiteral("5"), QStringLiteral("generate"), QStringLiteral("a second fox")});
+    QCOMPARE(allowed.exitCode, 0);
+    QCOMPARE(sessionCounts(dir).first, 3);
+
+    const Run bad = run({QStringLiteral("--session"), dir, QStringLiteral("--budget"), QStringLiteral("-1"),
+                         QStringLiteral("generate"), QStringLiteral("x")});
+    QCOMPARE(bad.exitCode, 2);
+}
+
+void tst_CliCommands::logGrepAndStarred()
+{
+    const Run grep = run({QStringLiteral("--session"), m_session, QStringLiteral("log"), QStringLiteral("--grep"),
+                          QStringLiteral("LANTERN"), QStringLiteral("--json")});
+    QCOMPARE(grep.exitCode, 0);
+    QVERIFY2(grep.jsonOk, grep.out.constData());
+    QCOMPARE(grep.json.value(QLatin1String("matched")).toInt(), 1);
+    QCOMPARE(grep.json.value(QLatin1String("of")).toInt(), 2);
+    QCOMPARE(grep.json.value(QLatin1String("frames")).toArray().first().toObject().value(QLatin1String("prompt")).toString(),
+             QStringLiteral("add a lantern"));
+
+    const Run human = run({QStringLiteral("--session"), m_session, QStringLiteral("log"), QStringLiteral("--grep"), QStringLiteral("lantern")});
+    QCOMPARE(human.exitCode, 0);
+    QVERIFY2(human.out.contains("add a lantern") && human.out.contains("(after ") && human.out.contains("1 of 2 frames match"),
+             human.out.constData());
+    QVERIFY(!human.out.contains("lighthouse"));
+
+    const Run starred = run({QStringLiteral("--session"), m_session, QStringLiteral("log"), QStringLiteral("--starred")});
+    QCOMPARE(starred.exitCode, 0);
+    QVERIFY2(starred.out.contains("0 of 2 frames match"), starred.out.constData());
+}
+
+void tst_CliCommands::variantsRunAtOnce()
+{
+    const QString dir = m_dir.filePath(QStringLiteral("variants"));
+    const QString latency = QStringLiteral("2000");
+    QElapsedTimer timer;
+    timer.start();
+    const Run one = run({QStringLiteral("--session"), dir, QStringLiteral("--demo"), QStringLiteral("--demo-latency"), latency,
+                         QStringLiteral("generate"), QStringLiteral("a fox")});
+    const qint64 oneMs = timer.restart();
+    QCOMPARE(one.exitCode, 0);
+
+    const Run three = run({QStringLiteral("--session"), dir, QStringLiteral("--demo"), QStringLiteral("--demo-latency"), latency,
+                           QStringLiteral("generate"), QStringLiteral("a red fox"), QStringLiteral("--variants"),
+                           QStringLiteral("3"), QStringLiteral("--json")});
+    const qint64 threeMs = timer.restart();
+    QCOMPARE(three.exitCode, 0);
+    QVERIFY2(three.jsonOk, three.out.constData());
+    const QJsonArray roots = three.json.value(QLatin1String("variants")).toArray();
+    QCOMPARE(roots.size(), 3);
+    for (const QJsonValue &v : roots) {
+        QCOMPARE(v.toObject().value(QLatin1String("status")).toString(), QStringLiteral("done"));
+        QVERIFY(v.toObject().value(QLatin1String("parent")).toString().isEmpty());
+    }
+    // Sent together: about the wall time of one turn, not three.
+    qInfo("one turn %lld ms, three variants %lld ms", oneMs, threeMs);
+    QVERIFY2(threeMs < oneMs + 1500, qPrintable(QStringLiteral("%1 ms vs %2 ms").arg(threeMs).arg(oneMs)));
+
+    // Edit: sibling branches of one frame (no --branch needed: the fork is the point).
+    const QString parent = roots.first().toObject().value(QLatin1String("id")).toString();
+    const Run edits = run({QStringLiteral("--session"), dir, QStringLiteral("--demo"), QStringLiteral("edit"), parent,
+                           QStringLiteral("add snow"), QStringLiteral("--variants"), QStringLiteral("2"), QStringLiteral("--json")});
+    QCOMPARE(edits.exitCode, 0);
+    const QJsonArray siblings = edits.json.value(QLatin1String("variants")).toArray();
+    QCOMPARE(siblings.size(), 2);
+    SessionStore store;
+    QVERIFY(store.open(dir, SessionStore::OpenMode::OpenExisting));
+    QCOMPARE(store.graph().children(parent).size(), 2);
+    QCOMPARE(store.graph().size(), 6);
+
+    const Run tooMany = run({QStringLiteral("--session"), dir, QStringLiteral("generate"), QStringLiteral("x"),
+                             QStringLiteral("--variants"), QStringLiteral("9")});
+    QCOMPARE(tooMany.exitCode, 2);
 }
 
 QTEST_GUILESS_MAIN(tst_CliCommands)

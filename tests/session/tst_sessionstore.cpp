@@ -209,7 +209,7 @@ private slots:
         v.customRetentionDays = 7;
         v.save(s);
         QCOMPARE(SessionSettings::load(s).retentionDays(), 7);
-        QCOMPARE(prefs::sessionKeys().size(), 8);
+        QCOMPARE(prefs::sessionKeys().size(), 9); // ... and the session budget
     }
 
     void twoProcessesWriteTheSameSession()

@@ -22,6 +22,7 @@
 
 #include <QApplication>
 #include <QLabel>
+#include <QLineEdit>
 #include "ui/infopanel.h"
 #include <QDir>
 #include <QElapsedTimer>
@@ -177,6 +178,16 @@ int main(int argc, char *argv[])
     failures += !save(&w, out, QStringLiteral("window-800x600-keyboard.png"));
     w.resize(1440, 900);
     settle(300);
+
+    // Find and cost: "moon" found (bright) with its path, the rest dimmed; the frame's cost in
+    // Frame Details and the session's in the status bar.
+    w.selection()->select(second);
+    if (auto *find = w.findChild<QLineEdit *>(QStringLiteral("findText")))
+        find->setText(QStringLiteral("moon"));
+    settle(600);
+    failures += !save(&w, out, QStringLiteral("find-and-cost.png"));
+    if (auto *find = w.findChild<QLineEdit *>(QStringLiteral("findText")))
+        find->clear();
 
     // Settings dialog (key stored in a file: no keychain service under Xvfb).
     KeyStore keys;

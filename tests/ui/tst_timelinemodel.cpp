@@ -1,5 +1,6 @@
 // TimelineModel: a thin adapter over the session graph; QAbstractItemModelTester watches every change.
 #include "core/fakeapi/fakeserver.h"
+#include "core/session/framefilter.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
 #include "ui/thumbnailprovider.h"
@@ -38,6 +39,9 @@ private Q_SLOTS:
     void dragOutGivesTheImageFile();
     void thousandFrames();
     void thumbnailsComeFromTheDiskCacheSecondTime();
+    void findDimsAllButMatchesAndTheirPath_data();
+    void findDimsAllButMatchesAndTheirPath();
+    void findFollowsStarsAndCostRole();
 
 private:
     QString import(const QString &parentFrom = {});
@@ -277,6 +281,109 @@ void tst_TimelineModel::thumbnailsComeFromTheDiskCacheSecondTime()
 
     second.setMemoryLimitKb(1);
     QVERIFY(second.memoryLimitKb() == 1);
+}
+
+namespace {
+
+/** The tree used by the find tests: fox -> blue -> snow, fox -> night (branch), and an import. */
+struct FindTree {
+    QString fox, blue, snow, night, photo;
+};
+
+FindState findState(const TimelineModel &m, const QString &id)
+{
+    return FindState(m.indexOf(id).data(TimelineRole::FindState).toInt());
+}
+
+} // namespace
+
+void tst_TimelineModel::findDimsAllButMatchesAndTheirPath_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<int>("status");   // -1: any
+    QTest::addColumn<int>("kind");     // -1: any
+    QTest::addColumn<QString>("expected"); // per frame fox,blue,snow,night,photo: M match, P path, D dimmed, N no filter
+
+    QTest::newRow("no filter") << QString() << -1 << -1 << QStringLiteral("NNNNN");
+    QTest::newRow("text deep in a chain keeps its path") << QStringLiteral("SNOW") << -1 << -1 << QStringLiteral("PPMDD");
+    QTest::newRow("text on a branch") << QStringLiteral("night") << -1 << -1 << QStringLiteral("PDDMD");
+    QTest::newRow("kind edit") << QString() << -1 << int(FrameKind::Edit) << QStringLiteral("PMMMD");
+    QTest::newRow("kind import") << QString() << -1 << int(FrameKind::Import) << QStringLiteral("DDDDM");
+    QTest::newRow("status failed: none") << QString() << int(FrameStatus::Failed) << -1 << QStringLiteral("DDDDD");
+    QTest::newRow("text and kind") << QStringLiteral("fox") << -1 << int(FrameKind::Generate) << QStringLiteral("MDDDD");
+}
+
+void tst_TimelineModel::findDimsAllButMatchesAndTheirPath()
+{
+    QFETCH(QString, text);
+    QFETCH(int, status);
+    QFETCH(int, kind);
+    QFETCH(QString, expected);
+    FindTree t;
+    auto turn = [this](Result<QString> r) {
+        if (!r || !m_session->waitForIdle(20000))
+            return QString();
+        return r.value();
+    };
+    t.fox = turn(m_session->generate(nb2test::turn(QStringLiteral("a red fox"), QStringLiteral("1:1"))));
+    t.blue = turn(m_session->edit(t.fox, nb2test::turn(QStringLiteral("make it blue"))));
+    t.snow = turn(m_session->edit(t.blue, nb2test::turn(QStringLiteral("add snow"))));
+    t.night = turn(m_session->branchFrom(t.fox, nb2test::turn(QStringLiteral("at night"))));
+    t.photo = import();
+    QVERIFY(!t.fox.isEmpty() && !t.blue.isEmpty() && !t.snow.isEmpty() && !t.night.isEmpty() && !t.photo.isEmpty());
+
+    FrameFilter filter;
+    filter.text = text;
+    if (status >= 0)
+        filter.status = FrameStatus(status);
+    if (kind >= 0)
+        filter.kind = FrameKind(kind);
+    QSignalSpy changed(m_model.get(), &QAbstractItemModel::dataChanged);
+    m_model->setFilter(filter);
+    if (!filter.isEmpty())
+        QVERIFY(!changed.isEmpty());
+    const QStringList ids{t.fox, t.blue, t.snow, t.night, t.photo};
+    QString got;
+    for (const QString &id : ids) {
+        switch (findState(*m_model, id)) {
+        case FindState::NoFilter: got += QLatin1Char('N'); break;
+        case FindState::Match: got += QLatin1Char('M'); break;
+        case FindState::OnPath: got += QLatin1Char('P'); break;
+        case FindState::Dimmed: got += QLatin1Char('D'); break;
+        }
+    }
+    QCOMPARE(got, expected);
+    QCOMPARE(m_model->rowCount(), 5); // find never hides rows
+    QCOMPARE(m_model->matchCount(), int(expected.count(QLatin1Char('M'))));
+
+    m_model->setFilter({}); // off again
+    for (const QString &id : ids)
+        QCOMPARE(findState(*m_model, id), FindState::NoFilter);
+}
+
+void tst_TimelineModel::findFollowsStarsAndCostRole()
+{
+    auto a = m_session->generate(nb2test::turn(QStringLiteral("a cat"), QStringLiteral("1:1")));
+    QVERIFY(a);
+    QVERIFY(m_session->waitForIdle(20000));
+    const QString photo = import();
+    FrameFilter starred;
+    starred.starredOnly = true;
+    m_model->setFilter(starred);
+    QCOMPARE(findState(*m_model, a.value()), FindState::Dimmed);
+    QSignalSpy changed(m_model.get(), &QAbstractItemModel::dataChanged);
+    QVERIFY(m_session->setStarred(a.value(), true)); // starring moves the frame into the find
+    QCOMPARE(findState(*m_model, a.value()), FindState::Match);
+    QCOMPARE(m_model->matchCount(), 1);
+    QVERIFY(!changed.isEmpty());
+    QVERIFY(m_session->undoStack()->canUndo());
+    m_session->undoStack()->undo();
+    QCOMPARE(findState(*m_model, a.value()), FindState::Dimmed);
+
+    // The turn's cost from its usage and the default price table; an import has none.
+    const double cost = m_model->indexOf(a.value()).data(TimelineRole::CostUsd).toDouble();
+    QVERIFY2(cost > 0.02 && cost < 0.05, qPrintable(QString::number(cost)));
+    QCOMPARE(m_model->indexOf(photo).data(TimelineRole::CostUsd).toDouble(), -1.0);
 }
 
 QTEST_MAIN(tst_TimelineModel)

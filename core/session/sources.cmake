@@ -1,4 +1,4 @@
-nb2_core_area(nb2core_session DEPENDS nb2core_api SOURCES
+nb2_core_area(nb2core_session DEPENDS nb2core_edit SOURCES
     session/frame.h session/frame.cpp
     session/framegraph.h session/framegraph.cpp
     session/sessionsettings.h session/sessionsettings.cpp

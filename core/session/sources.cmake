@@ -1,5 +1,6 @@
 nb2_core_area(nb2core_session DEPENDS nb2core_edit SOURCES
     session/frame.h session/frame.cpp
+    session/frameedit.h session/frameedit.cpp
     session/framegraph.h session/framegraph.cpp
     session/sessionsettings.h session/sessionsettings.cpp
     session/appsettings.h session/appsettings.cpp
@@ -9,4 +10,5 @@ nb2_core_area(nb2core_session DEPENDS nb2core_edit SOURCES
     session/framecommands.h session/framecommands.cpp
     session/turnplanner.h session/turnplanner.cpp
     session/sessioncopy.h session/sessioncopy.cpp
+    session/precisionedit.h session/precisionedit.cpp
 )

@@ -2,6 +2,7 @@
 
 #include "app/cli/clitable.h"
 
+#include <QRect>
 #include <QString>
 #include <QStringList>
 
@@ -60,6 +61,12 @@ struct CliArgs {
     int lockTimeoutMs = -1;
     bool all = false;
     bool idsOnly = false;
+
+    // Precision edits.
+    QRect region;               // --region, parent pixels; null: not given
+    QString maskFile;           // --mask
+    int feather = -1;           // --feather, -1: default
+    QString regionMode;         // --mode: region | protect; empty: region
 
     // Export.
     QString format;

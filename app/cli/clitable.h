@@ -23,6 +23,8 @@ enum class OptionId {
     Aspect, Thinking, Style, Stream, NoStream, Reencode, Force,
     // Session commands.
     File, Fork, Title, NoContinue, NoReAnchor, Retention, LockTimeout, All, Ids,
+    // Precision edits (edit --region/--mask).
+    Region, Mask, Feather, RegionModeOpt,
     // Export.
     Format, ExportBranch, Frames, StripPrompts, StripIds, SingleFile, NoFailed, Copy,
     // The agent bridge.

@@ -29,7 +29,7 @@ struct TurnParams {
     /** The parent already has children: fork a new branch on purpose (what branchFrom() sets). */
     bool newBranch = false;
     /** A precision edit (issue 13): mode, mask, feather and crop from PrecisionEdit::prepare(); empty for a plain turn. */
-    FrameRegionEdit regionEdit;
+    FrameRegionEdit regionEdit = {};
 };
 
 /**

@@ -250,7 +250,7 @@ constexpr std::array kCommands{
                                   "that already has a continuation forks a new branch: pass --branch to do that "
                                   "on purpose."),
                 {"edit ID PROMPT [--aspect R] [--thinking L]", 2, 2, {V::Text, V::Text}},
-                {"edit REF PROMPT [--branch] [--region X,Y,W,H | --mask FILE] [--feather PX] [--mode region|protect]", 2, 2,
+                {"edit REF PROMPT [--branch] [--region X,Y,W,H | --mask FILE]", 2, 2,
                  {V::FrameRef, V::Text}},
                 kEditOptions},
     CommandSpec{CommandId::EditLocal, "edit-local",

@@ -4234,5 +4234,53 @@ reference</source>
 </source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>--region takes X,Y,W,H in pixels of the frame (W and H above 0), not &apos;%1&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--feather takes 0 to 256 pixels, not &apos;%1&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--mode takes region or protect, not &apos;%1&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>use either --region or --mask, not both</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--feather and --mode need a selection: --region X,Y,W,H or --mask FILE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>edit only this rectangle of the frame (pixels of the parent); everything else keeps the parent&apos;s exact pixels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>edit only where this grey image is white (black is protected); any size, scaled to the frame</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>with --region/--mask: width of the soft edge in pixels (default 4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>with --region/--mask: region (default) sends only the selection&apos;s crop inline and pastes the answer back; protect edits the whole image by id and restores the protected pixels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>frame %1 has no finished image to select from; pick a done frame</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>could not read the image of frame %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--region %1,%2,%3,%4 lies outside frame %5, which is %6x%7 pixels</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 </TS>

@@ -375,6 +375,35 @@ QString Parser::applyOption(const OptionSpec &option, const QString &value)
         if (!prefs::lockTimeoutMs.isValid(m_args.lockTimeoutMs))
             return CliText::tr("--lock-timeout takes 100 to 120000 milliseconds, not '%1'").arg(value);
         break;
+    case OptionId::Region: {
+        const QStringList parts = value.split(QLatin1Char(','));
+        QList<int> n;
+        for (const QString &part : parts) {
+            bool ok = false;
+            n.append(part.trimmed().toInt(&ok));
+            if (!ok)
+                n.clear();
+            if (!ok)
+                break;
+        }
+        if (n.size() != 4 || n[0] < 0 || n[1] < 0 || n[2] <= 0 || n[3] <= 0)
+            return CliText::tr("--region takes X,Y,W,H in pixels of the frame (W and H above 0), not '%1'").arg(value);
+        m_args.region = QRect(n[0], n[1], n[2], n[3]);
+        break;
+    }
+    case OptionId::Mask: m_args.maskFile = value; break;
+    case OptionId::Feather: {
+        bool ok = false;
+        m_args.feather = value.toInt(&ok);
+        if (!ok || m_args.feather < 0 || m_args.feather > 256)
+            return CliText::tr("--feather takes 0 to 256 pixels, not '%1'").arg(value);
+        break;
+    }
+    case OptionId::RegionModeOpt:
+        if (value != QLatin1String("region") && value != QLatin1String("protect"))
+            return CliText::tr("--mode takes region or protect, not '%1'").arg(value);
+        m_args.regionMode = value;
+        break;
     case OptionId::All: m_args.all = true; break;
     case OptionId::Budget: {
         bool ok = false;
@@ -462,6 +491,10 @@ QString Parser::checkCombinations() const
     const bool takesId = a.command == CommandId::Edit || a.command == CommandId::Get || a.command == CommandId::Delete;
     if (!a.inSession && takesId && a.positional.value(0).trimmed().isEmpty())
         return CliText::tr("the interaction id is empty");
+    if (!a.region.isNull() && !a.maskFile.isEmpty())
+        return CliText::tr("use either --region or --mask, not both");
+    if (a.region.isNull() && a.maskFile.isEmpty() && (a.feather >= 0 || !a.regionMode.isEmpty()))
+        return CliText::tr("--feather and --mode need a selection: --region X,Y,W,H or --mask FILE");
     if (a.command == CommandId::StyleEdit && a.styleFile.isEmpty())
         return CliText::tr("style-edit needs --style IMAGE");
     if (a.inSession && (a.command == CommandId::EditLocal || a.command == CommandId::StyleEdit)) {

@@ -2,6 +2,7 @@
 
 #include "app/cli/clitable.h"
 
+#include <QRect>
 #include <QString>
 #include <QStringList>
 
@@ -67,6 +68,11 @@ struct CliArgs {
     QString grep;               // log --grep
     bool starredOnly = false;   // log --starred
     int variants = 1;           // --variants N (1..8)
+    // Precision edits.
+    QRect region;               // --region, parent pixels; null: not given
+    QString maskFile;           // --mask
+    int feather = -1;           // --feather, -1: default
+    QString regionMode;         // --mode: region | protect; empty: region
 
     // Export.
     QString format;

@@ -162,6 +162,26 @@ constexpr std::array kOptions{
     OptionSpec{Starred, "--starred", nullptr, nullptr, V::None, nullptr,
                QT_TRANSLATE_NOOP("nb2lite", "log: only starred frames"),
                false},
+    // --- precision edits ---
+    OptionSpec{Region, "--region", nullptr, nullptr, V::Text, "X,Y,W,H",
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "edit only this rectangle of the frame (pixels of the parent); everything else "
+                                 "keeps the parent's exact pixels"),
+               false},
+    OptionSpec{Mask, "--mask", nullptr, nullptr, V::ImageFile, "FILE",
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "edit only where this grey image is white (black is protected); any size, scaled "
+                                 "to the frame"),
+               false},
+    OptionSpec{Feather, "--feather", nullptr, nullptr, V::Count, "PX",
+               QT_TRANSLATE_NOOP("nb2lite", "with --region/--mask: width of the soft edge in pixels (default 4)"),
+               false},
+    OptionSpec{RegionModeOpt, "--mode", nullptr, nullptr, V::Text, "region|protect",
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "with --region/--mask: region (default) sends only the selection's crop inline "
+                                 "and pastes the answer back; protect edits the whole image by id and restores "
+                                 "the protected pixels"),
+               false},
 
     // --- export ---
     OptionSpec{Format, "--format", nullptr, nullptr, V::ExportFormat, "FORMAT",
@@ -212,7 +232,8 @@ constexpr CommandOption kGenerateOptions[]{
     {Aspect}, {Thinking}, {Stream}, {NoStream}, {Reencode, Only::OutsideSession}, {Force, Only::OutsideSession},
     {Variants, Only::InSession}, {Budget, Only::InSession}, {DryRun}, NB2_SESSION_WIDE};
 constexpr CommandOption kEditOptions[]{
-    {Aspect}, {Thinking}, {Stream}, {NoStream}, {Fork, Only::InSession}, {Reencode, Only::OutsideSession},
+    {Aspect}, {Thinking}, {Stream}, {NoStream}, {Fork, Only::InSession}, {Region, Only::InSession},
+    {Mask, Only::InSession}, {Feather, Only::InSession}, {RegionModeOpt, Only::InSession}, {Reencode, Only::OutsideSession},
     {Force, Only::OutsideSession}, {Variants, Only::InSession}, {Budget, Only::InSession}, {DryRun}, NB2_SESSION_WIDE};
 constexpr CommandOption kEditLocalOptions[]{
     {Aspect}, {Thinking}, {Style}, {Stream}, {NoStream}, {File, Only::InSession}, {Fork, Only::InSession},
@@ -252,7 +273,7 @@ constexpr std::array kCommands{
                                   "that already has a continuation forks a new branch: pass --branch to do that "
                                   "on purpose."),
                 {"edit ID PROMPT [--aspect R] [--thinking L]", 2, 2, {V::Text, V::Text}},
-                {"edit REF PROMPT [--branch] [--variants N]", 2, 2, {V::FrameRef, V::Text}},
+                {"edit REF PROMPT [--branch] [--variants N] [--region|--mask ...]", 2, 2, {V::FrameRef, V::Text}},
                 kEditOptions},
     CommandSpec{CommandId::EditLocal, "edit-local",
                 QT_TRANSLATE_NOOP("nb2lite", "edit a local picture, sent inline"),

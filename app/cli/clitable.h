@@ -25,6 +25,8 @@ enum class OptionId {
     File, Fork, Title, NoContinue, NoReAnchor, Retention, LockTimeout, All, Ids,
     // Cost and find.
     Budget, DryRun, Grep, Starred, Variants,
+    // Precision edits (edit --region/--mask).
+    Region, Mask, Feather, RegionModeOpt,
     // Export.
     Format, ExportBranch, Frames, StripPrompts, StripIds, SingleFile, NoFailed, Copy,
     // The agent bridge.

@@ -9,6 +9,7 @@
 #include "app/cli/exitcodes.h"
 #include "app/cli/jsonout.h"
 #include "app/cli/loggraph.h"
+#include "app/cli/precisioncommand.h"
 #include "app/cli/signalcancel.h"
 #include "core/api/interactionsclient.h"
 #include "core/export/provenance.h"
@@ -405,7 +406,7 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
     // Recovery of crashed turns runs first; its results are part of what log shows.
     session.waitForIdle(10 * 60 * 1000);
 
-    const TurnParams params{a.prompt, a.aspectRatio, a.thinkingLevel, a.fork};
+    const TurnParams params{a.prompt, a.aspectRatio, a.thinkingLevel, a.fork, {}};
     QString ref; // the frame the command names
     if (cmd == CliCommand::Edit || cmd == CliCommand::Retry || cmd == CliCommand::ReAnchor
         || ((cmd == CliCommand::EditLocal || cmd == CliCommand::StyleEdit) && a.sourceFile.isEmpty())) {
@@ -455,7 +456,8 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
         return kExitSuccess;
     case CliCommand::Generate: started = session.generate(params); break;
     case CliCommand::Edit:
-        started = session.edit(ref, params);
+        started = a.region.isNull() && a.maskFile.isEmpty() ? session.edit(ref, params)
+                                                            : startPrecisionEdit(session, ref, a, params);
         if (!started && session.graph().hasChildren(ref) && !a.fork)
             return usage(CliText::tr("frame %1 already has children; editing it would fork a new branch. Pass --branch to fork "
                             "on purpose, or edit the branch head (%2, or 'head').")
@@ -488,6 +490,9 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
     // Manifest writes run on the session's writer thread: exit with an error unless they reached the disk.
     if (const Result<void> flushed = session.store()->flush(); !flushed)
         return fail(flushed.error());
+    // Every finished edit gets its drift reading; region/protect edits their composite first.
+    if (const Result<void> finished = finishEditTurn(session, id); !finished)
+        return fail(finished.error());
     return reportTurn(session, session.graph().value(id), a, console);
 }
 

@@ -44,13 +44,14 @@ const QLatin1String kId("id"), kParent("parent"), kKind("kind"), kPrompt("prompt
     kInputs("input_images"), kText("model_text"), kUsage("usage"), kAttempts("attempts"),
     kReAnchored("re_anchored"), kTitle("title"), kStarred("starred"), kNote("note"),
     kExpires("id_expires_at"), kTrashed("trashed_at"), kTrashGroup("trash_group"),
-    kOwnerPid("owner_pid"), kLineage("lineage"), kOrigin("origin");
+    kOwnerPid("owner_pid"), kLineage("lineage"), kOrigin("origin"),
+    kRegionEdit("region_edit"), kDrift("drift");
 
 const QLatin1String kKnown[] = {kId, kParent, kKind, kPrompt, kAspect, kThinking, kModel,
                                 kInteraction, kContinued, kStatus, kError, kRequested, kFinished,
                                 kImage, kInputs, kText, kUsage, kAttempts, kReAnchored, kTitle,
                                 kStarred, kNote, kExpires, kTrashed, kTrashGroup, kOwnerPid, kLineage,
-                                kOrigin};
+                                kOrigin, kRegionEdit, kDrift};
 
 void putString(QJsonObject &o, QLatin1String key, const QString &value)
 {
@@ -265,6 +266,10 @@ QJsonObject Frame::toJson() const
     if (!lineage.isEmpty())
         o.insert(kLineage, lineage.toJson());
     putString(o, kOrigin, origin);
+    if (!regionEdit.isEmpty())
+        o.insert(kRegionEdit, regionEdit.toJson());
+    if (!drift.isEmpty())
+        o.insert(kDrift, drift.toJson());
     return o;
 }
 
@@ -323,6 +328,15 @@ Result<Frame> Frame::fromJson(const QJsonObject &o)
     f.ownerPid = qint64(o.value(kOwnerPid).toDouble());
     f.lineage = FrameLineage::fromJson(o.value(kLineage).toObject());
     f.origin = o.value(kOrigin).toString();
+    // Sessions written before issue 13 have neither object: both read as empty.
+    Result<FrameRegionEdit> region = FrameRegionEdit::fromJson(o.value(kRegionEdit).toObject());
+    if (!region)
+        return Error::make(region.error().kind, QStringLiteral("frame %1: %2").arg(f.id, region.error().message));
+    f.regionEdit = region.value();
+    Result<FrameDrift> drift = FrameDrift::fromJson(o.value(kDrift).toObject());
+    if (!drift)
+        return Error::make(drift.error().kind, QStringLiteral("frame %1: %2").arg(f.id, drift.error().message));
+    f.drift = drift.value();
     f.extra = o;
     for (const QLatin1String &k : kKnown)
         f.extra.remove(k);

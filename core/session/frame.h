@@ -2,6 +2,7 @@
 
 #include "core/common/error.h"
 #include "core/api/interaction.h"
+#include "core/session/frameedit.h"
 
 #include <QDateTime>
 #include <QJsonObject>
@@ -113,6 +114,8 @@ struct Frame {
     qint64 ownerPid = 0;            // pid of the process running this pending turn (crash recovery)
     FrameLineage lineage;           // Import only: the embedded record of the imported file (empty: none)
     QString origin;                 // who asked for the turn: empty = a person (app, CLI); kFrameOriginMcp = an agent
+    FrameRegionEdit regionEdit;     // a region/protect edit: its mask, mode, crop and the server's raw image (image = composite)
+    FrameDrift drift;               // how much this edit changed its parent (empty: not measured)
 
     QJsonObject extra;              // unknown fields, preserved verbatim
 

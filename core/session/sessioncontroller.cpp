@@ -458,6 +458,7 @@ Frame SessionController::newFrame(FrameKind kind, const QString &parentId, const
     f.requestedAt = QDateTime::currentDateTimeUtc();
     f.ownerPid = currentPid();
     f.origin = m_turnOrigin;
+    f.regionEdit = params.regionEdit;
     return f;
 }
 
@@ -884,6 +885,23 @@ bool SessionController::commitFrames(const QList<Frame> &frames, const QString &
     return false;
 }
 
+Result<void> SessionController::recordDerived(const Frame &updated)
+{
+    const Frame *current = graph().frame(updated.id);
+    if (!current || !current->isDone())
+        return Error::make(ErrorKind::InvalidInput,
+                           QStringLiteral("Frame %1 is not a finished frame of this session.").arg(updated.id));
+    Frame f = *current;
+    f.image = updated.image;
+    f.regionEdit = updated.regionEdit;
+    f.drift = updated.drift;
+    if (!commitFrames({f}))
+        return Error::make(ErrorKind::Io, QStringLiteral("Could not write the session manifest."));
+    recordFrameAfterWrite(f);
+    emit frameChanged(f.id);
+    return {};
+}
+
 bool SessionController::cancel(const QString &frameId)
 {
     if (m_queue.contains(frameId)) {
@@ -945,7 +963,7 @@ Result<QString> SessionController::retry(const QString &frameId)
     } else {
         // A root edit (editInteraction) continues a server id, not a frame: nothing to check here.
         if ((f.kind == FrameKind::Edit || f.kind == FrameKind::ReAnchor) && !f.parentId.isEmpty()) {
-            if (auto r = checkParentForChild(f.parentId, TurnParams{f.prompt, {}, {}, true}, true); !r)
+            if (auto r = checkParentForChild(f.parentId, TurnParams{f.prompt, {}, {}, true, {}}, true); !r)
                 return r;
             if (f.kind == FrameKind::Edit) {
                 if (const Result<void> prepared = prepareEdit(f, graph().value(f.parentId)); !prepared)
@@ -981,7 +999,7 @@ Result<QString> SessionController::reAnchor(const QString &frameId)
                              .arg(frameId, frameStatusName(fp->status)));
     if (!m_client)
         return Error::make(ErrorKind::Auth, QStringLiteral("No API client is configured (set an API key)."));
-    if (auto r = checkParentForChild(fp->parentId, TurnParams{fp->prompt, {}, {}, true}, true); !r)
+    if (auto r = checkParentForChild(fp->parentId, TurnParams{fp->prompt, {}, {}, true, {}}, true); !r)
         return r;
     if (const Result<void> allowed = CostLedger(graph(), m_prices).checkBudget(m_settings.budgetUsd, FrameKind::ReAnchor, fp->model);
         !allowed)

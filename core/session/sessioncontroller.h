@@ -30,6 +30,8 @@ struct TurnParams {
     QString thinkingLevel;    // empty: omitted
     /** The parent already has children: fork a new branch on purpose (what branchFrom() sets). */
     bool newBranch = false;
+    /** A precision edit (issue 13): mode, mask, feather and crop from PrecisionEdit::prepare(); empty for a plain turn. */
+    FrameRegionEdit regionEdit = {};
 };
 
 /**
@@ -177,6 +179,14 @@ public:
     Result<QString> resolveFrameRef(const QString &ref) const;
 
     // ---- undoable local operations (QUndoStack; never call the API) ----
+    /**
+     * Records what was computed from a finished frame's pixels after its turn (the composite of
+     * a region/protect edit, the raw image beside it, the drift reading; PrecisionEdit makes
+     * them on a worker). Only those fields are taken from `updated`; not undoable (no API call
+     * to repeat, and the raw image stays). InvalidInput when the frame is unknown or not done.
+     */
+    Result<void> recordDerived(const Frame &updated);
+
     bool setTitle(const QString &frameId, const QString &title);
     bool setStarred(const QString &frameId, bool starred);
     bool setNote(const QString &frameId, const QString &note);

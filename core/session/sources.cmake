@@ -1,5 +1,6 @@
-nb2_core_area(nb2core_session DEPENDS nb2core_api SOURCES
+nb2_core_area(nb2core_session DEPENDS nb2core_edit SOURCES
     session/frame.h session/frame.cpp
+    session/frameedit.h session/frameedit.cpp
     session/framegraph.h session/framegraph.cpp
     session/sessionsettings.h session/sessionsettings.cpp
     session/appsettings.h session/appsettings.cpp
@@ -14,4 +15,5 @@ nb2_core_area(nb2core_session DEPENDS nb2core_api SOURCES
     session/pricetable.h session/pricetable.cpp
     session/costledger.h session/costledger.cpp
     session/framefilter.h session/framefilter.cpp
+    session/precisionedit.h session/precisionedit.cpp
 )

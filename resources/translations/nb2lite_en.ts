@@ -1383,6 +1383,44 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
     </message>
 </context>
 <context>
+    <name>nb2::FindBar</name>
+    <message>
+        <source>Find in prompts and titles (Ctrl+F)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Find frames</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only starred frames</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Any status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Any kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n frame(s)</source>
+        <translation>
+            <numerusform>%1 of %n frame</numerusform>
+            <numerusform>%1 of %n frames</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>nb2::FrameEditor</name>
     <message>
         <source>Moved %1 to the trash. Undo (Ctrl+Z) brings it back.</source>
@@ -1983,6 +2021,10 @@ Select a frame in the timeline to show it here.</source>
         <source>★ Starred</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Cost:</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>nb2::KeyStore</name>
@@ -2181,6 +2223,26 @@ Select a frame in the timeline to show it here.</source>
             <numerusform>%n request still running.</numerusform>
             <numerusform>%n requests still running.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Cost: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Estimated from the frames&apos; token usage and the price table (%1, as of %2). Edit the prices in Settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (estimate)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 to reproduce this branch up to here</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3058,6 +3120,74 @@ Select a frame in the timeline to show it here.</source>
     </message>
     <message>
         <source>%1=%2 from the environment overrides this.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cost (estimate)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No budget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Session budget in US dollars</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A turn that would take a session&apos;s estimated cost over this is refused before anything is sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Session &amp;budget:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Input price per million tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>US dollars per million input tokens (prompt and input images)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text and thinking output price per million tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>US dollars per million tokens of text output and thinking</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Image output price per million tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>US dollars per million image output tokens (a 1K image is about 1,120 tokens)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prices per 1M tokens:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>For %1; %2, as of %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This model is not in the table: the first model&apos;s prices are used.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4370,6 +4500,158 @@ reference</source>
     </message>
     <message>
         <source>note: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--region takes X,Y,W,H in pixels of the frame (W and H above 0), not &apos;%1&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--feather takes 0 to 256 pixels, not &apos;%1&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--mode takes region or protect, not &apos;%1&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--budget takes an amount in US dollars from 0.01 to 100000 (0: no budget), not &apos;%1&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--variants takes a number from 1 to %1, not &apos;%2&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>use either --region or --mask, not both</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--feather and --mode need a selection: --region X,Y,W,H or --mask FILE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>refuse a turn (nothing is sent) when the session&apos;s estimated cost would go over USD dollars; 0: no budget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>send nothing: print the plan (how many turns) and the estimated cost, and whether the budget allows it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>send N (1-8) independent turns at once: for generate N sibling roots, for edit N sibling branches of the frame (the fork is intended)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>log: only frames whose prompt or title contains TEXT (any case)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>log: only starred frames</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>edit only this rectangle of the frame (pixels of the parent); everything else keeps the parent&apos;s exact pixels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>edit only where this grey image is white (black is protected); any size, scaled to the frame</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>with --region/--mask: width of the soft edge in pixels (default 4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>with --region/--mask: region (default) sends only the selection&apos;s crop inline and pastes the answer back; protect edits the whole image by id and restores the protected pixels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>show what the session&apos;s turns cost: per frame, per branch, in total</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Costs are estimates: the frames&apos; token usage priced with the built-in price table (its date and source are printed). Per branch: the frames only that branch has, and what sending its whole path again would cost. With --budget, what is left.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>prices (USD per 1M tokens; %1, as of %2):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  %1: input %2, output %3, image output %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>free</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no usage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (model not in the price table: priced as %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>branches:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>  %1. head %2: %3 own, %4 to reproduce (%n turn(s))</source>
+        <translation>
+            <numerusform>  %1. head %2: %3 own, %4 to reproduce (%n turn)</numerusform>
+            <numerusform>  %1. head %2: %3 own, %4 to reproduce (%n turns)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>total: %1 (estimate)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n finished turn(s) without usage are not counted</source>
+        <translation>
+            <numerusform>; %n finished turn without usage are not counted</numerusform>
+            <numerusform>; %n finished turns without usage are not counted</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>budget: %1, left: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>dry run, nothing sent: %n turn(s) (%1) on %2, estimated %3 (%4)</source>
+        <translation>
+            <numerusform>dry run, nothing sent: %n turn (%1) on %2, estimated %3 (%4)</numerusform>
+            <numerusform>dry run, nothing sent: %n turns (%1) on %2, estimated %3 (%4)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>within the budget of %1 (spent so far: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  (after %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n frame(s) match</source>
+        <translation>
+            <numerusform>%1 of %n frame match</numerusform>
+            <numerusform>%1 of %n frames match</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>frame %1 has no finished image to select from; pick a done frame</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>could not read the image of frame %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--region %1,%2,%3,%4 lies outside frame %5, which is %6x%7 pixels</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

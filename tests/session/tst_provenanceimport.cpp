@@ -71,7 +71,7 @@ private:
         return c.graph().value(r.value());
     }
 
-    static TurnParams p(const char *prompt) { return TurnParams{QString::fromUtf8(prompt), {}, {}, false}; }
+    static TurnParams p(const char *prompt) { return TurnParams{QString::fromUtf8(prompt), {}, {}, false, {}}; }
 
     /** A session with generate + edit, the edit exported as a frames file (record embedded). */
     Source makeSource()

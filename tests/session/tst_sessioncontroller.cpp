@@ -61,7 +61,7 @@ private:
         return out;
     }
 
-    static TurnParams p(const char *prompt) { return TurnParams{QString::fromUtf8(prompt), {}, {}, false}; }
+    static TurnParams p(const char *prompt) { return TurnParams{QString::fromUtf8(prompt), {}, {}, false, {}}; }
 
 private slots:
     void init()
@@ -243,7 +243,7 @@ private slots:
         connect(&c, &SessionController::turnFinished, this, [&] { --running; });
         QStringList ids;
         for (int i = 0; i < 5; ++i) {
-            const Result<QString> r = c.generate(TurnParams{QStringLiteral("n%1").arg(i), {}, {}, false});
+            const Result<QString> r = c.generate(TurnParams{QStringLiteral("n%1").arg(i), {}, {}, false, {}});
             QVERIFY(r);
             ids.append(r.value());
         }

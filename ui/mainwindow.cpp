@@ -661,10 +661,11 @@ void MainWindow::restoreLastState()
             selectFrame(frame);
         return;
     }
+    const QString lastError = error;
     if (!newSession(&error))
         showMessage(int(BannerWidget::Kind::Error), error);
-    else if (!last.isEmpty() && !error.isEmpty())
-        showMessage(int(BannerWidget::Kind::Warning), tr("The last session could not be opened: %1").arg(error));
+    else if (!last.isEmpty() && !lastError.isEmpty())
+        reportOpenFailure(last, lastError); // a damaged last session: offer to rebuild it, never just move on
 }
 
 void MainWindow::saveWindowState()
@@ -732,9 +733,20 @@ void MainWindow::openSessionDialog()
         return;
     }
     QString e;
-    if (openSession(dir, &e))
+    if (!openSession(dir, &e))
+        reportOpenFailure(dir, e);
+}
+
+void MainWindow::reportOpenFailure(const QString &dir, const QString &error)
+{
+    // Only damage is what a rebuild repairs (not a lock, a read-only folder or a newer format).
+    SessionStore probe;
+    const Result<void> read = probe.open(dir, SessionStore::OpenMode::ReadOnly);
+    if (read || read.error().kind != ErrorKind::Corrupt) {
+        showMessage(int(BannerWidget::Kind::Error), tr("Cannot open the session: %1").arg(error));
         return;
-    showMessage(int(BannerWidget::Kind::Error), tr("Cannot open the session: %1").arg(e), tr("Rebuild Session"),
+    }
+    showMessage(int(BannerWidget::Kind::Error), tr("Cannot open the session: %1").arg(error), tr("Rebuild Session"),
                 [this, dir] {
                     // Rebuild keeps the broken manifest aside and recovers frames from the journal and images.
                     if (!m_session->isIdle()) {
@@ -743,14 +755,14 @@ void MainWindow::openSessionDialog()
                         return;
                     }
                     m_session->close();
-                    QString error;
                     if (const Result<void> rebuilt = m_session->rebuild(dir); !rebuilt) {
                         showMessage(int(BannerWidget::Kind::Error), tr("The session could not be rebuilt: %1").arg(rebuilt.error().message));
                         return;
                     }
                     m_session->close();
-                    if (!openSession(dir, &error))
-                        showMessage(int(BannerWidget::Kind::Error), error);
+                    QString reopenError;
+                    if (!openSession(dir, &reopenError))
+                        showMessage(int(BannerWidget::Kind::Error), reopenError);
                     else
                         statusBar()->showMessage(tr("Rebuilt the session from its journal and images."), 6000);
                 });

@@ -63,6 +63,12 @@ public:
 
     /** Opens (or creates) a session folder; on failure shows nothing and returns the message. */
     bool openSession(const QString &dir, QString *errorMessage = nullptr);
+    /**
+     * Shows why dir did not open (error: openSession()'s message); when its files are damaged
+     * the banner offers "Rebuild Session" (journal and images, nothing deleted) instead of the
+     * session silently being replaced by a new, empty one.
+     */
+    void reportOpenFailure(const QString &dir, const QString &error);
     /** A new, empty session in the sessions folder, named after the date and time. */
     bool newSession(QString *errorMessage = nullptr);
     /** Runs an export on a worker from a snapshot of the graph; exportFinished() follows. */

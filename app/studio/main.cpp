@@ -143,7 +143,7 @@ int main(int argc, char *argv[])
         if (!sessionArg.isEmpty()) {
             QString error;
             if (!QDir().mkpath(sessionArg) || !window.openSession(QDir(sessionArg).absolutePath(), &error))
-                qWarning("Cannot open session %s: %s", qPrintable(sessionArg), qPrintable(error));
+                window.reportOpenFailure(QDir(sessionArg).absolutePath(), error); // offers a rebuild when damaged
         }
         window.show();
         if (!images.isEmpty())

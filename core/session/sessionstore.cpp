@@ -582,6 +582,7 @@ Result<void> SessionStore::readManifest(const QString &path, FrameGraph *graph, 
     if (!root.value(kFrames).isArray())
         return fail(ErrorKind::Corrupt, QStringLiteral("\"frames\" is missing or not an array"));
     const QJsonArray frames = root.value(kFrames).toArray();
+    const SessionPaths paths(QFileInfo(path).absolutePath()); // the folder made canonical once for every frame
     graph->clear();
     for (int i = 0; i < frames.size(); ++i) {
         if (!frames.at(i).isObject())
@@ -593,8 +594,7 @@ Result<void> SessionStore::readManifest(const QString &path, FrameGraph *graph, 
         if (graph->contains(f.id))
             return fail(ErrorKind::Corrupt, QStringLiteral("frames[%1]: duplicate frame id %2").arg(i).arg(f.id));
         // A path that leads out of the folder refuses the whole session: nothing may read it.
-        if (const Result<void> inside = SessionPaths::checkFrame(f, QFileInfo(path).absolutePath(), QStringLiteral("manifest"));
-            !inside)
+        if (const Result<void> inside = paths.check(f, QStringLiteral("manifest")); !inside)
             return fail(ErrorKind::Unsafe, inside.error().message);
         graph->upsert(f);
     }

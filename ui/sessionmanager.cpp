@@ -112,7 +112,7 @@ void SessionManager::restoreLast()
     if (const Result<void> r = newSession(); !r)
         m_notices->show(NoticeKind::Error, r.error().message);
     else if (!error.isEmpty())
-        m_notices->show(NoticeKind::Warning, tr("The last session could not be opened: %1").arg(error));
+        offerRebuild(last, error); // a damaged last session: offer to rebuild it, never just move on
 }
 
 void SessionManager::fillRecentMenu(QMenu *menu)

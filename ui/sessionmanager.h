@@ -48,6 +48,9 @@ public Q_SLOTS:
     void openDialog();
     void saveAsDialog();
 
+    /** Says why dir did not open; the banner offers "Rebuild Session" (journal and images, nothing deleted). */
+    void offerRebuild(const QString &dir, const QString &error);
+
 Q_SIGNALS:
     /** About to close the open session (pending retries must go). */
     void aboutToSwitch();
@@ -57,8 +60,6 @@ Q_SIGNALS:
     void recentChanged();
 
 private:
-    void offerRebuild(const QString &dir, const QString &error);
-
     NoticePresenter *m_notices;
     QWidget *m_dialogParent;
     SessionController *m_session;

@@ -171,6 +171,8 @@ int main(int argc, char *argv[])
             if (!opened) {
                 qWarning("Cannot open session %s: %s", qPrintable(sessionArg), qPrintable(opened.error().message));
                 window.sessions()->restoreLast();
+                // A damaged folder: the banner offers to rebuild it (journal and images, nothing deleted).
+                window.sessions()->offerRebuild(QDir(sessionArg).absolutePath(), opened.error().message);
             }
         }
         window.show();

@@ -115,6 +115,81 @@ QString nearestAspectRatio(const QSize &size)
     return best;
 }
 
+namespace {
+
+quint32 bigEndian32(const QByteArray &b, qsizetype at)
+{
+    return (quint32(quint8(b[at])) << 24) | (quint32(quint8(b[at + 1])) << 16) | (quint32(quint8(b[at + 2])) << 8)
+         | quint32(quint8(b[at + 3]));
+}
+
+QString pngDamage(const QByteArray &b)
+{
+    qsizetype at = 8; // after the signature
+    while (at + 8 <= b.size()) {
+        const qint64 length = bigEndian32(b, at);
+        const QByteArray type = b.mid(at + 4, 4);
+        const qint64 end = at + 8 + length + 4; // length, type, data, CRC
+        if (length > 0x7fffffff || end > b.size())
+            return QStringLiteral("the PNG ends inside its %1 chunk (the file is cut short)").arg(QString::fromLatin1(type));
+        if (type == "IEND")
+            return {};
+        at = end;
+    }
+    return QStringLiteral("the PNG ends before its IEND chunk (the file is cut short)");
+}
+
+QString jpegDamage(const QByteArray &b)
+{
+    // Segments up to the first scan; then the entropy-coded data must reach an EOI marker (FF D9).
+    qsizetype at = 2;
+    while (at + 4 <= b.size()) {
+        if (quint8(b[at]) != 0xFF)
+            return QStringLiteral("the JPEG's structure is broken");
+        const quint8 marker = quint8(b[at + 1]);
+        if (marker == 0xFF) {
+            ++at; // fill byte
+            continue;
+        }
+        if (marker == 0xD9)
+            return {}; // EOI before any scan: nothing to decode, but not cut short
+        if (marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7)) {
+            at += 2;
+            continue;
+        }
+        const qint64 length = (quint16(quint8(b[at + 2])) << 8) | quint8(b[at + 3]);
+        if (at + 2 + length > b.size())
+            return QStringLiteral("the JPEG ends inside a header segment (the file is cut short)");
+        at += 2 + length;
+        if (marker == 0xDA) { // start of scan: look for the end of the image
+            for (qsizetype i = at; i + 1 < b.size(); ++i) {
+                if (quint8(b[i]) == 0xFF && quint8(b[i + 1]) == 0xD9)
+                    return {};
+            }
+            return QStringLiteral("the JPEG ends before its end-of-image marker (the file is cut short)");
+        }
+    }
+    return QStringLiteral("the JPEG ends before its image data (the file is cut short)");
+}
+
+} // namespace
+
+QString imageDamage(const QByteArray &bytes)
+{
+    const QString mime = sniffImageMimeType(bytes);
+    if (mime == QLatin1String("image/png"))
+        return pngDamage(bytes);
+    if (mime == QLatin1String("image/jpeg"))
+        return jpegDamage(bytes);
+    if (mime == QLatin1String("image/webp") && bytes.size() >= 12) {
+        const qint64 riff = qint64(quint8(bytes[4])) | (qint64(quint8(bytes[5])) << 8) | (qint64(quint8(bytes[6])) << 16)
+                          | (qint64(quint8(bytes[7])) << 24);
+        if (8 + riff > bytes.size())
+            return QStringLiteral("the WebP is shorter than its header says (the file is cut short)");
+    }
+    return {};
+}
+
 static Result<ImageInput> checkBytes(const QByteArray &bytes, const QString &name, bool allowOversize)
 {
     if (bytes.isEmpty())
@@ -127,6 +202,12 @@ static Result<ImageInput> checkBytes(const QByteArray &bytes, const QString &nam
                                          "BMP, TIFF or HEIC signature); choose an image file.")
                               .arg(displayName(name)));
     }
+    // A cut-short picture decodes without an error (half grey): refuse it here, where every
+    // import, edit-local target and style reference comes in, instead of keeping it as if whole.
+    if (const QString damage = imageDamage(bytes); !damage.isEmpty())
+        return Error::make(ErrorKind::Corrupt, QStringLiteral("%1 is damaged: %2. Nothing was imported or sent; use a "
+                                                              "complete copy of the picture.")
+                                                   .arg(displayName(name), damage));
     const qint64 encoded = base64Size(bytes.size());
     if (!allowOversize && encoded > kMaxRequestBytes) {
         Error e = Error::make(ErrorKind::TooLarge,

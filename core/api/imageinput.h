@@ -23,6 +23,14 @@ constexpr qint64 kMaxRequestBytes = 20 * 1000 * 1000;
 /** MIME type from magic bytes: image/png, image/jpeg, image/webp, image/gif, image/bmp, image/tiff, image/heic; empty if none. */
 QString sniffImageMimeType(const QByteArray &bytes);
 
+/**
+ * Why encoded image bytes are damaged, or empty when they look whole: a PNG must reach its
+ * IEND chunk, a JPEG its end-of-image marker after the scan data, a WebP its RIFF length.
+ * Structure only (no decode, cheap); other formats are not judged. A truncated file decodes
+ * into a half-grey picture without an error, so this is what tells it apart.
+ */
+QString imageDamage(const QByteArray &bytes);
+
 /** File extension for an image MIME type ("jpg", "png", "webp", "gif", "bmp", "tif", "heic"); empty if unknown. */
 QString fileExtensionForImageMimeType(const QString &mimeType);
 

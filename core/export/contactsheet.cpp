@@ -103,6 +103,7 @@ QImage ContactSheet::render(const QList<const ExportFrame *> &frames, const QStr
     p.setRenderHint(QPainter::Antialiasing);
     drawLine(&sheet, &p, kMargin, kMargin, width - 2 * kMargin, title, kInk, true, 22);
 
+    const SessionPaths paths(options.sessionDir);
     for (int i = 0; i < count; ++i) {
         const ExportFrame &f = *frames.at(i);
         const int x = kMargin + (i % cols) * (cell + kGap);
@@ -112,7 +113,7 @@ QImage ContactSheet::render(const QList<const ExportFrame *> &frames, const QStr
         QImage thumb;
         if (f.hasImage()) {
             const Result<QString> file = options.sessionDir.isEmpty() ? Result<QString>(f.imagePath)
-                                                                      : ExportSession::imageFileIn(options.sessionDir, f);
+                                                                      : ExportSession::imageFileIn(paths, f);
             if (file)
                 thumb = thumbnail(file.value(), cell);
         }
@@ -178,10 +179,11 @@ Result<ExportReport> ContactSheet::write(const QList<const ExportFrame *> &frame
         return target.error(); // before the (slow) drawing
     // Every image is checked before anything is drawn, so a path leading out of the session
     // fails the export instead of being drawn into it.
+    const SessionPaths paths(options.sessionDir);
     for (const ExportFrame *f : frames) {
         if (!f->hasImage())
             continue;
-        if (const Result<QString> file = ExportSession::imageFileIn(options.sessionDir, *f); !file)
+        if (const Result<QString> file = ExportSession::imageFileIn(paths, *f); !file)
             return file.error();
     }
     const QImage sheet = render(frames, title, options, &report.warnings);

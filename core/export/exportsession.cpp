@@ -110,16 +110,16 @@ ExportSession ExportSession::fromGraph(const FrameGraph &graph, const QString &s
     return s;
 }
 
-Result<QString> ExportSession::imageFileIn(const QString &sessionDir, const ExportFrame &f)
+Result<QString> ExportSession::imageFileIn(const SessionPaths &paths, const ExportFrame &f)
 {
     if (f.imagePath.isEmpty())
         return Error::make(ErrorKind::InvalidInput, QStringLiteral("Frame %1 has no image.").arg(f.id));
     // Name the path as the manifest wrote it when imagePath is simply that path in the folder.
-    const QDir dir(sessionDir);
+    const QDir dir(paths.root());
     QString rel = f.imageRelPath;
     if (rel.isEmpty() || QDir::cleanPath(dir.filePath(rel)) != QDir::cleanPath(f.imagePath))
         rel = QDir::isAbsolutePath(f.imagePath) ? dir.relativeFilePath(f.imagePath) : f.imagePath;
-    return SessionPaths::resolveInside(sessionDir, rel, QStringLiteral("the image of frame %1").arg(f.id));
+    return paths.resolve(rel, QStringLiteral("the image of frame %1").arg(f.id));
 }
 
 const ExportFrame *ExportSession::frame(const QString &id) const

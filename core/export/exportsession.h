@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/common/error.h"
+#include "core/session/sessionpaths.h"
 
 #include <QDateTime>
 #include <QList>
@@ -83,8 +84,9 @@ struct ExportSession
      * inside sessionDir (no absolute path, no `..`, no symlink leading out) whatever the
      * manifest said when the session was loaded. Unsafe error naming the frame otherwise.
      */
-    Result<QString> imageFile(const ExportFrame &frame) const { return imageFileIn(sessionDir, frame); }
-    static Result<QString> imageFileIn(const QString &sessionDir, const ExportFrame &frame);
+    Result<QString> imageFile(const ExportFrame &frame) const { return imageFileIn(SessionPaths(sessionDir), frame); }
+    /** The same with a resolver made once for many frames (an exporter's loop). */
+    static Result<QString> imageFileIn(const SessionPaths &paths, const ExportFrame &frame);
 
     const ExportFrame *frame(const QString &id) const;
     QList<const ExportFrame *> children(const QString &id) const;   // creation order

@@ -33,9 +33,10 @@ Result<ExportReport> FramesExporter::write(const ExportSession &session, const Q
     if (!ready)
         return ready.error();
     const QDir dir(outDir);
+    const SessionPaths paths(session.sessionDir);
     for (int i = 0; i < withImages.size(); ++i) {
         const ExportFrame &f = *withImages.at(i);
-        const Result<QString> file = session.imageFile(f); // checked at use, not only at load
+        const Result<QString> file = ExportSession::imageFileIn(paths, f); // checked at use, not only at load
         if (!file)
             return file.error();
         auto bytes = exportfiles::readFile(file.value());

@@ -325,13 +325,14 @@ Result<ExportReport> HtmlExporter::write(const ExportSession &session, const QLi
     report.frames = int(frames.size());
     QHash<QString, QString> src;
     QString pagePath;
+    const SessionPaths paths(session.sessionDir); // every image is checked inside it as it is used
 
     if (options.singleFile) {
         pagePath = out;
         for (const ExportFrame *f : frames) {
             if (!f->hasImage())
                 continue;
-            const Result<QString> file = session.imageFile(*f);
+            const Result<QString> file = ExportSession::imageFileIn(paths, *f);
             if (!file)
                 return file.error();
             auto bytes = exportfiles::readFile(file.value());
@@ -354,7 +355,7 @@ Result<ExportReport> HtmlExporter::write(const ExportSession &session, const QLi
                 continue;
             // Resolved at use (symlinks followed, inside the session): a hard link or copy of
             // anything else would put a file the manifest has no business naming into the export.
-            const Result<QString> file = session.imageFile(*f);
+            const Result<QString> file = ExportSession::imageFileIn(paths, *f);
             if (!file)
                 return file.error();
             const QString suffix = QFileInfo(f->imagePath).suffix().toLower();

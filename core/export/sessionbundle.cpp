@@ -179,10 +179,11 @@ Result<ExportReport> SessionBundle::write(const ExportSession &session, const QS
 
     // Check everything first: a missing file fails the export before a byte is written.
     QStringList sources; // resolved inside the session folder, in sessionFiles order
+    const SessionPaths paths(session.sessionDir);
     for (const QString &rel : session.sessionFiles) {
         if (!isSafeEntryName(rel) || rel == QLatin1String(kIndexName))
             return Error::make(ErrorKind::Unsafe, Text::tr("The session file name \"%1\" cannot go into a bundle.").arg(rel));
-        const Result<QString> file = SessionPaths::resolveInside(session.sessionDir, rel, Text::tr("the session file list"));
+        const Result<QString> file = paths.resolve(rel, Text::tr("the session file list"));
         if (!file)
             return file.error();
         if (!QFileInfo(file.value()).isFile())

@@ -109,6 +109,8 @@ Journal::Replay Journal::replay(const QString &path)
     };
     for (const QJsonObject &rec : records) {
         const QString op = rec.value(kOp).toString();
+        if (!r.firstAt.isValid())
+            r.firstAt = fromIsoUtc(rec.value(kAt).toString());
         if (op == QLatin1String("begin") || op == QLatin1String("end") || op == QLatin1String("frame")) {
             const Result<Frame> parsed = Frame::fromJson(rec.value(kFrame).toObject());
             if (!parsed)
@@ -129,6 +131,7 @@ Journal::Replay Journal::replay(const QString &path)
                 r.interactionIds.insert(f.id, f.interactionId);
             r.frames.insert(f.id, f);
             r.removed.remove(f.id);
+            r.lastFrameId = f.id;
         } else if (op == QLatin1String("id")) {
             const QString fid = rec.value(kFrameId).toString();
             const QString iid = rec.value(kInteractionId).toString();

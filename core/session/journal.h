@@ -46,6 +46,8 @@ public:
         QSet<QString> removed;                  // removed for good (empty trash)
         int records = 0;
         int badLines = 0;                       // unparsable lines (torn writes), skipped
+        QDateTime firstAt;                      // when the first record was written (the session's start, at the latest)
+        QString lastFrameId;                    // the frame of the last frame record (what the user worked on last)
     };
     static Replay replay(const QString &path);
     static QList<QJsonObject> readAll(const QString &path, int *badLines = nullptr);

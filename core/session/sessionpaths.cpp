@@ -10,9 +10,7 @@
 #include <QJsonObject>
 #include <QStringList>
 
-#ifdef Q_OS_UNIX
 #include <sys/stat.h>
-#endif
 
 namespace nb2 {
 
@@ -24,16 +22,6 @@ bool isInside(const QString &canonical, const QString &canonicalRoot)
         return true;
     const QString prefix = canonicalRoot.endsWith(QLatin1Char('/')) ? canonicalRoot : canonicalRoot + QLatin1Char('/');
     return canonical.startsWith(prefix);
-}
-
-bool isRegularFile(const QString &path)
-{
-#ifdef Q_OS_UNIX
-    struct stat st {};
-    return ::stat(QFile::encodeName(path).constData(), &st) == 0 && S_ISREG(st.st_mode);
-#else
-    return QFileInfo(path).isFile();
-#endif
 }
 
 Error unsafe(const QString &entry, const QString &relative, const QString &why)
@@ -64,7 +52,16 @@ bool SessionPaths::isSafeRelative(const QString &relative)
     return true;
 }
 
+SessionPaths::SessionPaths(const QString &root) : m_root(root), m_canonicalRoot(QFileInfo(root).canonicalFilePath())
+{
+}
+
 Result<QString> SessionPaths::resolveInside(const QString &root, const QString &relative, const QString &entry)
+{
+    return SessionPaths(root).resolve(relative, entry);
+}
+
+Result<QString> SessionPaths::resolve(const QString &relative, const QString &entry) const
 {
     if (relative.isEmpty())
         return unsafe(entry, relative, QStringLiteral("an empty path"));
@@ -72,55 +69,68 @@ Result<QString> SessionPaths::resolveInside(const QString &root, const QString &
         return unsafe(entry, relative, QStringLiteral("an absolute path outside the session folder"));
     if (!isSafeRelative(relative))
         return unsafe(entry, relative, QStringLiteral("outside the session folder"));
+    if (m_canonicalRoot.isEmpty())
+        return Error::make(ErrorKind::Io, QStringLiteral("The session folder %1 does not exist.").arg(QDir::toNativeSeparators(m_root)));
 
-    const QString canonicalRoot = QFileInfo(root).canonicalFilePath();
-    if (canonicalRoot.isEmpty())
-        return Error::make(ErrorKind::Io, QStringLiteral("The session folder %1 does not exist.").arg(QDir::toNativeSeparators(root)));
-
-    // Walk the existing part one component at a time, so that a symlink anywhere on the way
-    // (images/ itself, or the file) is judged by where it really leads.
-    const QStringList parts = relative.split(QLatin1Char('/'), Qt::SkipEmptyParts);
-    QString current = canonicalRoot;
+    // Walk the existing part one component at a time (lstat each), so that a symlink anywhere
+    // on the way (images/ itself, or the file) is judged by where it really leads. Without a
+    // link (and without "..", refused above) a path cannot leave the canonical root.
+    QStringList parts = relative.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    parts.removeAll(QStringLiteral("."));
+    QString current = m_canonicalRoot;
     qsizetype i = 0;
+    mode_t lastMode = 0;
+    // The folder part, when this resolver has walked it before (only existing folders are remembered).
+    const QString folder = parts.size() > 1 ? parts.mid(0, parts.size() - 1).join(QLatin1Char('/')) : QString();
+    if (const auto known = m_folders.constFind(folder); !folder.isEmpty() && known != m_folders.cend()) {
+        current = known.value();
+        i = parts.size() - 1;
+    }
     for (; i < parts.size(); ++i) {
-        if (parts.at(i) == QLatin1String("."))
-            continue;
+        if (i == parts.size() - 1 && !folder.isEmpty() && !m_folders.contains(folder))
+            m_folders.insert(folder, current); // every component before the file exists and stays inside
         const QString next = current + QLatin1Char('/') + parts.at(i);
-        const QFileInfo info(next);
-        if (!info.exists() && !info.isSymLink())
+        struct stat st {};
+        if (::lstat(QFile::encodeName(next).constData(), &st) != 0)
             break; // the rest does not exist yet: nothing on it can lead anywhere
-        const QString canonical = info.canonicalFilePath();
-        if (canonical.isEmpty())
-            return unsafe(entry, relative, QStringLiteral("a link that leads nowhere"));
-        if (!isInside(canonical, canonicalRoot))
-            return unsafe(entry, relative,
-                          QStringLiteral("a link that leads outside the session folder (to %1)").arg(QDir::toNativeSeparators(canonical)));
-        current = canonical;
+        if (S_ISLNK(st.st_mode)) {
+            const QString canonical = QFileInfo(next).canonicalFilePath();
+            if (canonical.isEmpty())
+                return unsafe(entry, relative, QStringLiteral("a link that leads nowhere"));
+            if (!isInside(canonical, m_canonicalRoot))
+                return unsafe(entry, relative,
+                              QStringLiteral("a link that leads outside the session folder (to %1)").arg(QDir::toNativeSeparators(canonical)));
+            current = canonical;
+            lastMode = ::stat(QFile::encodeName(canonical).constData(), &st) == 0 ? st.st_mode : 0;
+        } else {
+            current = next;
+            lastMode = st.st_mode;
+        }
     }
     if (i == parts.size()) {
-        if (current == canonicalRoot || !isRegularFile(current))
+        if (current == m_canonicalRoot || !S_ISREG(lastMode))
             return unsafe(entry, relative, QStringLiteral("which is not a regular file"));
         return current;
     }
-    QStringList rest;
-    for (qsizetype j = i; j < parts.size(); ++j) {
-        if (parts.at(j) != QLatin1String("."))
-            rest.append(parts.at(j));
-    }
-    return current + QLatin1Char('/') + rest.join(QLatin1Char('/'));
+    return current + QLatin1Char('/') + parts.mid(i).join(QLatin1Char('/'));
 }
 
 Result<void> SessionPaths::checkFrame(const Frame &frame, const QString &root, const QString &source)
 {
+    return SessionPaths(root).check(frame, source);
+}
+
+Result<void> SessionPaths::check(const Frame &frame, const QString &source) const
+{
     const QString entry = QStringLiteral("%1 entry for frame %2").arg(source, frame.id);
     if (!frame.image.isNull()) {
-        if (const Result<QString> r = resolveInside(root, frame.image.file, entry); !r && r.error().kind == ErrorKind::Unsafe)
+        if (const Result<QString> r = resolve(frame.image.file, entry); !r && r.error().kind == ErrorKind::Unsafe)
             return r.error();
     }
     for (const QString &input : frame.inputImages) {
         if (input.isEmpty())
             continue; // names no file at all
-        if (const Result<QString> r = resolveInside(root, input, entry); !r && r.error().kind == ErrorKind::Unsafe)
+        if (const Result<QString> r = resolve(input, entry); !r && r.error().kind == ErrorKind::Unsafe)
             return r.error();
     }
     return {};
@@ -128,12 +138,13 @@ Result<void> SessionPaths::checkFrame(const Frame &frame, const QString &root, c
 
 Result<void> SessionPaths::checkManifest(const QByteArray &manifestJson, const QString &root)
 {
+    const SessionPaths paths(root);
     const QJsonArray frames = QJsonDocument::fromJson(manifestJson).object().value(QLatin1String("frames")).toArray();
     for (const QJsonValue &value : frames) {
         const Result<Frame> frame = Frame::fromJson(value.toObject());
         if (!frame)
             continue;
-        if (const Result<void> inside = checkFrame(frame.value(), root, QStringLiteral("manifest")); !inside)
+        if (const Result<void> inside = paths.check(frame.value(), QStringLiteral("manifest")); !inside)
             return inside;
     }
     return {};

@@ -2,6 +2,7 @@
 
 #include "core/common/error.h"
 
+#include <QHash>
 #include <QString>
 
 namespace nb2 {
@@ -20,6 +21,15 @@ struct Frame;
 class SessionPaths
 {
 public:
+    /** A resolver for one folder: the folder is made canonical once, for many paths (a manifest's). */
+    explicit SessionPaths(const QString &root);
+    /** resolveInside() against this resolver's root. */
+    Result<QString> resolve(const QString &relative, const QString &entry = {}) const;
+    /** The folder as given. */
+    QString root() const { return m_root; }
+    /** checkFrame() against this resolver's root. */
+    Result<void> check(const Frame &frame, const QString &source) const;
+
     /**
      * The canonical absolute path of relative inside root, or an Unsafe error whose message
      * starts with entry (e.g. "manifest entry for frame 3f2a1b0c") and names the path. The
@@ -42,6 +52,13 @@ public:
      * accepted). Frames that do not parse are left to the session's own reader to report.
      */
     static Result<void> checkManifest(const QByteArray &manifestJson, const QString &root);
+
+private:
+    QString m_root;
+    QString m_canonicalRoot; // empty when the folder does not exist
+    // Folders already walked by this resolver ("images" -> its canonical path): a manifest names
+    // a thousand files in the same folder, which needs checking once. Not thread-safe.
+    mutable QHash<QString, QString> m_folders;
 };
 
 } // namespace nb2

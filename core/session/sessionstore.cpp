@@ -111,6 +111,48 @@ Result<std::unique_ptr<QLockFile>> acquireLock(const QString &lockPath, int time
                            .arg(timeoutMs));
 }
 
+/**
+ * What a manifest that no longer reads as a session still says about the session itself: its
+ * top-level fields other than the frames (created_at, newer versions' fields) and
+ * current_frame. A file that is not JSON any more gives what a plain search finds.
+ */
+void salvageManifestHead(const QByteArray &raw, QJsonObject *extra, QString *current)
+{
+    const QJsonDocument doc = QJsonDocument::fromJson(raw);
+    if (doc.isObject()) {
+        QJsonObject root = doc.object();
+        *current = root.value(kCurrent).toString();
+        for (const QLatin1String &k : {kFormat, kSchema, kFrames, kCurrent, kUpdated})
+            root.remove(k);
+        root.remove(QLatin1String("rebuilt_at"));
+        *extra = root;
+        return;
+    }
+    static const QRegularExpression created(QStringLiteral("\"created_at\"\\s*:\\s*\"([^\"]{10,40})\""));
+    static const QRegularExpression currentRe(QStringLiteral("\"current_frame\"\\s*:\\s*\"([0-9a-f]{8})\""));
+    const QString text = QString::fromUtf8(raw);
+    if (const auto m = created.match(text); m.hasMatch() && fromIsoUtc(m.captured(1)).isValid())
+        extra->insert(QLatin1String("created_at"), m.captured(1));
+    if (const auto m = currentRe.match(text); m.hasMatch())
+        *current = m.captured(1);
+}
+
+/** The image record of bytes stored at rel: checksum, type and size from the header (no decode). */
+FrameImage describeImage(const QString &rel, const QByteArray &bytes)
+{
+    FrameImage image;
+    image.file = rel;
+    image.sha256 = SessionStore::sha256Hex(bytes);
+    image.mimeType = sniffImageMimeType(bytes);
+    QBuffer buf;
+    buf.setData(bytes);
+    buf.open(QIODevice::ReadOnly);
+    const QSize size = QImageReader(&buf).size();
+    image.width = size.width();
+    image.height = size.height();
+    return image;
+}
+
 /** Serialises the whole manifest and replaces it atomically (temp, fsync, rename); the caller holds the lock. */
 Result<void> writeManifestFile(const QString &dir, const FrameGraph &graph, const QString &current,
                                const QJsonObject &extra, QByteArray *hashOut)
@@ -547,6 +589,7 @@ Result<void> SessionStore::readManifest(const QString &path, FrameGraph *graph, 
     if (!root.value(kFrames).isArray())
         return fail(ErrorKind::Corrupt, QStringLiteral("\"frames\" is missing or not an array"));
     const QJsonArray frames = root.value(kFrames).toArray();
+    const SessionPaths paths(QFileInfo(path).absolutePath()); // the folder made canonical once for every frame
     graph->clear();
     for (int i = 0; i < frames.size(); ++i) {
         if (!frames.at(i).isObject())
@@ -558,8 +601,7 @@ Result<void> SessionStore::readManifest(const QString &path, FrameGraph *graph, 
         if (graph->contains(f.id))
             return fail(ErrorKind::Corrupt, QStringLiteral("frames[%1]: duplicate frame id %2").arg(i).arg(f.id));
         // A path that leads out of the folder refuses the whole session: nothing may read it.
-        if (const Result<void> inside = SessionPaths::checkFrame(f, QFileInfo(path).absolutePath(), QStringLiteral("manifest"));
-            !inside)
+        if (const Result<void> inside = paths.check(f, QStringLiteral("manifest")); !inside)
             return fail(ErrorKind::Unsafe, inside.error().message);
         graph->upsert(f);
     }
@@ -877,6 +919,16 @@ Result<void> SessionStore::rebuild(const QString &dirIn)
         }
     }
 
+    // What the broken manifest still says about the session itself (when it began, the frame
+    // the user was on, fields of newer versions) is kept; only its frames are rebuilt.
+    QJsonObject extra;
+    QString current;
+    {
+        QFile old(manifestPath());
+        if (old.open(QIODevice::ReadOnly))
+            salvageManifestHead(old.readAll(), &extra, &current);
+    }
+
     // Keep the unreadable manifest for inspection; rebuilding must not destroy anything.
     if (QFileInfo::exists(manifestPath())) {
         QString aside = QStringLiteral("%1/manifest.broken-%2.json").arg(m_dir).arg(QDateTime::currentSecsSinceEpoch());
@@ -885,11 +937,42 @@ Result<void> SessionStore::rebuild(const QString &dirIn)
         QFile::rename(manifestPath(), aside);
     }
 
+    // A turn's result is written as images/<kind>_<unix>_<frame id>.<ext> (atomically) before
+    // the journal's "end" record: a turn whose end record is lost (torn last line) but whose
+    // picture is there finished. Newest file per frame (a retry writes a new one).
+    static const QRegularExpression turnOutputRe(
+        QStringLiteral("^(gen|edit|edit_local|style_edit)_(\\d+)_([0-9a-f]{8})\\.[a-z]+$"));
+    QHash<QString, QPair<qint64, QString>> outputs; // frame id -> (unix, file name)
+    for (const QString &name : QDir(imagesDir()).entryList(QDir::Files, QDir::Name)) {
+        const auto m = turnOutputRe.match(name);
+        if (!m.hasMatch())
+            continue;
+        const qint64 when = m.captured(2).toLongLong();
+        if (!outputs.contains(m.captured(3)) || outputs.value(m.captured(3)).first <= when)
+            outputs.insert(m.captured(3), {when, name});
+    }
+
     FrameGraph graph;
     for (const QString &id : replay.order) {
         if (!replay.frames.contains(id))
             continue;
         Frame f = replay.frames.value(id);
+        if ((f.isPending() || f.status == FrameStatus::Interrupted) && f.kind != FrameKind::Import && outputs.contains(f.id)) {
+            const QString rel = QStringLiteral("images/") + outputs.value(f.id).second;
+            QFile in(absolutePath(rel));
+            const QByteArray bytes = in.open(QIODevice::ReadOnly) ? in.readAll() : QByteArray();
+            if (!sniffImageMimeType(bytes).isEmpty() && imageDamage(bytes).isEmpty()) {
+                f.status = FrameStatus::Done;
+                f.error = {};
+                f.ownerPid = 0;
+                f.image = describeImage(rel, bytes);
+                f.finishedAt = QDateTime::fromSecsSinceEpoch(outputs.value(f.id).first, Qt::UTC);
+                if (f.interactionId.isEmpty())
+                    f.interactionId = replay.interactionIds.value(f.id);
+                if (f.kind == FrameKind::ReAnchor || f.reAnchored)
+                    f.reAnchored = true;
+            }
+        }
         if (f.isDone() && (f.image.isNull() || !QFileInfo::exists(absolutePath(f.image.file)))) {
             f.status = FrameStatus::Interrupted;
             f.error.kind = errorKindName(ErrorKind::Io);
@@ -925,20 +1008,29 @@ Result<void> SessionStore::rebuild(const QString &dirIn)
         f.requestedAt = m.hasMatch() ? QDateTime::fromSecsSinceEpoch(m.captured(1).toLongLong(), Qt::UTC)
                                      : fi.lastModified().toUTC();
         f.finishedAt = f.requestedAt;
-        f.image.file = rel;
-        f.image.sha256 = sha256Hex(bytes);
-        f.image.mimeType = sniffImageMimeType(bytes);
-        QBuffer buf(const_cast<QByteArray *>(&bytes));
-        buf.open(QIODevice::ReadOnly);
-        const QSize size = QImageReader(&buf).size();
-        f.image.width = size.width();
-        f.image.height = size.height();
+        f.image = describeImage(rel, bytes);
         f.note = QStringLiteral("recovered from images/ when the session was rebuilt");
         graph.upsert(f);
     }
+    // created_at: the old manifest's, else when the journal began, else the first frame's request.
+    if (!extra.contains(QLatin1String("created_at"))) {
+        QDateTime created = replay.firstAt;
+        for (const Frame &f : graph.frames()) {
+            if (f.requestedAt.isValid() && (!created.isValid() || f.requestedAt < created))
+                created = f.requestedAt;
+        }
+        if (created.isValid())
+            extra.insert(QLatin1String("created_at"), toIsoUtc(created));
+    }
+    extra.insert(QLatin1String("rebuilt_at"), toIsoUtc(QDateTime::currentDateTimeUtc()));
+    // current_frame: the old manifest's, else the frame the journal saw last.
+    if (current.isEmpty() || !graph.contains(current))
+        current = replay.lastFrameId;
+    if (!graph.contains(current) || graph.frame(current)->isTrashed())
+        current.clear();
     m_graph = std::move(graph);
-    m_extra = QJsonObject{{QLatin1String("rebuilt_at"), toIsoUtc(QDateTime::currentDateTimeUtc())}};
-    m_currentFrameId.clear();
+    m_extra = extra;
+    m_currentFrameId = current;
     const Result<void> written = writeManifestLocked();
     unlock();
     if (!written) {

@@ -82,6 +82,7 @@ private Q_SLOTS:
     void badKeyOpensSettings();
     void pasteAndCopyImage();
     void styleReferenceMakesStyleEdit();
+    void damagedLastSessionOffersRebuild();
     void actionsHaveTextShortcutTooltipAndName_data();
     void actionsHaveTextShortcutTooltipAndName();
 
@@ -715,6 +716,40 @@ void tst_MainWindow::badKeyOpensSettings()
     QCOMPARE(m_window->notices()->actionText(), QStringLiteral("Open Settings…"));
     m_window->findChild<SettingsDialog *>()->reject();
     qputenv("NB2_NO_AUTO_SETTINGS", "1");
+}
+
+void tst_MainWindow::damagedLastSessionOffersRebuild()
+{
+    // A session with one frame whose manifest is then damaged, remembered as the last one.
+    const QString broken = m_dir->path() + QStringLiteral("/broken");
+    {
+        SessionStore store;
+        QVERIFY(store.open(broken));
+        Frame f;
+        f.id = QStringLiteral("0b0e0c0a");
+        f.kind = FrameKind::Import;
+        f.status = FrameStatus::Done;
+        f.requestedAt = f.finishedAt = QDateTime::currentDateTimeUtc();
+        QFile png(nb2test::writePng(m_dir->path() + QStringLiteral("/in.png")));
+        QVERIFY(png.open(QIODevice::ReadOnly));
+        f.image = SessionStore::writeImageFile(broken, QStringLiteral("images/import_1767000000_0b0e0c0a.png"), png.readAll()).value();
+        QVERIFY(store.commit({f}, {}, f.id));
+        QVERIFY(store.journal().recordFrame(f));
+    }
+    nb2test::writeBytes(broken + QStringLiteral("/manifest.json"), QByteArray("{\"format\": \"nb2lite-session\", \"frames\": ["));
+    {
+        QSettings s;
+        windowprefs::lastSession.write(s, broken);
+    }
+    m_window->restoreLastState();
+    // Not a silent new session: the banner says what happened and offers the rebuild.
+    QVERIFY(m_window->messageBanner()->isVisible());
+    QVERIFY2(m_window->lastMessage().contains(QStringLiteral("Cannot open the session")), qPrintable(m_window->lastMessage()));
+    QCOMPARE(m_window->messageBanner()->actionText(), QStringLiteral("Rebuild Session"));
+    Q_EMIT m_window->messageBanner()->actionTriggered();
+    QTRY_COMPARE(QFileInfo(m_window->sessionDir()).canonicalFilePath(), QFileInfo(broken).canonicalFilePath());
+    QVERIFY(m_window->session()->graph().contains(QStringLiteral("0b0e0c0a")));
+    QCOMPARE(QDir(broken).entryList({QStringLiteral("manifest.broken-*.json")}, QDir::Files).size(), 1); // kept aside
 }
 
 void tst_MainWindow::pasteAndCopyImage()

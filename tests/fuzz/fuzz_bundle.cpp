@@ -91,10 +91,11 @@ QByteArray zip(const QList<Entry> &entries)
         fuzz::fail("archive_write_open_memory");
     for (const Entry &e : entries) {
         archive_entry *entry = archive_entry_new();
-        archive_entry_set_pathname_utf8(entry, e.name.constData());
+        // Raw bytes, not _utf8: libarchive's writer crashes on a name that is not UTF-8.
+        archive_entry_copy_pathname(entry, e.name.constData());
         if (!e.linkTarget.isEmpty()) {
             archive_entry_set_filetype(entry, AE_IFLNK);
-            archive_entry_set_symlink(entry, e.linkTarget.constData());
+            archive_entry_copy_symlink(entry, e.linkTarget.constData());
             archive_entry_set_size(entry, 0);
         } else if (e.name.endsWith('/')) {
             archive_entry_set_filetype(entry, AE_IFDIR);
@@ -131,9 +132,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     limits.maxImagePixels = 4096 * 4096;
     const Result<BundlePreview::Preview> preview = BundlePreview::read(bundle, 64, limits);
     if (preview) {
-        fuzz::check(!preview->image.isNull(), "a preview without an image");
-        fuzz::check(preview->image.width() <= 64 && preview->image.height() <= 64, "the preview is not scaled");
-        fuzz::check(SessionBundle::isSafeEntryName(preview->entryName), "previewed an unsafe entry");
+        fuzz::check(!preview.value().image.isNull(), "a preview without an image");
+        fuzz::check(preview.value().image.width() <= 64 && preview.value().image.height() <= 64, "the preview is not scaled");
+        fuzz::check(SessionBundle::isSafeEntryName(preview.value().entryName), "previewed an unsafe entry");
     } else {
         fuzz::check(!preview.error().message.isEmpty(), "an error without a message");
     }
@@ -144,7 +145,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (extracted) {
         // Everything landed inside the target and is a plain file.
         const QString root = QDir(target).canonicalPath() + QLatin1Char('/');
-        for (const QString &name : extracted->files) {
+        for (const QString &name : extracted.value().files) {
             const QFileInfo info(QDir(target).filePath(name));
             fuzz::check(info.isFile() && !info.isSymLink(), "extracted something that is not a plain file", name.toUtf8());
             fuzz::check(info.canonicalFilePath().startsWith(root), "extracted outside the target", name.toUtf8());

@@ -1,7 +1,7 @@
 // libFuzzer harness: the MCP message handler of `nb2lite mcp` (McpHandler over the real
 // McpSessionTools and an unopened SessionController, so image tools answer without a server).
 // Each input is a session of its own: a fresh handler gets an initialize, then every line of
-// the input. Every message out must be one line of well-formed JSON, and once the worker
+// the input. Every message out must be one line of well-formed JSON (an object, or a batch's array), and once the worker
 // threads have finished no call may be left unanswered.
 
 #include "core/mcp/mcphandler.h"
@@ -46,7 +46,9 @@ void checkLine(const QByteArray &line)
 {
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(line, &error);
-    fuzz::check(error.error == QJsonParseError::NoError && doc.isObject(), "a message out is not a JSON object", line);
+    // One message, or a batch's answers as one array (revision 2025-03-26).
+    fuzz::check(error.error == QJsonParseError::NoError && (doc.isObject() || doc.isArray()),
+                "a message out is not a JSON object or array", line);
     fuzz::check(!line.contains('\n'), "a message out spans lines", line);
 }
 

@@ -42,17 +42,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const Result<Provenance> fromJson = Provenance::fromJson(bytes);
     if (fromJson) {
         // A record that was read is written back to the same record.
-        const Result<Provenance> again = Provenance::fromJson(fromJson->toJson());
-        fuzz::check(again && same(*again, *fromJson), "the JSON form does not round-trip", fromJson->toJson());
+        const Result<Provenance> again = Provenance::fromJson(fromJson.value().toJson());
+        fuzz::check(again && same(again.value(), fromJson.value()), "the JSON form does not round-trip", fromJson.value().toJson());
     }
 
     const Provenance record = sampleRecord();
     const Result<QByteArray> embedded = embedProvenance(bytes, record);
     fuzz::check(bool(embedded) == canEmbedProvenance(bytes) || !embedded, "canEmbedProvenance() promised too much");
     if (embedded) {
-        const Result<Provenance> back = readProvenanceFromBytes(*embedded);
-        fuzz::check(back && same(*back, record), "an embedded record does not read back",
-                    back ? back->toJson() : back.error().message.toUtf8());
+        const Result<Provenance> back = readProvenanceFromBytes(embedded.value());
+        fuzz::check(back && same(back.value(), record), "an embedded record does not read back",
+                    back ? back.value().toJson() : back.error().message.toUtf8());
     }
     return 0;
 }

@@ -16,8 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const Result<Interaction> parsed = ResponseParser::parseInteraction(body, allowUnfinished);
         if (parsed) {
             // An accepted image always comes with the type its bytes were checked against.
-            fuzz::check(parsed->image.isNull() || !parsed->image.mimeType.isEmpty(), "image without a MIME type");
-            for (const ImageData &draft : parsed->drafts)
+            fuzz::check(parsed.value().image.isNull() || !parsed.value().image.mimeType.isEmpty(), "image without a MIME type");
+            for (const ImageData &draft : parsed.value().drafts)
                 fuzz::check(!draft.isNull(), "empty draft image");
         } else {
             fuzz::check(!parsed.error().message.isEmpty(), "an error without a message");
@@ -34,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     const QString text = QString::fromUtf8(body.left(256));
     fuzz::check(ResponseParser::parseDurationMs(text) >= -1, "negative duration");
-    const QDateTime now = QDateTime::fromSecsSinceEpoch(1760000000, QTimeZone::UTC);
+    const QDateTime now = QDateTime::fromSecsSinceEpoch(1760000000, Qt::UTC);
     fuzz::check(ResponseParser::parseRetryAfter(text, QString(), now) >= -1, "negative Retry-After");
     fuzz::check(ResponseParser::parseRetryAfter(QString(), text, now) >= -1, "negative retry-after-ms");
     fuzz::check(!ResponseParser::withoutFinalDot(text).endsWith(QLatin1Char('.')), "final dot kept");

@@ -22,6 +22,11 @@ declare -A max_len=(
     [responseparser]=16384 [errorbody]=4096 [sseparser]=16384 [sessionload]=16384
     [bundle]=32768 [provenance]=16384 [mcp]=8192
 )
+# JSON readers get a dictionary of our field names and type-changing tokens.
+declare -A dict=(
+    [responseparser]=json [errorbody]=json [sseparser]=json [sessionload]=json [bundle]=json [mcp]=json
+    [provenance]=json
+)
 names=("$@")
 (( ${#names[@]} )) || names=(responseparser errorbody sseparser sessionload bundle provenance mcp)
 
@@ -49,7 +54,9 @@ for n in "${names[@]}"; do
     mkdir -p "$work/$n/corpus" "$work/$n/artifacts"
     cp "$root/tests/fuzz/corpus/$n/"* "$work/$n/corpus/"
     echo "== fuzz_$n: ${seconds}s from $(ls "$work/$n/corpus" | wc -l) seeds"
-    if "$build/tests/fuzz/fuzz_$n" "$work/$n/corpus" -max_total_time="$seconds" -max_len="${max_len[$n]}" \
+    extra=()
+    [[ -n "${dict[$n]:-}" ]] && extra+=(-dict="$root/tests/fuzz/${dict[$n]}.dict")
+    if "$build/tests/fuzz/fuzz_$n" "$work/$n/corpus" "${extra[@]}" -max_total_time="$seconds" -max_len="${max_len[$n]}" \
         -timeout=10 -rss_limit_mb=2560 -artifact_prefix="$work/$n/artifacts/" -print_final_stats=1 \
         >"$work/$n/log" 2>&1; then
         grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)' "$work/$n/log" \

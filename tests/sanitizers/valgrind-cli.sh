@@ -23,7 +23,11 @@ mkdir -p "$work/home"
 # No key from the caller's environment or home can reach the run: the demo needs none.
 run_env=(env -u GEMINI_API_KEY -u GOOGLE_API_KEY -u DISPLAY HOME="$work/home"
          XDG_CONFIG_HOME="$work/home/.config" XDG_CACHE_HOME="$work/home/.cache"
-         XDG_DATA_HOME="$work/home/.local/share" QT_QPA_PLATFORM=offscreen)
+         XDG_DATA_HOME="$work/home/.local/share" QT_QPA_PLATFORM=offscreen
+         # QRegularExpression's PCRE2 JIT code reads strings 16 bytes at a time, past their end
+         # but inside the allocation's granule: safe, but memcheck (which cannot see into JIT
+         # code, "???" frames) reports it. The interpreter matches the same, without the noise.
+         QT_ENABLE_REGEXP_JIT=0)
 vg=(valgrind --tool=memcheck --leak-check=full --show-leak-kinds=definite,possible
     --errors-for-leak-kinds=definite,possible --error-exitcode=1 --num-callers=40
     --suppressions="$root/tests/sanitizers/valgrind.supp" --gen-suppressions=all)
@@ -48,7 +52,9 @@ s="$work/session"
 run --session "$s" --demo generate "a red fox in the snow" --aspect 4:3
 run --session "$s" --demo edit head "add a lantern"
 run --session "$s" --demo edit head "make it night"
-run --session "$s" --demo edit head~1 "make it dawn" --branch 2>/dev/null || true
+# A branch from the first edit (ids from the session itself, outside valgrind).
+first_edit=$("${run_env[@]}" "$cli" --session "$s" log --ids | sed -n 2p)
+run --session "$s" --demo edit "$first_edit" "make it dawn" --branch
 run --session "$s" log --all
 run --session "$s" export --format html "$work/page"
 run --session "$s" export --format html --single-file "$work/page.html"

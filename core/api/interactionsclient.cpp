@@ -503,6 +503,8 @@ bool isAboutThinking(const Error &e)
 void refineError(Error &e, const RequestContext &ctx, const ClientConfig &config)
 {
     const TurnRequest *turn = ctx.turn;
+    // Server text and ids go in through one multi-argument arg() (or the last one): in a chain
+    // of arg() calls a "%1" inside the server's text would be taken for the next placeholder.
     const QString verbatim = e.api.serverMessage.isEmpty() ? QStringLiteral("(no message)")
                                                        : ResponseParser::withoutFinalDot(e.api.serverMessage);
     if (e.kind == ErrorKind::InvalidRequest && turn && !turn->thinkingLevel.isEmpty() && isAboutThinking(e)) {
@@ -524,13 +526,13 @@ void refineError(Error &e, const RequestContext &ctx, const ClientConfig &config
             e.message = QStringLiteral("The previous interaction '%1' is no longer on the server (HTTP %2: %3). Stored "
                                        "interactions expire (55 days, 1 day on free keys) or may have been deleted; "
                                        "re-send the last image inline (edit-local) to continue.")
-                            .arg(turn->previousInteractionId).arg(e.api.httpStatus).arg(verbatim);
+                            .arg(turn->previousInteractionId, QString::number(e.api.httpStatus), verbatim);
         } else if (turn) {
             e.message = QStringLiteral("Model '%1' or the endpoint was not found (HTTP %2: %3). Check the model name "
-                                       "and the base URL.").arg(config.model).arg(e.api.httpStatus).arg(verbatim);
+                                       "and the base URL.").arg(config.model, QString::number(e.api.httpStatus), verbatim);
         } else {
             e.message = QStringLiteral("Interaction '%1' was not found (HTTP %2: %3): it may have expired or been deleted.")
-                            .arg(ctx.interactionId).arg(e.api.httpStatus).arg(verbatim);
+                            .arg(ctx.interactionId, QString::number(e.api.httpStatus), verbatim);
         }
     } else if (e.kind == ErrorKind::Auth && config.apiKey.isEmpty()) {
         e.message = QStringLiteral("The server requires an API key and none was sent (HTTP %1: %2). Set "
@@ -543,7 +545,7 @@ void refineError(Error &e, const RequestContext &ctx, const ClientConfig &config
                              config.apiKey.source());
     } else if (e.kind == ErrorKind::RateLimited && e.api.retryAfterMs >= 0) {
         e.message = QStringLiteral("Rate limited by the server (HTTP 429: %1). Try again in %2 s.")
-                        .arg(verbatim).arg(std::ceil(e.api.retryAfterMs / 100.0) / 10.0);
+                        .arg(verbatim, QString::number(std::ceil(e.api.retryAfterMs / 100.0) / 10.0));
     }
 }
 
@@ -684,7 +686,8 @@ Result<Exchange> ExchangeRunner::run(const std::string &method, const std::strin
             error.kind = ErrorKind::RateLimited;
             error.message = QStringLiteral("%1 The server asks to wait %2 s, longer than the %3 s this client "
                                            "waits by itself; try again later.")
-                                .arg(error.message).arg(serverDelay / 1000.0).arg(m_config.maxRateLimitWaitMs / 1000.0);
+                                .arg(error.message, QString::number(serverDelay / 1000.0),
+                                     QString::number(m_config.maxRateLimitWaitMs / 1000.0));
             return error;
         }
         const int delay = serverDelay >= 0 ? serverDelay : backoffMs(m_config, attempt);

@@ -24,8 +24,8 @@ jobs=${NB2_JOBS:-2}
 if [[ ! -f "$build/build.ninja" ]]; then
     launcher=()
     command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
-    # -O1 -g1: what the sanitizers recommend (readable stacks with line numbers), and a third
-    # quicker to compile than -O2 -g on two cores; assertions stay on.
+    # -O1 -g1: what the sanitizers recommend (readable stacks with line numbers), and
+    # quicker to compile than -O2 -g; assertions stay on.
     cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
         -DNB2_SANITIZE=ON "${launcher[@]}" >/dev/null
 fi

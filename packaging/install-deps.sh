@@ -24,7 +24,10 @@ packages+=(
     help2man lintian xdg-utils libfile-mimeinfo-perl shared-mime-info man-db x11-utils file
     dbus dbus-daemon gnome-keyring libsecret-1-0 libsecret-tools
 )
-# Extra groups, asked for by the scripts that need them (e.g. the browser for export tests).
+# Extra groups, asked for by the scripts that need them (e.g. the browser for export tests):
+# tests/fuzz/run-fuzzers.sh asks for clang-14 libclang-rt-14-dev (libFuzzer, clang's ASan/UBSan
+# runtimes), tests/sanitizers/valgrind-cli.sh for valgrind; gcc's sanitizer runtimes come with
+# build-essential.
 if [[ "${NB2_EXTRA_PACKAGES:-}" != "" ]]; then
     read -r -a extra <<<"${NB2_EXTRA_PACKAGES}"
     packages+=("${extra[@]}")

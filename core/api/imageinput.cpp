@@ -205,7 +205,7 @@ static Result<ImageInput> checkBytes(const QByteArray &bytes, const QString &nam
     // A cut-short picture decodes without an error (half grey): refuse it here, where every
     // import, edit-local target and style reference comes in, instead of keeping it as if whole.
     if (const QString damage = imageDamage(bytes); !damage.isEmpty())
-        return Error::make(ErrorKind::Corrupt, QStringLiteral("%1 is damaged: %2. Nothing was imported or sent; use a "
+        return Error::make(ErrorKind::Corrupt, QStringLiteral("%1 is damaged: %2. It was not imported or sent; use a "
                                                               "complete copy of the picture.")
                                                    .arg(displayName(name), damage));
     const qint64 encoded = base64Size(bytes.size());

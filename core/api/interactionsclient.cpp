@@ -526,6 +526,8 @@ bool isAboutThinking(const Error &e)
 void refineError(Error &e, const RequestContext &ctx, const ClientConfig &config)
 {
     const TurnRequest *turn = ctx.turn;
+    // Server text and ids go in through one multi-argument arg() (or the last one): in a chain
+    // of arg() calls a "%1" inside the server's text would be taken for the next placeholder.
     const QString verbatim = e.api.serverMessage.isEmpty() ? QStringLiteral("(no message)")
                                                        : ResponseParser::withoutFinalDot(e.api.serverMessage);
     if (e.kind == ErrorKind::InvalidRequest && turn && !turn->thinkingLevel.isEmpty() && isAboutThinking(e)) {
@@ -549,18 +551,18 @@ void refineError(Error &e, const RequestContext &ctx, const ClientConfig &config
         if (turn && turn->kind == TurnKind::Edit && !e.api.serverMessage.contains(QLatin1String("model"), Qt::CaseInsensitive)) {
             e.message = QStringLiteral("The previous interaction '%1' is no longer on the server (HTTP %2: %3).%4 "
                                        "Re-send the last image inline (edit-local) to continue.")
-                            .arg(turn->previousInteractionId).arg(e.api.httpStatus).arg(verbatim,
+                            .arg(turn->previousInteractionId, QString::number(e.api.httpStatus), verbatim,
                                  saysWhy ? QString()
                                          : QStringLiteral(" Stored interactions expire (55 days, 1 day on free keys) or "
                                                           "may have been deleted."));
         } else if (turn) {
             e.message = QStringLiteral("Model '%1' or the endpoint was not found (HTTP %2: %3). Check the model name "
-                                       "and the base URL.").arg(config.model).arg(e.api.httpStatus).arg(verbatim);
+                                       "and the base URL.").arg(config.model, QString::number(e.api.httpStatus), verbatim);
         } else if (verbatim.contains(ctx.interactionId) && saysWhy) {
-            e.message = QStringLiteral("%1 (HTTP %2).").arg(verbatim).arg(e.api.httpStatus);
+            e.message = QStringLiteral("%1 (HTTP %2).").arg(verbatim, QString::number(e.api.httpStatus));
         } else {
             e.message = QStringLiteral("Interaction '%1' was not found (HTTP %2: %3).%4")
-                            .arg(ctx.interactionId).arg(e.api.httpStatus).arg(verbatim,
+                            .arg(ctx.interactionId, QString::number(e.api.httpStatus), verbatim,
                                  saysWhy ? QString() : QStringLiteral(" It may have expired or been deleted."));
         }
     } else if (e.kind == ErrorKind::Auth && config.apiKey.isEmpty()) {

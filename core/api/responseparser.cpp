@@ -35,6 +35,11 @@ qint64 integer(const json &obj, const char *key)
     const auto it = obj.find(key);
     if (it == obj.end() || !it->is_number())
         return -1;
+    if (it->is_number_float()) {
+        // Only a float that fits: converting 1e300 to an integer is undefined behaviour.
+        const double d = it->get<double>();
+        return (d >= -0x1p63 && d < 0x1p63) ? qint64(d) : -1;
+    }
     return it->get<qint64>();
 }
 

@@ -21,6 +21,22 @@ QString str(const json &obj, const char *key)
     return (it != obj.end() && it->is_string()) ? QString::fromStdString(it->get<std::string>()) : QString();
 }
 
+// An integer field (step index, error code), or fallback: a float is only converted when it
+// fits, since converting 1e300 to an integer is undefined behaviour, not just a wrong index.
+long long integer(const json &obj, const char *key, long long fallback)
+{
+    if (!obj.is_object())
+        return fallback;
+    const auto it = obj.find(key);
+    if (it == obj.end() || !it->is_number())
+        return fallback;
+    if (it->is_number_float()) {
+        const double d = it->get<double>();
+        return (d >= -0x1p63 && d < 0x1p63) ? static_cast<long long>(d) : fallback;
+    }
+    return it->get<long long>();
+}
+
 // Whether base64 image data already holds a whole encoded file, so that a following image
 // delta starts a new image instead of continuing this one (spec §5, U3).
 bool looksComplete(const std::string &data)
@@ -172,6 +188,23 @@ QByteArray StreamAssembler::interactionJson() const
 
 QList<StreamEvent> StreamAssembler::feed(const SseEvent &event)
 {
+    // nlohmann throws when a field has an unexpected type (a number where text belongs, a step
+    // that is not an object): that is a malformed stream to report, never a reason to terminate.
+    try {
+        return apply(event);
+    } catch (const json::exception &) {
+        Error e;
+        e.kind = ErrorKind::MalformedResponse;
+        e.api.interactionId = interactionId();
+        e.message = QStringLiteral("The server sent a stream event of an unexpected shape; try again without streaming.");
+        d->error = e;
+        d->done = true;
+        return {};
+    }
+}
+
+QList<StreamEvent> StreamAssembler::apply(const SseEvent &event)
+{
     QList<StreamEvent> out;
     if (d->done)
         return out;
@@ -209,7 +242,7 @@ QList<StreamEvent> StreamAssembler::feed(const SseEvent &event)
             d->interaction["usage"] = payload["usage"];
         d->statusChanged(str(payload, "status"), out);
     } else if (type == QLatin1String("step.start")) {
-        const long long index = payload.value("index", json(0)).is_number() ? payload["index"].get<long long>() : 0;
+        const long long index = integer(payload, "index", 0);
         json step = payload.value("step", json::object());
         if (!step.is_object())
             step = json::object();
@@ -221,7 +254,7 @@ QList<StreamEvent> StreamAssembler::feed(const SseEvent &event)
             }
         }
     } else if (type == QLatin1String("step.delta")) {
-        const long long index = payload.value("index", json(0)).is_number() ? payload["index"].get<long long>() : 0;
+        const long long index = integer(payload, "index", 0);
         const json delta = payload.value("delta", json::object());
         const QString dtype = str(delta, "type");
         if (dtype == QLatin1String("text") || dtype == QLatin1String("image")) {
@@ -272,7 +305,7 @@ QList<StreamEvent> StreamAssembler::feed(const SseEvent &event)
                 d->draft(part, out);
         }
     } else if (type == QLatin1String("step.stop")) {
-        const long long index = payload.value("index", json(0)).is_number() ? payload["index"].get<long long>() : 0;
+        const long long index = integer(payload, "index", 0);
         const auto it = d->steps.find(index);
         if (it != d->steps.end() && str(it->second, "type") == QLatin1String("model_output")
             && it->second.contains("content") && it->second["content"].is_array()) {
@@ -301,7 +334,7 @@ QList<StreamEvent> StreamAssembler::feed(const SseEvent &event)
         Error e;
         e.api.serverCode = str(err, "code");
         if (e.api.serverCode.isEmpty() && err.contains("code") && err["code"].is_number())
-            e.api.serverCode = QString::number(err["code"].get<long long>());
+            e.api.serverCode = QString::number(integer(err, "code", 0));
         e.api.serverMessage = str(err, "message");
         e.kind = ResponseParser::kindForCode(e.api.serverCode, ErrorKind::Server);
         e.api.interactionId = interactionId();

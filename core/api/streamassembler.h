@@ -40,6 +40,9 @@ public:
     QByteArray interactionJson() const;
 
 private:
+    /** feed() without the guard that turns a JSON type error into a malformed-stream error. */
+    QList<StreamEvent> apply(const SseEvent &event);
+
     struct Private;
     std::unique_ptr<Private> d;
 };

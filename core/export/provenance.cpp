@@ -324,7 +324,10 @@ Result<Provenance> Provenance::fromJson(const QByteArray &json)
     const QJsonArray prompts = o.value(QStringLiteral("prompts")).toArray();
     for (const QJsonValue &v : prompts)
         p.promptChain.append(v.toString());
-    p.promptChainTotal = qMax(int(p.promptChain.size()), o.value(QStringLiteral("promptsTotal")).toInt(0));
+    // A total counts the chain's prompts; without a chain it says nothing (and would not be
+    // written back, so the record would change on every round trip).
+    if (!p.promptChain.isEmpty())
+        p.promptChainTotal = qMax(int(p.promptChain.size()), o.value(QStringLiteral("promptsTotal")).toInt(0));
     return p;
 }
 

@@ -372,7 +372,8 @@ FrameLineage FrameLineage::fromJson(const QJsonObject &o)
     for (const QJsonValue &v : prompts)
         if (v.isString())
             l.promptChain.append(v.toString());
-    l.promptChainTotal = qMax(o.value(QLatin1String("promptsTotal")).toInt(), int(l.promptChain.size()));
+    if (!l.promptChain.isEmpty()) // as Provenance::fromJson: a total without a chain is not kept
+        l.promptChainTotal = qMax(o.value(QLatin1String("promptsTotal")).toInt(), int(l.promptChain.size()));
     return l;
 }
 

@@ -2740,10 +2740,6 @@ Select a frame in the timeline to show it here.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The last session could not be opened: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Cannot open the session: %1</source>
         <translation type="unfinished"></translation>
     </message>

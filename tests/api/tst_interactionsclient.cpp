@@ -394,6 +394,10 @@ void tst_InteractionsClient::errorShapes_data()
     QTest::newRow("429 retryDelay") << 429
         << QByteArray(R"({"error":{"message":"Quota exceeded.","code":"resource_exhausted","details":[{"retryDelay":"7s"}]}})")
         << int(ErrorKind::RateLimited) << "resource_exhausted" << "Quota exceeded." << 7000;
+    // The server's text is quoted, never read as placeholders (it was: "%1" got the delay).
+    QTest::newRow("429 placeholders in the message") << 429
+        << QByteArray(R"({"error":{"message":"Quota %1 of %2 exceeded.","code":"resource_exhausted","details":[{"retryDelay":"7s"}]}})")
+        << int(ErrorKind::RateLimited) << "resource_exhausted" << "Quota %1 of %2 exceeded." << 7000;
     QTest::newRow("500 html") << 500
         << QByteArray("<html><head><title>Error</title><style>p{}</style></head><body><h1>502 Bad Gateway</h1><p>nginx</p></body></html>")
         << int(ErrorKind::Server) << "" << "Error 502 Bad Gateway nginx" << -1;

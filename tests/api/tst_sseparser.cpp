@@ -21,6 +21,8 @@ private slots:
     void assemblerErrors();
     void completedWithSteps();
     void consecutiveCompleteImagesStaySeparate();
+    void hostileShapes_data();
+    void hostileShapes();
 };
 
 void tst_SseParser::framing_data()
@@ -177,6 +179,45 @@ void tst_SseParser::consecutiveCompleteImagesStaySeparate()
     const auto parsed = ResponseParser::parseInteraction(a.interactionJson());
     QVERIFY(parsed.ok());
     QCOMPARE(parsed.value().image.bytes, apiFixture(QStringLiteral("red.jpg")));
+}
+
+void tst_SseParser::hostileShapes_data()
+{
+    // Found by fuzz_sseparser (tests/fuzz): fields of an unexpected type or size used to throw
+    // out of StreamAssembler (std::terminate) or convert 1e300 to an integer (undefined
+    // behaviour, seen by UBSan). Now a malformed stream is an error and odd numbers are ignored.
+    QTest::addColumn<QByteArray>("stream");
+    QTest::addColumn<bool>("malformed");
+    QTest::newRow("text is a number")
+        << QByteArray("data: {\"event_type\":\"step.delta\",\"index\":0,\"delta\":{\"type\":\"text\",\"text\":5}}\n\n") << true;
+    QTest::newRow("step is not an object")
+        << QByteArray("data: {\"event_type\":\"interaction.created\",\"interaction\":{\"id\":\"v1_s\",\"steps\":[5]}}\n\n"
+                      "data: {\"event_type\":\"step.delta\",\"index\":0,\"delta\":{\"type\":\"text\",\"text\":\"a\"}}\n\n") << true;
+    QTest::newRow("image data is a number")
+        << QByteArray("data: {\"event_type\":\"step.delta\",\"index\":0,\"delta\":{\"type\":\"image\",\"data\":[1]}}\n\n") << true;
+    QTest::newRow("index 1e300")
+        << QByteArray("data: {\"event_type\":\"step.delta\",\"index\":1e300,\"delta\":{\"type\":\"text\",\"text\":\"x\"}}\n\n"
+                      "data: {\"event_type\":\"step.stop\",\"index\":-1e300}\n\n"
+                      "data: {\"event_type\":\"interaction.completed\",\"interaction\":{\"status\":\"completed\",\"usage\":{\"total_input_tokens\":1e300}}}\n\n")
+        << false;
+    QTest::newRow("error code 1e300")
+        << QByteArray("data: {\"event_type\":\"error\",\"error\":{\"code\":1e300,\"message\":\"m\"}}\n\n") << false;
+}
+
+void tst_SseParser::hostileShapes()
+{
+    QFETCH(QByteArray, stream);
+    QFETCH(bool, malformed);
+    StreamAssembler a;
+    assemble(a, stream);
+    QCOMPARE(a.error().has_value() && a.error()->kind == ErrorKind::MalformedResponse, malformed);
+    if (a.isCompleted()) {
+        // The text arrived (at index 0, the fallback), no image did: the usual NoImage answer.
+        const auto parsed = ResponseParser::parseInteraction(a.interactionJson());
+        QVERIFY(!parsed.ok());
+        QCOMPARE(parsed.error().kind, ErrorKind::NoImage);
+        QVERIFY(parsed.error().message.contains(QStringLiteral("x")));
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_SseParser)

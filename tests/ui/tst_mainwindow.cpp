@@ -743,11 +743,14 @@ void tst_MainWindow::damagedLastSessionOffersRebuild()
     }
     m_window->restoreLastState();
     // Not a silent new session: the banner says what happened and offers the rebuild.
-    QVERIFY(m_window->messageBanner()->isVisible());
-    QVERIFY2(m_window->lastMessage().contains(QStringLiteral("Cannot open the session")), qPrintable(m_window->lastMessage()));
-    QCOMPARE(m_window->messageBanner()->actionText(), QStringLiteral("Rebuild Session"));
-    Q_EMIT m_window->messageBanner()->actionTriggered();
-    QTRY_COMPARE(QFileInfo(m_window->sessionDir()).canonicalFilePath(), QFileInfo(broken).canonicalFilePath());
+    QVERIFY(m_window->notices()->isShown());
+    QVERIFY2(m_window->notices()->lastMessage().contains(QStringLiteral("Cannot open the session")),
+             qPrintable(m_window->notices()->lastMessage()));
+    QCOMPARE(m_window->notices()->actionText(), QStringLiteral("Rebuild Session"));
+    auto *banner = m_window->findChild<BannerWidget *>(QStringLiteral("messageBanner"));
+    QVERIFY(banner);
+    Q_EMIT banner->actionTriggered();
+    QTRY_COMPARE(QFileInfo(m_window->sessions()->dir()).canonicalFilePath(), QFileInfo(broken).canonicalFilePath());
     QVERIFY(m_window->session()->graph().contains(QStringLiteral("0b0e0c0a")));
     QCOMPARE(QDir(broken).entryList({QStringLiteral("manifest.broken-*.json")}, QDir::Files).size(), 1); // kept aside
 }

@@ -41,8 +41,11 @@ QString scratchDir()
 {
     static std::unique_ptr<QTemporaryDir> dir;
     if (!dir) {
-        const QString base = QFileInfo(QStringLiteral("/dev/shm")).isWritable() ? QStringLiteral("/dev/shm")
-                                                                                : QDir::tempPath();
+        // run-fuzzers.sh names a folder it removes itself: a crash (abort, no destructors)
+        // then leaves nothing behind either.
+        QString base = qEnvironmentVariable("NB2_FUZZ_SCRATCH");
+        if (base.isEmpty())
+            base = QFileInfo(QStringLiteral("/dev/shm")).isWritable() ? QStringLiteral("/dev/shm") : QDir::tempPath();
         dir = std::make_unique<QTemporaryDir>(base + QStringLiteral("/nb2fuzz-XXXXXX"));
         if (!dir->isValid())
             fail("cannot create the scratch folder");

@@ -14,7 +14,7 @@ namespace nb2::fuzz {
 /** Creates the QCoreApplication once (first call) and silences qDebug/qWarning (not qFatal). */
 void ensureApp();
 
-/** A folder private to this process (under /dev/shm when there is one: fsync is cheap there). */
+/** A folder private to this process: under $NB2_FUZZ_SCRATCH, else /dev/shm when there is one (fsync is cheap there). */
 QString scratchDir();
 
 /** Writes bytes to path (creating its folder); aborts when that fails, since the harness is broken then. */

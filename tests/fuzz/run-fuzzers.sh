@@ -45,7 +45,10 @@ done
 cmake --build "$build" -j "${NB2_JOBS:-2}" --target "${targets[@]}"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/nb2fuzz-run.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# The harnesses' scratch files (sessions, bundles), in memory when possible; removed with the rest.
+NB2_FUZZ_SCRATCH=$(mktemp -d /dev/shm/nb2fuzz-scratch.XXXXXX 2>/dev/null || mktemp -d "$work/scratch.XXXXXX")
+export NB2_FUZZ_SCRATCH
+trap 'rm -rf "$work" "$NB2_FUZZ_SCRATCH"' EXIT
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export QT_QPA_PLATFORM=offscreen

@@ -68,7 +68,7 @@ Result<QByteArray> readEntry(const QString &bundleFile, const QString &name, qin
     while ((rc = archive_read_next_header(a.get(), &entry)) == ARCHIVE_OK) {
         if (++count > maxEntries)
             return Error::make(ErrorKind::TooLarge, Text::tr("%1 holds more than %2 entries; it is not a session bundle.")
-                                                      .arg(shownName).arg(maxEntries));
+                                                      .arg(shownName, QString::number(maxEntries)));
         const char *utf8 = archive_entry_pathname_utf8(entry);
         if (!utf8 || QString::fromUtf8(utf8) != name) {
             archive_read_data_skip(a.get());
@@ -78,14 +78,14 @@ Result<QByteArray> readEntry(const QString &bundleFile, const QString &name, qin
             return Error::make(ErrorKind::InvalidInput, Text::tr("The bundle entry \"%1\" is not a plain file.").arg(name));
         if (archive_entry_size_is_set(entry) && archive_entry_size(entry) > maxBytes)
             return Error::make(ErrorKind::TooLarge, Text::tr("The bundle entry \"%1\" is too large (%2 bytes; the limit is %3).")
-                                                      .arg(name).arg(archive_entry_size(entry)).arg(maxBytes));
+                                                      .arg(name, QString::number(archive_entry_size(entry)), QString::number(maxBytes)));
         QByteArray data;
         char buffer[64 * 1024];
         la_ssize_t n = 0;
         while ((n = archive_read_data(a.get(), buffer, sizeof buffer)) > 0) {
             // Checked as it inflates: a declared size can lie, a zip bomb's always does.
             if (data.size() + n > maxBytes)
-                return Error::make(ErrorKind::TooLarge, Text::tr("The bundle entry \"%1\" is larger than %2 bytes.").arg(name).arg(maxBytes));
+                return Error::make(ErrorKind::TooLarge, Text::tr("The bundle entry \"%1\" is larger than %2 bytes.").arg(name, QString::number(maxBytes)));
             data.append(buffer, n);
         }
         if (n < 0) {

@@ -126,7 +126,7 @@ Result<QByteArray> readCapped(archive *a, const QString &name, qint64 maxBytes)
     while ((n = archive_read_data(a, buffer, sizeof buffer)) > 0) {
         if (data.size() + n > maxBytes)
             return Error::make(ErrorKind::TooLarge, Text::tr("The bundle entry \"%1\" is larger than %2 bytes; nothing was extracted.")
-                                                       .arg(name).arg(maxBytes));
+                                                       .arg(name, QString::number(maxBytes)));
         data.append(buffer, n);
     }
     if (n < 0)
@@ -286,7 +286,7 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
         while ((rc = archive_read_next_header(a, &entry)) == ARCHIVE_OK) {
             if (++count > kMaxEntries)
                 return fail(ErrorKind::TooLarge, Text::tr("%1 holds more than %2 entries; it is not a session bundle. Nothing was extracted.")
-                                                     .arg(shownName).arg(kMaxEntries));
+                                                     .arg(shownName, QString::number(kMaxEntries)));
             const char *utf8 = archive_entry_pathname_utf8(entry);
             const QString name = utf8 ? QString::fromUtf8(utf8) : QString::fromLocal8Bit(archive_entry_pathname(entry));
             if (!isSafeEntryName(name))
@@ -397,7 +397,7 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
                 if (size > l->size)
                     return fail(ErrorKind::TooLarge, Text::tr("The bundle entry \"%1\" unpacks to more than the %2 bytes its index "
                                                         "lists; nothing was extracted.")
-                                                         .arg(name).arg(l->size));
+                                                         .arg(name, QString::number(l->size)));
                 if (total > kMaxTotalBytes)
                     return fail(ErrorKind::TooLarge, Text::tr("The bundle unpacks to more than %1 bytes; nothing was extracted.").arg(kMaxTotalBytes));
                 hash.addData(QByteArrayView(buffer, n));

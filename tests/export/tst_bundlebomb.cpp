@@ -213,6 +213,21 @@ private slots:
         QVERIFY(bytesUnder(m_tmp.path()) < 64 * 1024 * 1024); // no 64 MiB file anywhere, temp or not
     }
 
+    void entryNamesAreQuotedVerbatim()
+    {
+        // A hostile name with placeholders must come out as written: every argument in one arg()
+        // call, or "%2" in the name would be replaced by the size that follows it.
+        const QByteArray name("images/import_%2_%1.png");
+        const QList<QPair<QByteArray, QByteArray>> listed = smallFiles();
+        const QString bundle = m_tmp.filePath(QStringLiteral("placeholders.nb2session"));
+        writeBomb(bundle, listed, name, qint64(4) << 20,
+                  bundleIndexFor(listed + QList<QPair<QByteArray, QByteArray>>{{name, QByteArray(4096, '\0')}}));
+        QVERIFY(patchDeclaredSize(bundle, name, 4096));
+        const Result<ExportReport> r = SessionBundle::extract(bundle, m_tmp.filePath(QStringLiteral("placeholders-opened")));
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error().message.contains(QString::fromLatin1(name)), qPrintable(r.error().message));
+    }
+
     void realBundlesStillOpen()
     {
         // The caps are far above anything real: a normal bundle (index last, as written) opens.

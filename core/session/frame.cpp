@@ -45,13 +45,13 @@ const QLatin1String kId("id"), kParent("parent"), kKind("kind"), kPrompt("prompt
     kReAnchored("re_anchored"), kTitle("title"), kStarred("starred"), kNote("note"),
     kExpires("id_expires_at"), kTrashed("trashed_at"), kTrashGroup("trash_group"),
     kOwnerPid("owner_pid"), kLineage("lineage"), kOrigin("origin"),
-    kRegionEdit("region_edit"), kDrift("drift");
+    kRegionEdit("region_edit"), kDrift("drift"), kReplayOf("replay_of"), kReplayRun("replay_run");
 
 const QLatin1String kKnown[] = {kId, kParent, kKind, kPrompt, kAspect, kThinking, kModel,
                                 kInteraction, kContinued, kStatus, kError, kRequested, kFinished,
                                 kImage, kInputs, kText, kUsage, kAttempts, kReAnchored, kTitle,
                                 kStarred, kNote, kExpires, kTrashed, kTrashGroup, kOwnerPid, kLineage,
-                                kOrigin, kRegionEdit, kDrift};
+                                kOrigin, kRegionEdit, kDrift, kReplayOf, kReplayRun};
 
 void putString(QJsonObject &o, QLatin1String key, const QString &value)
 {
@@ -270,6 +270,8 @@ QJsonObject Frame::toJson() const
         o.insert(kRegionEdit, regionEdit.toJson());
     if (!drift.isEmpty())
         o.insert(kDrift, drift.toJson());
+    putString(o, kReplayOf, replayOf);
+    putString(o, kReplayRun, replayRun);
     return o;
 }
 
@@ -337,6 +339,8 @@ Result<Frame> Frame::fromJson(const QJsonObject &o)
     if (!drift)
         return Error::make(drift.error().kind, QStringLiteral("frame %1: %2").arg(f.id, drift.error().message));
     f.drift = drift.value();
+    f.replayOf = o.value(kReplayOf).toString();
+    f.replayRun = o.value(kReplayRun).toString();
     f.extra = o;
     for (const QLatin1String &k : kKnown)
         f.extra.remove(k);

@@ -116,6 +116,8 @@ struct Frame {
     QString origin;                 // who asked for the turn: empty = a person (app, CLI); kFrameOriginMcp = an agent
     FrameRegionEdit regionEdit;     // a region/protect edit: its mask, mode, crop and the server's raw image (image = composite)
     FrameDrift drift;               // how much this edit changed its parent (empty: not measured)
+    QString replayOf;               // a replayed step: the frame whose prompt it repeats (empty: not a replay)
+    QString replayRun;              // the replay run that made it (its <session>/replay/<id>.json), so a resumed run finds it
 
     QJsonObject extra;              // unknown fields, preserved verbatim
 

@@ -459,6 +459,8 @@ Frame SessionController::newFrame(FrameKind kind, const QString &parentId, const
     f.ownerPid = currentPid();
     f.origin = m_turnOrigin;
     f.regionEdit = params.regionEdit;
+    f.replayOf = params.replayOf;
+    f.replayRun = params.replayRun;
     return f;
 }
 

@@ -32,6 +32,9 @@ struct TurnParams {
     bool newBranch = false;
     /** A precision edit (issue 13): mode, mask, feather and crop from PrecisionEdit::prepare(); empty for a plain turn. */
     FrameRegionEdit regionEdit = {};
+    /** A replayed step (core/session/replayrunner): the frame it repeats and the run it belongs to; empty otherwise. */
+    QString replayOf = {};
+    QString replayRun = {};
 };
 
 /**

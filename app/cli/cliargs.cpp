@@ -422,6 +422,9 @@ QString Parser::applyOption(const OptionSpec &option, const QString &value)
         m_args.variants = n;
         break;
     }
+    case OptionId::Onto: m_args.onto = value; break;
+    case OptionId::Photos: m_args.photos = true; break;
+    case OptionId::Resume: m_args.resume = true; break;
     case OptionId::Grep: m_args.grep = value; break;
     case OptionId::Starred: m_args.starredOnly = true; break;
     case OptionId::Ids: m_args.idsOnly = true; break;
@@ -509,6 +512,18 @@ QString Parser::checkCombinations() const
             return CliText::tr("export needs --format %1").arg(choicesFor(ValueKind::ExportFormat).join(QLatin1Char('|')));
         if (!a.exportBranch.isEmpty() && m_framesGiven)
             return CliText::tr("use either --branch or --frames, not both");
+    }
+    if (a.command == CommandId::Replay) {
+        if (a.resume && (!a.onto.isEmpty() || a.photos || a.positional.size() > 1))
+            return CliText::tr("replay --resume takes at most a replay id, without --onto or --photos");
+        if (!a.resume && a.onto.isEmpty() == !a.photos)
+            return CliText::tr("replay needs exactly one of --onto REF or --photos FILE|DIR ...");
+        if (!a.resume && !a.positional.value(0).contains(QStringLiteral("..")))
+            return CliText::tr("replay needs a range FROM..TO (two frames of one branch), not '%1'").arg(a.positional.value(0));
+        if (!a.resume && !a.onto.isEmpty() && a.positional.size() != 1)
+            return CliText::tr("replay --onto takes only the range: replay FROM..TO --onto REF");
+        if (a.photos && a.positional.size() < 2)
+            return CliText::tr("replay --photos needs at least one picture or folder after the range");
     }
     if (a.command == CommandId::Completion && !choicesFor(ValueKind::Shell).contains(a.positional.value(0)))
         return CliText::tr("completion needs the shell: nb2lite completion bash, or nb2lite completion zsh");

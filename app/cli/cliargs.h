@@ -68,6 +68,10 @@ struct CliArgs {
     QString grep;               // log --grep
     bool starredOnly = false;   // log --starred
     int variants = 1;           // --variants N (1..8)
+    // Replay.
+    QString onto;               // --onto REF
+    bool photos = false;        // --photos: the positional arguments after the range are pictures
+    bool resume = false;        // --resume [ID]
     // Precision edits.
     QRect region;               // --region, parent pixels; null: not given
     QString maskFile;           // --mask

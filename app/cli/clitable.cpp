@@ -156,6 +156,21 @@ constexpr std::array kOptions{
                                  "send N (1-8) independent turns at once: for generate N sibling roots, for edit N "
                                  "sibling branches of the frame (the fork is intended)"),
                false},
+    OptionSpec{Onto, "--onto", nullptr, nullptr, V::FrameRef, "REF",
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "replay: the frame the replayed chain starts from (a new branch there); 'start' is "
+                                 "the frame FROM continued: with --model or --thinking, an old-vs-new comparison"),
+               false},
+    OptionSpec{Photos, "--photos", nullptr, nullptr, V::None, nullptr,
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "replay: the arguments after the range are pictures or folders of pictures; each "
+                                 "is imported as a new root and edited step by step"),
+               false},
+    OptionSpec{Resume, "--resume", nullptr, nullptr, V::None, nullptr,
+               QT_TRANSLATE_NOOP("nb2lite",
+                                 "replay: continue the session's unfinished replays (or the one named) after a "
+                                 "crash, a quit or a quota stop; done steps are kept, nothing is sent twice"),
+               false},
     OptionSpec{Grep, "--grep", nullptr, nullptr, V::Text, "TEXT",
                QT_TRANSLATE_NOOP("nb2lite", "log: only frames whose prompt or title contains TEXT (any case)"),
                false},
@@ -246,6 +261,8 @@ constexpr CommandOption kRetryOptions[]{{Stream}, {NoStream}, {Budget}, NB2_SESS
 constexpr CommandOption kSessionOnlyOptions[]{NB2_SESSION_WIDE};
 constexpr CommandOption kLogOptions[]{{All}, {Ids}, {Grep}, {Starred}, NB2_SESSION_WIDE};
 constexpr CommandOption kCostOptions[]{{Budget}, NB2_SESSION_WIDE};
+constexpr CommandOption kReplayOptions[]{{Onto}, {Photos}, {Resume}, {Thinking}, {Stream}, {NoStream}, {Budget}, {DryRun},
+                                         NB2_SESSION_WIDE};
 constexpr CommandOption kExportOptions[]{{Format}, {ExportBranch}, {Frames}, {StripPrompts}, {StripIds},
                                          {SingleFile}, {NoFailed}, {Copy}, {Force}};
 constexpr CommandOption kMcpOptions[]{{NoImageBlocks}, {PrintSkill}};
@@ -253,6 +270,8 @@ constexpr CommandOption kMcpOptions[]{{NoImageBlocks}, {PrintSkill}};
 #undef NB2_SESSION_WIDE
 
 constexpr CommandForm none{};
+// replay FROM..TO --photos takes a folder's worth of names (the shell expands a glob).
+constexpr int kMaxReplayArgs = 501;
 
 constexpr std::array kCommands{
     CommandSpec{CommandId::Generate, "generate",
@@ -368,6 +387,23 @@ constexpr std::array kCommands{
                 none,
                 {"cost [--budget USD] [--json]", 0, 0, {}},
                 kCostOptions},
+    CommandSpec{CommandId::Replay, "replay",
+                QT_TRANSLATE_NOOP("nb2lite", "replay a chain's prompts, in order, onto another frame or onto photos"),
+                QT_TRANSLATE_NOOP("nb2lite",
+                                  "FROM..TO are two frames of one branch (FROM first; both included; imports are "
+                                  "skipped). --onto REF: a new branch at REF. --photos FILE|DIR ...: every picture "
+                                  "becomes a new root, then is edited step by step (pictures run in parallel, up to "
+                                  "the concurrency setting; the steps of one chain in order). --dry-run prints the "
+                                  "plan: how many turns and the estimated cost. The whole replay is checked against "
+                                  "--budget before anything is sent. A 429 pauses the queue for the server's retry "
+                                  "time; a zero quota stops it. The queue is saved in the session's replay/ folder: "
+                                  "after a crash, Ctrl-C or a stop, 'replay --resume' continues it without sending a "
+                                  "step twice (nothing resumes on its own). Every replayed frame records the frame it "
+                                  "replays (replay_of)."),
+                none,
+                {"replay FROM..TO (--onto REF | --photos FILE|DIR ...) | replay --resume [ID]", 0, kMaxReplayArgs,
+                 {V::Text, V::ImageFile}},
+                kReplayOptions},
     CommandSpec{CommandId::Export, "export",
                 QT_TRANSLATE_NOOP("nb2lite",
                                   "write the session's history as a page, a bundle, a contact sheet or "

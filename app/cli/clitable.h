@@ -11,7 +11,7 @@ namespace nb2::cli {
 /** Every nb2lite command. */
 enum class CommandId {
     Generate, Edit, EditLocal, StyleEdit, Get, Delete, Doctor,
-    Import, Retry, ReAnchor, Recover, Rebuild, Log, Cost, Export, OpenBundle,
+    Import, Retry, ReAnchor, Recover, Rebuild, Log, Cost, Replay, Export, OpenBundle,
     Mcp, Completion, Help,
 };
 
@@ -25,6 +25,8 @@ enum class OptionId {
     File, Fork, Title, NoContinue, NoReAnchor, Retention, LockTimeout, All, Ids,
     // Cost and find.
     Budget, DryRun, Grep, Starred, Variants,
+    // Replay (issue 14).
+    Onto, Photos, Resume,
     // Precision edits (edit --region/--mask).
     Region, Mask, Feather, RegionModeOpt,
     // Export.

@@ -10,6 +10,7 @@
 #include "app/cli/jsonout.h"
 #include "app/cli/loggraph.h"
 #include "app/cli/precisioncommand.h"
+#include "app/cli/replaycommand.h"
 #include "app/cli/signalcancel.h"
 #include "core/api/interactionsclient.h"
 #include "core/export/provenance.h"
@@ -91,7 +92,7 @@ SessionSettings settingsFrom(const CliArgs &a)
     SessionSettings settings;
     // Crashed or cut-off turns are fetched by `recover` only: no other command goes to the
     // server for them or changes them behind the user's back.
-    settings.recoverOnOpen = a.command == CliCommand::Recover;
+    settings.recoverOnOpen = a.command == CliCommand::Recover || (a.command == CliCommand::Replay && a.resume);
     settings.autoReAnchor = !a.noReAnchor;
     if (a.lockTimeoutMs >= 0)
         settings.lockTimeoutMs = a.lockTimeoutMs;
@@ -415,6 +416,9 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
             return fail(resolved.error());
         ref = resolved.value();
     }
+
+    if (cmd == CliCommand::Replay) // its own dry run: the whole plan
+        return runReplay(session, a, console);
 
     if (a.dryRun) {
         FrameKind kind = FrameKind::Generate;

@@ -55,6 +55,7 @@ ExportFrame fromFrame(const Frame &f, const QDir &dir)
         e.parameters.append({Text::tr("note"), f.note});
     e.created = f.requestedAt;
     e.finished = f.finishedAt;
+    e.replayOf = f.replayOf;
     if (f.reAnchored || f.kind == FrameKind::ReAnchor)
         e.reanchor = Text::tr("the parent's server id was gone, so its stored pixels were sent instead; continuity may differ");
     if (!f.error.isEmpty()) {

@@ -27,6 +27,7 @@ struct ExportFrame {
     QList<QPair<QString, QString>> parameters; // aspect ratio, thinking level, ... (display order)
     QDateTime created;
     QDateTime finished;         // invalid while pending
+    QString replayOf;           // a replayed step: the frame whose prompt it repeats (issue 14)
     QString reanchor;           // non-empty: this turn re-sent stored pixels instead of the server id (why)
     QString error;              // failed turns: the readable message
     QString imagePath;          // absolute path of the image file on disk; empty when none

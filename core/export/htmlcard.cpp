@@ -46,6 +46,8 @@ const QList<CardFieldSpec> kFields{
      CardStrip::StripIds},
     {CardField::InteractionId, "interaction_id", QT_TRANSLATE_NOOP("nb2::HtmlCard", "Interaction id"),
      CardPlace::Parameter, CardStrip::StripIds},
+    {CardField::ReplayOf, "replay_of", QT_TRANSLATE_NOOP("nb2::HtmlCard", "Replays"), CardPlace::Parameter,
+     CardStrip::StripIds},
     {CardField::ReAnchor, "reanchor", QT_TRANSLATE_NOOP("nb2::HtmlCard", "Re-anchored"), CardPlace::Note,
      CardStrip::Never},
     {CardField::Failure, "failure", QT_TRANSLATE_NOOP("nb2::HtmlCard", "Failed"), CardPlace::Note, CardStrip::Never},
@@ -121,6 +123,7 @@ QList<CardRow> HtmlCard::rows(const ExportFrame &f, const HtmlExportOptions &opt
             break;
         case CardField::FrameId: add(f.id); break;
         case CardField::InteractionId: add(f.interactionId); break;
+        case CardField::ReplayOf: add(f.replayOf.isEmpty() ? QString() : Text::tr("frame %1").arg(f.replayOf)); break;
         case CardField::ReAnchor: add(f.reanchor); break;
         case CardField::Failure:
             if (f.isFailed())

@@ -21,6 +21,7 @@ enum class CardField {
     Parameter,     // one row per ExportFrame::parameters entry, labelled with its own name
     FrameId,
     InteractionId,
+    ReplayOf,      // a replayed step: the frame it replays
     ReAnchor,      // why stored pixels were sent instead of the server id
     Failure,       // a failed turn's message
 };

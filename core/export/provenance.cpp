@@ -297,6 +297,8 @@ QByteArray Provenance::toJson() const
         o.insert(QStringLiteral("interaction"), interactionId);
     if (!kind.isEmpty())
         o.insert(QStringLiteral("kind"), kind);
+    if (!replayOf.isEmpty())
+        o.insert(QStringLiteral("replayOf"), replayOf);
     if (!promptChain.isEmpty()) {
         o.insert(QStringLiteral("prompts"), QJsonArray::fromStringList(promptChain));
         o.insert(QStringLiteral("promptsTotal"), promptChainTotal);
@@ -321,6 +323,7 @@ Result<Provenance> Provenance::fromJson(const QByteArray &json)
     p.model = o.value(QStringLiteral("model")).toString();
     p.interactionId = o.value(QStringLiteral("interaction")).toString();
     p.kind = o.value(QStringLiteral("kind")).toString();
+    p.replayOf = o.value(QStringLiteral("replayOf")).toString();
     const QJsonArray prompts = o.value(QStringLiteral("prompts")).toArray();
     for (const QJsonValue &v : prompts)
         p.promptChain.append(v.toString());
@@ -345,6 +348,7 @@ Provenance Provenance::forFrame(const ExportSession &session, const QString &fra
     if (!options.stripIds) {
         p.frameId = f->id;
         p.interactionId = f->interactionId;
+        p.replayOf = f->replayOf;
         const ExportFrame *parent = path.size() >= 2 ? path.at(path.size() - 2) : nullptr;
         if (parent && !parent->imageSha256.isEmpty()) {
             p.parentSha256 = parent->imageSha256;        // the manifest's hash: no need to read the file
@@ -388,6 +392,8 @@ QList<QPair<QString, QString>> Provenance::fieldsToWrite(const Provenance &r)
         rows.append({Text::tr("Interaction id"), r.interactionId});
     if (!r.kind.isEmpty())
         rows.append({Text::tr("Kind"), r.kind});
+    if (!r.replayOf.isEmpty())
+        rows.append({Text::tr("Replays frame"), r.replayOf});
     if (!r.promptChain.isEmpty()) {
         QStringList shown;
         for (const QString &p : r.promptChain)

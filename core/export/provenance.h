@@ -37,6 +37,7 @@ struct Provenance {
     QString model;
     QString interactionId;
     QString kind;                // generate / edit / ...
+    QString replayOf;            // a replayed step: the frame id whose prompt it repeats (an id: stripped with the ids)
     QStringList promptChain;     // root first, this frame's prompt last (the tail when truncated)
     int promptChainTotal = 0;    // how many prompts the full chain had (> promptChain.size() when truncated)
 

@@ -69,6 +69,9 @@ ActionManager::ActionManager(QWidget *window, QUndoStack *undoStack) : QObject(w
          tr("Compare the selected frame with its parent: side by side, swipe or difference"), QStringLiteral("compare"),
          {QKeySequence(Qt::CTRL | Qt::Key_K)})
         ->setCheckable(true);
+    make(ActionId::ReplayOnto, "replayOnto", tr("Re&play Onto…"),
+         tr("Send the prompts of the range chosen on the timeline (Shift+click) again, onto a frame or onto pictures"),
+         {}, {});
     make(ActionId::FullScreen, "fullScreen", tr("&Full Screen"), tr("Show the window full screen"), {},
          {QKeySequence(Qt::Key_F11)})
         ->setCheckable(true);
@@ -135,6 +138,7 @@ void ActionManager::apply(const ActionState &s)
     action(ActionId::Cancel)->setEnabled(has && s.pending);
     action(ActionId::ReAnchor)->setEnabled(has && s.retryable && s.hasParent);
     action(ActionId::Compare)->setEnabled(has && s.canCompare);
+    action(ActionId::ReplayOnto)->setEnabled(s.sessionOpen);
     action(ActionId::SaveSessionAs)->setEnabled(s.sessionOpen);
     action(ActionId::NewImage)->setEnabled(s.sessionOpen);
 }
@@ -146,7 +150,7 @@ QList<ActionId> ActionManager::allIds()
             ActionId::Redo,       ActionId::CopyImage,   ActionId::Paste,         ActionId::Star,
             ActionId::Rename,     ActionId::Note,        ActionId::DeleteFrame,   ActionId::DeleteBranch,
             ActionId::Send,       ActionId::NewImage,    ActionId::FocusPrompt,   ActionId::Retry,
-            ActionId::Cancel,     ActionId::ReAnchor,    ActionId::Compare,       ActionId::ZoomIn,
+            ActionId::Cancel,     ActionId::ReAnchor,    ActionId::Compare,       ActionId::ReplayOnto, ActionId::ZoomIn,
             ActionId::ZoomOut,    ActionId::ZoomFit,     ActionId::ZoomActual,    ActionId::FullScreen,
             ActionId::KeyboardShortcuts, ActionId::Diagnostics, ActionId::About};
 }

@@ -16,7 +16,7 @@ namespace nb2 {
 enum class ActionId {
     NewSession, OpenSession, SaveSessionAs, OpenImage, Export, Settings, Quit,
     Undo, Redo, CopyImage, Paste, DeleteFrame, DeleteBranch, Star, Rename, Note,
-    Send, NewImage, FocusPrompt, Retry, Cancel, ReAnchor, Compare,
+    Send, NewImage, FocusPrompt, Retry, Cancel, ReAnchor, Compare, ReplayOnto,
     ZoomIn, ZoomOut, ZoomFit, ZoomActual, FullScreen,
     KeyboardShortcuts, Diagnostics, About,
 };

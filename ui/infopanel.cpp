@@ -161,6 +161,7 @@ InfoPanel::InfoPanel(QWidget *parent) : QWidget(parent)
     m_expires = addRow(tr("Id expires:"), "infoExpires");
     m_parent = addRow(tr("Parent:"), "infoParent");
     m_lineage = addRow(tr("Came from:"), "infoLineage");
+    m_replays = addRow(tr("Replays:"), "infoReplays");
     m_parent->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
     connect(m_parent, &QLabel::linkActivated, this, [this] { Q_EMIT parentActivated(m_parentId); });
     m_text = addRow(tr("Model text:"), "infoModelText");
@@ -365,6 +366,7 @@ void InfoPanel::setFrame(const Frame &f, int number, int parentNumber, const QSt
     } else {
         setRow(m_parent, {});
     }
+    setRow(m_replays, f.replayOf.isEmpty() ? QString() : tr("frame %1 (its prompt, sent again by a replay)").arg(f.replayOf));
     if (f.lineage.isEmpty()) {
         setRow(m_lineage, {});
     } else {

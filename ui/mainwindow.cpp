@@ -14,6 +14,7 @@
 #include "ui/importcontroller.h"
 #include "ui/findbar.h"
 #include "ui/infopanel.h"
+#include "ui/replaypanel.h"
 #include "ui/noticepresenter.h"
 #include "ui/pendingindicator.h"
 #include "ui/promptpanel.h"
@@ -165,6 +166,10 @@ void MainWindow::buildLayout()
     QDockWidget *infoDock = makeDock(this, tr("Frame Details"), "infoDock", m_info, true);
     addDockWidget(Qt::RightDockWidgetArea, infoDock);
     splitDockWidget(promptDock, infoDock, Qt::Vertical);
+    m_replay = new ReplayPanel(session(), this);
+    QDockWidget *replayDock = makeDock(this, tr("Replay"), "replayDock", m_replay, true);
+    tabifyDockWidget(infoDock, replayDock);
+    infoDock->raise();
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
     resizeDocks({promptDock}, {360}, Qt::Horizontal);
@@ -227,7 +232,7 @@ void MainWindow::buildMenus()
                                            {ActionId::DeleteFrame, ActionId::DeleteBranch}});
     fill(menuBar()->addMenu(tr("F&rame")), {{ActionId::Send, ActionId::NewImage, ActionId::FocusPrompt},
                                             {ActionId::Retry, ActionId::Cancel, ActionId::ReAnchor},
-                                            {ActionId::Compare}});
+                                            {ActionId::Compare, ActionId::ReplayOnto}});
     QMenu *view = menuBar()->addMenu(tr("&View"));
     fill(view, {{ActionId::ZoomIn, ActionId::ZoomOut, ActionId::ZoomFit, ActionId::ZoomActual}});
     view->addSeparator();
@@ -335,6 +340,30 @@ void MainWindow::wireSession()
     connect(m_timeline, &TimelineView::retryRequested, m_turns,
             [this](const QModelIndex &i) { m_turns->retry(i.data(TimelineRole::FrameId).toString()); });
     connect(m_timeline, &QWidget::customContextMenuRequested, this, &MainWindow::showTimelineMenu);
+    // Replay: Shift+click picks the range, "Replay Onto…" plans it, the panel shows its progress.
+    auto showReplay = [this] {
+        if (auto *dock = findChild<QDockWidget *>(QStringLiteral("replayDock"))) {
+            dock->show();
+            dock->raise();
+        }
+    };
+    connect(m_timeline, &TimelineView::rangeRequested, m_replay, [this, showReplay](const QModelIndex &a, const QModelIndex &b) {
+        m_replay->setRange(a.data(TimelineRole::FrameId).toString(), b.data(TimelineRole::FrameId).toString());
+        showReplay();
+    });
+    connect(action(ActionId::ReplayOnto), &QAction::triggered, this, [this, showReplay] {
+        showReplay();
+        if (m_replay->rangeFrom().isEmpty())
+            m_notices->status(tr("Choose the range first: select a frame, then Shift+click another frame of its branch."));
+        else
+            m_replay->openDialog(m_selection->currentId());
+    });
+    connect(m_replay, &ReplayPanel::frameActivated, m_selection, &FrameSelection::select);
+    connect(m_sessions, &SessionManager::aboutToSwitch, m_replay, [this] {
+        m_replay->detach();
+        m_replay->setRange({}, {});
+    });
+    connect(m_sessions, &SessionManager::switched, m_replay, [this] { m_replay->refreshUnfinished(); });
 
     // What the session says: the selected frame is re-read when it changes.
     auto refreshCurrent = [this](const QString &id) {

@@ -551,6 +551,11 @@ void TimelineView::mousePressEvent(QMouseEvent *event)
         event->accept(); // the button acts on release; do not start a drag or change selection
         return;
     }
+    if ((event->modifiers() & Qt::ShiftModifier) && currentIndex().isValid() && idx != currentIndex()) {
+        event->accept(); // a range for replay: the selection (what the next turn continues) stays
+        Q_EMIT rangeRequested(currentIndex(), idx);
+        return;
+    }
     QAbstractItemView::mousePressEvent(event);
 }
 

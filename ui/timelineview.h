@@ -48,6 +48,8 @@ Q_SIGNALS:
     /** A card was double-clicked, or the dashed "next frame" slot was clicked: write the next prompt. */
     void promptRequested();
     void retryRequested(const QModelIndex &index);
+    /** Shift+click on a card: the range from the current frame to the clicked one (replay, issue 14). */
+    void rangeRequested(const QModelIndex &current, const QModelIndex &clicked);
 
 protected:
     QModelIndex moveCursor(CursorAction cursorAction, Qt::KeyboardModifiers modifiers) override;

@@ -9,6 +9,8 @@ list(APPEND NB2UI_SOURCES
     thumbnailprovider.h thumbnailprovider.cpp
     promptpanel.h promptpanel.cpp
     infopanel.h infopanel.cpp
+    replaypanel.h replaypanel.cpp
+    replaydialog.h replaydialog.cpp
     importcheck.h importcheck.cpp
     pendingindicator.h pendingindicator.cpp
     windowsettings.h windowsettings.cpp

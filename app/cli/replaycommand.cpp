@@ -165,7 +165,20 @@ int runOne(SessionController &session, ReplayState state, const CliArgs &a, Cons
     }
     if (s.status == ReplayStatus::Finished)
         return kExitSuccess;
-    Error error = stopError.kind != ErrorKind::None ? stopError : Error::make(ErrorKind::Server, s.stopReason);
+    // The exit status says why: the stop's own kind (quota, budget), else the first failed or cancelled step's.
+    ErrorKind kind = ErrorKind::Server;
+    for (const ReplayChain &c : s.chains) {
+        for (const ReplayStepRun &r : c.steps) {
+            if (kind != ErrorKind::Server || (r.state != ReplayStepState::Failed && r.state != ReplayStepState::Cancelled))
+                continue;
+            const Frame f = session.graph().value(r.frameId);
+            const ErrorKind k = r.state == ReplayStepState::Cancelled || f.status == FrameStatus::Cancelled ? ErrorKind::Cancelled
+                                                                                                          : errorKindFromName(f.error.kind);
+            if (k != ErrorKind::None)
+                kind = k;
+        }
+    }
+    Error error = stopError.kind != ErrorKind::None ? stopError : Error::make(kind, s.stopReason);
     if (s.status == ReplayStatus::Cancelled)
         error = Error::make(ErrorKind::Cancelled, CliText::tr("The replay was cancelled."));
     if (error.message.isEmpty())

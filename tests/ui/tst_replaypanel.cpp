@@ -1,0 +1,117 @@
+// The replay panel (issue 14): Shift+click on the timeline picks the range along a branch, a
+// replay onto two pictures shows per-step progress, pause holds the queue, cancel ends it.
+// With NB2_SCREENSHOT_OUT set it writes replay-progress.png there (docs/screenshots/).
+
+#include "core/api/interactionsclient.h"
+#include "core/fakeapi/fakeserver.h"
+#include "core/session/replayrunner.h"
+#include "core/session/sessioncontroller.h"
+#include "ui/replaypanel.h"
+#include "ui/timelinemodel.h"
+#include "ui/timelineview.h"
+#include "uitesthelpers.h"
+
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace nb2;
+
+class tst_ReplayPanel : public QObject
+{
+    Q_OBJECT
+
+    static QString finish(SessionController &c, const Result<QString> &r)
+    {
+        return r && c.waitForIdle(20000) && c.graph().value(r.value()).isDone() ? r.value() : QString();
+    }
+
+private slots:
+    void rangeProgressPauseCancel()
+    {
+        FakeServer fake;
+        QVERIFY(fake.start(0));
+        QTemporaryDir dir;
+        SessionController c;
+        ClientConfig cfg = nb2test::fakeConfig(fake, QStringLiteral("test-key"));
+        c.setClient(std::make_shared<InteractionsClient>(cfg));
+        QVERIFY(c.open(dir.filePath(QStringLiteral("s"))));
+        QVERIFY(c.waitForIdle(10000));
+        const QString g = finish(c, c.generate(nb2test::turn(QStringLiteral("a red fox"))));
+        const QString e1 = finish(c, c.edit(g, nb2test::turn(QStringLiteral("make it night"))));
+        const QString e2 = finish(c, c.edit(e1, nb2test::turn(QStringLiteral("add a lantern"))));
+        const QString e3 = finish(c, c.edit(e2, nb2test::turn(QStringLiteral("let it snow"))));
+        QVERIFY(!e3.isEmpty());
+
+        TimelineModel model(&c);
+        TimelineView view;
+        view.setModel(&model);
+        view.resize(900, 300);
+        ReplayPanel panel(&c);
+        panel.resize(560, 380);
+        connect(&view, &TimelineView::rangeRequested, &panel, [&panel](const QModelIndex &a, const QModelIndex &b) {
+            panel.setRange(a.data(TimelineRole::FrameId).toString(), b.data(TimelineRole::FrameId).toString());
+        });
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+
+        // Current frame e3, Shift+click e1: the range e1..e3, and the selection stays on e3.
+        view.setCurrentIndex(model.indexOf(e3));
+        QTest::mouseClick(view.viewport(), Qt::LeftButton, Qt::ShiftModifier, view.visualRect(model.indexOf(e1)).center());
+        QCOMPARE(panel.rangeFrom(), e1);
+        QCOMPARE(panel.rangeTo(), e3);
+        QCOMPARE(view.currentIndex(), model.indexOf(e3));
+        QVERIFY(panel.findChild<QPushButton *>(QStringLiteral("replayOntoButton"))->isEnabled());
+        // Across branches: refused, with the reason.
+        const QString side = finish(c, c.branchFrom(e1, nb2test::turn(QStringLiteral("a side branch"))));
+        QVERIFY(!panel.setRange(side, e3));
+        QVERIFY(!panel.findChild<QPushButton *>(QStringLiteral("replayOntoButton"))->isEnabled());
+        QVERIFY(panel.setRange(e3, e1)); // either order
+
+        const QString a = nb2test::writePng(dir.filePath(QStringLiteral("a.png")), {96, 64}, QColor(200, 80, 40));
+        const QString b = nb2test::writePng(dir.filePath(QStringLiteral("b.png")), {96, 64}, QColor(40, 160, 90));
+        fake.setLatencyMs(700);
+        QVERIFY(panel.startReplay(planReplayOnPhotos(c.graph(), e1, e3, {a, b}).value()));
+        auto *steps = panel.findChild<QTreeWidget *>(QStringLiteral("replaySteps"));
+        auto *progress = panel.findChild<QProgressBar *>(QStringLiteral("replayProgress"));
+        QCOMPARE(steps->topLevelItemCount(), 6);
+        panel.show();
+        QTRY_VERIFY_WITH_TIMEOUT(panel.runner()->state().doneSteps() >= 2, 30000);
+        QTest::qWait(100);
+        const QByteArray shots = qgetenv("NB2_SCREENSHOT_OUT");
+        if (!shots.isEmpty())
+            QVERIFY(panel.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/replay-progress.png"), "PNG"));
+
+        // Pause: running steps finish, nothing new is sent.
+        panel.findChild<QPushButton *>(QStringLiteral("replayPauseButton"))->click();
+        QCOMPARE(panel.runner()->state().status, ReplayStatus::Paused);
+        QVERIFY(c.waitForIdle(20000));
+        const int creates = int(fake.requests().size());
+        QTest::qWait(300);
+        QCOMPARE(int(fake.requests().size()), creates);
+        QVERIFY(panel.findChild<QLabel *>(QStringLiteral("replayStatus"))->text().contains(QStringLiteral("Paused")));
+        panel.findChild<QPushButton *>(QStringLiteral("replayPauseButton"))->click(); // resume
+        fake.setLatencyMs(0);
+        QTRY_COMPARE_WITH_TIMEOUT(panel.runner()->state().status, ReplayStatus::Finished, 30000);
+        QCOMPARE(progress->value(), 6);
+        for (int i = 0; i < steps->topLevelItemCount(); ++i)
+            QVERIFY(!steps->topLevelItem(i)->text(4).isEmpty()); // every row names its frame
+        QCOMPARE(c.graph().value(steps->topLevelItem(5)->text(4)).replayOf, e3);
+
+        // Cancel: the running step is cancelled and nothing after it is sent.
+        fake.setLatencyMs(1500);
+        QVERIFY(panel.startReplay(planReplayOnto(c.graph(), e1, e3, g).value()));
+        QTRY_VERIFY_WITH_TIMEOUT(panel.runner()->state().chains[0].steps[0].state == ReplayStepState::Sent, 10000);
+        panel.findChild<QPushButton *>(QStringLiteral("replayCancelButton"))->click();
+        QCOMPARE(panel.runner()->state().status, ReplayStatus::Cancelled);
+        QVERIFY(c.waitForIdle(20000));
+        QCOMPARE(c.graph().value(panel.runner()->state().chains[0].steps[0].frameId).status, FrameStatus::Cancelled);
+        QVERIFY(panel.runner()->state().chains[0].steps[1].frameId.isEmpty());
+    }
+};
+
+QTEST_MAIN(tst_ReplayPanel)
+#include "tst_replaypanel.moc"

@@ -260,6 +260,7 @@ private slots:
         m_fake.setLatencyMs(0);
         const ReplayState before = listReplays(session).first();
         QVERIFY(before.doneSteps() < 6);
+        qInfo("killed after %d of 6 steps done, %d creates sent", before.doneSteps(), createCount());
 
         const Run resumed = run(session, {QStringLiteral("replay"), QStringLiteral("--resume"), QStringLiteral("--json")});
         QVERIFY2(resumed.status == 0, qPrintable(resumed.err + resumed.out));

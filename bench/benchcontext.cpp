@@ -37,13 +37,17 @@ const QByteArray &realisticJpeg()
             auto *line = reinterpret_cast<QRgb *>(img.scanLine(y));
             for (int x = 0; x < img.width(); ++x) {
                 seed = seed * 1664525u + 1013904223u;
-                const int n = int((seed >> 24) % 25) - 12;
+                const int n = int((seed >> 24) % 49) - 24;
                 const QRgb p = line[x];
                 line[x] = qRgb(std::clamp(qRed(p) + n, 0, 255), std::clamp(qGreen(p) + n, 0, 255),
                                std::clamp(qBlue(p) + n, 0, 255));
             }
         }
-        return FakeImagePainter::encodeJpeg(img, 90);
+        // The lowest quality that gives about 1 MB, like a 1024x1024 picture from the service.
+        QByteArray bytes;
+        for (int quality = 90; quality <= 100 && bytes.size() < 950 * 1024; quality += 1)
+            bytes = FakeImagePainter::encodeJpeg(img, quality);
+        return bytes;
     }();
     return jpeg;
 }

@@ -32,11 +32,12 @@ struct Context {
     QString bareWindowPath;// nb2lite-bench-window (the bare Qt Widgets window)
     QString nodeDir;       // bench/node (script + node_modules)
     Report *report = nullptr;
+    QList<int> sizes;      // --sizes: overrides the big session sizes
 
     /** Runs for a timed figure: fewer in --quick. */
     int runs(int full, int quick = 3) const { return this->quick ? quick : full; }
     /** The big session sizes: 1,000 and 10,000 frames (200 in --quick). */
-    QList<int> bigSizes() const { return quick ? QList<int>{200} : QList<int>{1000, 10000}; }
+    QList<int> bigSizes() const { return !sizes.isEmpty() ? sizes : quick ? QList<int>{200} : QList<int>{1000, 10000}; }
 };
 
 /** A 1024x1024 JPEG of about 1 MB (a painted picture with photographic grain), made once. */

@@ -58,7 +58,7 @@ void runBigSessions(Context &ctx)
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), ctx.scratchDir + QStringLiteral("/config"));
         QString error;
         QByteArray out;
-        if (runProcess(ctx.studioPath, {dir}, env, 300000, &error, &out) < 0) {
+        if (runProcess(ctx.studioPath, {QStringLiteral("--demo"), dir}, env, 300000, &error, &out) < 0) {
             ctx.report->addError(kCase, error);
         } else {
             const QJsonObject probe = QJsonDocument::fromJson(out.mid(out.indexOf("{"))).object();

@@ -4,9 +4,6 @@
 
 namespace nb2::bench {
 
-void runTurnOverhead(Context &ctx) { ctx.report->addError(QStringLiteral("overhead"), QStringLiteral("not implemented")); }
-void runWindowStart(Context &ctx) { ctx.report->addError(QStringLiteral("window"), QStringLiteral("not implemented")); }
-void runResponsiveness(Context &ctx) { ctx.report->addError(QStringLiteral("responsive"), QStringLiteral("not implemented")); }
-void runConcurrency(Context &ctx) { ctx.report->addError(QStringLiteral("concurrency"), QStringLiteral("not implemented")); }
+void runTurnOverhead(Context &ctx) { ctx.report->addError(QStringLiteral("overhead"), QStringLiteral("not implemented yet")); }
 
 } // namespace nb2::bench

@@ -4,7 +4,7 @@
 // median, min, max, target, met?) and writes the same as JSON. Never fails on a missed target:
 // the exit code says only whether every case ran.
 //
-//   nb2lite-bench [--quick] [--json FILE] [--case NAME]... [--list]
+//   nb2lite-bench [--quick] [--json FILE] [--case NAME]... [--sizes N,N] [--list]
 
 #include "bench/benchcases.h"
 #include "bench/benchcontext.h"
@@ -61,8 +61,10 @@ int main(int argc, char *argv[])
     const QCommandLineOption quickOpt(QStringLiteral("quick"), QStringLiteral("Few runs, 200-frame sessions (CI: proves it runs)."));
     const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("Write the figures as JSON to FILE."), QStringLiteral("FILE"));
     const QCommandLineOption caseOpt(QStringLiteral("case"), QStringLiteral("Run only this case (repeatable; see --list)."), QStringLiteral("NAME"));
+    const QCommandLineOption sizesOpt(QStringLiteral("sizes"), QStringLiteral("Big session sizes, comma-separated (default 1000,10000; 200 with --quick)."),
+                                      QStringLiteral("N,N"));
     const QCommandLineOption listOpt(QStringLiteral("list"), QStringLiteral("List the cases."));
-    parser.addOptions({quickOpt, jsonOpt, caseOpt, listOpt});
+    parser.addOptions({quickOpt, jsonOpt, caseOpt, sizesOpt, listOpt});
     parser.process(app);
 
     if (parser.isSet(listOpt)) {
@@ -95,6 +97,10 @@ int main(int argc, char *argv[])
     ctx.bareWindowPath = QStringLiteral(NB2_BENCH_WINDOW);
     ctx.nodeDir = QStringLiteral(NB2_BENCH_NODE_DIR);
     ctx.report = &report;
+    const QStringList sizes = parser.value(sizesOpt).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (const QString &n : sizes)
+        if (n.toInt() > 0)
+            ctx.sizes.append(n.toInt());
 
     for (const Case &c : kCases) {
         if (!only.isEmpty() && !only.contains(QLatin1String(c.name)))

@@ -65,9 +65,13 @@ void settle(int ms)
 
 void scrollProbe(MainWindow *window)
 {
-    settle(300); // the window is up and the session's rows are laid out
-    const double open = rssMb();
     TimelineView *view = window->timelineView();
+    QElapsedTimer wait;
+    wait.start();
+    while ((!view->model() || view->model()->rowCount() == 0) && wait.elapsed() < 30000)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5); // the session opens
+    settle(300); // the rows are laid out and the first thumbnails requested
+    const double open = rssMb();
     QElapsedTimer t;
     t.start();
     for (QScrollBar *bar : {view->verticalScrollBar(), view->horizontalScrollBar()}) {

@@ -133,7 +133,9 @@ Result<ExportReport> SessionBundle::write(const ExportSession &session, const QS
     // which needs every checksum, goes last.
     QJsonArray index;
     for (const QString &rel : session.sessionFiles) {
-        auto bytes = exportfiles::readFile(dir.filePath(rel));
+        // The manifest is a checkpoint of the journal: the bundle gets it with the tail folded in.
+        auto bytes = rel == QLatin1String("manifest.json") ? SessionStore::foldedManifest(session.sessionDir)
+                                                           : exportfiles::readFile(dir.filePath(rel));
         if (!bytes)
             return bytes.error();
         QJsonObject o;

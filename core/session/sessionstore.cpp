@@ -94,8 +94,7 @@ Result<std::unique_ptr<QLockFile>> acquireLock(const QString &lockPath, int time
  * a checkpoint of everything the journal holds up to byte journalOffset. The caller holds the
  * lock. Returns the manifest's size.
  */
-Result<qint64> writeManifestFile(const QString &dir, const FrameGraph &graph, const QString &current,
-                                 const QJsonObject &extra, qint64 journalOffset)
+QByteArray manifestBytes(const FrameGraph &graph, const QString &current, const QJsonObject &extra, qint64 journalOffset)
 {
     QJsonObject root = extra;
     root.insert(kFormat, QLatin1String(SessionStore::kFormatName));
@@ -110,8 +109,13 @@ Result<qint64> writeManifestFile(const QString &dir, const FrameGraph &graph, co
     for (const Frame &f : graph.frames())
         frames.append(f.toJson());
     root.insert(kFrames, frames);
-    const QByteArray raw = QJsonDocument(root).toJson(QJsonDocument::Indented);
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
 
+Result<qint64> writeManifestFile(const QString &dir, const FrameGraph &graph, const QString &current,
+                                 const QJsonObject &extra, qint64 journalOffset)
+{
+    const QByteArray raw = manifestBytes(graph, current, extra, journalOffset);
     const QString path = dir + QStringLiteral("/manifest.json");
     QSaveFile file(path); // temp + fsync + rename
     if (!file.open(QIODevice::WriteOnly) || file.write(raw) != raw.size() || !file.commit())
@@ -528,6 +532,27 @@ Result<void> SessionStore::open(const QString &dirIn, OpenMode mode)
         return fail(merged.error());
     watch();
     return {};
+}
+
+Result<QByteArray> SessionStore::foldedManifest(const QString &dir)
+{
+    const QString path = dir + QStringLiteral("/manifest.json");
+    FrameGraph graph;
+    QString current;
+    QJsonObject extra;
+    qint64 offset = -1;
+    if (const Result<void> read = readManifest(path, &graph, &current, &extra, &offset, nullptr); !read)
+        return read.error();
+    const Journal::Tail tail = offset < 0 ? Journal::Tail{} : Journal::readCommits(dir + QStringLiteral("/journal.jsonl"), offset);
+    if (tail.commits.isEmpty()) {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            return Error::make(ErrorKind::Io, QStringLiteral("%1: cannot read: %2").arg(QDir::toNativeSeparators(path), file.errorString()));
+        return file.readAll();
+    }
+    for (const JournalCommit &c : tail.commits)
+        applyCommit(c, &graph, &current);
+    return manifestBytes(graph, current, extra, tail.end);
 }
 
 Result<void> SessionStore::checkpoint(bool onlyIfDue)

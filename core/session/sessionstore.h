@@ -142,6 +142,12 @@ public:
     /** Copies a local image into images/ as input_<unix>_<uuid8>.<ext>; returns the relative path. */
     static Result<QString> copyInputImage(const QString &sessionDir, const QString &sourcePath);
     static QString sha256Hex(const QByteArray &bytes);
+    /**
+     * The bytes of a complete manifest for the session in dir: manifest.json with the journal's
+     * commit records after its checkpoint folded in (for bundles: a reader of the manifest alone
+     * sees every frame). Reads only; thread-safe.
+     */
+    static Result<QByteArray> foldedManifest(const QString &dir);
 
     /** Unknown top-level manifest fields (preserved). */
     QJsonObject manifestExtra() const { return m_extra; }

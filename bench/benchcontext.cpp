@@ -95,24 +95,6 @@ bool waitUntil(const std::function<bool()> &done, int timeoutMs)
     return true;
 }
 
-namespace {
-
-/** Runs one turn to its end; the frame's id or an error. */
-Result<QString> runTurn(SessionController &c, const Result<QString> &started)
-{
-    if (!started)
-        return started;
-    if (!c.waitForIdle(120000))
-        return Error::make(ErrorKind::Timeout, QStringLiteral("a turn did not finish within 120 s"));
-    const Frame *f = c.graph().frame(started.value());
-    if (!f || !f->isDone())
-        return Error::make(ErrorKind::Io, QStringLiteral("turn %1 did not finish done: %2")
-                                              .arg(started.value(), f ? f->error.message : QStringLiteral("gone")));
-    return started;
-}
-
-} // namespace
-
 Result<QString> ensureSession(Context &ctx, int frames)
 {
     const QString dir = QStringLiteral("%1/session-%2").arg(ctx.cacheDir).arg(frames);
@@ -135,31 +117,51 @@ Result<QString> ensureSession(Context &ctx, int frames)
         c.setSettings(s);
         if (const Result<void> opened = c.open(dir); !opened)
             return opened.error();
-        QStringList ids;
+        // Four lanes grow at once (the turns of different lanes overlap, as an agent's would);
+        // each lane is a chain with a fork every 10 frames.
+        constexpr int kLanes = 4;
+        QList<QStringList> lanes(kLanes);
         std::deque<QString> serverIds; // the fake keeps ~2.5 MB per interaction: forget old ones
-        for (int i = 0; i < frames; ++i) {
-            TurnParams p;
-            p.prompt = QStringLiteral("step %1: make the lantern a little brighter and add a gull over the water").arg(i);
-            Result<QString> r = Error::make(ErrorKind::Io, QString());
-            if (i == 0) {
-                p.aspectRatio = QStringLiteral("1:1");
-                r = runTurn(c, c.generate(p));
-            } else if (i % 10 == 0 && i >= 5) {
-                r = runTurn(c, c.branchFrom(ids.at(i - 5), p)); // a fork every 10 frames
-            } else {
-                r = runTurn(c, c.edit(ids.at(i - 1), p));
+        int made = 0;
+        while (made < frames) {
+            QHash<QString, int> started; // frame id -> lane
+            for (int lane = 0; lane < kLanes && made + started.size() < frames; ++lane) {
+                const QStringList &ids = lanes.at(lane);
+                const int i = int(ids.size());
+                TurnParams p;
+                p.prompt = QStringLiteral("lane %1 step %2: make the lantern a little brighter and add a gull over the water").arg(lane).arg(i);
+                Result<QString> r = Error::make(ErrorKind::Io, QString());
+                if (i == 0) {
+                    p.aspectRatio = QStringLiteral("1:1");
+                    r = c.generate(p);
+                } else if (i % 10 == 0 && i >= 5) {
+                    r = c.branchFrom(ids.at(i - 5), p); // a fork every 10 frames
+                } else {
+                    r = c.edit(ids.at(i - 1), p);
+                }
+                if (!r)
+                    return r.error();
+                started.insert(r.value(), lane);
             }
-            if (!r)
-                return r.error();
-            ids.append(r.value());
-            serverIds.push_back(c.graph().frame(r.value())->interactionId);
-            while (serverIds.size() > 12) {
+            if (!c.waitForIdle(120000))
+                return Error::make(ErrorKind::Timeout, QStringLiteral("turns did not finish within 120 s"));
+            for (auto it = started.cbegin(); it != started.cend(); ++it) {
+                const Frame *f = c.graph().frame(it.key());
+                if (!f || !f->isDone())
+                    return Error::make(ErrorKind::Io, QStringLiteral("turn %1 did not finish done: %2")
+                                                          .arg(it.key(), f ? f->error.message : QStringLiteral("gone")));
+                lanes[it.value()].append(it.key());
+                serverIds.push_back(f->interactionId);
+            }
+            while (serverIds.size() > 12 * kLanes) {
                 fake->forget(serverIds.front());
                 serverIds.pop_front();
             }
-            if (i % 100 == 99) {
+            const int before = made;
+            made += int(started.size());
+            if (made / 100 != before / 100) {
                 fake->clearRequests();
-                std::fprintf(stderr, "  ... %d/%d frames, %.0f s\n", i + 1, frames, t.elapsed() / 1000.0);
+                std::fprintf(stderr, "  ... %d/%d frames, %.0f s\n", made, frames, t.elapsed() / 1000.0);
             }
         }
         c.close();

@@ -52,7 +52,8 @@ QProcessEnvironment cliEnvironment(const FakeServer &fake);
 
 /**
  * The cached session of `frames` frames, made through SessionController against the fake
- * (realistic images, a chain with a fork every 10 frames); made on first use, then reused.
+ * (realistic 1 MB images; four chains grown at once, each with a fork every 10 frames); made on
+ * first use, then reused.
  */
 Result<QString> ensureSession(Context &ctx, int frames);
 /**

@@ -56,7 +56,8 @@ void runConcurrency(Context &ctx)
                 if (!c.branchFrom(root.value(), p))
                     return ctx.report->addError(kCase, QStringLiteral("branchFrom refused"));
             }
-            if (!c.waitForIdle(120000))
+            // Wait as the app does: the event loop runs (waitForIdle() would also block on flush()).
+            if (!waitUntil([&c] { return c.isIdle(); }, 120000))
                 return ctx.report->addError(kCase, QStringLiteral("turns did not finish"));
             wall.samples.push_back(t.nsecsElapsed() / 1e6);
             stall.samples.push_back(monitor.stop());

@@ -62,9 +62,11 @@ void runResponsiveness(Context &ctx)
         monitor.start();
         for (int i = 0; i < 8 && head; ++i)
             c.branchFrom(head.value(), TurnParams{QStringLiteral("variant %1").arg(i), {}, {}, true});
-        if (!c.waitForIdle(120000))
+        // Wait as the app does: the event loop runs (waitForIdle() would also block on flush()).
+        if (!waitUntil([&c] { return c.isIdle(); }, 120000))
             return ctx.report->addError(kCase, QStringLiteral("the turns did not finish"));
         turns.samples.push_back(monitor.stop());
+        c.store()->flush();
 
         monitor.start();
         {

@@ -49,8 +49,17 @@ QJsonObject machine(bool quick)
 
 } // namespace
 
+namespace nb2::bench {
+int runFloorProcess(const QString &hostPort, const QString &out); // case_overhead.cpp
+}
+
 int main(int argc, char *argv[])
 {
+    // `--floor HOST:PORT OUT`: one floor turn as its own process (the overhead case's process form).
+    if (argc == 4 && qstrcmp(argv[1], "--floor") == 0) {
+        QCoreApplication core(argc, argv);
+        return runFloorProcess(QString::fromLocal8Bit(argv[2]), QString::fromLocal8Bit(argv[3]));
+    }
     // Widgets for the responsiveness case's timeline; offscreen unless a display is asked for.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");

@@ -35,7 +35,7 @@ struct Context {
     QList<int> sizes;      // --sizes: overrides the big session sizes
 
     /** Runs for a timed figure: fewer in --quick. */
-    int runs(int full, int quick = 3) const { return this->quick ? quick : full; }
+    int runs(int full, int quick = 1) const { return this->quick ? quick : full; }
     /** The big session sizes: 1,000 and 10,000 frames (200 in --quick). */
     QList<int> bigSizes() const { return !sizes.isEmpty() ? sizes : quick ? QList<int>{200} : QList<int>{1000, 10000}; }
 };

@@ -25,14 +25,16 @@ void runConcurrency(Context &ctx)
         int limit;
         double target;
     };
-    const Scenario scenarios[] = {{8, 8, 1300}, {32, 4, 8500}};
+    const Scenario full[] = {{8, 8, 1300}, {32, 4, 8500}};
+    const Scenario quick[] = {{8, 8, 1300}, {8, 4, 2500}}; // --quick: proves it runs
+    const auto &scenarios = ctx.quick ? quick : full;
     for (const Scenario &sc : scenarios) {
         Figure wall{kCase, QStringLiteral("%1 turns, concurrency %2, 1 s latency: wall").arg(sc.turns).arg(sc.limit), QStringLiteral("ms"),
                     {}, Goal::AtMost, sc.target, {}};
         Figure stall{kCase, QStringLiteral("%1 turns, concurrency %2: longest GUI stall").arg(sc.turns).arg(sc.limit), QStringLiteral("ms"),
                      {}, Goal::AtMost, 16, {}};
         for (int r = 0; r < ctx.runs(3, 1); ++r) {
-            const QString dir = QStringLiteral("%1/concurrency-%2-%3").arg(ctx.scratchDir).arg(sc.turns).arg(r);
+            const QString dir = QStringLiteral("%1/concurrency-%2-%3-%4").arg(ctx.scratchDir).arg(sc.turns).arg(sc.limit).arg(r);
             SessionController c;
             c.setClient(clientFor(*fake));
             SessionSettings s;

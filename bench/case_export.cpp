@@ -114,7 +114,9 @@ void runExportHtml(Context &ctx)
                              100.0 * same / qMax(1, int(session.frames.size())), Goal::AtLeast, 100);
     }
     // The other formats on the same session, once each, for scale.
-    for (ExportFormat format : {ExportFormat::Bundle, ExportFormat::Sheet, ExportFormat::Frames}) {
+    const QList<ExportFormat> others = ctx.quick ? QList<ExportFormat>{ExportFormat::Bundle}
+                                                 : QList<ExportFormat>{ExportFormat::Bundle, ExportFormat::Sheet, ExportFormat::Frames};
+    for (ExportFormat format : others) {
         ExportRequest req;
         req.format = format;
         req.output = QStringLiteral("%1/other%2").arg(root).arg(++outputs);

@@ -132,7 +132,7 @@ void runTurnOverhead(Context &ctx)
     const QString dir = ctx.scratchDir + QStringLiteral("/overhead");
     QDir().mkpath(dir);
     const QString floorOut = dir + QStringLiteral("/floor.jpg");
-    const int runs = ctx.runs(15, 3);
+    const int runs = ctx.runs(15);
     const QString note = QStringLiteral("response %1 KB").arg(response.size() / 1024);
 
     // ---- in process ----

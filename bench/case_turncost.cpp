@@ -57,7 +57,7 @@ void runTurnCost(Context &ctx)
         const Result<QString> bigCopy = copySession(big.value(), ctx.scratchDir + QStringLiteral("/turncost-%1").arg(n));
         if (!smallCopy || !bigCopy)
             return ctx.report->addError(kCase, (!smallCopy ? smallCopy : bigCopy).error().message);
-        const int runs = ctx.runs(15, 3);
+        const int runs = ctx.runs(15);
 
         // In process: both sessions open side by side, turns alternated.
         {

@@ -158,6 +158,32 @@ private slots:
         QCOMPARE(spy.count(), 1);
     }
 
+    void isoDatesReadFastAndTheSame_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::newRow("written form") << QStringLiteral("2026-01-02T03:04:05.678Z");
+        QTest::newRow("end of year") << QStringLiteral("2025-12-31T23:59:59.999Z");
+        QTest::newRow("leap day") << QStringLiteral("2028-02-29T00:00:00.000Z");
+        QTest::newRow("no such day") << QStringLiteral("2027-02-29T00:00:00.000Z");
+        QTest::newRow("month 13") << QStringLiteral("2026-13-02T03:04:05.678Z");
+        QTest::newRow("offset") << QStringLiteral("2026-01-02T05:04:05.678+02:00");
+        QTest::newRow("no millis") << QStringLiteral("2026-01-02T03:04:05Z");
+    }
+
+    void isoDatesReadFastAndTheSame()
+    {
+        QFETCH(QString, text);
+        QDateTime slow = QDateTime::fromString(text, Qt::ISODateWithMs);
+        if (!slow.isValid())
+            slow = QDateTime::fromString(text, Qt::ISODate);
+        const QDateTime fast = fromIsoUtc(text);
+        QCOMPARE(fast.isValid(), slow.isValid());
+        if (slow.isValid()) {
+            QCOMPARE(fast, slow.toUTC());
+            QCOMPARE(toIsoUtc(fast), toIsoUtc(slow));
+        }
+    }
+
     void rebuildReadsCommitRecords()
     {
         QTemporaryDir tmp;

@@ -37,7 +37,7 @@ QByteArray smallJpeg(int i)
 void runSessionOpen(Context &ctx)
 {
     const QString kCase = QStringLiteral("open");
-    const int frames = ctx.quick ? 200 : 1000;
+    const int frames = !ctx.sizes.isEmpty() ? ctx.sizes.first() : ctx.quick ? 200 : 1000;
     const int runs = ctx.runs(9);
     const QString dir = ctx.scratchDir + QStringLiteral("/open-session");
     QDir().mkpath(dir + QStringLiteral("/images"));

@@ -169,6 +169,7 @@ void MainWindow::buildLayout()
     m_replay = new ReplayPanel(session(), this);
     QDockWidget *replayDock = makeDock(this, tr("Replay"), "replayDock", m_replay, true);
     tabifyDockWidget(infoDock, replayDock);
+    replayDock->hide(); // shown when a range is picked or Replay Onto… is chosen (View menu too)
     infoDock->raise();
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);

@@ -513,18 +513,6 @@ QString Parser::checkCombinations() const
         if (!a.exportBranch.isEmpty() && m_framesGiven)
             return CliText::tr("use either --branch or --frames, not both");
     }
-    if (a.command == CommandId::Replay) {
-        if (a.resume && (!a.onto.isEmpty() || a.photos || a.positional.size() > 1))
-            return CliText::tr("replay --resume takes at most a replay id, without --onto or --photos");
-        if (!a.resume && a.onto.isEmpty() == !a.photos)
-            return CliText::tr("replay needs exactly one of --onto REF or --photos FILE|DIR ...");
-        if (!a.resume && !a.positional.value(0).contains(QStringLiteral("..")))
-            return CliText::tr("replay needs a range FROM..TO (two frames of one branch), not '%1'").arg(a.positional.value(0));
-        if (!a.resume && !a.onto.isEmpty() && a.positional.size() != 1)
-            return CliText::tr("replay --onto takes only the range: replay FROM..TO --onto REF");
-        if (a.photos && a.positional.size() < 2)
-            return CliText::tr("replay --photos needs at least one picture or folder after the range");
-    }
     if (a.command == CommandId::Completion && !choicesFor(ValueKind::Shell).contains(a.positional.value(0)))
         return CliText::tr("completion needs the shell: nb2lite completion bash, or nb2lite completion zsh");
     if (a.command == CommandId::Help && !a.positional.isEmpty() && !findCommand(a.positional.first()))

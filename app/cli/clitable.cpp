@@ -401,7 +401,7 @@ constexpr std::array kCommands{
                                   "step twice (nothing resumes on its own). Every replayed frame records the frame it "
                                   "replays (replay_of)."),
                 none,
-                {"replay FROM..TO (--onto REF | --photos FILE|DIR ...) | replay --resume [ID]", 0, kMaxReplayArgs,
+                {"replay FROM..TO --onto REF|--photos PATH... | replay --resume", 0, kMaxReplayArgs,
                  {V::Text, V::ImageFile}},
                 kReplayOptions},
     CommandSpec{CommandId::Export, "export",

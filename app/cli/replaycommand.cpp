@@ -220,8 +220,28 @@ int printPlan(const SessionController &session, const ReplayState &state, const 
 
 } // namespace
 
+/** The forms the table cannot express (checked here, so the parser stays generic): a usage error, or empty. */
+static QString replayUsageError(const CliArgs &a)
+{
+    if (a.resume && (!a.onto.isEmpty() || a.photos || a.positional.size() > 1))
+        return CliText::tr("replay --resume takes at most a replay id, without --onto or --photos");
+    if (a.resume)
+        return {};
+    if (a.onto.isEmpty() == !a.photos)
+        return CliText::tr("replay needs exactly one of --onto REF or --photos FILE|DIR ...");
+    if (!a.positional.value(0).contains(QStringLiteral("..")))
+        return CliText::tr("replay needs a range FROM..TO (two frames of one branch), not '%1'").arg(a.positional.value(0));
+    if (!a.onto.isEmpty() && a.positional.size() != 1)
+        return CliText::tr("replay --onto takes only the range: replay FROM..TO --onto REF");
+    if (a.photos && a.positional.size() < 2)
+        return CliText::tr("replay --photos needs at least one picture or folder after the range");
+    return {};
+}
+
 int runReplay(SessionController &session, const CliArgs &a, Console &console)
 {
+    if (const QString usage = replayUsageError(a); !usage.isEmpty())
+        return console.finish(failureReport(QStringLiteral("usage"), usage), a.json);
     const QString model = session.client() ? session.client()->config().model : a.model;
     const QString sessionDir = session.store()->dir();
     if (a.resume) {

@@ -130,7 +130,7 @@ void tst_Completion::bash_data()
         return list;
     };
     QTest::newRow("command names") << "NB2 ge" << l({"generate", "get"}) << QStringList();
-    QTest::newRow("command after a global") << "NB2 --demo --session SESSION re" << l({"reanchor", "rebuild", "recover", "retry"})
+    QTest::newRow("command after a global") << "NB2 --demo --session SESSION re" << l({"reanchor", "rebuild", "recover", "replay", "retry"})
                                             << QStringList();
     QTest::newRow("a flag") << "NB2 generate x --asp" << l({"--aspect"}) << QStringList();
     QTest::newRow("aspect values") << "NB2 generate x --aspect 16" << l({"16:9"}) << QStringList();

@@ -85,6 +85,7 @@ private Q_SLOTS:
         m_session.title = QStringLiteral("Card");
         ExportFrame done = frame(QStringLiteral("aaaa1111"), QStringLiteral("done"));
         done.reanchor = QStringLiteral("the parent's id had expired");
+        done.replayOf = QStringLiteral("eeee5555"); // a replayed step (issue 14): its "Replays" row
         ExportFrame failed = frame(QStringLiteral("bbbb2222"), QStringLiteral("failed"));
         failed.parentId = done.id;
         failed.error = QStringLiteral("The server said <no>");

@@ -23,6 +23,7 @@
 #include "ui/timelinemodel.h"
 #include "ui/timelineview.h"
 #include "ui/turndispatcher.h"
+#include "ui/variantsdispatch.h"
 #include "ui/windowdialogs.h"
 #include "ui/windowpreferences.h"
 
@@ -193,6 +194,7 @@ void MainWindow::buildControllers()
     m_actions->adopt(ActionId::ZoomActual, canvas->zoomActualAction());
     m_imports = new ImportController(m_sessions, m_selection, m_prompt, m_notices, this);
     m_turns = new TurnDispatcher(m_sessions, m_selection, m_prompt, m_imports, m_notices, m_model, m_pending, this);
+    m_variants = new VariantsDispatch(m_sessions, m_selection, m_prompt, m_turns, m_notices, m_thumbs, this);
     m_editor = new FrameEditor(session(), m_selection, m_notices, this);
     m_dialogs = new WindowDialogs(m_sessions, m_selection, m_notices, m_actions, m_levels.get(), this);
 }
@@ -389,6 +391,8 @@ void MainWindow::showTimelineMenu(const QPoint &pos)
         if (action(id)->isEnabled())
             menu.addAction(action(id));
     }
+    if (idx.isValid())
+        m_variants->addFoldAction(&menu, idx.data(TimelineRole::FrameId).toString());
     if (!menu.isEmpty())
         menu.exec(m_timeline->viewport()->mapToGlobal(pos));
 }

@@ -422,7 +422,7 @@ void TimelineDelegate::paintFolded(QPainter *painter, const QStyleOptionViewItem
     painter->restore();
 }
 
-int TimelineDelegate::laneHeaderWidth() { return 62; }
+int TimelineDelegate::laneHeaderWidth() { return 70; }
 
 void TimelineDelegate::paintLaneHeader(QPainter *painter, const QRect &rect, const QString &text,
                                        const QColor &laneColor, const QPalette &palette)
@@ -435,10 +435,9 @@ void TimelineDelegate::paintLaneHeader(QPainter *painter, const QRect &rect, con
     if (!text.isEmpty()) {
         QFont f = QApplication::font();
         f.setPixelSize(11);
-        f.setBold(true);
         painter->setFont(f);
         painter->setPen(palette.color(QPalette::WindowText));
-        const QRect area = rect.adjusted(11, 0, -2, 0);
+        const QRect area = rect.adjusted(12, 0, -3, 0);
         painter->drawText(area, Qt::AlignLeft | Qt::AlignVCenter, QFontMetrics(f).elidedText(text, Qt::ElideRight, area.width()));
     }
     painter->restore();

@@ -1,5 +1,6 @@
 #include "ui/variantgrid.h"
 
+#include "core/session/costledger.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
 #include "ui/thumbnailprovider.h"
@@ -115,7 +116,16 @@ void VariantGrid::refresh(const QString &frameId)
     if (f.isPending()) {
         cell->setState(VariantCell::State::Pending, tr("running…"));
     } else if (f.isDone()) {
-        cell->setState(VariantCell::State::Done, f.starred ? tr("picked") : f.folded ? tr("folded") : QString());
+        // Its cost beside the state: variants are a choice between paid turns.
+        const FrameCost cost = frameCost(f, m_session->priceTable());
+        QStringList words;
+        if (f.starred)
+            words << tr("picked");
+        else if (f.folded)
+            words << tr("folded");
+        if (cost.hasUsage)
+            words << formatUsd(cost.usd);
+        cell->setState(VariantCell::State::Done, words.join(QStringLiteral(" · ")));
         if (m_thumbs && !f.image.isNull()) {
             const QString path = m_session->store()->absolutePath(f.image.file);
             const QPixmap pix = m_thumbs->thumbnail(path, path, int(cell->sizeHint().width() * devicePixelRatioF()));

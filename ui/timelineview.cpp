@@ -343,6 +343,7 @@ void TimelineView::relayout()
                 m_nodes[m_nodes[row].parent].children.append(row);
         }
     }
+    m_laneHeaderTexts.clear();
     // A lane ends in its branch's head: the deepest frame in it (the first child keeps the lane).
     m_laneHeads = QList<int>(m_maxLane + 1, -1);
     for (int row = 0; row < m_nodes.size(); ++row) {
@@ -396,6 +397,7 @@ void TimelineView::rowsAboutToBeRemoved(const QModelIndex &parent, int start, in
 void TimelineView::dataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight, const QList<int> &roles)
 {
     QAbstractItemView::dataChanged(topLeft, bottomRight, roles);
+    m_laneHeaderTexts.clear(); // a frame's cost or state may have changed its branch's cost
     const bool structural = roles.isEmpty() || roles.contains(TimelineRole::Depth) || roles.contains(TimelineRole::Lane)
                             || roles.contains(TimelineRole::ParentRow);
     if (structural)
@@ -721,9 +723,20 @@ QRect TimelineView::laneHeaderRect(int lane) const
 
 QString TimelineView::laneHeaderText(int lane) const
 {
+    // Cached: a branch's cost walks the graph, and the headers repaint with every scroll.
+    if (const auto it = m_laneHeaderTexts.constFind(lane); it != m_laneHeaderTexts.cend())
+        return *it;
     const QModelIndex head = laneHead(lane);
     const double own = head.isValid() ? head.data(TimelineRole::BranchCostUsd).toDouble() : -1;
-    return own < 0 ? QString() : formatUsd(own);
+    const QString text = own < 0 ? QString() : formatUsd(own);
+    m_laneHeaderTexts.insert(lane, text);
+    return text;
+}
+
+void TimelineView::refreshLaneHeaders()
+{
+    m_laneHeaderTexts.clear();
+    viewport()->update(QRect(0, 0, TimelineDelegate::laneHeaderWidth(), viewport()->height()));
 }
 
 QString TimelineView::laneHeaderToolTip(int lane) const

@@ -49,6 +49,8 @@ public:
     QString laneHeaderToolTip(int lane) const;
     /** Where the header is, in viewport coordinates. */
     QRect laneHeaderRect(int lane) const;
+    /** Re-reads the lane headers (the price table changed). */
+    void refreshLaneHeaders();
 
 Q_SIGNALS:
     void cancelRequested(const QModelIndex &index);
@@ -105,6 +107,7 @@ private:
     int m_maxDepth = -1;
     int m_maxLane = -1;
     QList<int> m_laneHeads; // per lane: the row of its deepest frame (the branch head)
+    mutable QHash<int, QString> m_laneHeaderTexts; // lane -> its header text; cleared when the model changes
     bool m_relayoutPending = false;
     AttachHint m_attachHint = AttachHint::None;
     QTimer m_spinTimer;

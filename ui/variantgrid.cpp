@@ -45,6 +45,7 @@ VariantGrid::VariantGrid(SessionController *session, ThumbnailProvider *thumbs, 
 
     connect(session, &SessionController::frameChanged, this, &VariantGrid::refresh);
     connect(session, &SessionController::turnFinished, this, &VariantGrid::refresh);
+    connect(session, &SessionController::frameRemoved, this, &VariantGrid::refresh);
     if (m_thumbs) {
         connect(m_thumbs, &ThumbnailProvider::thumbnailReady, this, [this] {
             for (const QString &id : std::as_const(m_ids))
@@ -113,7 +114,9 @@ void VariantGrid::refresh(const QString &frameId)
     if (!cell || !m_session)
         return;
     const Frame f = m_session->graph().value(frameId);
-    if (f.isPending()) {
+    if (!m_session->graph().contains(frameId) || f.isTrashed()) {
+        cell->setState(VariantCell::State::Failed, tr("deleted"));
+    } else if (f.isPending()) {
         cell->setState(VariantCell::State::Pending, tr("running…"));
     } else if (f.isDone()) {
         // Its cost beside the state: variants are a choice between paid turns.
@@ -134,7 +137,7 @@ void VariantGrid::refresh(const QString &frameId)
         }
     } else {
         cell->setState(VariantCell::State::Failed,
-                       f.error.message.isEmpty() ? f.statusText() : f.error.message);
+                       tr("failed: %1").arg(f.error.message.isEmpty() ? f.statusText() : f.error.message));
     }
     cell->setPicked(frameId == m_picked || (m_picked.isEmpty() && f.starred));
     if (pendingCount() == 0)
@@ -181,6 +184,7 @@ void VariantCell::setState(State state, const QString &text)
     m_text = text;
     m_pick->setEnabled(state == State::Done);
     setAccessibleName(tr("Variant %1: %2").arg(QString::number(m_number), text));
+    setToolTip(text); // the caption is elided; a failure's whole message is here
     update();
 }
 
@@ -233,7 +237,7 @@ void VariantCell::paintEvent(QPaintEvent *)
     p.setFont(f);
     const QRect caption(img.left(), img.bottom() + 2, img.width(), 20);
     p.setPen(pal.color(QPalette::Text));
-    const QString state = m_state == State::Failed ? tr("failed: %1").arg(m_text) : m_text;
+    const QString &state = m_text;
     const QString line = state.isEmpty() ? QStringLiteral("#%1").arg(m_number) : QStringLiteral("#%1  %2").arg(QString::number(m_number), state);
     p.drawText(caption, Qt::AlignLeft | Qt::AlignVCenter, fontMetrics().elidedText(line, Qt::ElideRight, caption.width()));
 }

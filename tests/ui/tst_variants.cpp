@@ -52,6 +52,7 @@ private Q_SLOTS:
     void budgetRefusesTheWholeBatch();
     void laneHeadersShowTheBranchCost();
     void foldedCardsAreDrawnCollapsed();
+    void laneHeadersOnALargeSession();
 
 private:
     Frame frame(const QString &id) const { return m_window->session()->graph().value(id); }
@@ -197,6 +198,12 @@ void tst_Variants::editForksNBranchesAndSaysSoBeforeSending()
     QVERIFY2(p->contextText().contains(QStringLiteral("an explicit fork: 4 new branches from %1").arg(label)),
              qPrintable(p->contextText()));
     QVERIFY(p->sendButton()->toolTip().contains(QStringLiteral("sibling branches")));
+    // The timeline's dashed slot says "new branch", not "next edit".
+    QCOMPARE(m_window->timelineView()->attachHint(), TimelineView::AttachHint::Branch);
+    p->setVariants(1);
+    QCOMPARE(m_window->timelineView()->attachHint(), TimelineView::AttachHint::Edit);
+    QVERIFY(!p->contextText().contains(QStringLiteral("explicit fork")));
+    p->setVariants(4);
     m_server->clearRequests();
     send(QStringLiteral("at night"), 4);
     QVERIFY(waitIdle());
@@ -325,6 +332,61 @@ void tst_Variants::foldedCardsAreDrawnCollapsed()
     QVERIFY(m_window->session()->setFolded({id}, false));
     QTest::qWait(100);
     QCOMPARE(view->viewport()->grab(card).toImage(), open);
+}
+
+void tst_Variants::laneHeadersOnALargeSession()
+{
+    // 1,000 frames: a main line of 500 and 50 branches of 10 forking from it. The headers are
+    // computed once per change (cached), so scrolling does not walk the graph again.
+    SessionController *s = m_window->session();
+    QList<Frame> frames;
+    const QDateTime t0 = QDateTime::currentDateTimeUtc().addDays(-1);
+    auto make = [&](const QString &parent, int i) {
+        Frame f;
+        f.id = Frame::newId();
+        f.parentId = parent;
+        f.kind = parent.isEmpty() ? FrameKind::Generate : FrameKind::Edit;
+        f.prompt = QStringLiteral("step %1").arg(i);
+        f.model = QString::fromLatin1(kDefaultModel);
+        f.status = FrameStatus::Done;
+        f.requestedAt = t0.addSecs(i);
+        f.finishedAt = f.requestedAt.addSecs(5);
+        f.usage.inputTokens = 1400;
+        f.usage.outputTokens = 1120;
+        f.usage.imageOutputTokens = 1120;
+        frames.append(f);
+        return f.id;
+    };
+    QStringList main;
+    for (int i = 0; i < 500; ++i)
+        main.append(make(main.isEmpty() ? QString() : main.last(), i));
+    for (int b = 0; b < 50; ++b) {
+        QString cur = main.at(b * 10);
+        for (int i = 0; i < 10; ++i)
+            cur = make(cur, 500 + b * 10 + i);
+    }
+    QVERIFY(s->store()->commit(frames, {}, frames.last().id));
+    m_window->timelineModel()->refresh();
+    TimelineView *view = m_window->timelineView();
+    QTRY_COMPARE(view->laneCount(), 51);
+    QElapsedTimer t;
+    t.start();
+    QStringList texts;
+    for (int lane = 0; lane < view->laneCount(); ++lane)
+        texts.append(view->laneHeaderText(lane));
+    const qint64 firstMs = t.elapsed();
+    t.restart();
+    for (int lane = 0; lane < view->laneCount(); ++lane)
+        QCOMPARE(view->laneHeaderText(lane), texts.at(lane));
+    const qint64 cachedUs = t.nsecsElapsed() / 1000;
+    const double perFrame = frameCost(frames.first(), s->priceTable()).usd;
+    QCOMPARE(texts.at(1), formatUsd(10 * perFrame)); // a branch of 10 frames of its own
+    t.restart();
+    view->viewport()->repaint();
+    const qint64 paintMs = t.elapsed();
+    qInfo("1,000 frames, 51 lanes: lane headers %lld ms to compute, %lld us cached; a full repaint %lld ms",
+          firstMs, cachedUs, paintMs);
+    QVERIFY2(firstMs < 2000, qPrintable(QString::number(firstMs)));
 }
 
 QTEST_MAIN(tst_Variants)

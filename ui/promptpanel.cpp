@@ -76,7 +76,10 @@ PromptPanel::PromptPanel(QWidget *parent) : QWidget(parent)
     m_newImage->setText(tr("New image"));
     m_newImage->setToolTip(tr("Start a fresh image instead of editing the selected frame (Ctrl+Shift+N)"));
     m_newImage->setAccessibleName(tr("New image"));
-    m_newImage->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    // Icon only: the row also holds "Variants: N" and Send, and must stay as narrow as the
+    // choosers above it (the window's minimum width); the tooltip and the name say what it does.
+    m_newImage->setIcon(themeIcon(QStringLiteral("image")));
+    m_newImage->setToolButtonStyle(Qt::ToolButtonIconOnly);
     connect(m_newImage, &QToolButton::clicked, this, &PromptPanel::newImageRequested);
 
     m_send = new QPushButton(this);

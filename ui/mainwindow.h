@@ -30,6 +30,7 @@ class ThumbnailProvider;
 class TimelineModel;
 class TimelineView;
 class TurnDispatcher;
+class VariantsDispatch;
 class WindowDialogs;
 enum class ActionId;
 
@@ -65,6 +66,7 @@ public:
     SessionController *session() const;
     FrameSelection *selection() const { return m_selection; }
     TurnDispatcher *turns() const { return m_turns; }
+    VariantsDispatch *variants() const { return m_variants; }
     ImportController *imports() const { return m_imports; }
     ImageStage *stage() const { return m_stage; }
     FrameEditor *frameEditor() const { return m_editor; }
@@ -121,6 +123,7 @@ private:
     ImageStage *m_stage = nullptr;
     ImportController *m_imports = nullptr;
     TurnDispatcher *m_turns = nullptr;
+    VariantsDispatch *m_variants = nullptr;
     FrameEditor *m_editor = nullptr;
     WindowDialogs *m_dialogs = nullptr;
 

@@ -22,6 +22,7 @@ enum class CardField {
     FrameId,
     InteractionId,
     ReplayOf,      // a replayed step: the frame it replays
+    Cost,          // the turn's estimated cost (price table), when the session was exported with prices
     ReAnchor,      // why stored pixels were sent instead of the server id
     Failure,       // a failed turn's message
 };
@@ -35,7 +36,7 @@ enum class CardPlace {
 };
 
 /** The export option that leaves a field out of the page. */
-enum class CardStrip { Never, StripPrompts, StripIds };
+enum class CardStrip { Never, StripPrompts, StripIds, StripCost };
 
 /** One row of the card's field table. */
 struct CardFieldSpec {
@@ -79,6 +80,12 @@ public:
     static QList<CardRow> rows(const ExportFrame &frame, const HtmlExportOptions &options);
     /** The page's placeholder where stripped prompts would be. */
     static QString strippedPromptText();
+    /**
+     * The page's total line when the cost field is kept and any shown frame has a cost:
+     * "Total cost (estimate): $0.1234 for the frames on this page with known usage (5 of 6), prices as of 2026-06-30 (source)". Empty otherwise.
+     */
+    static QString totalCostText(const ExportSession &session, const QList<const ExportFrame *> &frames,
+                                 const HtmlExportOptions &options);
 };
 
 } // namespace nb2

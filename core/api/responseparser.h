@@ -45,6 +45,17 @@ public:
     /** A protobuf Duration string ("7s", "1.5s", "250ms") in ms; -1 when unparsable. */
     static int parseDurationMs(const QString &text);
 
+    /** Longest server message (error.message) kept, in characters; longer ones end in "…". */
+    static constexpr int kMaxServerMessageChars = 2000;
+    /** Longest server error code kept (codes are short words; anything longer is noise). */
+    static constexpr int kMaxServerCodeChars = 200;
+
+    /**
+     * The server's own text bounded to max characters (the last one an ellipsis when cut),
+     * so a hostile or broken server cannot make us keep, store and print megabytes of it.
+     */
+    static QString boundedServerText(const QString &text, int max = kMaxServerMessageChars);
+
     /** Server text ready to be followed by ". " in our sentences (no doubled full stop). */
     static QString withoutFinalDot(const QString &text);
 

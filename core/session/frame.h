@@ -126,8 +126,7 @@ struct Frame {
     bool hasUsableId(const QDateTime &now = QDateTime::currentDateTimeUtc()) const;
     /**
      * The turn did not finish here but the server knows its id: interrupted, or failed on the
-     * way back (network, timeout, a cut or malformed answer, a server error) or while storing
-     * the answer (disk full, folder not writable, I/O error). recover fetches
+     * way back (network, timeout, a cut or malformed answer, a server error). recover fetches
      * it with get, and retry gets it before it would ever send (and pay for) a new request.
      */
     bool isRecoverable() const;

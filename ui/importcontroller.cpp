@@ -341,7 +341,7 @@ void ImportController::announce(const QStringList &added, const QStringList &err
         } else {
             // The fix the message names, one click away: downscale the valid-but-huge pictures.
             m_notices->show(NoticeKind::Error, text,
-                            tr("Downscale and Import %n Picture(s)", nullptr, int(tooLarge.size())),
+                            tooLarge.size() == 1 ? tr("Downscale and Import") : tr("Downscale and Import All"),
                             [this, tooLarge] { downscaleAndImport(tooLarge); });
         }
     } else {

@@ -16,6 +16,7 @@
 #include "ui/frameselection.h"
 #include "ui/importcontroller.h"
 #include "ui/mainwindow.h"
+#include "ui/noticepresenter.h"
 #include "ui/sessionmanager.h"
 #include "ui/windowpreferences.h"
 #include "uitesthelpers.h"
@@ -167,8 +168,7 @@ private Q_SLOTS:
         QCOMPARE(int(s->graph().frames().size()), framesBefore);
 
         // The notice offers the downscale as its button; clicking it imports the picture.
-        QVERIFY2(m_window->notices()->actionText().startsWith(QStringLiteral("Downscale and Import")),
-                 qPrintable(m_window->notices()->actionText()));
+        QCOMPARE(m_window->notices()->actionText(), QStringLiteral("Downscale and Import"));
         auto *banner = m_window->findChild<BannerWidget *>(QStringLiteral("messageBanner"));
         QVERIFY(banner);
         QPushButton *button = nullptr;

@@ -333,15 +333,17 @@ void ImportController::announce(const QStringList &added, const QStringList &err
         const QString outcome = added.isEmpty()
             ? tr("Nothing was imported.")
             : tr("Imported %n picture(s).", nullptr, int(added.size()));
-        const QString text = errors.size() == 1
-            ? tr("%1 %2").arg(errors.first(), outcome)
-            : tr("Could not import %n file(s): %1 %2", nullptr, int(errors.size())).arg(errors.join(QLatin1Char(' ')), outcome);
+        QString text;
+        if (errors.size() == 1)
+            text = tr("%1 %2").arg(errors.first(), outcome);
+        else
+            text = tr("Could not import %n file(s): %1 %2", nullptr, int(errors.size())).arg(errors.join(QLatin1Char(' ')), outcome);
         if (tooLarge.isEmpty()) {
             m_notices->show(NoticeKind::Error, text);
         } else {
-            // The fix the message names, one click away: downscale the valid-but-huge pictures.
-            m_notices->show(NoticeKind::Error, text,
-                            tooLarge.size() == 1 ? tr("Downscale and Import") : tr("Downscale and Import All"),
+            // The fix the message names, one click away: downscale the valid-but-huge pictures
+            // (every one the message calls too large).
+            m_notices->show(NoticeKind::Error, text, tr("Downscale and Import"),
                             [this, tooLarge] { downscaleAndImport(tooLarge); });
         }
     } else {

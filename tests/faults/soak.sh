@@ -38,6 +38,7 @@ while [[ $# -gt 0 ]]; do
     shift
 done
 
+[[ -d $build ]] && build=$(cd "$build" && pwd) # each start runs in its own folder: no relative paths
 studio=$build/app/studio/nb2lite-studio
 cli=$build/app/cli/nb2lite
 for bin in "$studio" "$cli"; do

@@ -85,6 +85,8 @@ for n in "${names[@]}"; do
             found=1
             echo "   FAILING INPUT: $input ($(stat -c %s "$input") bytes)"
             echo "   reproduce: $build/tests/fuzz/fuzz_$n $input"
+            # The bytes too (first 512), so a CI log alone is enough to rebuild the input.
+            od -A x -t x1z -N 512 -v "$input" | sed 's/^/   | /'
         done
         ((found)) || echo "   FAILING INPUT: none written (see the log above: $build/artifacts/$n/last.log)"
     fi

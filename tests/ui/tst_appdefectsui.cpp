@@ -7,7 +7,8 @@
 //  - the app started on an explicit session folder on a first launch does not also create an
 //    empty default session, nor list one in Recent;
 //  - a valid picture too large to open (over 8192×8192) is "too large" with its size, and the
-//    notice's button downscales it to the model's input size and imports it.
+//    notice's button downscales it to the model's input size and imports it;
+//  - item 10: a start without a usable display is a message and exit status 1, not SIGABRT.
 #include "core/fakeapi/fakeserver.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
@@ -259,6 +260,37 @@ private Q_SLOTS:
             sessions << QDir(home.path()).relativeFilePath(QFileInfo(it.next()).absolutePath());
         QCOMPARE(sessions, QStringList{QStringLiteral("my-session")});
         QVERIFY(!QFileInfo::exists(home.path() + QStringLiteral("/Documents/NB2Lite Sessions")));
+    }
+
+    /**
+     * Item 10's one SIGABRT on start under Xvfb: Qt aborts (core dump, "reinstalling may fix
+     * this") when the display cannot be opened, e.g. an X server that went away with a killed
+     * instance. The app says so and exits with 1 instead, before touching any session.
+     */
+    void startWithoutDisplayIsAMessageNotAnAbort()
+    {
+        const QString studio = QStringLiteral(NB2_BINARY_DIR "/app/studio/nb2lite-studio");
+        QTemporaryDir home;
+        QProcess app;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HOME"), home.path());
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path() + QStringLiteral("/.config"));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home.path() + QStringLiteral("/.local/share"));
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("xcb"));
+        env.insert(QStringLiteral("DISPLAY"), QStringLiteral(":4095")); // no X server there
+        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+        env.remove(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"));
+        app.setProcessEnvironment(env);
+        app.setWorkingDirectory(home.path()); // a core dump, if any, lands here
+        const QString session = home.path() + QStringLiteral("/s");
+        app.start(studio, {QStringLiteral("--demo"), session});
+        QVERIFY(app.waitForFinished(30000));
+        const QString err = QString::fromLocal8Bit(app.readAllStandardError());
+        QCOMPARE(app.exitStatus(), QProcess::NormalExit); // not SIGABRT
+        QCOMPARE(app.exitCode(), 1);
+        QVERIFY2(err.contains(QStringLiteral("no display could be opened (DISPLAY=:4095")), qPrintable(err));
+        QVERIFY2(!err.contains(QStringLiteral("Reinstalling")), qPrintable(err));
+        QVERIFY(!QFileInfo::exists(session));
     }
 
 private:

@@ -29,6 +29,7 @@ PATH="$("$root/packaging/ensure-node.sh"):$PATH"
 export PATH
 (cd "$root/tests/conformance" && npm ci --no-audit --no-fund --loglevel=error)
 (cd "$root/tests/mcp" && npm ci --no-audit --no-fund --loglevel=error)
+(cd "$root/bench/node" && npm ci --no-audit --no-fund --loglevel=error) # the benchmark's SDK side
 status=0
 (cd "$build" && ctest --output-on-failure -j "$(nproc)" "$@") || status=$?
 echo "test.sh: stage 1 (build + ctest) $( ((status == 0)) && echo passed || echo FAILED) in $((SECONDS - start)) s"

@@ -119,7 +119,7 @@ QtMessageHandler g_previousHandler = nullptr;
  */
 void startMessageHandler(QtMsgType type, const QMessageLogContext &context, const QString &message)
 {
-    if (type == QtFatalMsg && message.contains(QLatin1String("no Qt platform plugin could be initialized"))) {
+    if (type == QtFatalMsg && message.contains(QLatin1String("no Qt platform plugin could be initialized"))) { // notr: Qt's own message, matched
         const QByteArray display = qgetenv("DISPLAY");
         const QString text = QCoreApplication::translate(
             "main", "nb2lite-studio: cannot open a window: no display could be opened (DISPLAY=%1, platform %2). "

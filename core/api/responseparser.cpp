@@ -405,7 +405,10 @@ Error ResponseParser::parseError(int httpStatus, const QByteArray &body)
     Error e;
     e.api.httpStatus = httpStatus;
 
-    json doc = json::parse(body.constBegin(), body.constEnd(), nullptr, false);
+    // Real error bodies are a few KB. A bigger one is not parsed as a whole (its DOM would be
+    // several times its size); its start is kept as text like any other non-JSON body.
+    json doc = body.size() <= kMaxErrorBodyBytes ? json::parse(body.constBegin(), body.constEnd(), nullptr, false)
+                                                 : json(json::value_t::discarded);
     if (!doc.is_discarded() && doc.is_array() && !doc.empty())
         doc = doc.front(); // [{"error":{...}}] as seen for an invalid key
     QStringList reasons;

@@ -47,6 +47,8 @@ public:
 
     /** Longest server message (error.message) kept, in characters; longer ones end in "…". */
     static constexpr int kMaxServerMessageChars = 2000;
+    /** Largest error body parsed as JSON; a bigger one is read as text (its first 4 KB). */
+    static constexpr qsizetype kMaxErrorBodyBytes = 1024 * 1024;
     /** Longest server error code kept (codes are short words; anything longer is noise). */
     static constexpr int kMaxServerCodeChars = 200;
 

@@ -165,8 +165,8 @@ void tst_ResponseParser::errorBodies()
 
 void tst_ResponseParser::hugeErrorMessageIsBounded()
 {
-    // A broken or hostile server's 8 MB error message (and code): kept and printed only in part.
-    const QByteArray huge(8 * 1024 * 1024, 'x');
+    // A broken or hostile server's 900 KB error message (and code): kept and printed only in part.
+    const QByteArray huge(900 * 1024, 'x');
     const QByteArray body = QByteArray(R"({"error":{"code":")") + huge + R"(","message":")" + huge + R"("}})";
     const Error e = ResponseParser::parseError(500, body);
     QCOMPARE(int(e.kind), int(ErrorKind::Server));
@@ -186,6 +186,14 @@ void tst_ResponseParser::hugeErrorMessageIsBounded()
     QVERIFY(!r);
     QCOMPARE(r.error().api.serverMessage.size(), ResponseParser::kMaxServerMessageChars);
     QVERIFY(r.error().message.size() < ResponseParser::kMaxServerMessageChars + 300);
+
+    // A 50 MB body is not parsed as JSON at all: classified by its status, a bounded excerpt kept.
+    const QByteArray enormous = QByteArray(R"({"error":{"message":")") + QByteArray(50 * 1000 * 1000, 'y') + R"("}})";
+    const Error big = ResponseParser::parseError(502, enormous);
+    QCOMPARE(int(big.kind), int(ErrorKind::Server));
+    QVERIFY(big.api.serverMessage.size() <= ResponseParser::kMaxServerMessageChars);
+    QVERIFY(big.message.size() < ResponseParser::kMaxServerMessageChars + 300);
+    QVERIFY(big.message.contains(QStringLiteral("HTTP 502")));
 
     // Short messages stay verbatim; a cut never splits a surrogate pair.
     QCOMPARE(ResponseParser::boundedServerText(QStringLiteral("short")), QStringLiteral("short"));

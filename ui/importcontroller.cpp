@@ -1,5 +1,7 @@
 #include "ui/importcontroller.h"
 
+#include "core/api/imageinput.h"
+#include "core/api/inputpreparation.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
 #include "ui/frameselection.h"
@@ -14,6 +16,7 @@
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QGuiApplication>
+#include <QImageReader>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
@@ -178,9 +181,12 @@ void ImportController::finishImports(const QList<ImportCheck> &checks)
     QStringList added;
     QStringList errors;
     QList<ImportCheck> withServerIds; // pictures that say which interaction made them: ask first
+    QList<ImportCheck> tooLarge;      // valid but over the decode bound: the notice offers a downscale
     for (const ImportCheck &c : checks) {
         if (!c.ok()) {
             errors << c.error;
+            if (c.tooLarge && !c.path.isEmpty())
+                tooLarge << c;
             continue;
         }
         if (!c.lineageInteractionId.isEmpty() && m_sessions->session()->isOpen()) {
@@ -195,7 +201,7 @@ void ImportController::finishImports(const QList<ImportCheck> &checks)
         added << r.value();
     }
     if (withServerIds.isEmpty() || !errors.isEmpty() || !added.isEmpty())
-        announce(added, errors);
+        announce(added, errors, tooLarge);
     if (!withServerIds.isEmpty())
         askToContinueChain(withServerIds);
 }
@@ -248,7 +254,78 @@ void ImportController::askToContinueChain(const QList<ImportCheck> &queue)
     box->open();
 }
 
-void ImportController::announce(const QStringList &added, const QStringList &errors)
+void ImportController::downscaleAndImport(const QList<ImportCheck> &tooLarge)
+{
+    if (tooLarge.isEmpty())
+        return;
+    if (!m_sessions->session()->isOpen()) {
+        m_notices->show(NoticeKind::Error, tr("No session is open. Use File → New Session first."));
+        Q_EMIT importFinished({}, m_notices->lastMessage());
+        return;
+    }
+    if (!m_pasteDir.isValid()) {
+        m_notices->show(NoticeKind::Error, tr("Cannot create a temporary folder for the downscaled picture."));
+        Q_EMIT importFinished({}, m_notices->lastMessage());
+        return;
+    }
+    m_notices->clear();
+    m_notices->status(tr("Downscaling %n picture(s) to the model's input size…", nullptr, int(tooLarge.size())), 0);
+    struct Outcome {
+        QList<ImportCheck> checks;
+        QStringList notes;
+    };
+    const QString tmp = m_pasteDir.path();
+    const QString dir = m_sessions->dir();
+    auto *watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, dir] {
+        watcher->deleteLater();
+        Outcome outcome = watcher->result();
+        if (m_sessions->dir() != dir) { // another session was opened meanwhile: its images/ has none of these
+            for (ImportCheck &c : outcome.checks) {
+                if (c.ok())
+                    c.error = tr("“%1” was not imported: the session changed while it was being copied.").arg(c.displayName);
+            }
+            outcome.notes.clear();
+        }
+        m_downscaleNotes = outcome.notes;
+        finishImports(outcome.checks);
+        m_downscaleNotes.clear();
+    });
+    // Decoding a 12000×12000 picture takes seconds and half a gigabyte: never on the GUI thread.
+    watcher->setFuture(QtConcurrent::run([tooLarge, tmp, dir] {
+        Outcome out;
+        for (const ImportCheck &big : tooLarge) {
+            ImportCheck failed;
+            failed.path = big.path;
+            failed.displayName = big.displayName;
+            const Result<ImageInput> input = loadImageInput(big.path);
+            if (!input) {
+                failed.error = tr("“%1” was not imported: %2").arg(big.displayName, input.error().message);
+                out.checks << failed;
+                continue;
+            }
+            const QSize original = QImageReader(big.path).size();
+            const Result<ImageInput> small = downscaleToModelInput(input.value());
+            if (!small) {
+                failed.error = tr("“%1” could not be downscaled: %2").arg(big.displayName, small.error().message);
+                out.checks << failed;
+                continue;
+            }
+            // The PNG goes through the same checks and copy as any other import.
+            ImportCheck c = checkImportBytes(small.value().bytes, tmp, big.displayName);
+            storeInSession(c, dir);
+            if (c.ok())
+                out.notes << tr("“%1” from %2×%3 to %4×%5")
+                                 .arg(big.displayName, QString::number(original.width()), QString::number(original.height()),
+                                      QString::number(small.value().size.width()),
+                                      QString::number(small.value().size.height()));
+            out.checks << c;
+        }
+        return out;
+    }));
+}
+
+void ImportController::announce(const QStringList &added, const QStringList &errors, const QList<ImportCheck> &tooLarge)
 {
     if (!errors.isEmpty()) {
         // Every failure by name, and what did get in: "2 files were not imported" above a frame
@@ -256,18 +333,29 @@ void ImportController::announce(const QStringList &added, const QStringList &err
         const QString outcome = added.isEmpty()
             ? tr("Nothing was imported.")
             : tr("Imported %n picture(s).", nullptr, int(added.size()));
+        QString text;
         if (errors.size() == 1)
-            m_notices->show(NoticeKind::Error, tr("%1 %2").arg(errors.first(), outcome));
+            text = tr("%1 %2").arg(errors.first(), outcome);
         else
-            m_notices->show(NoticeKind::Error, tr("Could not import %n file(s): %1 %2", nullptr, int(errors.size()))
-                                                   .arg(errors.join(QLatin1Char(' ')), outcome));
+            text = tr("Could not import %n file(s): %1 %2", nullptr, int(errors.size())).arg(errors.join(QLatin1Char(' ')), outcome);
+        if (tooLarge.isEmpty()) {
+            m_notices->show(NoticeKind::Error, text);
+        } else {
+            // The fix the message names, one click away: downscale the valid-but-huge pictures
+            // (every one the message calls too large).
+            m_notices->show(NoticeKind::Error, text, tr("Downscale and Import"),
+                            [this, tooLarge] { downscaleAndImport(tooLarge); });
+        }
     } else {
         m_notices->clear();
     }
     if (!added.isEmpty()) {
         m_selection->select(added.last());
         m_prompt->focusPrompt();
-        m_notices->status(tr("Imported %n picture(s). Describe a change and press Edit this frame.", nullptr, int(added.size())), 6000);
+        const QString imported = tr("Imported %n picture(s). Describe a change and press Edit this frame.", nullptr, int(added.size()));
+        m_notices->status(m_downscaleNotes.isEmpty() ? imported
+                                                     : tr("%1 Downscaled to the model's input size: %2.").arg(imported, m_downscaleNotes.join(QStringLiteral("; "))),
+                          m_downscaleNotes.isEmpty() ? 6000 : 10000);
     }
     Q_EMIT importFinished(added, errors.isEmpty() ? QString() : m_notices->lastMessage());
 }

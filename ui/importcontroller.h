@@ -41,6 +41,14 @@ public:
     /** The session's copy of the style picture the user chose (empty: not copied; send the original). */
     QString styleCopyFor(const QString &chosen) const;
 
+    /**
+     * The action offered for a valid picture that is too large to open (e.g. 12000×12000):
+     * each is downscaled to the model's input size (about 1024×1024, same aspect ratio) on a
+     * worker and imported as a PNG. Asynchronous; importFinished() reports. The notice of a
+     * "too large" import carries this as its button.
+     */
+    void downscaleAndImport(const QList<ImportCheck> &tooLarge);
+
 public Q_SLOTS:
     void paste();
     void openImageDialog();
@@ -57,7 +65,7 @@ private:
     void finishImports(const QList<ImportCheck> &checks);
     void askToContinueChain(const QList<ImportCheck> &queue);
     Result<QString> record(const ImportCheck &check, bool continueChain);
-    void announce(const QStringList &added, const QStringList &errors);
+    void announce(const QStringList &added, const QStringList &errors, const QList<ImportCheck> &tooLarge = {});
 
     SessionManager *m_sessions;
     FrameSelection *m_selection;
@@ -66,6 +74,7 @@ private:
     QWidget *m_dialogParent;
     QTemporaryDir m_pasteDir;
     QPair<QString, QString> m_styleCopy; // style reference as chosen -> its copy in the session's images/
+    QStringList m_downscaleNotes;        // "“a.png”: 12000×12000 → 1024×1024", said once the import is announced
 };
 
 } // namespace nb2

@@ -20,6 +20,8 @@
 #include <QSettings>
 #include <QUuid>
 
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 namespace {
@@ -107,6 +109,32 @@ bool wantsInfoOnly(int argc, char *argv[])
     return false;
 }
 
+QtMessageHandler g_previousHandler = nullptr;
+
+/**
+ * Qt ends a start without a usable display with qFatal(), i.e. SIGABRT and a core dump, and
+ * advises reinstalling. Under Xvfb that is a display that went away or is not up yet (e.g. the
+ * X server of an instance that was just killed): say so and exit with status 1 instead.
+ * Installed only while QApplication is being constructed.
+ */
+void startMessageHandler(QtMsgType type, const QMessageLogContext &context, const QString &message)
+{
+    if (type == QtFatalMsg && message.contains(QLatin1String("no Qt platform plugin could be initialized"))) { // notr: Qt's own message, matched
+        const QByteArray display = qgetenv("DISPLAY");
+        const QString text = QCoreApplication::translate(
+            "main", "nb2lite-studio: cannot open a window: no display could be opened (DISPLAY=%1, platform %2). "
+                    "Start it in a desktop session, or under xvfb-run when there is no screen. Nothing was changed.")
+                                 .arg(display.isEmpty() ? QStringLiteral("unset") : QString::fromLocal8Bit(display),
+                                      qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") ? QStringLiteral("default")
+                                                                                      : qEnvironmentVariable("QT_QPA_PLATFORM"));
+        std::fputs(qPrintable(text + QLatin1Char('\n')), stderr);
+        std::fflush(stderr);
+        std::_Exit(1); // no destructors: QApplication is half-built
+    }
+    if (g_previousHandler)
+        g_previousHandler(type, context, message);
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -123,7 +151,9 @@ int main(int argc, char *argv[])
         return 0;
     }
 
+    g_previousHandler = qInstallMessageHandler(startMessageHandler);
     QApplication app(argc, argv);
+    qInstallMessageHandler(g_previousHandler);
     // The system locale's catalogue when there is one, else English (for its plural forms).
     nb2::installTranslations(&app);
     QApplication::setDesktopFileName(QStringLiteral("io.github.nb2lite.Studio")); // matches the desktop entry

@@ -339,6 +339,8 @@ Result<Interaction> ResponseParser::parseInteraction(const QByteArray &body, boo
         errorCode = str(errs->front(), "code");
         errorMessage = str(errs->front(), "message");
     }
+    errorCode = boundedServerText(errorCode, kMaxServerCodeChars);
+    errorMessage = boundedServerText(errorMessage);
 
     const QString status = it.status;
     if (!status.isEmpty() && status != QLatin1String("completed")) {
@@ -388,19 +390,32 @@ Result<Interaction> ResponseParser::parseInteraction(const QByteArray &body, boo
     return it;
 }
 
+QString ResponseParser::boundedServerText(const QString &text, int max)
+{
+    if (text.size() <= max)
+        return text;
+    int keep = qMax(0, max - 1);
+    if (keep > 0 && text.at(keep - 1).isHighSurrogate())
+        --keep; // never split a surrogate pair
+    return text.left(keep) + QChar(0x2026);
+}
+
 Error ResponseParser::parseError(int httpStatus, const QByteArray &body)
 {
     Error e;
     e.api.httpStatus = httpStatus;
 
-    json doc = json::parse(body.constBegin(), body.constEnd(), nullptr, false);
+    // Real error bodies are a few KB. A bigger one is not parsed as a whole (its DOM would be
+    // several times its size); its start is kept as text like any other non-JSON body.
+    json doc = body.size() <= kMaxErrorBodyBytes ? json::parse(body.constBegin(), body.constEnd(), nullptr, false)
+                                                 : json(json::value_t::discarded);
     if (!doc.is_discarded() && doc.is_array() && !doc.empty())
         doc = doc.front(); // [{"error":{...}}] as seen for an invalid key
     QStringList reasons;
     if (!doc.is_discarded() && doc.is_object() && doc.contains("error")) {
         const json &err = doc["error"];
         if (err.is_object()) {
-            e.api.serverMessage = str(err, "message");
+            e.api.serverMessage = boundedServerText(str(err, "message"));
             QString stringCode = str(err, "code");
             const QString status = str(err, "status");
             if (const auto d = err.find("details"); d != err.end() && d->is_array()) {
@@ -413,9 +428,12 @@ Error ResponseParser::parseError(int httpStatus, const QByteArray &body)
                         e.api.retryAfterMs = parseDurationMs(delay);
                 }
             }
-            e.api.serverCode = !reasons.isEmpty() ? reasons.front() : !stringCode.isEmpty() ? stringCode : status;
+            e.api.serverCode = boundedServerText(!reasons.isEmpty()     ? reasons.front()
+                                                 : !stringCode.isEmpty() ? stringCode
+                                                                         : status,
+                                                 kMaxServerCodeChars);
         } else if (err.is_string()) {
-            e.api.serverMessage = QString::fromStdString(err.get<std::string>());
+            e.api.serverMessage = boundedServerText(QString::fromStdString(err.get<std::string>()));
         }
     } else if (!body.trimmed().isEmpty()) {
         // Non-JSON (an HTML error page from a proxy): keep the readable text only.

@@ -45,6 +45,19 @@ public:
     /** A protobuf Duration string ("7s", "1.5s", "250ms") in ms; -1 when unparsable. */
     static int parseDurationMs(const QString &text);
 
+    /** Longest server message (error.message) kept, in characters; longer ones end in "…". */
+    static constexpr int kMaxServerMessageChars = 2000;
+    /** Largest error body parsed as JSON; a bigger one is read as text (its first 4 KB). */
+    static constexpr qsizetype kMaxErrorBodyBytes = 1024 * 1024;
+    /** Longest server error code kept (codes are short words; anything longer is noise). */
+    static constexpr int kMaxServerCodeChars = 200;
+
+    /**
+     * The server's own text bounded to max characters (the last one an ellipsis when cut),
+     * so a hostile or broken server cannot make us keep, store and print megabytes of it.
+     */
+    static QString boundedServerText(const QString &text, int max = kMaxServerMessageChars);
+
     /** Server text ready to be followed by ". " in our sentences (no doubled full stop). */
     static QString withoutFinalDot(const QString &text);
 

@@ -335,7 +335,8 @@ QList<StreamEvent> StreamAssembler::apply(const SseEvent &event)
         e.api.serverCode = str(err, "code");
         if (e.api.serverCode.isEmpty() && err.contains("code") && err["code"].is_number())
             e.api.serverCode = QString::number(integer(err, "code", 0));
-        e.api.serverMessage = str(err, "message");
+        e.api.serverCode = ResponseParser::boundedServerText(e.api.serverCode, ResponseParser::kMaxServerCodeChars);
+        e.api.serverMessage = ResponseParser::boundedServerText(str(err, "message"));
         e.kind = ResponseParser::kindForCode(e.api.serverCode, ErrorKind::Server);
         e.api.interactionId = interactionId();
         e.message = QStringLiteral("The server reported an error during the stream%1%2. Try again.")

@@ -167,8 +167,11 @@ bool Frame::isRecoverable() const
         return false;
     // Failures that say nothing about whether the server made the picture.
     const ErrorKind why = errorKindFromName(error.kind);
+    // Local write failures after the answer arrived (disk full, read-only folder, I/O): the
+    // server has the picture under the known id, so a retry gets it instead of paying again.
     return why == ErrorKind::Network || why == ErrorKind::Timeout || why == ErrorKind::MalformedResponse
-        || why == ErrorKind::Server || why == ErrorKind::None;
+        || why == ErrorKind::Server || why == ErrorKind::None || why == ErrorKind::DiskFull
+        || why == ErrorKind::NotWritable || why == ErrorKind::Io;
 }
 
 bool Frame::hasUsableId(const QDateTime &now) const

@@ -149,6 +149,8 @@ void storeImage(const SessionController::Job &job, FrameKind kind, SessionContro
     if (!written) {
         r.ok = false;
         r.error = written.error();
+        // The server made it; only our copy failed (disk full, ...): a retry gets this id.
+        r.error.api.interactionId = r.interaction.id;
         return;
     }
     r.image = written.value();

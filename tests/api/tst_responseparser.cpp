@@ -17,6 +17,7 @@ private slots:
     void imageShareOfOutputTokens();
     void errorBodies_data();
     void errorBodies();
+    void hugeErrorMessageIsBounded();
     void retryAfter_data();
     void retryAfter();
     void durations_data();
@@ -160,6 +161,45 @@ void tst_ResponseParser::errorBodies()
     QCOMPARE(e.api.serverMessage, message);
     QCOMPARE(e.api.allowedValues, allowed);
     QVERIFY(e.message.contains(QString::number(status)));
+}
+
+void tst_ResponseParser::hugeErrorMessageIsBounded()
+{
+    // A broken or hostile server's 900 KB error message (and code): kept and printed only in part.
+    const QByteArray huge(900 * 1024, 'x');
+    const QByteArray body = QByteArray(R"({"error":{"code":")") + QByteArray(5000, 'c') + R"(","message":")" + huge + R"("}})";
+    const Error e = ResponseParser::parseError(500, body);
+    QCOMPARE(int(e.kind), int(ErrorKind::Server));
+    QCOMPARE(e.api.serverMessage.size(), ResponseParser::kMaxServerMessageChars);
+    QVERIFY(e.api.serverMessage.endsWith(QChar(0x2026)));
+    QVERIFY(e.api.serverMessage.startsWith(QStringLiteral("xxxx")));
+    QCOMPARE(e.api.serverCode.size(), ResponseParser::kMaxServerCodeChars);
+    QVERIFY2(e.message.size() < ResponseParser::kMaxServerMessageChars + 300, qPrintable(QString::number(e.message.size())));
+    QVERIFY(e.message.contains(QStringLiteral("HTTP 500")));
+
+    // The string shape, and an interaction's errors[] entry, are bounded the same way.
+    const Error s = ResponseParser::parseError(503, QByteArray(R"({"error":")") + huge + R"("})");
+    QCOMPARE(s.api.serverMessage.size(), ResponseParser::kMaxServerMessageChars);
+    const QByteArray failed = QByteArray(R"({"id":"v1_f","status":"failed","errors":[{"code":"internal","message":")") + huge
+                              + R"("}]})";
+    const Result<Interaction> r = ResponseParser::parseInteraction(failed);
+    QVERIFY(!r);
+    QCOMPARE(r.error().api.serverMessage.size(), ResponseParser::kMaxServerMessageChars);
+    QVERIFY(r.error().message.size() < ResponseParser::kMaxServerMessageChars + 300);
+
+    // A 50 MB body is not parsed as JSON at all: classified by its status, a bounded excerpt kept.
+    const QByteArray enormous = QByteArray(R"({"error":{"message":")") + QByteArray(50 * 1000 * 1000, 'y') + R"("}})";
+    const Error big = ResponseParser::parseError(502, enormous);
+    QCOMPARE(int(big.kind), int(ErrorKind::Server));
+    QVERIFY(big.api.serverMessage.size() <= ResponseParser::kMaxServerMessageChars);
+    QVERIFY(big.message.size() < ResponseParser::kMaxServerMessageChars + 300);
+    QVERIFY(big.message.contains(QStringLiteral("HTTP 502")));
+
+    // Short messages stay verbatim; a cut never splits a surrogate pair.
+    QCOMPARE(ResponseParser::boundedServerText(QStringLiteral("short")), QStringLiteral("short"));
+    const QString emoji = QString(5, QLatin1Char('a')) + QString::fromUtf8("\xF0\x9F\x98\x80") + QStringLiteral("tail");
+    const QString cut = ResponseParser::boundedServerText(emoji, 7); // 'aaaaa' + a pair would be split at 6
+    QCOMPARE(cut, QString(5, QLatin1Char('a')) + QChar(0x2026));
 }
 
 void tst_ResponseParser::retryAfter_data()

@@ -7,9 +7,11 @@
 # Starts the app N times (default 100; --quick: 20, what ctest runs) under Xvfb and kills each
 # one with SIGKILL after a random 0.2-3 s, then starts the next 0.1 s later on the same kind of
 # session, so that starts land on locks, journals and manifests a killed instance just left.
-# The starts rotate over four sessions:
+# The starts rotate over five sessions:
 #   fresh    a folder that does not exist yet
 #   empty    an empty folder (made again before each start)
+#   again    that same folder again, as the instance killed 0.1 s before left it (its lock,
+#            journal and manifest half-written, the dead owner possibly still a zombie): item 10
 #   big      a 1,000-frame session, reused by every start (each one killed mid-start)
 #   pending  the 1,000-frame session plus a turn left pending by a dead process (copied anew)
 # Core dumps are enabled (ulimit -c unlimited) and each app runs in its own folder, so a core
@@ -30,12 +32,13 @@ while [[ $# -gt 0 ]]; do
         --starts) starts=$2; shift ;;
         --build) build=$2; shift ;;
         --keep) keep=1 ;;
-        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
         *) echo "soak.sh: unknown argument $1" >&2; exit 2 ;;
     esac
     shift
 done
 
+[[ -d $build ]] && build=$(cd "$build" && pwd) # each start runs in its own folder: no relative paths
 studio=$build/app/studio/nb2lite-studio
 cli=$build/app/cli/nb2lite
 for bin in "$studio" "$cli"; do
@@ -102,15 +105,16 @@ for d in (big, pending):
 EOF
 
 # --- the starts ---------------------------------------------------------------------------
-kinds=(fresh empty big pending)
+kinds=(fresh empty again big pending)
 aborts=0 crashes=0 killed=0
 declare -A per_kind_ok=()
 t0=$(date +%s)
 for ((i = 1; i <= starts; i++)); do
-    kind=${kinds[$(( (i - 1) % 4 ))]}
+    kind=${kinds[$(( (i - 1) % ${#kinds[@]} ))]}
     case $kind in
         fresh)   session=$work/fresh-$i ;;
         empty)   session=$work/empty; rm -rf "$session"; mkdir -p "$session" ;;
+        again)   session=$work/empty ;;
         big)     session=$work/big ;;
         pending) session=$work/pending; rm -rf "$session"; cp -a "$work/pending-template" "$session" ;;
     esac
@@ -146,6 +150,7 @@ t1=$(date +%s)
 cores=$(find "$work/runs" -name 'core*' -type f | wc -l)
 
 echo "soak: $starts starts in $((t1 - t0)) s (fresh ${per_kind_ok[fresh]:-0}, empty ${per_kind_ok[empty]:-0}," \
+     "empty again after the kill ${per_kind_ok[again]:-0}," \
      "1000-frame ${per_kind_ok[big]:-0}, 1000-frame + pending ${per_kind_ok[pending]:-0} killed alive);" \
      "aborts $aborts, other crashes $crashes, core files $cores"
 # The sessions must still open after all that killing.

@@ -409,6 +409,8 @@ void tst_FaultMatrix::diskFull()
     Outcome o;
     o.fault = QStringLiteral("disk full (8 MB tmpfs, image does not fit)");
     QString turnId;
+    int retryPosts = -1, retryGets = -1, madeAfterRetry = -1;
+    Frame retried;
     {
         SessionController c;
         QStringList errors;
@@ -433,9 +435,19 @@ void tst_FaultMatrix::diskFull()
         QVERIFY2(t.error.message.contains(QStringLiteral("space"), Qt::CaseInsensitive), qPrintable(t.error.message));
         o.frames = framesIntact(m_sessionDir);
         const QString whileFull = reopens(m_sessionDir);
+        // The server made the picture (1 POST, 1 interaction); only storing it failed. The id is
+        // known, so Retry must get it (1 GET) and never send a new, billed POST.
+        QCOMPARE(count(QStringLiteral("POST")), 1);
+        QCOMPARE(m_fake->interactionCount() - storedBefore, 1);
+        QVERIFY2(!t.interactionId.isEmpty(), "the failed turn forgot the interaction id the server gave it");
         QFile::remove(tmp.path() + QStringLiteral("/zz-filler"));
+        retryPosts = count(QStringLiteral("POST"));
+        retryGets = count(QStringLiteral("GET"));
         o.retry = retryAfterFault(c, t.id, &o.note);
-        o.knownDefect = !o.note.isEmpty();
+        retryPosts = count(QStringLiteral("POST")) - retryPosts;
+        retryGets = count(QStringLiteral("GET")) - retryGets;
+        retried = c.graph().value(t.id);
+        madeAfterRetry = m_fake->interactionCount() - storedBefore;
         c.close();
         o.reopens = whileFull == QLatin1String("yes") ? QStringLiteral("yes (also while full)")
                                                       : QStringLiteral("after freeing space; while full: %1").arg(whileFull);
@@ -443,8 +455,14 @@ void tst_FaultMatrix::diskFull()
             o.note = shortened(errors.constFirst(), 90);
     }
     const QString afterwards = framesIntact(m_sessionDir);
-    o.pass = o.frames == QLatin1String("intact") && afterwards == QLatin1String("intact") && reopens(m_sessionDir) == QLatin1String("yes");
+    const bool retryGot = retried.isDone() && retryPosts == 0 && retryGets >= 1 && madeAfterRetry == 1;
+    o.pass = retryGot && o.frames == QLatin1String("intact") && afterwards == QLatin1String("intact")
+             && reopens(m_sessionDir) == QLatin1String("yes");
     record(o);
+    QVERIFY2(retryGot, qPrintable(QStringLiteral("Retry after disk full: %1 (interactions made: %2); want done by GET, "
+                                                 "no POST")
+                                      .arg(o.retry, QString::number(madeAfterRetry))));
+    QVERIFY2(!retried.image.file.isEmpty(), "the retried frame has no image");
     QVERIFY2(o.frames == QLatin1String("intact"), qPrintable(o.frames));
     QVERIFY2(afterwards == QLatin1String("intact"), qPrintable(afterwards));
     QCOMPARE(reopens(m_sessionDir), QStringLiteral("yes"));

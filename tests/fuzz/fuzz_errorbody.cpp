@@ -1,7 +1,8 @@
 // libFuzzer harness: the error-body parser (ResponseParser::parseError). Input: two bytes of
 // HTTP status (folded into 100..599), then the body. Any body of any of the three JSON shapes,
 // HTML or garbage gives a classified Error whose message names the status and carries the
-// server's text unchanged (a "%1" in the server's message must not be taken for a placeholder).
+// server's text unchanged (a "%1" in the server's message must not be taken for a placeholder),
+// bounded to ResponseParser::kMaxServerMessageChars (a server's megabytes are not kept).
 
 #include "core/api/responseparser.h"
 #include "tests/fuzz/fuzzsupport.h"
@@ -24,6 +25,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const QString said = ResponseParser::withoutFinalDot(e.api.serverMessage);
         fuzz::check(e.message.contains(said), "the server's message is not quoted verbatim", e.message.toUtf8());
     }
+    fuzz::check(e.api.serverMessage.size() <= ResponseParser::kMaxServerMessageChars, "server message not bounded");
+    fuzz::check(e.api.serverCode.size() <= ResponseParser::kMaxServerCodeChars, "server code not bounded");
     fuzz::check(e.api.retryAfterMs >= -1, "negative retry delay");
     (void)ResponseParser::kindForCode(e.api.serverCode, ErrorKind::Server);
     return 0;

@@ -30,7 +30,10 @@ declare -A dict=(
 names=("$@")
 (( ${#names[@]} )) || names=(responseparser errorbody sseparser sessionload bundle provenance mcp)
 
-NB2_EXTRA_PACKAGES="clang-14 libclang-rt-14-dev ${NB2_EXTRA_PACKAGES:-}" "$root/packaging/install-deps.sh"
+# `clang` is the package with /usr/bin/clang; libFuzzer and clang's sanitizer runtimes are in
+# libclang-rt-14-dev (only recommended, and install-deps installs no recommends); llvm-14 has
+# the llvm-symbolizer that turns a finding's stack into function names and lines.
+NB2_EXTRA_PACKAGES="clang clang-14 libclang-rt-14-dev llvm-14 ${NB2_EXTRA_PACKAGES:-}" "$root/packaging/install-deps.sh"
 if [[ ! -f "$build/build.ninja" ]]; then
     launcher=()
     command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
@@ -50,6 +53,7 @@ NB2_FUZZ_SCRATCH=$(mktemp -d /dev/shm/nb2fuzz-scratch.XXXXXX 2>/dev/null || mkte
 export NB2_FUZZ_SCRATCH
 trap 'rm -rf "$work" "$NB2_FUZZ_SCRATCH"' EXIT
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}
+[[ -x /usr/lib/llvm-14/bin/llvm-symbolizer ]] && export ASAN_SYMBOLIZER_PATH=${ASAN_SYMBOLIZER_PATH:-/usr/lib/llvm-14/bin/llvm-symbolizer}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export QT_QPA_PLATFORM=offscreen
 failed=()
@@ -68,11 +72,23 @@ for n in "${names[@]}"; do
         grep -E '#[0-9]+ +DONE +cov' "$work/$n/log" | tail -1 | sed 's/^/   /' || true
     else
         failed+=("$n")
+        rm -rf "${build:?}/artifacts/$n" # this run's finding only, not an older one's
         mkdir -p "$build/artifacts/$n"
         cp "$work/$n/artifacts/"* "$build/artifacts/$n/" 2>/dev/null || true
         cp "$work/$n/log" "$build/artifacts/$n/last.log"
-        echo "   FAILED: input(s) in $build/artifacts/$n/, log tail:"
+        echo "   FAILED: fuzz_$n, log tail:"
         grep -vE '^#[0-9]+' "$work/$n/log" | tail -40 | sed 's/^/   | /'
+        # Name the input that failed (crash-*, leak-*, timeout-*, oom-*; a copy outlives the run).
+        found=0
+        for input in "$build/artifacts/$n/"*; do
+            [[ "$input" == */last.log ]] && continue
+            found=1
+            echo "   FAILING INPUT: $input ($(stat -c %s "$input") bytes)"
+            echo "   reproduce: $build/tests/fuzz/fuzz_$n $input"
+            # The bytes too (first 512), so a CI log alone is enough to rebuild the input.
+            od -A x -t x1z -N 512 -v "$input" | sed 's/^/   | /'
+        done
+        ((found)) || echo "   FAILING INPUT: none written (see the log above: $build/artifacts/$n/last.log)"
     fi
     if [[ -n "${NB2_FUZZ_KEEP:-}" ]]; then
         mkdir -p "$NB2_FUZZ_KEEP/$n" && cp "$work/$n/corpus/"* "$NB2_FUZZ_KEEP/$n/"
@@ -80,7 +96,8 @@ for n in "${names[@]}"; do
     rm -rf "${work:?}/$n"
 done
 if (( ${#failed[@]} )); then
-    echo "run-fuzzers: FAILED: ${failed[*]}" >&2
+    echo "run-fuzzers: FAILED: ${failed[*]}; failing inputs in $build/artifacts/<name>/ (add each to" \
+         "tests/fuzz/corpus/<name>/ once fixed)" >&2
     exit 1
 fi
 echo "run-fuzzers: all ${#names[@]} fuzzers ran ${seconds}s each without a finding"

@@ -22,6 +22,10 @@ if [[ "$quick" != 1 ]]; then
     # clang + libFuzzer + clang's sanitizer runtimes, llvm-symbolizer for readable stacks, valgrind.
     export NB2_EXTRA_PACKAGES="clang clang-14 libclang-rt-14-dev llvm-14 valgrind ${NB2_EXTRA_PACKAGES:-}"
 fi
+# ccache keys objects on paths relative to the checkout, so a clean clone in any folder reuses
+# what an earlier build compiled (the compiler flags are part of the key: sanitizer and fuzz
+# builds never share objects with the normal one).
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
 start=$SECONDS
 "$root/packaging/build.sh"
 build=${NB2_BUILD_DIR:-$root/build}

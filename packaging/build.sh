@@ -4,6 +4,10 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${NB2_BUILD_DIR:-$root/build}
 "$root/packaging/install-deps.sh"
+# ccache keys objects on paths relative to the checkout, so a clean clone in any folder reuses
+# what an earlier build compiled (the compiler flags are part of the key: sanitizer and fuzz
+# builds never share objects with the normal one).
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
 launcher=()
 if command -v ccache >/dev/null; then
     launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)

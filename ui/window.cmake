@@ -21,6 +21,11 @@ list(APPEND NB2UI_SOURCES
     importcontroller.h importcontroller.cpp
     sessionmanager.h sessionmanager.cpp
     turndispatcher.h turndispatcher.cpp
+    selectionmask.h selectionmask.cpp
+    selectiontool.h selectiontool.cpp
+    selectionoverlay.h selectionoverlay.cpp
+    selectioncontroller.h selectioncontroller.cpp
+    selectionchoice.h selectionchoice.cpp
     screenfit.h screenfit.cpp
     shortcutsdialog.h shortcutsdialog.cpp
     windowdialogs.h windowdialogs.cpp

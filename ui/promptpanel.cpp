@@ -1,6 +1,7 @@
 #include "ui/promptpanel.h"
 
 #include "core/api/imageinput.h"
+#include "ui/selectionchoice.h"
 #include "ui/theme.h"
 
 #include <QComboBox>
@@ -33,6 +34,8 @@ PromptPanel::PromptPanel(QWidget *parent) : QWidget(parent)
     m_context->setTextFormat(Qt::RichText);
     m_context->setWordWrap(true);
     outer->addWidget(m_context);
+    m_selectionChoice = new SelectionChoice(this);
+    outer->addWidget(m_selectionChoice);
 
     m_edit = new QPlainTextEdit(this);
     m_edit->setObjectName(QStringLiteral("promptEdit"));
@@ -166,6 +169,8 @@ void PromptPanel::updateButton()
     }
     if (!m_style->file().isEmpty() && m_mode != Mode::Generate)
         tip += QLatin1Char('\n') + tr("The style reference image is sent too.");
+    if (m_plan.region != RegionMode::None) // issue 13: the selection is used
+        text = m_plan.region == RegionMode::Region ? tr("Edit region") : tr("Edit, protect selection");
     m_send->setText(text);
     m_send->setIcon(themeIcon(m_mode == Mode::Branch     ? QStringLiteral("branch")
                               : m_mode == Mode::Generate ? QStringLiteral("generate")

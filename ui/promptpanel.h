@@ -12,6 +12,7 @@ class QToolButton;
 
 namespace nb2 {
 
+class SelectionChoice;
 class StyleSlot;
 
 /**
@@ -51,6 +52,8 @@ public:
     /** preview: a small decoded image (made off the GUI thread); empty path clears the slot. */
     void setStyleFile(const QString &path, const QImage &preview = {});
     StyleSlot *styleSlot() const { return m_style; }
+    /** Edit region / Protect, feather, continue from the raw image (issue 13); shown when they apply. */
+    SelectionChoice *selectionChoice() const { return m_selectionChoice; }
 
     QPushButton *sendButton() const { return m_send; }
     QPlainTextEdit *editor() const { return m_edit; }
@@ -82,6 +85,7 @@ private:
     QComboBox *m_thinking = nullptr;
     QLabel *m_aspectLabel = nullptr;
     StyleSlot *m_style = nullptr;
+    SelectionChoice *m_selectionChoice = nullptr;
     QToolButton *m_newImage = nullptr;
     QPushButton *m_send = nullptr;
 };

@@ -7,6 +7,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QRadioButton>
+#include <QResizeEvent>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -52,6 +53,7 @@ SelectionChoice::SelectionChoice(QWidget *parent) : QWidget(parent)
     m_explain = new QLabel(m_selectionRow);
     m_explain->setObjectName(QStringLiteral("selectionExplain"));
     m_explain->setWordWrap(true);
+    m_explain->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     QFont small = m_explain->font();
     small.setPointSizeF(small.pointSizeF() * 0.92);
     m_explain->setFont(small);
@@ -69,6 +71,7 @@ SelectionChoice::SelectionChoice(QWidget *parent) : QWidget(parent)
         m_explain->setText(m_protect->isChecked()
                                ? tr("Protect: the whole picture is edited; the selection stays exactly as it is.")
                                : tr("Edit region: only the selection changes; the rest stays exactly as it is."));
+        reserveExplainHeight();
         Q_EMIT choiceChanged();
     };
     connect(m_region, &QRadioButton::toggled, this, update);
@@ -85,6 +88,20 @@ void SelectionChoice::setState(bool hasSelection, bool composited)
     m_selectionRow->setVisible(hasSelection);
     m_fromRaw->setVisible(composited);
     setVisible(hasSelection || composited);
+}
+
+void SelectionChoice::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    reserveExplainHeight();
+}
+
+void SelectionChoice::reserveExplainHeight()
+{
+    // The label spans the whole row (no margins), so the panel's width is its width.
+    const int w = width() > 0 ? width() : m_explain->sizeHint().width();
+    m_explain->setMinimumHeight(0); // heightForWidth() would answer at least the old minimum
+    m_explain->setMinimumHeight(m_explain->heightForWidth(w));
 }
 
 RegionMode SelectionChoice::mode() const

@@ -36,7 +36,13 @@ public:
 Q_SIGNALS:
     void choiceChanged();
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    /** A dock does not lay out by height-for-width: reserve the wrapped explanation's height (as PromptPanel does). */
+    void reserveExplainHeight();
+
     QWidget *m_selectionRow = nullptr;
     QRadioButton *m_region = nullptr;
     QRadioButton *m_protect = nullptr;

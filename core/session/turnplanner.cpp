@@ -57,9 +57,12 @@ TurnPlan TurnPlanner::plan(const TurnInput &in)
         return p;
     }
 
-    p.aspectRatio = !in.frameAspect.isEmpty() ? in.frameAspect
-                    : in.imageSize.isValid() && !in.imageSize.isEmpty() ? nearestAspectRatio(in.imageSize)
-                                                                         : QString();
+    const bool sized = in.imageSize.isValid() && !in.imageSize.isEmpty();
+    // A composite has its parent's shape, whatever ratio its crop was sent at.
+    p.aspectRatio = in.composited && sized      ? nearestAspectRatio(in.imageSize)
+                    : !in.frameAspect.isEmpty() ? in.frameAspect
+                    : sized                     ? nearestAspectRatio(in.imageSize)
+                                                : QString();
     if (in.status != FrameStatus::Done) {
         p.kind = TurnMode::Edit;
         p.sendable = false;

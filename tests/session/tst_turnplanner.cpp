@@ -184,6 +184,8 @@ private Q_SLOTS:
         QTEST(p.aspectLocked, "locked");
         QTEST(p.region, "region");
         QTEST(p.compositeInline, "compositeInline");
+        if (input.composited && !input.compositePending && p.kind != TurnMode::Style)
+            QCOMPARE(p.aspectRatio, QStringLiteral("16:9")); // the composite's shape, not the crop's recorded ratio
         QFETCH(QString, reasonPart);
         QVERIFY2(p.reason.contains(reasonPart), qPrintable(p.reason));
     }

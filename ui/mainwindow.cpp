@@ -260,10 +260,12 @@ void MainWindow::buildMenus()
     spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
     tb->addWidget(spacer);
     fill(tb, {{ActionId::ZoomFit, ActionId::ZoomActual}, {ActionId::Settings}});
-    // The selection tools (issue 13) in their own bar on the left, as in image editors; text
-    // only, with short names (the menu keeps the long ones).
+    // The selection tools (issue 13) in their own row under the main bar (on the left they
+    // would widen the window past what an 800×600 screen allows); text only, with short names
+    // (the menu keeps the long ones).
+    addToolBarBreak(Qt::TopToolBarArea);
     auto *selectBar = new QToolBar(tr("Select Toolbar"), this);
-    addToolBar(Qt::LeftToolBarArea, selectBar);
+    addToolBar(Qt::TopToolBarArea, selectBar);
     selectBar->setMovable(false);
     selectBar->setObjectName(QStringLiteral("selectToolbar"));
     selectBar->setToolButtonStyle(Qt::ToolButtonTextOnly);

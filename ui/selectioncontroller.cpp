@@ -56,7 +56,11 @@ SelectionController::SelectionController(SessionManager *sessions, FrameSelectio
         syncActions();
         Q_EMIT changed();
     });
-    connect(m_frames, &FrameSelection::currentChanged, this, &SelectionController::detach);
+    connect(m_frames, &FrameSelection::currentChanged, this, [this] {
+        // Another frame: its picture is decoded first, then its own selection is attached.
+        if (m_frames->currentId() != m_attachedId)
+            detach();
+    });
     connect(m_stage, &ImageStage::canvasImageShown, this, &SelectionController::attach);
     connect(m_sessions, &SessionManager::aboutToSwitch, this, [this] {
         detach();

@@ -396,7 +396,12 @@ Reply wrongType(const QString &field, const json &value, const char *expected)
 class FakeServer::Private
 {
 public:
-    explicit Private(FakeServerOptions o) : opts(std::move(o)), storeDir(opts.storeDir) {}
+    explicit Private(FakeServerOptions o) : opts(std::move(o)), storeDir(opts.storeDir)
+    {
+        if (!opts.fixedImageJpeg.isEmpty())
+            fixedDraftJpeg = FakeImagePainter::encodeJpeg(FakeImagePainter::draft(QImage::fromData(opts.fixedImageJpeg, "JPEG")), 70);
+    }
+    QByteArray fixedDraftJpeg; // the draft of opts.fixedImageJpeg, made once
 
     // configuration and state (m_mutex)
     mutable std::mutex mutex;
@@ -1127,7 +1132,8 @@ Reply FakeServer::Private::create(const httplib::Request &req, const std::option
         parentJpeg = it->jpeg;
         parentCaption = it->caption;
     }
-    const QImage parentPixels = parentJpeg.isEmpty() ? QImage() : QImage::fromData(parentJpeg, "JPEG");
+    const bool fixedImage = !opts.fixedImageJpeg.isEmpty(); // set at construction only
+    const QImage parentPixels = (fixedImage || parentJpeg.isEmpty()) ? QImage() : QImage::fromData(parentJpeg, "JPEG");
 
     const bool refuse = fault && fault->kind == FakeFault::Kind::TextOnlyRefusal;
     const QImage base = !pc.images.isEmpty() ? pc.images.last().pixels
@@ -1152,6 +1158,8 @@ Reply FakeServer::Private::create(const httplib::Request &req, const std::option
                               "try describing something else.");
     } else if (!pc.wantImage) {
         text = QStringLiteral("(text only) You asked: %1").arg(shortPrompt);
+    } else if (fixedImage) {
+        text = QStringLiteral("Here is an image of %1.").arg(shortPrompt);
     } else if (!pc.images.isEmpty()) {
         const QImage style = pc.images.size() >= 2 ? pc.images.first().pixels : QImage();
         pixels = FakeImagePainter::editLocal(pc.images.last().pixels, style, pc.prompt, size, &caption);
@@ -1184,8 +1192,9 @@ Reply FakeServer::Private::create(const httplib::Request &req, const std::option
     json summary = json::array();
     summary.push_back(json{{"type", "text"},
                            {"text", s(QStringLiteral("**Planning the picture**\n\nWorking out the composition for: %1").arg(shortPrompt))}});
-    if (!pixels.isNull()) {
-        const QByteArray draft = FakeImagePainter::encodeJpeg(FakeImagePainter::draft(pixels), 70);
+    const bool sendFixed = fixedImage && pc.wantImage && !refuse;
+    if (!pixels.isNull() || sendFixed) {
+        const QByteArray draft = sendFixed ? fixedDraftJpeg : FakeImagePainter::encodeJpeg(FakeImagePainter::draft(pixels), 70);
         summary.push_back(json{{"type", "image"}, {"data", draft.toBase64().toStdString()}, {"mime_type", "image/jpeg"}});
     }
     thought["summary"] = summary;
@@ -1195,18 +1204,18 @@ Reply FakeServer::Private::create(const httplib::Request &req, const std::option
     json content = json::array();
     content.push_back(json{{"type", "text"}, {"text", s(text)}});
     QByteArray jpeg;
-    if (!pixels.isNull()) {
-        jpeg = FakeImagePainter::encodeJpeg(pixels);
+    if (!pixels.isNull() || sendFixed) {
+        jpeg = sendFixed ? opts.fixedImageJpeg : FakeImagePainter::encodeJpeg(pixels);
         content.push_back(json{{"type", "image"}, {"data", jpeg.toBase64().toStdString()}, {"mime_type", "image/jpeg"}});
     }
     output["content"] = content;
     interaction["steps"] = json::array({thought, output});
 
-    const int inText = textTokens(pc.prompt) + (parentPixels.isNull() ? 0 : 1120 + 8);
+    const int inText = textTokens(pc.prompt) + (parentJpeg.isEmpty() ? 0 : 1120 + 8);
     const int inImages = int(pc.images.size()) * 258 + (pc.historyImage.isNull() ? 0 : 258);
     const int thoughtTokens = (pc.thinkingLevel == QLatin1String("high") ? 420 : 60) + int(qHash(pc.prompt, 7) % 40);
     const int outText = textTokens(text);
-    const int outImage = pixels.isNull() ? 0 : 1120;
+    const int outImage = jpeg.isEmpty() ? 0 : 1120;
     json usage = json::object();
     usage["total_input_tokens"] = inText + inImages;
     usage["total_output_tokens"] = outText + outImage;

@@ -30,6 +30,7 @@ class ThumbnailProvider;
 class TimelineModel;
 class TimelineView;
 class TurnDispatcher;
+class VariantsDispatch;
 class WindowDialogs;
 enum class ActionId;
 
@@ -67,6 +68,7 @@ public:
     TurnDispatcher *turns() const { return m_turns; }
     /** The canvas selection per frame and its tools (issue 13). */
     SelectionController *selectionTools() const { return m_selectionTools; }
+    VariantsDispatch *variants() const { return m_variants; }
     ImportController *imports() const { return m_imports; }
     ImageStage *stage() const { return m_stage; }
     FrameEditor *frameEditor() const { return m_editor; }
@@ -124,6 +126,7 @@ private:
     ImageStage *m_stage = nullptr;
     ImportController *m_imports = nullptr;
     TurnDispatcher *m_turns = nullptr;
+    VariantsDispatch *m_variants = nullptr;
     FrameEditor *m_editor = nullptr;
     WindowDialogs *m_dialogs = nullptr;
 

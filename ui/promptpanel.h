@@ -8,6 +8,7 @@ class QComboBox;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
+class QSpinBox;
 class QToolButton;
 
 namespace nb2 {
@@ -56,6 +57,16 @@ public:
     SelectionChoice *selectionChoice() const { return m_selectionChoice; }
 
     QPushButton *sendButton() const { return m_send; }
+
+    /** How many independent turns one Send makes (1..8, the "Variants: N" box beside Send). */
+    int variants() const;
+    void setVariants(int count);
+    QSpinBox *variantsBox() const { return m_variants; }
+    /**
+     * What a batch of variants will do, said before sending (e.g. "3 new branches from #4"):
+     * shown under the plan's reason while Variants is above 1. Set by VariantsDispatch.
+     */
+    void setVariantsNote(const QString &richText);
     QPlainTextEdit *editor() const { return m_edit; }
     /** Keeps the button usable but explains why sending would not work (e.g. no session). */
     void setBusyText(const QString &text);
@@ -69,6 +80,7 @@ Q_SIGNALS:
     void styleFileDropped(const QString &path);
     /** The style slot was filled or cleared (the plan may change). */
     void styleFileChanged();
+    void variantsChanged(int count);
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
@@ -88,6 +100,8 @@ private:
     SelectionChoice *m_selectionChoice = nullptr;
     QToolButton *m_newImage = nullptr;
     QPushButton *m_send = nullptr;
+    QSpinBox *m_variants = nullptr;
+    QString m_variantsNote;
 };
 
 /**

@@ -26,6 +26,8 @@ list(APPEND NB2UI_SOURCES
     selectionoverlay.h selectionoverlay.cpp
     selectioncontroller.h selectioncontroller.cpp
     selectionchoice.h selectionchoice.cpp
+    variantsdispatch.h variantsdispatch.cpp
+    variantgrid.h variantgrid.cpp
     screenfit.h screenfit.cpp
     shortcutsdialog.h shortcutsdialog.cpp
     windowdialogs.h windowdialogs.cpp

@@ -47,7 +47,7 @@ ActionManager::ActionManager(QWidget *window, QUndoStack *undoStack) : QObject(w
     make(ActionId::DeleteBranch, "deleteBranch", tr("Delete &Branch"),
          tr("Move the frames only this branch has to the trash (undoable)"), {}, {QKeySequence(Qt::SHIFT | Qt::Key_Delete)});
     make(ActionId::Star, "star", tr("S&tar"), tr("Mark or unmark the selected frame as a favourite"),
-         QStringLiteral("star"), {QKeySequence(Qt::CTRL | Qt::Key_D)});
+         QStringLiteral("star"), {QKeySequence(Qt::Key_S)}); // Ctrl+D is Deselect, as in image editors
     make(ActionId::Rename, "rename", tr("&Rename…"), tr("Give the selected frame a title"), {},
          {QKeySequence(Qt::Key_F2)});
     make(ActionId::Note, "note", tr("Edit &Note…"), tr("Attach a note to the selected frame"), {}, {});
@@ -75,6 +75,28 @@ ActionManager::ActionManager(QWidget *window, QUndoStack *undoStack) : QObject(w
     make(ActionId::FullScreen, "fullScreen", tr("&Full Screen"), tr("Show the window full screen"), {},
          {QKeySequence(Qt::Key_F11)})
         ->setCheckable(true);
+    // Selection tools: single keys as in image editors (M marquee, L lasso, B brush, E eraser,
+    // H hand); they never fire while typing in the prompt (the text field takes printable keys).
+    make(ActionId::SelectPan, "selectPan", tr("&Pan (No Selection Tool)"), tr("Drag to pan the picture"), {},
+         {QKeySequence(Qt::Key_H)});
+    make(ActionId::SelectRectangle, "selectRectangle", tr("&Rectangle Select"),
+         tr("Drag a rectangle to select; Shift adds, Ctrl subtracts"), {}, {QKeySequence(Qt::Key_M)});
+    make(ActionId::SelectEllipse, "selectEllipse", tr("&Ellipse Select"),
+         tr("Drag an ellipse to select; Shift adds, Ctrl subtracts"), {}, {QKeySequence(Qt::SHIFT | Qt::Key_M)});
+    make(ActionId::SelectLasso, "selectLasso", tr("&Lasso Select"),
+         tr("Draw around an area to select it; Shift adds, Ctrl subtracts"), {}, {QKeySequence(Qt::Key_L)});
+    make(ActionId::SelectBrush, "selectBrush", tr("&Brush Select"), tr("Paint the selection with a round brush"), {},
+         {QKeySequence(Qt::Key_B)});
+    make(ActionId::SelectEraser, "selectEraser", tr("E&raser"), tr("Paint to remove from the selection"), {},
+         {QKeySequence(Qt::Key_E)});
+    make(ActionId::BrushSmaller, "brushSmaller", tr("Brush S&maller"), tr("Make the brush and eraser smaller"), {},
+         {QKeySequence(Qt::Key_BracketLeft)});
+    make(ActionId::BrushLarger, "brushLarger", tr("Brush L&arger"), tr("Make the brush and eraser larger"), {},
+         {QKeySequence(Qt::Key_BracketRight)});
+    make(ActionId::SelectInvert, "selectInvert", tr("&Invert Selection"), tr("Select what is not selected"), {},
+         {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I)});
+    make(ActionId::SelectClear, "selectClear", tr("&Deselect"), tr("Clear the selection"), {},
+         {QKeySequence(Qt::CTRL | Qt::Key_D)});
     make(ActionId::KeyboardShortcuts, "keyboardShortcuts", tr("&Keyboard Shortcuts"),
          tr("List every keyboard shortcut of the window"), {}, {QKeySequence(Qt::CTRL | Qt::Key_Slash)});
     make(ActionId::Diagnostics, "diagnostics", tr("&Diagnostics…"),
@@ -152,6 +174,9 @@ QList<ActionId> ActionManager::allIds()
             ActionId::Send,       ActionId::NewImage,    ActionId::FocusPrompt,   ActionId::Retry,
             ActionId::Cancel,     ActionId::ReAnchor,    ActionId::Compare,       ActionId::ReplayOnto, ActionId::ZoomIn,
             ActionId::ZoomOut,    ActionId::ZoomFit,     ActionId::ZoomActual,    ActionId::FullScreen,
+            ActionId::SelectPan, ActionId::SelectRectangle, ActionId::SelectEllipse, ActionId::SelectLasso,
+            ActionId::SelectBrush, ActionId::SelectEraser, ActionId::BrushSmaller, ActionId::BrushLarger,
+            ActionId::SelectInvert, ActionId::SelectClear,
             ActionId::KeyboardShortcuts, ActionId::Diagnostics, ActionId::About};
 }
 

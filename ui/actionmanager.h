@@ -18,6 +18,9 @@ enum class ActionId {
     Undo, Redo, CopyImage, Paste, DeleteFrame, DeleteBranch, Star, Rename, Note,
     Send, NewImage, FocusPrompt, Retry, Cancel, ReAnchor, Compare, ReplayOnto,
     ZoomIn, ZoomOut, ZoomFit, ZoomActual, FullScreen,
+    // The canvas selection (issue 13): tools, brush size, invert, deselect.
+    SelectPan, SelectRectangle, SelectEllipse, SelectLasso, SelectBrush, SelectEraser, BrushSmaller, BrushLarger,
+    SelectInvert, SelectClear,
     KeyboardShortcuts, Diagnostics, About,
 };
 

@@ -52,6 +52,16 @@ CanvasView::CanvasView(QWidget *parent)
     setAttribute(Qt::WA_OpaquePaintEvent);
     setMinimumSize(120, 90);
     setAccessibleName(tr("Image canvas"));
+    // Marching ants: the dash moves while a selection is shown, and stops with it.
+    m_antsTimer.setInterval(140);
+    connect(&m_antsTimer, &QTimer::timeout, this, [this] {
+        if (!m_selection || !isVisible() || m_selection->isEmpty()) {
+            m_antsTimer.stop();
+            return;
+        }
+        m_antsPhase = (m_antsPhase + 1) % 8;
+        update();
+    });
     setAccessibleDescription(tr("Shows the selected image. Scroll to zoom, drag to pan, double-click to switch between fit and 100 %."));
 
     auto makeAction = [this](const QString &icon, const QString &text, const QString &tip,
@@ -280,7 +290,9 @@ bool CanvasView::canPan() const
 
 void CanvasView::updateCursor()
 {
-    if (m_panning)
+    if (m_tool != SelectionTool::None && !m_panning)
+        setCursor(Qt::CrossCursor);
+    else if (m_panning)
         setCursor(Qt::ClosedHandCursor);
     else if (canPan())
         setCursor(Qt::OpenHandCursor);
@@ -410,7 +422,73 @@ void CanvasView::paintEvent(QPaintEvent *)
     if (m_image.hasAlphaChannel())
         drawCheckerboard(painter, target.intersected(QRectF(rect())));
     drawImage(painter, target);
+    paintSelection(painter, target);
     paintOverlays(painter);
+}
+
+bool CanvasView::canSelect() const
+{
+    return m_selection && !m_selection->isNull() && !m_draft && !m_image.isNull() && m_selection->size() == m_image.size();
+}
+
+void CanvasView::setSelectionMask(SelectionMask *mask)
+{
+    m_gesture.cancel();
+    m_selection = mask;
+    m_overlay.reset();
+    selectionChanged();
+}
+
+void CanvasView::setSelectionTool(SelectionTool tool)
+{
+    m_gesture.cancel();
+    m_tool = tool;
+    updateCursor();
+    update();
+}
+
+void CanvasView::setBrushSize(int pixels)
+{
+    m_brushSize = std::clamp(pixels, 1, 1000);
+    update();
+}
+
+void CanvasView::selectionChanged()
+{
+    if (m_selection && !m_selection->isEmpty() && !m_antsTimer.isActive())
+        m_antsTimer.start();
+    update();
+}
+
+void CanvasView::paintSelection(QPainter &painter, const QRectF &target)
+{
+    if (!canSelect())
+        return;
+    const bool painting = m_gesture.isActive()
+                          && (m_gesture.tool() == SelectionTool::Brush || m_gesture.tool() == SelectionTool::Eraser);
+    m_overlay.paint(painter, target, *m_selection, m_antsPhase, !painting);
+    const QTransform toWidget = QTransform::fromTranslate(target.left(), target.top())
+                                    .scale(target.width() / m_image.width(), target.height() / m_image.height());
+    painter.save();
+    if (const QPainterPath preview = m_gesture.previewPath(); !preview.isEmpty()) {
+        const QPainterPath shown = toWidget.map(preview);
+        painter.setPen(QPen(Qt::white, 0));
+        painter.drawPath(shown);
+        QPen dash(Qt::black, 0, Qt::DashLine);
+        painter.setPen(dash);
+        painter.drawPath(shown);
+    }
+    if ((m_tool == SelectionTool::Brush || m_tool == SelectionTool::Eraser) && m_hovering) {
+        // The brush's footprint at the pointer, so its size is visible before painting.
+        const double r = m_brushSize / 2.0 * toWidget.m11();
+        painter.setRenderHint(QPainter::Antialiasing);
+        painter.setBrush(Qt::NoBrush);
+        painter.setPen(QPen(QColor(255, 255, 255, 220), 1.5));
+        painter.drawEllipse(m_hover, r, r);
+        painter.setPen(QPen(QColor(0, 0, 0, 200), 1, Qt::DashLine));
+        painter.drawEllipse(m_hover, r, r);
+    }
+    painter.restore();
 }
 
 void CanvasView::paintEmptyState(QPainter &painter)
@@ -517,6 +595,19 @@ void CanvasView::wheelEvent(QWheelEvent *event)
 
 void CanvasView::mousePressEvent(QMouseEvent *event)
 {
+    if (event->button() == Qt::LeftButton && m_tool != SelectionTool::None) {
+        // With a tool chosen the left button selects; the middle button still pans.
+        if (canSelect()) {
+            m_gesture.begin(m_tool, mapToImage(event->position()), event->modifiers(), m_selection, m_brushSize);
+            if (m_gesture.tool() == SelectionTool::Brush || m_gesture.tool() == SelectionTool::Eraser) {
+                m_overlay.reset();
+                Q_EMIT selectionEdited();
+            }
+            update();
+        }
+        event->accept();
+        return;
+    }
     if ((event->button() == Qt::LeftButton || event->button() == Qt::MiddleButton) && canPan()) {
         m_panning = true;
         m_panStart = event->position();
@@ -530,6 +621,17 @@ void CanvasView::mousePressEvent(QMouseEvent *event)
 
 void CanvasView::mouseMoveEvent(QMouseEvent *event)
 {
+    m_hover = event->position();
+    m_hovering = true;
+    if (m_gesture.isActive()) {
+        if (m_gesture.move(mapToImage(event->position())))
+            Q_EMIT selectionEdited();
+        update();
+        event->accept();
+        return;
+    }
+    if (m_tool == SelectionTool::Brush || m_tool == SelectionTool::Eraser)
+        update();
     if (m_panning) {
         m_offset = m_panStartOffset + (event->position() - m_panStart);
         clampOffset();
@@ -543,6 +645,13 @@ void CanvasView::mouseMoveEvent(QMouseEvent *event)
 
 void CanvasView::mouseReleaseEvent(QMouseEvent *event)
 {
+    if (m_gesture.isActive() && event->button() == Qt::LeftButton) {
+        if (m_gesture.end(mapToImage(event->position())))
+            Q_EMIT selectionEdited();
+        selectionChanged();
+        event->accept();
+        return;
+    }
     if (m_panning && (event->button() == Qt::LeftButton || event->button() == Qt::MiddleButton)) {
         m_panning = false;
         updateCursor();
@@ -581,8 +690,20 @@ void CanvasView::keyPressEvent(QKeyEvent *event)
     event->accept();
 }
 
+void CanvasView::leaveEvent(QEvent *event)
+{
+    m_hovering = false;
+    if (m_tool == SelectionTool::Brush || m_tool == SelectionTool::Eraser)
+        update();
+    QWidget::leaveEvent(event);
+}
+
 void CanvasView::mouseDoubleClickEvent(QMouseEvent *event)
 {
+    if (event->button() == Qt::LeftButton && m_tool != SelectionTool::None) {
+        mousePressEvent(event); // a quick second click of a tool is a click, not a zoom toggle
+        return;
+    }
     if (event->button() == Qt::LeftButton && hasImage()) {
         if (m_fitMode && std::abs(fitZoom() - 1.0) > 1e-9)
             setZoom(1.0, event->position());

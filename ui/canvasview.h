@@ -1,5 +1,8 @@
 #pragma once
 
+#include "ui/selectionoverlay.h"
+#include "ui/selectiontool.h"
+
 #include <QFutureWatcher>
 #include <QImage>
 #include <QPixmap>
@@ -19,6 +22,11 @@ namespace nb2 {
  * views are resampled off the GUI thread; until that arrives the painter's bilinear
  * filter is used. Also draws an empty-state message, a zoom indicator and a "draft"
  * overlay for the preview image a streaming request shows before the final one.
+ *
+ * Selections (issue 13): with a selection tool chosen and a SelectionMask handed over (the
+ * frame's, sized like the picture), a left drag draws a rectangle, ellipse or lasso, or
+ * paints with the brush or eraser; the middle button and the wheel still pan and zoom. The
+ * selection is drawn tinted with marching ants. The view does not own the mask.
  *
  * The image is handed over decoded (QImage decoded on a worker, or a QPixmap made on the
  * GUI thread); the view never touches files.
@@ -74,6 +82,17 @@ public:
     void setEmptyText(const QString &text);
     QString emptyText() const { return m_emptyText; }
 
+    /** The selection drawn and edited here (not owned; null: none, the tools do nothing). */
+    void setSelectionMask(SelectionMask *mask);
+    SelectionMask *selectionMask() const { return m_selection; }
+    void setSelectionTool(SelectionTool tool);
+    SelectionTool selectionTool() const { return m_tool; }
+    /** Brush and eraser diameter in image pixels. */
+    void setBrushSize(int pixels);
+    int brushSize() const { return m_brushSize; }
+    /** The mask was changed outside the view (invert, clear): draw it again. */
+    void selectionChanged();
+
     void setZoomIndicatorVisible(bool visible);
     bool isZoomIndicatorVisible() const { return m_showZoomIndicator; }
     /** "Fit · 35 %" or "200 %", as the indicator shows it. */
@@ -103,6 +122,8 @@ Q_SIGNALS:
     void zoomChanged(double zoom);
     /** Zoom or position changed (by the user or programmatically). */
     void viewChanged();
+    /** The user changed the selection with a tool. */
+    void selectionEdited();
 
 protected:
     /** Draws the image into `target` (widget coordinates); compare views override this. */
@@ -119,6 +140,7 @@ protected:
     void mouseMoveEvent(QMouseEvent *event) override;
     void mouseReleaseEvent(QMouseEvent *event) override;
     void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void leaveEvent(QEvent *event) override;
     void keyPressEvent(QKeyEvent *event) override;
     void changeEvent(QEvent *event) override;
 
@@ -135,6 +157,9 @@ private:
     void startRescale();
     void paintEmptyState(QPainter &painter);
     void paintOverlays(QPainter &painter);
+    void paintSelection(QPainter &painter, const QRectF &target);
+    /** A selection tool works here now: a mask of the picture's size, not a draft. */
+    bool canSelect() const;
 
     QImage m_image;
     QPixmap m_pixmap;
@@ -161,6 +186,16 @@ private:
     QPixmap m_scaled;
     double m_scaledZoom = 0;
     quint64 m_scaledGeneration = 0;
+
+    SelectionMask *m_selection = nullptr;
+    SelectionTool m_tool = SelectionTool::None;
+    int m_brushSize = 40;
+    SelectionGesture m_gesture;
+    SelectionOverlay m_overlay;
+    QTimer m_antsTimer;
+    int m_antsPhase = 0;
+    QPointF m_hover; // widget position of the pointer, for the brush outline
+    bool m_hovering = false;
 
     QAction *m_zoomInAction = nullptr;
     QAction *m_zoomOutAction = nullptr;

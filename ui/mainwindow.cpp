@@ -3,6 +3,7 @@
 #include "core/api/interactionsclient.h"
 #include "core/api/thinkinglevels.h"
 #include "core/session/costledger.h"
+#include "core/session/precisionrunner.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
 #include "ui/actionmanager.h"
@@ -19,6 +20,7 @@
 #include "ui/pendingindicator.h"
 #include "ui/promptpanel.h"
 #include "ui/screenfit.h"
+#include "ui/selectioncontroller.h"
 #include "ui/sessionmanager.h"
 #include "ui/thumbnailprovider.h"
 #include "ui/timelinemodel.h"
@@ -40,6 +42,7 @@
 #include <QPushButton>
 #include <QStandardPaths>
 #include <QShortcut>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QToolBar>
 #include <QToolButton>
@@ -201,6 +204,8 @@ void MainWindow::buildControllers()
     m_actions->adopt(ActionId::ZoomActual, canvas->zoomActualAction());
     m_imports = new ImportController(m_sessions, m_selection, m_prompt, m_notices, this);
     m_turns = new TurnDispatcher(m_sessions, m_selection, m_prompt, m_imports, m_notices, m_model, m_pending, this);
+    m_selectionTools = new SelectionController(m_sessions, m_selection, m_stage, m_actions, this);
+    m_turns->setPrecision(m_selectionTools, new PrecisionRunner(session(), this));
     m_variants = new VariantsDispatch(m_sessions, m_selection, m_prompt, m_turns, m_notices, m_thumbs, this);
     m_editor = new FrameEditor(session(), m_selection, m_notices, this);
     m_dialogs = new WindowDialogs(m_sessions, m_selection, m_notices, m_actions, m_levels.get(), this);
@@ -237,6 +242,12 @@ void MainWindow::buildMenus()
     fill(menuBar()->addMenu(tr("F&rame")), {{ActionId::Send, ActionId::NewImage, ActionId::FocusPrompt},
                                             {ActionId::Retry, ActionId::Cancel, ActionId::ReAnchor},
                                             {ActionId::Compare, ActionId::ReplayOnto}});
+    const std::initializer_list<std::initializer_list<ActionId>> selectGroups{
+        {ActionId::SelectPan, ActionId::SelectRectangle, ActionId::SelectEllipse, ActionId::SelectLasso,
+         ActionId::SelectBrush, ActionId::SelectEraser},
+        {ActionId::BrushSmaller, ActionId::BrushLarger},
+        {ActionId::SelectInvert, ActionId::SelectClear}};
+    fill(menuBar()->addMenu(tr("&Select")), selectGroups);
     QMenu *view = menuBar()->addMenu(tr("&View"));
     fill(view, {{ActionId::ZoomIn, ActionId::ZoomOut, ActionId::ZoomFit, ActionId::ZoomActual}});
     view->addSeparator();
@@ -258,6 +269,26 @@ void MainWindow::buildMenus()
     spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
     tb->addWidget(spacer);
     fill(tb, {{ActionId::ZoomFit, ActionId::ZoomActual}, {ActionId::Settings}});
+    // The selection tools (issue 13) in their own row under the main bar (on the left they
+    // would widen the window past what an 800×600 screen allows); text only, with short names
+    // (the menu keeps the long ones).
+    addToolBarBreak(Qt::TopToolBarArea);
+    auto *selectBar = new QToolBar(tr("Select Toolbar"), this);
+    addToolBar(Qt::TopToolBarArea, selectBar);
+    selectBar->setMovable(false);
+    selectBar->setObjectName(QStringLiteral("selectToolbar"));
+    selectBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    fill(selectBar, {{ActionId::SelectPan, ActionId::SelectRectangle, ActionId::SelectEllipse, ActionId::SelectLasso,
+                      ActionId::SelectBrush, ActionId::SelectEraser}});
+    selectBar->addWidget(m_selectionTools->brushSizeBox(selectBar));
+    fill(selectBar, {{ActionId::SelectInvert, ActionId::SelectClear}});
+    const QList<QPair<ActionId, QString>> shortNames{
+        {ActionId::SelectPan, tr("Pan")},         {ActionId::SelectRectangle, tr("Rect")},
+        {ActionId::SelectEllipse, tr("Ellipse")}, {ActionId::SelectLasso, tr("Lasso")},
+        {ActionId::SelectBrush, tr("Brush")},     {ActionId::SelectEraser, tr("Eraser")},
+        {ActionId::SelectInvert, tr("Invert")},   {ActionId::SelectClear, tr("Deselect")}};
+    for (const auto &[id, name] : shortNames)
+        action(id)->setIconText(name);
     // Icon-only where the text would crowd the bar.
     for (ActionId id : {ActionId::Undo, ActionId::Redo, ActionId::Settings, ActionId::ZoomFit, ActionId::ZoomActual}) {
         if (auto *b = qobject_cast<QToolButton *>(tb->widgetForAction(action(id))))

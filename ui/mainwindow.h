@@ -23,6 +23,7 @@ class ReplayPanel;
 class NoticePresenter;
 class PendingIndicator;
 class PromptPanel;
+class SelectionController;
 class SessionController;
 class SessionManager;
 class ThinkingLevels;
@@ -66,6 +67,8 @@ public:
     SessionController *session() const;
     FrameSelection *selection() const { return m_selection; }
     TurnDispatcher *turns() const { return m_turns; }
+    /** The canvas selection per frame and its tools (issue 13). */
+    SelectionController *selectionTools() const { return m_selectionTools; }
     VariantsDispatch *variants() const { return m_variants; }
     ImportController *imports() const { return m_imports; }
     ImageStage *stage() const { return m_stage; }
@@ -120,6 +123,7 @@ private:
     SessionManager *m_sessions = nullptr;
     ActionManager *m_actions = nullptr;
     FrameSelection *m_selection = nullptr;
+    SelectionController *m_selectionTools = nullptr;
     ImageStage *m_stage = nullptr;
     ImportController *m_imports = nullptr;
     TurnDispatcher *m_turns = nullptr;

@@ -1,6 +1,7 @@
 #include "ui/promptpanel.h"
 
 #include "core/api/imageinput.h"
+#include "ui/selectionchoice.h"
 #include "ui/theme.h"
 
 #include <QComboBox>
@@ -34,6 +35,8 @@ PromptPanel::PromptPanel(QWidget *parent) : QWidget(parent)
     m_context->setTextFormat(Qt::RichText);
     m_context->setWordWrap(true);
     outer->addWidget(m_context);
+    m_selectionChoice = new SelectionChoice(this);
+    outer->addWidget(m_selectionChoice);
 
     m_edit = new QPlainTextEdit(this);
     m_edit->setObjectName(QStringLiteral("promptEdit"));
@@ -203,6 +206,8 @@ void PromptPanel::updateButton()
                                        : tr("Send the prompt as %n sibling branches of the selected frame at once: "
                                             "an explicit fork (Ctrl+Enter)", nullptr, n);
     }
+    if (m_plan.region != RegionMode::None) // issue 13: one region/protect edit is sent, variants or not
+        text = m_plan.region == RegionMode::Region ? tr("Edit region") : tr("Edit, protect selection");
     m_send->setText(text);
     m_send->setIcon(themeIcon(m_mode == Mode::Branch || (variants() > 1 && m_mode != Mode::Generate) ? QStringLiteral("branch")
                               : m_mode == Mode::Generate ? QStringLiteral("generate")

@@ -13,6 +13,7 @@ class QToolButton;
 
 namespace nb2 {
 
+class SelectionChoice;
 class StyleSlot;
 
 /**
@@ -52,6 +53,8 @@ public:
     /** preview: a small decoded image (made off the GUI thread); empty path clears the slot. */
     void setStyleFile(const QString &path, const QImage &preview = {});
     StyleSlot *styleSlot() const { return m_style; }
+    /** Edit region / Protect, feather, continue from the raw image (issue 13); shown when they apply. */
+    SelectionChoice *selectionChoice() const { return m_selectionChoice; }
 
     QPushButton *sendButton() const { return m_send; }
 
@@ -94,6 +97,7 @@ private:
     QComboBox *m_thinking = nullptr;
     QLabel *m_aspectLabel = nullptr;
     StyleSlot *m_style = nullptr;
+    SelectionChoice *m_selectionChoice = nullptr;
     QToolButton *m_newImage = nullptr;
     QPushButton *m_send = nullptr;
     QSpinBox *m_variants = nullptr;

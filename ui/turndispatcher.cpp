@@ -1,11 +1,14 @@
 #include "ui/turndispatcher.h"
 
+#include "core/session/precisionrunner.h"
 #include "core/session/sessioncontroller.h"
 #include "ui/frameselection.h"
 #include "ui/importcontroller.h"
 #include "ui/noticepresenter.h"
 #include "ui/pendingindicator.h"
 #include "ui/promptpanel.h"
+#include "ui/selectionchoice.h"
+#include "ui/selectioncontroller.h"
 #include "ui/sessionmanager.h"
 #include "ui/timelinemodel.h"
 #include "ui/windowpreferences.h"
@@ -68,11 +71,39 @@ TurnPlan TurnDispatcher::plan() const
     in.newImageRequested = m_selection->isNewImageRequested();
     in.styleReference = !m_prompt->styleFile().isEmpty();
     in.generateAspect = WindowPreferences::generateAspect();
+    if (m_selections && m_selections->hasSelection())
+        in.selection = m_prompt->selectionChoice()->mode() == RegionMode::None ? RegionMode::Region
+                                                                              : m_prompt->selectionChoice()->mode();
+    in.continueFromRaw = m_prompt->selectionChoice()->continueFromRaw();
     return TurnPlanner::plan(in);
+}
+
+void TurnDispatcher::setPrecision(SelectionController *selections, PrecisionRunner *runner)
+{
+    m_selections = selections;
+    m_precision = runner;
+    connect(selections, &SelectionController::changed, this, &TurnDispatcher::updatePlan);
+    connect(m_prompt->selectionChoice(), &SelectionChoice::choiceChanged, this, &TurnDispatcher::updatePlan);
+    connect(runner, &PrecisionRunner::started, this, &TurnDispatcher::onRegionStarted);
+    connect(runner, &PrecisionRunner::failed, this, [this](int ticket, const Error &error) {
+        if (!m_regionSends.remove(ticket))
+            return;
+        m_notices->show(NoticeKind::Error, NoticePresenter::describe(error)); // the prompt stays for another try
+    });
+    connect(runner, &PrecisionRunner::compositeFailed, this, [this](const QString &frameId, const Error &error) {
+        m_notices->show(NoticeKind::Error, tr("%1: the edit came back but could not be composited with its parent: %2")
+                                               .arg(m_selection->label(frameId), NoticePresenter::describe(error)));
+    });
+    updatePlan();
 }
 
 void TurnDispatcher::updatePlan()
 {
+    SessionController *s = m_sessions->session();
+    const QString id = m_selection->isNewImageRequested() || !s->isOpen() ? QString() : m_selection->currentId();
+    const Frame f = id.isEmpty() ? Frame() : s->graph().value(id);
+    m_prompt->selectionChoice()->setState(m_selections && m_selections->hasSelection() && !id.isEmpty(),
+                                          !f.regionEdit.isEmpty() && f.isDone() && !f.interactionId.isEmpty());
     const TurnPlan p = plan();
     m_prompt->setPlan(p);
     Q_EMIT planChanged(p);
@@ -104,6 +135,10 @@ void TurnDispatcher::submit()
     params.thinkingLevel = m_prompt->thinkingLevel();
     params.aspectRatio = p.aspectLocked && !p.aspectRatio.isEmpty() ? p.aspectRatio : m_prompt->aspectRatio();
     params.newBranch = p.newBranch;
+    if (p.region != RegionMode::None) {
+        submitRegion(p, id, params);
+        return;
+    }
     const QString styleFile = m_prompt->styleFile();
     if (m_prompt->variants() > 1) { // one prompt, N sibling turns: ui/variantsdispatch
         const QString copy = p.kind == TurnMode::Style ? m_imports->styleCopyFor(styleFile) : QString();
@@ -148,6 +183,49 @@ void TurnDispatcher::submit()
     // The keyboard focus stays where it was (usually the prompt): the next prompt can be typed
     // while this one runs, and nothing typed is lost when it finishes.
     m_selection->select(r.value());
+    updatePending();
+}
+
+void TurnDispatcher::submitRegion(const TurnPlan &p, const QString &parentId, const TurnParams &params)
+{
+    if (!m_precision || !m_selections) {
+        m_notices->show(NoticeKind::Error, tr("Region edits are not available here."));
+        return;
+    }
+    if (!m_regionSends.isEmpty()) {
+        m_notices->status(tr("The selection is still being prepared; the edit is sent in a moment."), 3000);
+        return;
+    }
+    const EditMask selection = m_selections->currentMask();
+    PrecisionRequest request;
+    request.parentId = parentId;
+    request.mode = p.region;
+    // The stored mask says what may change: the selection for Edit region, the rest for Protect.
+    request.mask = p.region == RegionMode::Protect ? selection.inverted() : selection;
+    request.feather = m_prompt->selectionChoice()->feather();
+    request.params = params;
+    request.inlineParent = p.kind == TurnMode::EditLocal;
+    const Result<int> ticket = m_precision->start(request);
+    if (!ticket) {
+        m_notices->show(NoticeKind::Error, NoticePresenter::describe(ticket.error()));
+        return;
+    }
+    m_regionSends.insert(ticket.value(), {parentId, params.prompt});
+    m_notices->status(p.region == RegionMode::Region ? tr("Preparing the selected region…")
+                                                     : tr("Preparing the protected selection…"), 3000);
+}
+
+void TurnDispatcher::onRegionStarted(int ticket, const QString &frameId)
+{
+    if (!m_regionSends.contains(ticket))
+        return;
+    const RegionSend sent = m_regionSends.take(ticket);
+    m_notices->clear();
+    if (m_prompt->prompt() == sent.prompt) // not if the user has started the next prompt meanwhile
+        m_prompt->clearPrompt();
+    m_selections->copySelection(sent.parentId, frameId);
+    if (m_selection->currentId() == sent.parentId)
+        m_selection->select(frameId);
     updatePending();
 }
 

@@ -16,10 +16,13 @@ class FrameSelection;
 class ImportController;
 class NoticePresenter;
 class PendingIndicator;
+class PrecisionRunner;
 class PromptPanel;
+class SelectionController;
 class SessionManager;
 class TimelineModel;
 struct Error;
+struct TurnParams;
 
 /**
  * Sends turns and answers for them: it plans the next turn with the TurnPlanner (so the
@@ -37,6 +40,13 @@ public:
 
     TurnDispatcher(SessionManager *sessions, FrameSelection *selection, PromptPanel *prompt, ImportController *imports,
                    NoticePresenter *notices, TimelineModel *model, PendingIndicator *pending, QObject *parent);
+
+    /**
+     * Region and protect edits (issue 13): the canvas selection and the runner that prepares,
+     * sends and composites them. Without them a selection is never used.
+     */
+    void setPrecision(SelectionController *selections, PrecisionRunner *runner);
+    PrecisionRunner *precisionRunner() const { return m_precision; }
 
     /** The turn Send would make now. */
     TurnPlan plan() const;
@@ -78,6 +88,9 @@ private:
     void retryNow(const QString &frameId, bool automatic);
     void scheduleRetry(const QString &frameId, int delayMs);
     void cancelScheduledRetry(const QString &frameId);
+    /** Sends a region/protect plan through the PrecisionRunner (mask and crop written on a worker first). */
+    void submitRegion(const TurnPlan &plan, const QString &parentId, const TurnParams &params);
+    void onRegionStarted(int ticket, const QString &frameId);
 
     SessionManager *m_sessions;
     FrameSelection *m_selection;
@@ -95,6 +108,13 @@ private:
         int maxAttempts = 0;
     };
     QHash<QString, ClientWait> m_clientWaits; // the client is sleeping before its next attempt
+    SelectionController *m_selections = nullptr;
+    PrecisionRunner *m_precision = nullptr;
+    struct RegionSend {
+        QString parentId;
+        QString prompt;
+    };
+    QHash<int, RegionSend> m_regionSends; // by PrecisionRunner ticket: being prepared, not yet a frame
 };
 
 } // namespace nb2

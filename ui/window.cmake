@@ -23,6 +23,11 @@ list(APPEND NB2UI_SOURCES
     importcontroller.h importcontroller.cpp
     sessionmanager.h sessionmanager.cpp
     turndispatcher.h turndispatcher.cpp
+    selectionmask.h selectionmask.cpp
+    selectiontool.h selectiontool.cpp
+    selectionoverlay.h selectionoverlay.cpp
+    selectioncontroller.h selectioncontroller.cpp
+    selectionchoice.h selectionchoice.cpp
     variantsdispatch.h variantsdispatch.cpp
     variantgrid.h variantgrid.cpp
     screenfit.h screenfit.cpp

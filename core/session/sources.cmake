@@ -19,4 +19,5 @@ nb2_core_area(nb2core_session DEPENDS nb2core_edit SOURCES
     session/replayplan.h session/replayplan.cpp
     session/replayqueue.h session/replayqueue.cpp
     session/replayrunner.h session/replayrunner.cpp
+    session/precisionrunner.h session/precisionrunner.cpp
 )

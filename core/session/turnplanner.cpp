@@ -19,6 +19,8 @@ TurnInput TurnInput::fromGraph(const FrameGraph &graph, const QString &frameId, 
     in.frameAspect = f->aspectRatio;
     in.imageSize = QSize(f->image.width, f->image.height);
     in.continuations = TurnPlanner::continuationCount(graph, frameId);
+    in.composited = !f->regionEdit.isEmpty();
+    in.compositePending = in.composited && f->isDone() && f->regionEdit.rawFile.isEmpty();
     return in;
 }
 
@@ -55,9 +57,12 @@ TurnPlan TurnPlanner::plan(const TurnInput &in)
         return p;
     }
 
-    p.aspectRatio = !in.frameAspect.isEmpty() ? in.frameAspect
-                    : in.imageSize.isValid() && !in.imageSize.isEmpty() ? nearestAspectRatio(in.imageSize)
-                                                                         : QString();
+    const bool sized = in.imageSize.isValid() && !in.imageSize.isEmpty();
+    // A composite has its parent's shape, whatever ratio its crop was sent at.
+    p.aspectRatio = in.composited && sized      ? nearestAspectRatio(in.imageSize)
+                    : !in.frameAspect.isEmpty() ? in.frameAspect
+                    : sized                     ? nearestAspectRatio(in.imageSize)
+                                                : QString();
     if (in.status != FrameStatus::Done) {
         p.kind = TurnMode::Edit;
         p.sendable = false;
@@ -70,29 +75,65 @@ TurnPlan TurnPlanner::plan(const TurnInput &in)
         return p;
     }
 
+    if (in.compositePending) {
+        p.kind = TurnMode::Edit;
+        p.sendable = false;
+        p.aspectLocked = true;
+        p.reason = QStringLiteral("<i>%1</i>").arg(
+            tr("%1 is being composited with its parent; you can edit it in a moment.").arg(in.frameLabel).toHtmlEscaped());
+        return p;
+    }
+
     p.newBranch = in.continuations > 0;
-    // An imported picture is sent inline, unless it came with a server id to continue from.
+    // An imported picture is sent inline, unless it came with a server id to continue from. A
+    // composite is sent inline too (the server holds the raw image, not what the user sees),
+    // unless the user asked to continue the raw image by id.
     const bool local = in.kind == FrameKind::Import && !in.hasInteractionId;
+    const bool compositeInline = in.composited && (!in.continueFromRaw || !in.hasInteractionId);
+    const QString fromComposite = tr("continues from your composited image (sent inline)");
+    const QString fromRaw = tr("continues from the server's raw image by id (not the composite you see)");
+    const QString lane = tr("on a new lane (shown dashed on the timeline)");
     if (in.styleReference) {
         p.kind = TurnMode::Style;
         p.reason = p.newBranch ? tr("<b>Branch from %1</b> — restyled after the style reference, on a new lane "
                                     "(shown dashed on the timeline).").arg(in.frameLabel)
                                : tr("<b>Restyle %1</b> — after the style reference; both pictures are sent with "
                                     "the prompt.").arg(in.frameLabel);
-    } else if (local) {
+        if (in.selection != RegionMode::None)
+            p.reason += QLatin1Char(' ') + tr("The selection is not used by a restyle.");
+    } else if (in.selection == RegionMode::Region) {
         p.kind = TurnMode::EditLocal;
-        p.reason = p.newBranch ? tr("<b>Branch from %1</b> — it already has a continuation; the picture is sent "
-                                    "with the prompt on a new lane (shown dashed on the timeline).").arg(in.frameLabel)
-                               : tr("<b>Edit %1</b> — the picture is sent with the prompt (local edit).").arg(in.frameLabel);
+        p.region = RegionMode::Region;
+        p.aspectLocked = true; // the crop's own ratio is sent
+        p.reason = p.newBranch
+            ? tr("<b>Branch from %1, edit the selected region</b> — the selection and a margin are sent inline and "
+                 "pasted back with a feathered edge, %2.").arg(in.frameLabel, lane)
+            : tr("<b>Edit the selected region of %1</b> — the selection and a margin are sent inline and pasted back "
+                 "with a feathered edge; the rest stays exactly as it is.").arg(in.frameLabel);
+    } else if (local || compositeInline) {
+        p.kind = TurnMode::EditLocal;
+        p.compositeInline = compositeInline;
+        p.aspectLocked = compositeInline; // a composite continues its chain, at the chain's ratio
+        const QString how = compositeInline ? fromComposite : tr("the picture is sent with the prompt (local edit)");
+        p.reason = p.newBranch ? tr("<b>Branch from %1</b> — it already has a continuation; %2, %3.")
+                                     .arg(in.frameLabel, how, lane)
+                               : tr("<b>Edit %1</b> — %2.").arg(in.frameLabel, how);
     } else if (p.newBranch) {
         p.kind = TurnMode::Branch;
         p.aspectLocked = true;
-        p.reason = tr("<b>Branch from %1</b> — it already has a continuation; this starts a new lane "
-                      "(shown dashed on the timeline).").arg(in.frameLabel);
+        p.reason = in.composited ? tr("<b>Branch from %1</b> — it already has a continuation; %2, %3.")
+                                       .arg(in.frameLabel, fromRaw, lane)
+                                 : tr("<b>Branch from %1</b> — it already has a continuation; this starts a new lane "
+                                      "(shown dashed on the timeline).").arg(in.frameLabel);
     } else {
         p.kind = TurnMode::Edit;
         p.aspectLocked = true;
-        p.reason = tr("<b>Edit %1</b> — continues its chain.").arg(in.frameLabel);
+        p.reason = in.composited ? tr("<b>Edit %1</b> — %2.").arg(in.frameLabel, fromRaw)
+                                 : tr("<b>Edit %1</b> — continues its chain.").arg(in.frameLabel);
+    }
+    if (in.selection == RegionMode::Protect && p.kind != TurnMode::Style) {
+        p.region = RegionMode::Protect;
+        p.reason += QLatin1Char(' ') + tr("The whole picture is edited; the selected pixels are then restored exactly.");
     }
     return p;
 }

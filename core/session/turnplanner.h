@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/session/frame.h"
+#include "core/session/frameedit.h"
 
 #include <QCoreApplication>
 #include <QSize>
@@ -32,6 +33,11 @@ struct TurnInput {
     int continuations = 0;          // children that continue it (see countsAsContinuation)
     bool styleReference = false;    // the style slot holds a checked picture
     QString generateAspect;         // the ratio last chosen for Generate
+    /** A selection on the frame and how the prompt panel says to use it (None: no selection). */
+    RegionMode selection = RegionMode::None;
+    bool composited = false;        // the frame's picture is a composite (region/protect edit): the server holds another
+    bool compositePending = false;  // ... whose composite is still being made on a worker
+    bool continueFromRaw = false;   // the user chose to continue the server's raw image by id instead
 
     /** The input for `frameId` in `graph` (no frame: Generate). */
     static TurnInput fromGraph(const FrameGraph &graph, const QString &frameId, const QString &frameLabel);
@@ -46,6 +52,10 @@ struct TurnPlan {
     bool aspectLocked = false;    // chains keep their ratio: shown, not editable
     bool styleIgnored = false;    // a style reference is waiting but Generate does not use it
     QString reason;               // one line of rich text: what Send continues from, or why it cannot
+    /** Region: the selection's crop is sent inline and pasted back; Protect: the selection is restored after. */
+    RegionMode region = RegionMode::None;
+    /** The frame is a composite and its pixels are sent inline (kind EditLocal) rather than its server id. */
+    bool compositeInline = false;
 
     bool operator==(const TurnPlan &other) const = default;
 };
@@ -56,8 +66,16 @@ struct TurnPlan {
  * and the style slot, it decides the kind of request, whether it forks a new branch, the
  * aspect ratio and whether it is locked, and the sentence that explains it. The prompt panel
  * shows the plan and the turn dispatcher sends exactly it, so what the button says is what
- * happens. Order: nothing selected → Generate; not finished → not sendable; style reference
- * → Style; local picture → EditLocal; otherwise Edit, or Branch when it already continues.
+ * happens. Order: nothing selected → Generate; not finished (or its composite not yet made)
+ * → not sendable; style reference → Style; a selection in Region mode → EditLocal of the
+ * crop (region); local picture, or a composite (unless continueFromRaw) → EditLocal;
+ * otherwise Edit, or Branch when it already continues. A selection in Protect mode keeps
+ * the kind the rest of the rules give and adds region = Protect.
+ *
+ * Continuation after a composite (issue 13): what the user sees (the composite) is not what
+ * the server holds (its raw image), so by default the next edit sends the composite inline
+ * ("continues from your composited image (sent inline)"); continueFromRaw continues the
+ * server's raw image by id.
  */
 class TurnPlanner
 {

@@ -10,6 +10,7 @@ using namespace nb2;
 Q_DECLARE_METATYPE(nb2::TurnMode)
 Q_DECLARE_METATYPE(nb2::FrameStatus)
 Q_DECLARE_METATYPE(nb2::FrameKind)
+Q_DECLARE_METATYPE(nb2::RegionMode)
 
 namespace {
 enum class Source { Generated, LocalImport, ImportWithId };
@@ -101,6 +102,92 @@ private Q_SLOTS:
         else
             QVERIFY2(p.reason.contains(reasonPart), qPrintable(p.reason));
         QCOMPARE(p.styleIgnored, p.kind == TurnMode::Generate && input.styleReference);
+    }
+
+    /** Issue 13: a selection (Region/Protect) and the continuation after a composited frame. */
+    void regionPlan_data()
+    {
+        QTest::addColumn<TurnInput>("input");
+        QTest::addColumn<TurnMode>("kind");
+        QTest::addColumn<bool>("newBranch");
+        QTest::addColumn<bool>("sendable");
+        QTest::addColumn<bool>("locked");
+        QTest::addColumn<RegionMode>("region");
+        QTest::addColumn<bool>("compositeInline");
+        QTest::addColumn<QString>("reasonPart");
+
+        const auto with = [](TurnInput in, RegionMode selection, bool composited = false, bool fromRaw = false) {
+            in.selection = selection;
+            in.composited = composited;
+            in.continueFromRaw = fromRaw;
+            return in;
+        };
+        const TurnInput gen = selected(FrameStatus::Done, Source::Generated, 0, false);
+        const TurnInput genBranch = selected(FrameStatus::Done, Source::Generated, 1, false);
+        const TurnInput local = selected(FrameStatus::Done, Source::LocalImport, 0, false);
+        const TurnInput styled = selected(FrameStatus::Done, Source::Generated, 0, true);
+        using R = RegionMode;
+        QTest::newRow("region") << with(gen, R::Region) << TurnMode::EditLocal << false << true << true << R::Region
+                                << false << "Edit the selected region of #3";
+        QTest::newRow("region, branch") << with(genBranch, R::Region) << TurnMode::EditLocal << true << true << true
+                                        << R::Region << false << "edit the selected region";
+        QTest::newRow("region of a composite") << with(gen, R::Region, true) << TurnMode::EditLocal << false << true
+                                               << true << R::Region << false << "pasted back";
+        QTest::newRow("region of a local import") << with(local, R::Region) << TurnMode::EditLocal << false << true
+                                                  << true << R::Region << false << "selected region";
+        QTest::newRow("protect") << with(gen, R::Protect) << TurnMode::Edit << false << true << true << R::Protect
+                                 << false << "selected pixels are then restored exactly";
+        QTest::newRow("protect, branch") << with(genBranch, R::Protect) << TurnMode::Branch << true << true << true
+                                         << R::Protect << false << "restored exactly";
+        QTest::newRow("protect a local import") << with(local, R::Protect) << TurnMode::EditLocal << false << true
+                                                << false << R::Protect << false << "local edit";
+        QTest::newRow("protect a composite") << with(gen, R::Protect, true) << TurnMode::EditLocal << false << true
+                                             << true << R::Protect << true << "composited image (sent inline)";
+        QTest::newRow("protect a composite from raw") << with(gen, R::Protect, true, true) << TurnMode::Edit << false
+                                                      << true << true << R::Protect << false << "raw image by id";
+        QTest::newRow("after a composite") << with(gen, R::None, true) << TurnMode::EditLocal << false << true << true
+                                           << R::None << true
+                                           << "continues from your composited image (sent inline)";
+        QTest::newRow("after a composite, branch") << with(genBranch, R::None, true) << TurnMode::EditLocal << true
+                                                   << true << true << R::None << true << "composited image";
+        QTest::newRow("after a composite, from raw") << with(gen, R::None, true, true) << TurnMode::Edit << false
+                                                     << true << true << R::None << false
+                                                     << "server's raw image by id";
+        QTest::newRow("after a composite, from raw, branch") << with(genBranch, R::None, true, true)
+                                                             << TurnMode::Branch << true << true << true << R::None
+                                                             << false << "raw image by id";
+        TurnInput noId = with(local, R::None, true, true);
+        QTest::newRow("raw asked but no server id") << noId << TurnMode::EditLocal << false << true << true << R::None
+                                                    << true << "composited image (sent inline)";
+        TurnInput compositing = with(gen, R::Region, true);
+        compositing.compositePending = true;
+        QTest::newRow("composite not made yet") << compositing << TurnMode::Edit << false << false << true << R::None
+                                                << false << "being composited";
+        QTest::newRow("style ignores the selection") << with(styled, R::Region) << TurnMode::Style << false << true
+                                                     << false << R::None << false << "not used by a restyle";
+        TurnInput pending = with(selected(FrameStatus::Pending, Source::Generated, 0, false), R::Region);
+        QTest::newRow("selection on a pending frame") << pending << TurnMode::Edit << false << false << true << R::None
+                                                      << false << "still being made";
+        TurnInput fresh = with(gen, R::Region);
+        fresh.newImageRequested = true;
+        QTest::newRow("new image ignores the selection") << fresh << TurnMode::Generate << false << true << false
+                                                         << R::None << false << "New image";
+    }
+
+    void regionPlan()
+    {
+        QFETCH(TurnInput, input);
+        const TurnPlan p = TurnPlanner::plan(input);
+        QTEST(p.kind, "kind");
+        QTEST(p.newBranch, "newBranch");
+        QTEST(p.sendable, "sendable");
+        QTEST(p.aspectLocked, "locked");
+        QTEST(p.region, "region");
+        QTEST(p.compositeInline, "compositeInline");
+        if (input.composited && !input.compositePending && p.kind != TurnMode::Style)
+            QCOMPARE(p.aspectRatio, QStringLiteral("16:9")); // the composite's shape, not the crop's recorded ratio
+        QFETCH(QString, reasonPart);
+        QVERIFY2(p.reason.contains(reasonPart), qPrintable(p.reason));
     }
 
     /** Every combination of the inputs: one rule order, no contradictions. */

@@ -52,6 +52,8 @@ enum : int {
     MadeByAgent,                // bool: an agent asked for this frame through `nb2lite mcp` (shown as an "agent" mark)
     FindState,                  // int(nb2::FindState): the find filter's verdict on the frame
     CostUsd,                    // double: estimated cost of the turn (price table), -1 when the server reported no usage
+    DriftChanged,               // double: fraction of the parent the edit changed (drift meter), -1 when not measured
+    DriftWarning,               // bool: the edit changed more than a small edit should (EditFinisher::warrantsWarning)
 };
 }
 

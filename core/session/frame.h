@@ -116,6 +116,9 @@ struct Frame {
     QString origin;                 // who asked for the turn: empty = a person (app, CLI); kFrameOriginMcp = an agent
     FrameRegionEdit regionEdit;     // a region/protect edit: its mask, mode, crop and the server's raw image (image = composite)
     FrameDrift drift;               // how much this edit changed its parent (empty: not measured)
+    QString promptSent;             // the prompt as sent when it differs from `prompt` (the branch's keep-list appended); empty: `prompt` was sent
+    QStringList keepList;           // the keep-list set on this frame for it and its descendants (core/session/keeplist.h)
+    bool keepListSet = false;       // keepList applies from here (an empty list set here clears an inherited one)
 
     QJsonObject extra;              // unknown fields, preserved verbatim
 

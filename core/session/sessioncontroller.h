@@ -190,6 +190,8 @@ public:
     bool setTitle(const QString &frameId, const QString &title);
     bool setStarred(const QString &frameId, bool starred);
     bool setNote(const QString &frameId, const QString &note);
+    /** Sets the keep-list in force from this frame down (set false: inherit the ancestors' again); undoable. See keeplist.h. */
+    bool setKeepList(const QString &frameId, const QStringList &items, bool set = true);
     /** Moves the frame and its descendants to the trash. Refused (Conflict) while any of them is pending. */
     Result<void> deleteFrame(const QString &frameId);
     /** Moves the frames only this branch has (see FrameGraph::branchOwnFrames) to the trash. */

@@ -16,4 +16,6 @@ nb2_core_area(nb2core_session DEPENDS nb2core_edit SOURCES
     session/costledger.h session/costledger.cpp
     session/framefilter.h session/framefilter.cpp
     session/precisionedit.h session/precisionedit.cpp
+    session/editfinisher.h session/editfinisher.cpp
+    session/keeplist.h session/keeplist.cpp
 )

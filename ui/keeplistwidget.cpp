@@ -169,7 +169,7 @@ bool KeepListWidget::eventFilter(QObject *watched, QEvent *event)
 {
     if (watched == m_list && event->type() == QEvent::KeyPress) {
         const auto *key = static_cast<QKeyEvent *>(event);
-        if ((key->key() == Qt::Key_Delete || key->key() == Qt::Key_Backspace) && m_list->state() != QAbstractItemView::EditingState) {
+        if ((key->key() == Qt::Key_Delete || key->key() == Qt::Key_Backspace)) {
             removeItem(m_list->currentRow());
             return true;
         }

@@ -10,6 +10,8 @@
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
 
+#include <nlohmann/json.hpp>
+
 namespace nb2::cli {
 
 namespace {

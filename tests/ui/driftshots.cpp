@@ -16,6 +16,8 @@
 #include "ui/sessionmanager.h"
 #include "ui/theme.h"
 #include "ui/turndispatcher.h"
+#include "core/session/appsettings.h"
+#include "ui/canvasview.h"
 #include "ui/windowsettings.h"
 #include "uitesthelpers.h"
 

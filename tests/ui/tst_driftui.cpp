@@ -20,6 +20,8 @@
 #include "ui/timelinedelegate.h"
 #include "ui/timelinemodel.h"
 #include "ui/turndispatcher.h"
+#include "core/session/appsettings.h"
+#include "ui/canvasview.h"
 #include "ui/windowsettings.h"
 #include "uitesthelpers.h"
 

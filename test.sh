@@ -8,5 +8,6 @@ PATH="$("$root/packaging/ensure-node.sh"):$PATH"
 export PATH
 (cd "$root/tests/conformance" && npm ci --no-audit --no-fund --loglevel=error)
 (cd "$root/tests/mcp" && npm ci --no-audit --no-fund --loglevel=error)
+(cd "$root/bench/node" && npm ci --no-audit --no-fund --loglevel=error) # the benchmark's SDK side
 cd "$build"
 ctest --output-on-failure -j "$(nproc)" "$@"

@@ -1,4 +1,5 @@
 // NB2Lite Studio: QApplication, theme, backend (real key or the built-in demo server), window.
+#include "app/studio/benchprobe.h"
 #include "core/api/apikey.h"
 #include "core/common/translations.h"
 #include "core/fakeapi/fakeserver.h"
@@ -149,6 +150,7 @@ int main(int argc, char *argv[])
     }
 
     nb2::MainWindow window;
+    nb2::installBenchProbe(&window); // only when NB2_BENCH_* asks (nb2lite-bench)
     Backend backend(&window, parser.isSet(demo));
     nb2::KeyStore keyStore;
     nb2::BundleOpener bundleOpener(&window, [&window](const QString &dir) { return window.sessions()->open(dir); });

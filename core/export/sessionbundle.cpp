@@ -208,7 +208,9 @@ Result<ExportReport> SessionBundle::write(const ExportSession &session, const QS
     for (qsizetype i = 0; i < session.sessionFiles.size(); ++i) {
         const QString &rel = session.sessionFiles.at(i);
         const QString &source = sources.at(i);
-        auto bytes = exportfiles::readFile(source);
+        // The manifest is a checkpoint of the journal: the bundle gets it with the tail folded in.
+        auto bytes = rel == QLatin1String("manifest.json") ? SessionStore::foldedManifest(session.sessionDir)
+                                                           : exportfiles::readFile(source);
         if (!bytes)
             return bytes.error();
         QJsonObject o;

@@ -71,6 +71,13 @@ struct FakeServerOptions {
      * other's chains. Empty: memory only. The folder is created on the first write.
      */
     QString storeDir;
+    /**
+     * Benchmarks: when set, every image answer is exactly these JPEG bytes (and a small draft
+     * made from them once) instead of a painted picture, so a request costs the server no
+     * painting, no decoding of the parent and no encoding, and the client's share of a turn can
+     * be measured. Continuity is then not drawn (edits return the same picture).
+     */
+    QByteArray fixedImageJpeg;
 };
 
 /**

@@ -405,10 +405,34 @@ QString toIsoUtc(const QDateTime &dt)
     return dt.toUTC().toString(Qt::ISODateWithMs);
 }
 
+namespace {
+/** The digits at text[at..at+n), or -1. */
+int digits(const QString &text, int at, int n)
+{
+    int v = 0;
+    for (int i = at; i < at + n; ++i) {
+        const char16_t c = text.at(i).unicode();
+        if (c < u'0' || c > u'9')
+            return -1;
+        v = v * 10 + (c - u'0');
+    }
+    return v;
+}
+} // namespace
+
 QDateTime fromIsoUtc(const QString &text)
 {
     if (text.isEmpty())
         return {};
+    // Fast path for what toIsoUtc() writes, "2026-01-02T03:04:05.678Z": a session of 10,000
+    // frames holds ~40,000 of these, and QDateTime::fromString was a fifth of opening it.
+    if (text.size() == 24 && text.at(4) == u'-' && text.at(7) == u'-' && text.at(10) == u'T' && text.at(13) == u':'
+        && text.at(16) == u':' && text.at(19) == u'.' && text.at(23) == u'Z') {
+        const QDate date(digits(text, 0, 4), digits(text, 5, 2), digits(text, 8, 2));
+        const QTime time(digits(text, 11, 2), digits(text, 14, 2), digits(text, 17, 2), digits(text, 20, 3));
+        if (date.isValid() && time.isValid())
+            return QDateTime(date, time, Qt::UTC);
+    }
     QDateTime dt = QDateTime::fromString(text, Qt::ISODateWithMs);
     if (!dt.isValid())
         dt = QDateTime::fromString(text, Qt::ISODate);

@@ -1,10 +1,15 @@
 #include "core/session/journal.h"
+#include "core/session/sessionpaths.h"
+#include <QDir>
+#include <QFileInfo>
 
 #include <QDateTime>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMutexLocker>
+
+#include <optional>
 
 #ifdef Q_OS_UNIX
 #include <unistd.h>
@@ -14,7 +19,43 @@ namespace nb2 {
 
 namespace {
 const QLatin1String kOp("op"), kAt("at"), kFrame("frame"), kFrameId("frame_id"),
-    kInteractionId("interaction_id"), kIds("frame_ids");
+    kInteractionId("interaction_id"), kIds("frame_ids"), kCommit("commit"), kFrames("frames"), kRemoved("removed"),
+    kCurrent("current"), kWriter("w");
+
+/** One write of whole lines, fdatasync'ed. Starts with a newline: ends a torn line a crash left. */
+Result<void> writeLines(const QString &path, const QByteArray &lines)
+{
+    QFile file(path);
+    // Append mode is O_APPEND: one write() per call keeps lines whole across processes.
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Append))
+        return Error::make(writeFailureKind(path, &file),
+                           QStringLiteral("%1: cannot open the journal for appending: %2").arg(path, file.errorString()));
+    if (file.write(lines) != lines.size() || !file.flush())
+        return Error::make(writeFailureKind(path, &file),
+                           QStringLiteral("%1: cannot append to the journal: %2").arg(path, file.errorString()));
+#ifdef Q_OS_UNIX
+    ::fdatasync(file.handle());
+#endif
+    return {};
+}
+
+std::optional<JournalCommit> parseCommit(const QJsonObject &rec)
+{
+    JournalCommit c;
+    c.writer = rec.value(kWriter).toString();
+    const QJsonArray frames = rec.value(kFrames).toArray();
+    for (const QJsonValue &v : frames) {
+        Result<Frame> f = Frame::fromJson(v.toObject());
+        if (!f)
+            return std::nullopt; // a record we cannot fully read is not applied by halves
+        c.upserts.append(std::move(f.value()));
+    }
+    const QJsonArray removed = rec.value(kRemoved).toArray();
+    for (const QJsonValue &v : removed)
+        c.removals.append(v.toString());
+    c.current = rec.value(kCurrent).toString();
+    return c;
+}
 } // namespace
 
 Journal::Journal(QString path) : m_path(std::move(path)) {}
@@ -29,22 +70,87 @@ Result<void> Journal::append(QJsonObject record)
 {
     if (!record.contains(kAt))
         record.insert(kAt, toIsoUtc(QDateTime::currentDateTimeUtc()));
-    QByteArray line = QJsonDocument(record).toJson(QJsonDocument::Compact);
-    line.append('\n');
-
+    const QByteArray line = '\n' + QJsonDocument(record).toJson(QJsonDocument::Compact) + '\n';
     QMutexLocker locker(&m_mutex);
-    QFile file(m_path);
-    // Append mode is O_APPEND: one write() per record keeps lines whole across processes.
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Append))
-        return Error::make(writeFailureKind(m_path, &file),
-                           QStringLiteral("%1: cannot open the journal for appending: %2").arg(m_path, file.errorString()));
-    if (file.write(line) != line.size() || !file.flush())
-        return Error::make(writeFailureKind(m_path, &file),
-                           QStringLiteral("%1: cannot append to the journal: %2").arg(m_path, file.errorString()));
-#ifdef Q_OS_UNIX
-    ::fdatasync(file.handle());
-#endif
-    return {};
+    return writeLines(m_path, line);
+}
+
+Result<qint64> Journal::appendCommits(const QList<JournalCommit> &commits)
+{
+    QByteArray lines("\n");
+    const QString at = toIsoUtc(QDateTime::currentDateTimeUtc());
+    for (const JournalCommit &c : commits) {
+        QJsonArray frames;
+        for (const Frame &f : c.upserts)
+            frames.append(f.toJson());
+        QJsonObject rec{{kOp, kCommit}, {kAt, at}, {kWriter, c.writer}, {kFrames, frames}};
+        if (!c.removals.isEmpty())
+            rec.insert(kRemoved, QJsonArray::fromStringList(c.removals));
+        if (!c.current.isEmpty())
+            rec.insert(kCurrent, c.current);
+        lines += QJsonDocument(rec).toJson(QJsonDocument::Compact) + '\n';
+    }
+    QMutexLocker locker(&m_mutex);
+    if (Result<void> written = writeLines(m_path, lines); !written)
+        return written.error();
+    return qint64(lines.size());
+}
+
+Journal::Tail Journal::readCommits(const QString &path, qint64 from)
+{
+    Tail t;
+    t.end = from;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return t;
+    if (file.size() < from) {
+        t.shrunk = true;
+        return t;
+    }
+    if (!file.seek(from))
+        return t;
+    const QByteArray data = file.readAll();
+    const qsizetype lastNewline = data.lastIndexOf('\n');
+    if (lastNewline < 0)
+        return t; // nothing complete yet (a write in progress, or a torn line the next write ends)
+    t.end = from + lastNewline + 1;
+    std::optional<SessionPaths> paths; // made canonical once, at the first commit
+    qsizetype pos = 0;
+    while (pos <= lastNewline) {
+        const qsizetype nl = data.indexOf('\n', pos);
+        const QByteArray line = QByteArray::fromRawData(data.constData() + pos, nl - pos);
+        pos = nl + 1;
+        if (line.trimmed().isEmpty())
+            continue;
+        QJsonParseError pe;
+        const QJsonDocument doc = QJsonDocument::fromJson(line, &pe);
+        if (pe.error != QJsonParseError::NoError || !doc.isObject()) {
+            ++t.badLines; // a torn write from a crash; the records around it are still good
+            continue;
+        }
+        ++t.records;
+        const QJsonObject rec = doc.object();
+        if (rec.value(kOp).toString() != kCommit)
+            continue;
+        std::optional<JournalCommit> c = parseCommit(rec);
+        if (!c) {
+            ++t.badLines;
+            continue;
+        }
+        // Every path a commit names must stay inside the session, as for the manifest: a
+        // crafted journal is refused, never followed out of the folder.
+        if (!paths)
+            paths.emplace(QFileInfo(path).absolutePath());
+        for (const Frame &f : c->upserts) {
+            if (const Result<void> inside = paths->check(f, QStringLiteral("journal")); !inside) {
+                t.unsafe = Error::make(ErrorKind::Unsafe, QStringLiteral("%1: %2").arg(QDir::toNativeSeparators(path),
+                                                                                      inside.error().message));
+                return t;
+            }
+        }
+        t.commits.append(std::move(*c));
+    }
+    return t;
 }
 
 Result<void> Journal::beginTurn(const Frame &frame)
@@ -140,6 +246,26 @@ Journal::Replay Journal::replay(const QString &path)
             r.interactionIds.insert(fid, iid);
             if (r.frames.contains(fid) && r.frames[fid].isPending())
                 r.frames[fid].interactionId = iid;
+        } else if (op == kCommit) {
+            const std::optional<JournalCommit> c = parseCommit(rec);
+            if (!c)
+                continue;
+            for (const Frame &f : c->upserts) {
+                see(f.id);
+                if (!f.interactionId.isEmpty())
+                    r.interactionIds.insert(f.id, f.interactionId);
+                r.frames.insert(f.id, f);
+                r.removed.remove(f.id);
+                r.lastFrameId = f.id;
+            }
+            for (const QString &id : c->removals) {
+                r.removed.insert(id);
+                r.frames.remove(id);
+                r.openTurns.remove(id);
+                r.order.removeAll(id);
+            }
+            if (!c->current.isEmpty())
+                r.current = c->current;
         } else if (op == QLatin1String("remove")) {
             const QJsonArray ids = rec.value(kIds).toArray();
             for (const QJsonValue &v : ids) {

@@ -39,7 +39,7 @@ namespace nb2 {
 namespace {
 
 const QLatin1String kFormat("format"), kSchema("schema_version"), kFrames("frames"),
-    kCurrent("current_frame"), kUpdated("updated_at");
+    kCurrent("current_frame"), kUpdated("updated_at"), kJournalOffset("journal_offset");
 
 QString extensionOrBin(const QString &mime)
 {
@@ -122,7 +122,7 @@ void salvageManifestHead(const QByteArray &raw, QJsonObject *extra, QString *cur
     if (doc.isObject()) {
         QJsonObject root = doc.object();
         *current = root.value(kCurrent).toString();
-        for (const QLatin1String &k : {kFormat, kSchema, kFrames, kCurrent, kUpdated})
+        for (const QLatin1String &k : {kFormat, kSchema, kFrames, kCurrent, kUpdated, kJournalOffset})
             root.remove(k);
         root.remove(QLatin1String("rebuilt_at"));
         *extra = root;
@@ -153,14 +153,18 @@ FrameImage describeImage(const QString &rel, const QByteArray &bytes)
     return image;
 }
 
-/** Serialises the whole manifest and replaces it atomically (temp, fsync, rename); the caller holds the lock. */
-Result<void> writeManifestFile(const QString &dir, const FrameGraph &graph, const QString &current,
-                               const QJsonObject &extra, QByteArray *hashOut)
+/**
+ * Serialises the whole frame table and replaces manifest.json atomically (temp, fsync, rename):
+ * a checkpoint of everything the journal holds up to byte journalOffset. The caller holds the
+ * lock. Returns the manifest's size.
+ */
+QByteArray manifestBytes(const FrameGraph &graph, const QString &current, const QJsonObject &extra, qint64 journalOffset)
 {
     QJsonObject root = extra;
     root.insert(kFormat, QLatin1String(SessionStore::kFormatName));
     root.insert(kSchema, SessionStore::kSchemaVersion);
     root.insert(kUpdated, toIsoUtc(QDateTime::currentDateTimeUtc()));
+    root.insert(kJournalOffset, journalOffset);
     if (!current.isEmpty())
         root.insert(kCurrent, current);
     else
@@ -169,37 +173,72 @@ Result<void> writeManifestFile(const QString &dir, const FrameGraph &graph, cons
     for (const Frame &f : graph.frames())
         frames.append(f.toJson());
     root.insert(kFrames, frames);
-    const QByteArray raw = QJsonDocument(root).toJson(QJsonDocument::Indented);
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
 
+Result<qint64> writeManifestFile(const QString &dir, const FrameGraph &graph, const QString &current,
+                                 const QJsonObject &extra, qint64 journalOffset)
+{
+    const QByteArray raw = manifestBytes(graph, current, extra, journalOffset);
     const QString path = dir + QStringLiteral("/manifest.json");
     QSaveFile file(path); // temp + fsync + rename
     if (!file.open(QIODevice::WriteOnly) || file.write(raw) != raw.size() || !file.commit())
         return Error::make(writeFailureKind(path, &file), QStringLiteral("%1: cannot write the manifest: %2")
                                                               .arg(QDir::toNativeSeparators(path), file.errorString()));
     syncDirectory(dir);
-    *hashOut = QCryptographicHash::hash(raw, QCryptographicHash::Sha256);
-    return {};
+    return qint64(raw.size());
+}
+
+/** Applies one journal commit record to a frame table. */
+void applyCommit(const JournalCommit &c, FrameGraph *graph, QString *current)
+{
+    for (const Frame &f : c.upserts)
+        graph->upsert(f);
+    for (const QString &id : c.removals)
+        graph->remove(id);
+    if (!c.current.isEmpty())
+        *current = c.current;
+}
+
+/**
+ * When the journal's tail has grown large enough that folding it into a new manifest pays:
+ * the checkpoint costs the manifest's size, so it is written once the tail is an eighth of it
+ * (open then parses at most ~1/8 more than the manifest, and each turn's share of checkpoint
+ * writing stays a small constant), and at close once it is a sixteenth (a small session gets
+ * a current manifest whenever it is closed).
+ */
+bool checkpointDue(qint64 tailBytes, qint64 manifestBytes, bool closing)
+{
+    if (tailBytes <= 0)
+        return false;
+    if (closing)
+        return tailBytes * 16 >= manifestBytes;
+    return tailBytes * 8 >= manifestBytes + 64 * 1024;
 }
 
 } // namespace
 
 /**
  * What the GUI thread and the writer thread share. The queue, the counters and the results are
- * guarded by mutex; the disk view (graph, current, extra, hash, unwritten) is touched only by
- * the writer (and by the GUI thread in startWriter(), while the writer is idle).
+ * guarded by mutex; the disk view (graph, current, extra, journal positions) is touched only
+ * by the writer (and by the GUI thread in startWriter(), while the writer is idle).
  */
 struct SessionStore::WriterState {
     struct Task {
-        quint64 gen = 0;             // > 0: a manifest change
+        quint64 gen = 0;             // > 0: a change of the frame table
         QList<Frame> upserts;
         QStringList removals;
         QString current;
         std::function<Result<void>()> run; // a task (journal record, file removal)
-        bool check = false;          // re-read the manifest (the watcher saw a write)
+        bool check = false;          // read what other processes appended (the watcher saw a write)
+        bool checkpoint = false;     // write the manifest now if anything is not in it (close, export)
+        bool closing = false;        // with checkpoint: only if the close policy says so
     };
     struct Report {
-        bool external = false;       // another process's version was adopted
-        FrameGraph graph;            // the disk view after it (when external)
+        bool external = false;       // another process changed the frame table
+        QList<JournalCommit> commits;// ... by these commit records
+        bool full = false;           // ... or replaced the session: graph/current/extra are the new disk view
+        FrameGraph graph;
         QString current;
         QJsonObject extra;
         quint64 writtenGen = 0;      // every change up to this one is on disk
@@ -217,17 +256,24 @@ struct SessionStore::WriterState {
     SessionStore *owner = nullptr;   // outlives every drain (its close() flushes)
     std::atomic<int> lockTimeoutMs{10000};
 
-    // writer-only
+    // writer-only: the disk view = checkpoint + the journal's commit records up to journalEnd
     QString dir;
+    QString writerId;                // this store's mark on its commit records
     FrameGraph graph;
     QString current;
     QJsonObject extra;
-    QByteArray hash;
+    qint64 journalEnd = 0;           // journal bytes folded into the disk view
+    qint64 checkpointOffset = 0;     // journal bytes the manifest on disk holds
+    qint64 manifestBytes = 0;        // its size
     QList<Task> unwritten;           // changes whose write failed: retried with the next one
+    Journal journal;
 
     void drain();
     void writeChanges(const QList<Task> &changes);
+    /** Folds what the journal gained since journalEnd; other writers' commits go into *r. */
+    void foldTail(Report *r);
     void check();
+    void checkpoint(bool closing, bool force);
     void report(Report r);
 };
 
@@ -254,7 +300,7 @@ void SessionStore::WriterState::drain()
             }
             batch.swap(queue);
         }
-        // Consecutive changes become one manifest write; tasks keep their place between writes.
+        // Consecutive changes become one journal write; tasks keep their place between writes.
         QList<Task> changes;
         for (Task &t : batch) {
             if (t.gen > 0) {
@@ -267,6 +313,8 @@ void SessionStore::WriterState::drain()
             }
             if (t.check) {
                 check();
+            } else if (t.checkpoint) {
+                checkpoint(t.closing, !t.closing);
             } else if (t.run) {
                 if (Result<void> done = t.run(); !done) {
                     Report r;
@@ -280,6 +328,44 @@ void SessionStore::WriterState::drain()
         }
         if (!changes.isEmpty())
             writeChanges(changes);
+    }
+}
+
+void SessionStore::WriterState::foldTail(Report *r)
+{
+    const QString path = dir + QStringLiteral("/journal.jsonl");
+    Journal::Tail tail = Journal::readCommits(path, journalEnd);
+    if (tail.shrunk) {
+        // The journal was replaced (a rebuild, a restored copy): start again from the manifest.
+        FrameGraph g;
+        QString cur;
+        QJsonObject ex;
+        qint64 offset = 0;
+        if (!SessionStore::readManifest(dir + QStringLiteral("/manifest.json"), &g, &cur, &ex, &offset, &manifestBytes))
+            return; // unreadable now: keep the view we have; the next event retries
+        graph = std::move(g);
+        current = cur;
+        extra = ex;
+        checkpointOffset = journalEnd = std::max<qint64>(offset, 0);
+        tail = Journal::readCommits(path, journalEnd);
+        r->full = true;
+    }
+    if (tail.unsafe)
+        r->error = *tail.unsafe; // the safe commits before it still apply; the rest is never read
+    for (const JournalCommit &c : std::as_const(tail.commits)) {
+        applyCommit(c, &graph, &current);
+        if (c.writer != writerId) {
+            r->external = true;
+            if (!r->full)
+                r->commits.append(c);
+        }
+    }
+    journalEnd = tail.end;
+    if (r->full) {
+        r->external = true;
+        r->graph = graph;
+        r->current = current;
+        r->extra = extra;
     }
 }
 
@@ -300,42 +386,17 @@ void SessionStore::WriterState::writeChanges(const QList<Task> &changesIn)
         r.error = err;
         report(std::move(r));
     };
+    // The write path: one fdatasync'ed append of a commit record per change, under the lock
+    // file like every write to the session (a rebuild or checkpoint in another process is never
+    // interleaved with it; the lock is a small file, its cost does not grow with the session).
     const Result<std::unique_ptr<QLockFile>> lock = acquireLock(dir + QStringLiteral("/session.lock"), lockTimeoutMs);
     if (!lock)
         return failed(lock.error());
-    // Another process may have written since we last looked: apply our changes to its version.
-    const QString path = dir + QStringLiteral("/manifest.json");
-    QFile file(path);
-    if (file.open(QIODevice::ReadOnly)) {
-        const QByteArray raw = file.readAll();
-        file.close();
-        const QByteArray h = QCryptographicHash::hash(raw, QCryptographicHash::Sha256);
-        if (h != hash) {
-            FrameGraph other;
-            QString otherCurrent;
-            QJsonObject otherExtra;
-            if (const Result<void> read = SessionStore::readManifest(path, &other, &otherCurrent, &otherExtra, nullptr); !read)
-                return failed(read.error()); // never overwrite what we cannot read
-            graph = std::move(other);
-            current = otherCurrent;
-            extra = otherExtra;
-            hash = h;
-            r.external = true;
-        }
-    }
-    for (const Task &c : std::as_const(changes)) {
-        for (const Frame &f : c.upserts)
-            graph.upsert(f);
-        for (const QString &id : c.removals)
-            graph.remove(id);
-        if (!c.current.isEmpty())
-            current = c.current;
-    }
-    if (const Result<void> written = writeManifestFile(dir, graph, current, extra, &hash); !written) {
-        // The disk view now holds changes that are not on disk: re-read before the retry.
-        hash.clear();
-        return failed(written.error());
-    }
+    QList<JournalCommit> commits;
+    for (const Task &c : std::as_const(changes))
+        commits.append(JournalCommit{writerId, c.upserts, c.removals, c.current});
+    if (const Result<qint64> appended = journal.appendCommits(commits); !appended)
+        return failed(appended.error());
     lock.value()->unlock();
     unwritten.clear();
     {
@@ -344,43 +405,62 @@ void SessionStore::WriterState::writeChanges(const QList<Task> &changesIn)
         r.writtenGen = gen;
         cond.wakeAll();
     }
-    if (r.external) {
-        r.graph = graph;
-        r.current = current;
-        r.extra = extra;
-    }
+    // Our records and whatever other processes appended before them join the disk view.
+    foldTail(&r);
     report(std::move(r));
+    if (checkpointDue(journalEnd - checkpointOffset, manifestBytes, false))
+        checkpoint(false, false);
 }
 
-void SessionStore::WriterState::check()
+void SessionStore::WriterState::checkpoint(bool closing, bool force)
 {
-    const QString path = dir + QStringLiteral("/manifest.json");
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
+    if (!force && !checkpointDue(journalEnd - checkpointOffset, manifestBytes, closing))
         return;
-    const QByteArray raw = file.readAll();
-    const QByteArray h = QCryptographicHash::hash(raw, QCryptographicHash::Sha256);
-    if (h == hash)
-        return; // our own write
-    FrameGraph other;
-    QString otherCurrent;
-    QJsonObject otherExtra;
-    if (!SessionStore::readManifest(path, &other, &otherCurrent, &otherExtra, nullptr))
-        return; // mid-write by a tool that does not replace atomically: the next event retries
-    graph = std::move(other);
-    current = otherCurrent;
-    extra = otherExtra;
-    hash = h;
+    // The lock keeps two processes from writing the same checkpoint at once; either one would
+    // be right (each holds exactly the journal up to its offset), so a busy lock just skips it.
+    const Result<std::unique_ptr<QLockFile>> lock =
+        acquireLock(dir + QStringLiteral("/session.lock"), force ? int(lockTimeoutMs) : 200);
+    if (!lock) {
+        if (force) {
+            Report r;
+            r.error = lock.error();
+            QMutexLocker locker(&mutex);
+            r.writtenGen = writtenGen;
+            locker.unlock();
+            report(std::move(r));
+        }
+        return;
+    }
     Report r;
-    r.external = true;
-    r.graph = graph;
-    r.current = current;
-    r.extra = extra;
     {
         QMutexLocker locker(&mutex);
         r.writtenGen = writtenGen;
     }
-    report(std::move(r));
+    foldTail(&r); // everything up to the end of the journal goes in
+    if (journalEnd > checkpointOffset || force) {
+        const Result<qint64> written = writeManifestFile(dir, graph, current, extra, journalEnd);
+        if (written) {
+            checkpointOffset = journalEnd;
+            manifestBytes = written.value();
+        } else if (force) {
+            r.error = written.error();
+        }
+    }
+    lock.value()->unlock();
+    if (r.external || !r.error)
+        report(std::move(r));
+}
+
+void SessionStore::WriterState::check()
+{
+    Report r;
+    {
+        QMutexLocker locker(&mutex);
+        r.writtenGen = writtenGen;
+    }
+    foldTail(&r);
+    if (r.external)
+        report(std::move(r));
 }
 
 namespace {
@@ -404,8 +484,8 @@ SessionStore::SessionStore(QObject *parent) : QObject(parent)
     connect(m_reloadTimer, &QTimer::timeout, this, [this] {
         if (!isOpen())
             return;
-        if (m_watcher && !m_watcher->files().contains(manifestPath()) && QFileInfo::exists(manifestPath()))
-            m_watcher->addPath(manifestPath()); // a rename replaced the watched inode
+        if (m_watcher && !m_watcher->files().contains(journalPath()) && QFileInfo::exists(journalPath()))
+            m_watcher->addPath(journalPath()); // created after the session was opened
         {
             WriterState::Task t;
             t.check = true;
@@ -483,6 +563,7 @@ Result<void> SessionStore::open(const QString &dirIn, OpenMode mode)
         m_graph.clear();
         m_currentFrameId.clear();
         m_extra = QJsonObject{{QLatin1String("created_at"), toIsoUtc(QDateTime::currentDateTimeUtc())}};
+        m_journalEnd = m_checkpointOffset = 0;
         const Result<void> written = QFileInfo::exists(manifestPath()) ? Result<void>() : writeManifestLocked();
         unlock();
         if (!written)
@@ -492,11 +573,34 @@ Result<void> SessionStore::open(const QString &dirIn, OpenMode mode)
     FrameGraph graph;
     QString current;
     QJsonObject extra;
-    QByteArray raw;
-    if (const Result<void> read = readManifest(manifestPath(), &graph, &current, &extra, &raw); !read)
+    qint64 offset = -1;
+    if (const Result<void> read = readManifest(manifestPath(), &graph, &current, &extra, &offset, &m_manifestBytes); !read)
         return fail(read.error());
+    if (offset < 0) {
+        // Schema 1 (manifest rewritten on every change): everything in the journal is in it.
+        // Checkpoint once as schema 2 before any commit record can follow.
+        if (const Result<void> locked = lock(); !locked)
+            return fail(locked.error());
+        m_graph = graph;
+        m_currentFrameId = current;
+        m_extra = extra;
+        m_checkpointOffset = m_journalEnd = QFileInfo(journalPath()).size();
+        const Result<void> written = writeManifestLocked();
+        unlock();
+        if (!written)
+            return fail(written.error());
+        offset = m_journalEnd;
+    }
+    // Open = checkpoint + the journal's commit records after it.
+    const Journal::Tail tail = Journal::readCommits(journalPath(), offset);
+    if (tail.unsafe)
+        return fail(*tail.unsafe);
+    for (const JournalCommit &c : tail.commits)
+        applyCommit(c, &graph, &current);
+    m_checkpointOffset = offset;
+    m_journalEnd = tail.shrunk ? offset : tail.end;
     QStringList a, c, r;
-    adopt(std::move(graph), current, extra, raw, &a, &c, &r);
+    adopt(std::move(graph), current, extra, &a, &c, &r);
     startWriter();
     if (const Result<void> merged = mergeJournal(); !merged)
         return fail(merged.error());
@@ -506,7 +610,8 @@ Result<void> SessionStore::open(const QString &dirIn, OpenMode mode)
 
 Result<void> SessionStore::openReadOnly(const QString &dir)
 {
-    // Nothing here may create, lock or write: a reading command leaves every byte as it was.
+    // Nothing here may create, lock or write: a reading command leaves every byte as it was
+    // (a schema-1 manifest is read as it is, not upgraded; the journal's tail is folded in memory).
     if (!QFileInfo(dir).isDir())
         return Error::make(ErrorKind::InvalidInput, QStringLiteral("%1: no such session folder").arg(dir));
     if (!QFileInfo::exists(dir + QStringLiteral("/manifest.json"))) {
@@ -519,14 +624,21 @@ Result<void> SessionStore::openReadOnly(const QString &dir)
     FrameGraph graph;
     QString current;
     QJsonObject extra;
-    QByteArray raw;
-    if (const Result<void> read = readManifest(dir + QStringLiteral("/manifest.json"), &graph, &current, &extra, &raw); !read)
+    qint64 offset = -1;
+    if (const Result<void> read = readManifest(dir + QStringLiteral("/manifest.json"), &graph, &current, &extra, &offset, nullptr); !read)
         return read;
+    if (offset >= 0) {
+        const Journal::Tail tail = Journal::readCommits(dir + QStringLiteral("/journal.jsonl"), offset);
+        if (tail.unsafe)
+            return *tail.unsafe;
+        for (const JournalCommit &c : tail.commits)
+            applyCommit(c, &graph, &current);
+    }
     m_dir = dir;
     m_readOnly = true;
     m_journal.setPath(journalPath());
     QStringList a, c, r;
-    adopt(std::move(graph), current, extra, raw, &a, &c, &r);
+    adopt(std::move(graph), current, extra, &a, &c, &r);
     const Result<QList<Frame>> fixes = journalFixes();
     if (!fixes) {
         close();
@@ -537,10 +649,44 @@ Result<void> SessionStore::openReadOnly(const QString &dir)
     return {};
 }
 
+Result<QByteArray> SessionStore::foldedManifest(const QString &dir)
+{
+    const QString path = dir + QStringLiteral("/manifest.json");
+    FrameGraph graph;
+    QString current;
+    QJsonObject extra;
+    qint64 offset = -1;
+    if (const Result<void> read = readManifest(path, &graph, &current, &extra, &offset, nullptr); !read)
+        return read.error();
+    const Journal::Tail tail = offset < 0 ? Journal::Tail{} : Journal::readCommits(dir + QStringLiteral("/journal.jsonl"), offset);
+    if (tail.unsafe)
+        return *tail.unsafe;
+    if (tail.commits.isEmpty()) {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            return Error::make(ErrorKind::Io, QStringLiteral("%1: cannot read: %2").arg(QDir::toNativeSeparators(path), file.errorString()));
+        return file.readAll();
+    }
+    for (const JournalCommit &c : tail.commits)
+        applyCommit(c, &graph, &current);
+    return manifestBytes(graph, current, extra, tail.end);
+}
+
+Result<void> SessionStore::checkpoint(bool onlyIfDue)
+{
+    if (!isOpen())
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("no session is open"));
+    WriterState::Task t;
+    t.checkpoint = true;
+    t.closing = onlyIfDue;
+    postTask(m_writer, m_writerPool, std::move(t));
+    return flush();
+}
+
 void SessionStore::close()
 {
     if (isOpen() && !m_readOnly)
-        flush(); // everything queued reaches the disk before the session goes
+        checkpoint(true); // everything queued reaches the disk; the manifest too when the tail is worth folding
     m_readOnly = false;
     delete m_watcher;
     m_watcher = nullptr;
@@ -550,13 +696,13 @@ void SessionStore::close()
     m_graph.clear();
     m_currentFrameId.clear();
     m_extra = {};
-    m_lastManifestHash.clear();
+    m_journalEnd = m_checkpointOffset = m_manifestBytes = 0;
     m_inFlight.clear();
     m_pendingErrors.clear();
 }
 
 Result<void> SessionStore::readManifest(const QString &path, FrameGraph *graph, QString *current, QJsonObject *extra,
-                                        QByteArray *rawOut)
+                                        qint64 *journalOffset, qint64 *bytes)
 {
     // Damage is Corrupt (rebuild() can recover from the journal); a file that is whole but not
     // ours to read is InvalidInput.
@@ -606,15 +752,18 @@ Result<void> SessionStore::readManifest(const QString &path, FrameGraph *graph, 
         graph->upsert(f);
     }
     *current = root.value(kCurrent).toString();
-    for (const QLatin1String &k : {kFormat, kSchema, kFrames, kCurrent, kUpdated})
+    // Schema 2: the manifest is a checkpoint of the journal up to this byte offset.
+    const double offset = root.value(kJournalOffset).toDouble(-1);
+    *journalOffset = schema >= 2 && offset >= 0 ? qint64(offset) : -1;
+    for (const QLatin1String &k : {kFormat, kSchema, kFrames, kCurrent, kUpdated, kJournalOffset})
         root.remove(k);
     *extra = root;
-    if (rawOut)
-        *rawOut = raw;
+    if (bytes)
+        *bytes = raw.size();
     return {};
 }
 
-void SessionStore::adopt(FrameGraph graph, const QString &current, const QJsonObject &extra, const QByteArray &raw,
+void SessionStore::adopt(FrameGraph graph, const QString &current, const QJsonObject &extra,
                          QStringList *added, QStringList *changed, QStringList *removed)
 {
     for (const Frame &f : graph.frames()) {
@@ -630,7 +779,6 @@ void SessionStore::adopt(FrameGraph graph, const QString &current, const QJsonOb
     m_graph = std::move(graph);
     m_currentFrameId = current;
     m_extra = extra;
-    m_lastManifestHash = QCryptographicHash::hash(raw, QCryptographicHash::Sha256);
 }
 
 Result<void> SessionStore::mergeJournal()
@@ -692,7 +840,12 @@ void SessionStore::unlock()
 
 Result<void> SessionStore::writeManifestLocked()
 {
-    return writeManifestFile(m_dir, m_graph, m_currentFrameId, m_extra, &m_lastManifestHash);
+    const Result<qint64> written = writeManifestFile(m_dir, m_graph, m_currentFrameId, m_extra, m_journalEnd);
+    if (!written)
+        return written.error();
+    m_checkpointOffset = m_journalEnd;
+    m_manifestBytes = written.value();
+    return {};
 }
 
 void SessionStore::startWriter()
@@ -705,7 +858,11 @@ void SessionStore::startWriter()
     w.graph = m_graph;
     w.current = m_currentFrameId;
     w.extra = m_extra;
-    w.hash = m_lastManifestHash;
+    w.writerId = QUuid::createUuid().toString(QUuid::Id128).left(12);
+    w.journal.setPath(journalPath());
+    w.journalEnd = m_journalEnd;
+    w.checkpointOffset = m_checkpointOffset;
+    w.manifestBytes = m_manifestBytes;
     w.unwritten.clear();
     w.reports.clear();
     w.writtenGen = m_generation;
@@ -715,11 +872,39 @@ void SessionStore::startWriter()
     m_inFlight.clear();
 }
 
+namespace {
+/**
+ * A frame that names a path outside the session is never recorded: the journal is read back
+ * (by this process and others) with the same check, and one such record would make the
+ * session refuse to open. Lexical only: cheap enough for every change.
+ */
+Result<void> checkRecordable(const QList<Frame> &upserts)
+{
+    for (const Frame &f : upserts) {
+        QStringList files = f.inputImages;
+        if (!f.image.file.isEmpty())
+            files.prepend(f.image.file);
+        for (const QString &file : std::as_const(files)) {
+            if (!SessionPaths::isSafeRelative(file))
+                return Error::make(ErrorKind::Unsafe, QStringLiteral("frame %1 names '%2', a path outside the session "
+                                                                     "folder; the change was not recorded")
+                                                          .arg(f.id, file));
+        }
+    }
+    return {};
+}
+} // namespace
+
 quint64 SessionStore::commitAsync(const QList<Frame> &upserts, const QStringList &removals,
                                   const QString &newCurrentFrameId)
 {
     if (!isOpen() || m_readOnly)
         return 0;
+    if (const Result<void> recordable = checkRecordable(upserts); !recordable) {
+        m_pendingErrors.append(recordable.error());
+        emit writeFailed(recordable.error().message);
+        return 0;
+    }
     // The GUI's view changes now; the disk catches up on the writer.
     for (const Frame &f : upserts)
         m_graph.upsert(f);
@@ -745,6 +930,8 @@ Result<void> SessionStore::commit(const QList<Frame> &upserts, const QStringList
         return Error::make(ErrorKind::InvalidInput, QStringLiteral("no session is open"));
     if (m_readOnly)
         return Error::make(ErrorKind::InvalidInput, QStringLiteral("the session was opened read-only"));
+    if (const Result<void> recordable = checkRecordable(upserts); !recordable)
+        return recordable;
     const quint64 gen = commitAsync(upserts, removals, newCurrentFrameId);
     const Result<void> flushed = flush();
     if (const Result<void> written = waiterFor(gen)(); !written)
@@ -824,30 +1011,48 @@ bool SessionStore::applyWriterResults()
         }
         if (!r.external || !isOpen())
             continue;
-        FrameGraph graph = std::move(r.graph);
-        QString current = r.current;
-        for (const Change &c : std::as_const(m_inFlight)) {
-            for (const Frame &f : c.upserts)
-                graph.upsert(f);
-            for (const QString &id : c.removals)
-                graph.remove(id);
-            if (!c.current.isEmpty())
-                current = c.current;
-        }
         QStringList added, changed, removed;
-        for (const Frame &f : graph.frames()) {
-            const Frame *old = m_graph.frame(f.id);
-            if (!old)
-                added.append(f.id);
-            else if (old->toJson() != f.toJson())
-                changed.append(f.id);
+        if (r.full) {
+            // The session was replaced under us: diff the whole table (rare).
+            FrameGraph graph = std::move(r.graph);
+            QString current = r.current;
+            for (const Change &c : std::as_const(m_inFlight))
+                applyCommit(JournalCommit{QString(), c.upserts, c.removals, c.current}, &graph, &current);
+            adopt(std::move(graph), current, r.extra, &added, &changed, &removed);
+        } else {
+            // Another process's commits: apply just them (the cost is theirs, not the session's
+            // size), except to frames our own queued changes will overwrite anyway.
+            QSet<QString> ours;
+            for (const Change &c : std::as_const(m_inFlight)) {
+                for (const Frame &f : c.upserts)
+                    ours.insert(f.id);
+                for (const QString &id : c.removals)
+                    ours.insert(id);
+            }
+            for (const JournalCommit &c : std::as_const(r.commits)) {
+                for (const Frame &f : c.upserts) {
+                    if (ours.contains(f.id))
+                        continue;
+                    const Frame *old = m_graph.frame(f.id);
+                    if (!old)
+                        added.append(f.id);
+                    else if (old->toJson() != f.toJson())
+                        changed.append(f.id);
+                    else
+                        continue;
+                    m_graph.upsert(f);
+                }
+                for (const QString &id : c.removals)
+                    if (!ours.contains(id) && m_graph.remove(id))
+                        removed.append(id);
+                if (!c.current.isEmpty())
+                    m_currentFrameId = c.current;
+            }
+            added.removeDuplicates();
+            changed.removeDuplicates();
+            for (const QString &id : std::as_const(added))
+                changed.removeAll(id);
         }
-        for (const Frame &f : m_graph.frames())
-            if (!graph.contains(f.id))
-                removed.append(f.id);
-        m_graph = std::move(graph);
-        m_currentFrameId = current;
-        m_extra = r.extra;
         if (added.isEmpty() && changed.isEmpty() && removed.isEmpty())
             continue;
         external = true;
@@ -860,8 +1065,8 @@ bool SessionStore::reload()
 {
     if (!isOpen() || m_readOnly)
         return false;
-    if (m_watcher && !m_watcher->files().contains(manifestPath()) && QFileInfo::exists(manifestPath()))
-        m_watcher->addPath(manifestPath()); // a rename replaced the watched inode
+    if (m_watcher && !m_watcher->files().contains(journalPath()) && QFileInfo::exists(journalPath()))
+        m_watcher->addPath(journalPath());
     WriterState::Task t;
     t.check = true;
     postTask(m_writer, m_writerPool, std::move(t));
@@ -877,8 +1082,10 @@ void SessionStore::watch()
 {
     delete m_watcher;
     m_watcher = new QFileSystemWatcher(this);
+    // Other processes' changes arrive as journal appends (the manifest is only a checkpoint).
     m_watcher->addPath(m_dir);
-    m_watcher->addPath(manifestPath());
+    if (QFileInfo::exists(journalPath()))
+        m_watcher->addPath(journalPath());
     connect(m_watcher, &QFileSystemWatcher::fileChanged, this, [this] { onWatcherEvent(); });
     connect(m_watcher, &QFileSystemWatcher::directoryChanged, this, [this] { onWatcherEvent(); });
 }
@@ -905,6 +1112,7 @@ Result<void> SessionStore::rebuild(const QString &dirIn)
         return locked;
     }
 
+    const qint64 journalSizeBeforeReplay = QFileInfo(journalPath()).size();
     const Journal::Replay replay = Journal::replay(journalPath());
     // A journal that names a file outside the folder is refused before anything is moved.
     for (const QString &id : replay.order) {
@@ -1023,7 +1231,9 @@ Result<void> SessionStore::rebuild(const QString &dirIn)
             extra.insert(QLatin1String("created_at"), toIsoUtc(created));
     }
     extra.insert(QLatin1String("rebuilt_at"), toIsoUtc(QDateTime::currentDateTimeUtc()));
-    // current_frame: the old manifest's, else the frame the journal saw last.
+    // current_frame: the journal's last commit, else the old manifest's, else the frame the journal saw last.
+    if (graph.contains(replay.current))
+        current = replay.current;
     if (current.isEmpty() || !graph.contains(current))
         current = replay.lastFrameId;
     if (!graph.contains(current) || graph.frame(current)->isTrashed())
@@ -1031,6 +1241,9 @@ Result<void> SessionStore::rebuild(const QString &dirIn)
     m_graph = std::move(graph);
     m_extra = extra;
     m_currentFrameId = current;
+    // The new manifest holds the journal up to where it was when the replay began; records
+    // appended since are folded again at open (whole frames: applying one twice is harmless).
+    m_journalEnd = journalSizeBeforeReplay;
     const Result<void> written = writeManifestLocked();
     unlock();
     if (!written) {

@@ -22,31 +22,36 @@ namespace nb2 {
 
 /**
  * One session folder on disk and its frame graph in memory:
- *   manifest.json  versioned schema ("format", "schema_version", "frames", ...); unknown
- *                  top-level and per-frame fields are preserved on rewrite
+ *   journal.jsonl  the write path: every change of the frame table is one fdatasync'ed
+ *                  "commit" record (whole frames), beside the request records (see Journal)
+ *   manifest.json  a checkpoint (schema 2): the frame table folded from the journal up to
+ *                  "journal_offset"; unknown top-level and per-frame fields are preserved
  *   images/        generated, imported and copied input images (relative paths only)
- *   journal.jsonl  request journal (see Journal)
  *   thumbs/        disposable thumbnail cache
- *   session.lock   lock file serialising writers across processes
+ *   session.lock   lock file serialising checkpoints, opens and rebuilds across processes
+ * Open = the checkpoint + the commit records after its offset. A change costs one small
+ * append whatever the session's size; the whole manifest is rewritten only when the journal's
+ * tail has grown to an eighth of it (and at close from a sixteenth), so open never parses much
+ * beyond the checkpoint (docs/architecture-storage.md). Schema-1 sessions are checkpointed
+ * once as schema 2 when opened.
  * The in-memory graph is the GUI thread's truth and changes at once; the disk work runs on one
- * serial writer thread (a QThreadPool of one thread), so the GUI thread never waits for the
- * lock, an fsync or the serialisation of a large manifest. The writer coalesces queued changes
- * into one write: under the lock file it re-reads the manifest, merges another process's
- * changes if its hash moved, applies our queued changes to that, and replaces manifest.json
- * atomically (QSaveFile: temp, fsync, rename). Tasks queued with enqueue() (journal records
- * that must follow a manifest write, file removals) run in order between writes. Other
- * processes' writes (seen by a QFileSystemWatcher, checked on the writer) come back by queued
- * call and are announced by changedExternally(). Image files are written temp + fsync + rename
- * before any manifest refers to them. flush() waits for everything queued (shutdown, CLI,
- * tests). Owns the graph, the journal, the lock, the watcher and the writer; lives on the GUI
- * thread (the static file helpers, waiterFor()'s function and the journal are thread-safe).
+ * serial writer thread (a QThreadPool of one thread), so the GUI thread never waits for an
+ * fsync or a checkpoint. The writer coalesces queued changes into one append, then folds what
+ * the journal gained (its own records and any other process's) into its disk view. Tasks
+ * queued with enqueue() (journal records that must follow a change, file removals) run in
+ * order between writes. Other processes' commits (seen by a QFileSystemWatcher on the journal,
+ * read on the writer) come back by queued call, are applied as deltas and announced by
+ * changedExternally(). Image files are written temp + fsync + rename before any record refers
+ * to them. flush() waits for everything queued (shutdown, CLI, tests). Owns the graph, the
+ * journal, the lock, the watcher and the writer; lives on the GUI thread (the static file
+ * helpers, waiterFor()'s function and the journal are thread-safe).
  */
 class SessionStore : public QObject
 {
     Q_OBJECT
 
 public:
-    static constexpr int kSchemaVersion = 1;
+    static constexpr int kSchemaVersion = 2; // 2: manifest is a checkpoint of the journal
     static constexpr const char *kFormatName = "nb2lite-session";
 
     explicit SessionStore(QObject *parent = nullptr);
@@ -127,6 +132,12 @@ public:
     Result<void> flush();
     /** Same as flush(). */
     Result<void> waitForWrites() { return flush(); }
+    /**
+     * flush(), then folds the whole journal into manifest.json, so a reader of the folder's
+     * files alone (a bundle, a preview, another tool) sees every frame. onlyIfDue: only when
+     * the checkpoint policy says it pays (what close() does).
+     */
+    Result<void> checkpoint(bool onlyIfDue = false);
     /** Re-reads the manifest now and waits (normally the watcher does this, without waiting). Returns true if it changed. */
     bool reload();
 
@@ -138,6 +149,12 @@ public:
     /** Copies a local image into images/ as input_<unix>_<uuid8>.<ext>; returns the relative path. */
     static Result<QString> copyInputImage(const QString &sessionDir, const QString &sourcePath);
     static QString sha256Hex(const QByteArray &bytes);
+    /**
+     * The bytes of a complete manifest for the session in dir: manifest.json with the journal's
+     * commit records after its checkpoint folded in (for bundles: a reader of the manifest alone
+     * sees every frame). Reads only; thread-safe.
+     */
+    static Result<QByteArray> foldedManifest(const QString &dir);
 
     /** Unknown top-level manifest fields (preserved). */
     QJsonObject manifestExtra() const { return m_extra; }
@@ -152,11 +169,12 @@ public:
     struct WriterState;
 
 private:
+    /** journalOffset: the schema-2 checkpoint's offset, -1 for schema 1; bytes: the file's size. */
     static Result<void> readManifest(const QString &path, FrameGraph *graph, QString *current, QJsonObject *extra,
-                                     QByteArray *rawOut);
+                                     qint64 *journalOffset, qint64 *bytes);
     Result<void> writeManifestLocked();
     /** Replaces the in-memory state by what was read; returns the frame-level differences. */
-    void adopt(FrameGraph graph, const QString &current, const QJsonObject &extra, const QByteArray &raw,
+    void adopt(FrameGraph graph, const QString &current, const QJsonObject &extra,
                QStringList *added, QStringList *changed, QStringList *removed);
     /** What the journal knows that the manifest does not (after a crash); Unsafe if it names a path outside. */
     Result<QList<Frame>> journalFixes() const;
@@ -184,7 +202,9 @@ private:
     FrameGraph m_graph;
     QString m_currentFrameId;
     QJsonObject m_extra;
-    QByteArray m_lastManifestHash; // sha256 of the manifest bytes we last read or wrote
+    qint64 m_journalEnd = 0;       // journal bytes folded into what was opened
+    qint64 m_checkpointOffset = 0; // journal bytes manifest.json holds
+    qint64 m_manifestBytes = 0;
     Journal m_journal;
     std::unique_ptr<QLockFile> m_lock;
     int m_lockTimeoutMs = 10000;

@@ -218,7 +218,9 @@ private slots:
         // The frame on disk is marked as the agent's.
         const Frame gen = graph().value(s.value(QLatin1String("frame_id")).toString());
         QCOMPARE(gen.origin, QString(kFrameOriginMcp));
-        QVERIFY(readAll(QDir(sessionDir()).filePath(QStringLiteral("manifest.json"))).contains("\"origin\": \"mcp\""));
+        // (manifest.json is a checkpoint of the journal: what is on disk is the two folded together)
+        const Result<QByteArray> onDisk = SessionStore::foldedManifest(sessionDir());
+        QVERIFY(onDisk && onDisk.value().contains("\"origin\": \"mcp\""));
 
         const QJsonObject e = call(QStringLiteral("edit_image"), {{QStringLiteral("previous_interaction_id"), s.value(QLatin1String("interaction_id"))},
                                                                   {QStringLiteral("edit_prompt"), QStringLiteral("add a lantern")}});

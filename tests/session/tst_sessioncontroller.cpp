@@ -105,11 +105,15 @@ private slots:
         QCOMPARE(creates.size(), 2);
         QVERIFY(creates.last().body.contains(g.interactionId.toUtf8()));
 
-        // Journal: begin, id, end for each turn, in that order.
+        // Journal: a commit record (the frame table's write path) before each request record,
+        // and begin, id, end for each turn, in that order.
         const QList<QJsonObject> recs = Journal::readAll(c.store()->journalPath());
         QStringList ops;
         for (const QJsonObject &r : recs)
             ops.append(r.value(QStringLiteral("op")).toString());
+        QCOMPARE(ops.first(), QStringLiteral("commit")); // the pending frame is recorded before "begin"
+        QCOMPARE(ops.indexOf(QStringLiteral("commit"), ops.indexOf(QStringLiteral("id"))) < ops.indexOf(QStringLiteral("end")), true);
+        ops.removeAll(QStringLiteral("commit"));
         QCOMPARE(ops, (QStringList{QStringLiteral("begin"), QStringLiteral("id"), QStringLiteral("end"),
                                    QStringLiteral("begin"), QStringLiteral("id"), QStringLiteral("end")}));
 

@@ -44,7 +44,7 @@ private:
         f.requestedAt = f.finishedAt = QDateTime::currentDateTimeUtc();
         const QByteArray bytes = test::jpegBytes();
         f.image = SessionStore::writeImageFile(dir, QStringLiteral("images/real.jpg"), bytes).value();
-        f.inputImages = inputs;
+        // The store itself refuses to record a path outside the folder: the inputs are crafted below.
         if (!store.commit({f}, {}, f.id))
             return {};
         store.close();
@@ -58,6 +58,8 @@ private:
         QJsonObject image = frame.value(QStringLiteral("image")).toObject();
         image.insert(QStringLiteral("file"), imageFile);
         frame.insert(QStringLiteral("image"), image);
+        if (!inputs.isEmpty())
+            frame.insert(QStringLiteral("input_images"), QJsonArray::fromStringList(inputs));
         frames[0] = frame;
         root.insert(QStringLiteral("frames"), frames);
         file.open(QIODevice::WriteOnly | QIODevice::Truncate);
@@ -178,6 +180,32 @@ private slots:
         QVERIFY2(opened.error().message.contains(QStringLiteral("journal entry for frame feedf00d names '../secret.txt'")),
                  qPrintable(opened.error().message));
         QVERIFY(!QFileInfo::exists(dir + QStringLiteral("/manifest.json")));
+    }
+
+    void craftedCommitAfterTheCheckpointIsRefused()
+    {
+        // The journal is the write path: frames changed since the manifest's checkpoint are read
+        // from its commit records, which must pass the same check as the manifest's frames.
+        const QString dir = craftSession(QStringLiteral("tail"), QStringLiteral("images/real.jpg"));
+        QVERIFY(!dir.isEmpty());
+        Journal journal(dir + QStringLiteral("/journal.jsonl"));
+        Frame f;
+        f.id = QStringLiteral("feedf00d");
+        f.kind = FrameKind::Generate;
+        f.status = FrameStatus::Done;
+        f.prompt = QStringLiteral("p");
+        f.image.file = QStringLiteral("/etc/hostname");
+        QVERIFY(journal.appendCommits({JournalCommit{QStringLiteral("attacker"), {f}, {}, f.id}}));
+        for (const auto mode : {SessionStore::OpenMode::OpenExisting, SessionStore::OpenMode::ReadOnly}) {
+            SessionStore store;
+            const Result<void> opened = store.open(dir, mode);
+            QVERIFY(!opened);
+            QCOMPARE(opened.error().kind, ErrorKind::Unsafe);
+            QVERIFY2(opened.error().message.contains(QStringLiteral("feedf00d")), qPrintable(opened.error().message));
+        }
+        const Result<QByteArray> folded = SessionStore::foldedManifest(dir);
+        QVERIFY(!folded);
+        QCOMPARE(folded.error().kind, ErrorKind::Unsafe);
     }
 };
 

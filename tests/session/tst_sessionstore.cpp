@@ -55,7 +55,7 @@ private slots:
         const QString manifest = tmp.filePath(QStringLiteral("manifest.json"));
         QJsonObject root = readJson(manifest);
         QCOMPARE(root.value(QStringLiteral("format")).toString(), QStringLiteral("nb2lite-session"));
-        QCOMPARE(root.value(QStringLiteral("schema_version")).toInt(), 1);
+        QCOMPARE(root.value(QStringLiteral("schema_version")).toInt(), 2);
         root.insert(QStringLiteral("future_top"), QJsonObject{{QStringLiteral("k"), QStringLiteral("v")}});
         QJsonArray frames = root.value(QStringLiteral("frames")).toArray();
         QJsonObject f0 = frames.at(0).toObject();
@@ -70,6 +70,8 @@ private slots:
         QCOMPARE(a.extra.value(QStringLiteral("future_frame_field")).toInt(), 42);
         a.title = QStringLiteral("renamed");
         QVERIFY(s.commit({a}));
+        // A change is a journal record; the manifest is its checkpoint (written when due, or asked for).
+        QVERIFY(s.checkpoint());
         const QJsonObject after = readJson(manifest);
         QCOMPARE(after.value(QStringLiteral("future_top")).toObject().value(QStringLiteral("k")).toString(), QStringLiteral("v"));
         const QJsonObject af0 = after.value(QStringLiteral("frames")).toArray().at(0).toObject();

@@ -1,0 +1,107 @@
+#include "app/studio/benchprobe.h"
+
+#include "ui/mainwindow.h"
+#include "ui/timelineview.h"
+
+#include <QAbstractItemModel>
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QEvent>
+#include <QFile>
+#include <QScrollBar>
+#include <QTimer>
+
+#include <chrono>
+#include <cstdio>
+
+namespace nb2 {
+
+namespace {
+
+double rssMb()
+{
+    QFile f(QStringLiteral("/proc/self/status"));
+    if (!f.open(QIODevice::ReadOnly))
+        return 0;
+    const QList<QByteArray> lines = f.readAll().split('\n');
+    for (const QByteArray &l : lines)
+        if (l.startsWith("VmRSS:"))
+            return l.mid(6).trimmed().split(' ').first().toDouble() / 1024.0;
+    return 0;
+}
+
+/** Reports the first paint of any widget in the window, once. */
+class FirstPaintFilter : public QObject
+{
+public:
+    explicit FirstPaintFilter(QWidget *window) : QObject(window), m_window(window) {}
+
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (!m_done && event->type() == QEvent::Paint && watched->isWidgetType()
+            && static_cast<QWidget *>(watched)->window() == m_window) {
+            m_done = true;
+            const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
+                                std::chrono::system_clock::now().time_since_epoch()).count();
+            std::printf("first_paint_us %lld\n", static_cast<long long>(us));
+            std::fflush(stdout);
+            QTimer::singleShot(0, qApp, &QCoreApplication::quit);
+        }
+        return false;
+    }
+
+private:
+    QWidget *m_window;
+    bool m_done = false;
+};
+
+void settle(int ms)
+{
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < ms)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+}
+
+void scrollProbe(MainWindow *window)
+{
+    TimelineView *view = window->timelineView();
+    QElapsedTimer wait;
+    wait.start();
+    while ((!view->model() || view->model()->rowCount() == 0) && wait.elapsed() < 30000)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5); // the session opens
+    settle(300); // the rows are laid out and the first thumbnails requested
+    const double open = rssMb();
+    QElapsedTimer t;
+    t.start();
+    for (QScrollBar *bar : {view->verticalScrollBar(), view->horizontalScrollBar()}) {
+        if (bar->maximum() <= bar->minimum())
+            continue;
+        for (int v = bar->minimum(); v <= bar->maximum(); v += qMax(1, bar->pageStep())) {
+            bar->setValue(v);
+            view->viewport()->repaint(); // paint now: the delegate asks for the visible thumbnails
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        }
+        bar->setValue(bar->maximum());
+        view->viewport()->repaint();
+    }
+    const double scrollMs = t.nsecsElapsed() / 1e6;
+    settle(1500); // the last thumbnails arrive and are cached
+    const int rows = view->model() ? view->model()->rowCount() : 0;
+    std::printf("{\"rss_open_mb\": %.1f, \"rss_scrolled_mb\": %.1f, \"scroll_ms\": %.0f, \"rows\": %d}\n", open, rssMb(),
+                scrollMs, rows);
+    std::fflush(stdout);
+    QTimer::singleShot(0, qApp, &QCoreApplication::quit);
+}
+
+} // namespace
+
+void installBenchProbe(MainWindow *window)
+{
+    if (qEnvironmentVariableIntValue("NB2_BENCH_FIRST_PAINT") > 0)
+        qApp->installEventFilter(new FirstPaintFilter(window));
+    if (qEnvironmentVariable("NB2_BENCH_PROBE") == QLatin1String("scroll"))
+        QTimer::singleShot(0, window, [window] { scrollProbe(window); });
+}
+
+} // namespace nb2

@@ -1,0 +1,41 @@
+// nb2lite-bench-window: the baseline for the window-start case. A bare Qt Widgets window of the
+// app's size, started the same way as nb2lite-studio; prints the time of its first paint
+// ("first_paint_us <microseconds since the epoch>") and quits.
+#include <QApplication>
+#include <QTimer>
+#include <QWidget>
+
+#include <chrono>
+#include <cstdio>
+
+namespace {
+
+class Window : public QWidget
+{
+protected:
+    void paintEvent(QPaintEvent *) override
+    {
+        if (m_done)
+            return;
+        m_done = true;
+        const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
+                            std::chrono::system_clock::now().time_since_epoch()).count();
+        std::printf("first_paint_us %lld\n", static_cast<long long>(us));
+        std::fflush(stdout);
+        QTimer::singleShot(0, qApp, &QCoreApplication::quit);
+    }
+
+private:
+    bool m_done = false;
+};
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    Window w;
+    w.resize(1280, 800);
+    w.show();
+    return app.exec();
+}

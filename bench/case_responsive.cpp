@@ -1,0 +1,102 @@
+// Case "responsive" (issue 10, case 5): the GUI thread's longest event-loop stall (target <=
+// 16 ms, one frame at 60 Hz) while 8 requests return 1 MB images at once, while the biggest
+// session opens, while it is exported to HTML, and while a second process appends frames to
+// it. The session has the app's timeline model attached, so model updates are included.
+
+#include "bench/benchcases.h"
+#include "bench/benchcontext.h"
+#include "bench/stallmonitor.h"
+
+#include "core/export/exporter.h"
+#include "core/fakeapi/fakeserver.h"
+#include "core/session/sessioncontroller.h"
+#include "core/session/sessionstore.h"
+#include "ui/timelinemodel.h"
+
+#include <QDir>
+#include <QCoreApplication>
+#include <QFutureWatcher>
+#include <QProcess>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace nb2::bench {
+
+void runResponsiveness(Context &ctx)
+{
+    const QString kCase = QStringLiteral("responsive");
+    std::unique_ptr<FakeServer> fake = startFake(300);
+    if (!fake)
+        return ctx.report->addError(kCase, QStringLiteral("the fake server did not start"));
+    const int biggest = ctx.bigSizes().last();
+    const Result<QString> cached = ensureSession(ctx, biggest);
+    if (!cached)
+        return ctx.report->addError(kCase, cached.error().message);
+    const Result<QString> copy = copySession(cached.value(), ctx.scratchDir + QStringLiteral("/responsive"));
+    if (!copy)
+        return ctx.report->addError(kCase, copy.error().message);
+    const QString dir = copy.value();
+    const QString size = QStringLiteral("%1 frames").arg(biggest);
+    auto figure = [&](const QString &name) { return Figure{kCase, name, QStringLiteral("ms"), {}, Goal::AtMost, 16, {}}; };
+
+    Figure opening = figure(QStringLiteral("longest stall: opening %1 (with the timeline model)").arg(size));
+    Figure turns = figure(QStringLiteral("longest stall: 8 concurrent 1 MB turns on %1").arg(size));
+    Figure exporting = figure(QStringLiteral("longest stall: HTML export of %1").arg(size));
+    Figure appending = figure(QStringLiteral("longest stall: another process appends 5 frames to %1").arg(size));
+    for (int r = 0; r < ctx.runs(3, 1); ++r) {
+        SessionController c;
+        TimelineModel model(&c);
+        c.setClient(clientFor(*fake));
+        SessionSettings s;
+        s.concurrencyLimit = 8;
+        s.recoverOnOpen = false;
+        c.setSettings(s);
+        StallMonitor monitor;
+        monitor.start();
+        QCoreApplication::processEvents();
+        if (!c.open(dir))
+            return ctx.report->addError(kCase, QStringLiteral("cannot open %1").arg(dir));
+        waitUntil([] { return false; }, 200); // what the open queued (model reset, writer reports)
+        opening.samples.push_back(monitor.stop());
+
+        const Result<QString> head = c.resolveFrameRef(QStringLiteral("head"));
+        monitor.start();
+        for (int i = 0; i < 8 && head; ++i)
+            c.branchFrom(head.value(), TurnParams{QStringLiteral("variant %1").arg(i), {}, {}, true});
+        // Wait as the app does: the event loop runs (waitForIdle() would also block on flush()).
+        if (!waitUntil([&c] { return c.isIdle(); }, 120000))
+            return ctx.report->addError(kCase, QStringLiteral("the turns did not finish"));
+        turns.samples.push_back(monitor.stop());
+        c.store()->flush();
+
+        monitor.start();
+        {
+            // As the app does: the export model is made on the GUI thread, the export on a worker.
+            const ExportSession session = ExportSession::fromGraph(c.graph(), c.store()->dir());
+            ExportRequest req;
+            req.output = QStringLiteral("%1/export-%2").arg(ctx.scratchDir).arg(r);
+            req.linkImages = true;
+            QFutureWatcher<bool> watcher;
+            watcher.setFuture(QtConcurrent::run([session, req] { return bool(Exporter::run(session, req)); }));
+            waitUntil([&watcher] { return watcher.isFinished(); }, 300000);
+            QDir(req.output).removeRecursively();
+        }
+        exporting.samples.push_back(monitor.stop());
+
+        monitor.start();
+        const QProcessEnvironment env = cliEnvironment(*fake);
+        for (int i = 0; i < 5; ++i) {
+            QString error;
+            if (runProcess(ctx.cliPath, {QStringLiteral("--session"), dir, QStringLiteral("generate"), QStringLiteral("from outside %1").arg(i)},
+                           env, 120000, &error) < 0)
+                return ctx.report->addError(kCase, error);
+        }
+        waitUntil([] { return false; }, 300); // the watcher's reload arrives
+        appending.samples.push_back(monitor.stop());
+        c.close();
+    }
+    for (const Figure &f : {opening, turns, exporting, appending})
+        ctx.report->add(f);
+    QDir(dir).removeRecursively();
+}
+
+} // namespace nb2::bench

@@ -1,0 +1,81 @@
+// Case "window" (issue 10, case 2): from launching nb2lite-studio to its first painted frame,
+// on an empty session and on the big sessions, against a bare Qt Widgets window launched the
+// same way in the same run (alternated, so each ratio compares launches moments apart).
+// Both print the time of their first paint (NB2_BENCH_FIRST_PAINT) and quit.
+
+#include "bench/benchcases.h"
+#include "bench/benchcontext.h"
+
+#include <QDir>
+
+#include <chrono>
+
+namespace nb2::bench {
+
+namespace {
+
+/** Launch-to-first-paint in ms, < 0 on failure. */
+double firstPaintMs(const QString &program, const QStringList &args, const QProcessEnvironment &env, QString *error)
+{
+    const auto launched = std::chrono::duration_cast<std::chrono::microseconds>(
+                              std::chrono::system_clock::now().time_since_epoch()).count();
+    QByteArray out;
+    if (runProcess(program, args, env, 120000, error, &out) < 0)
+        return -1;
+    const qsizetype at = out.indexOf("first_paint_us ");
+    if (at < 0) {
+        *error = QStringLiteral("%1 printed no first paint").arg(program);
+        return -1;
+    }
+    const qint64 painted = out.mid(at + 15).split('\n').first().trimmed().toLongLong();
+    return (painted - launched) / 1000.0;
+}
+
+} // namespace
+
+void runWindowStart(Context &ctx)
+{
+    const QString kCase = QStringLiteral("window");
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("NB2_BENCH_FIRST_PAINT"), QStringLiteral("1"));
+    if (env.value(QStringLiteral("QT_QPA_PLATFORM")).isEmpty())
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), ctx.scratchDir + QStringLiteral("/window-config"));
+    QList<int> sizes{0};
+    sizes += ctx.bigSizes();
+    for (int n : sizes) {
+        QString dir = ctx.scratchDir + QStringLiteral("/window-empty");
+        if (n > 0) {
+            const Result<QString> made = ensureSession(ctx, n);
+            if (!made)
+                return ctx.report->addError(kCase, made.error().message);
+            dir = made.value();
+        }
+        const QString label = n ? QStringLiteral("%1 frames").arg(n) : QStringLiteral("empty session");
+        const double target = n >= 10000 ? 2.0 : n >= 1000 ? 1.5 : 0;
+        Figure bare{kCase, QStringLiteral("bare Qt window, launch to first paint"), QStringLiteral("ms"), {}, Goal::None, 0, {}};
+        Figure app{kCase, QStringLiteral("nb2lite-studio, %1, launch to first paint").arg(label), QStringLiteral("ms"), {}, Goal::None, 0, {}};
+        Figure ratio{kCase, QStringLiteral("studio / bare window, %1").arg(label), QStringLiteral("x"), {},
+                     target > 0 ? Goal::AtMost : Goal::None, target, {}};
+        QString error;
+        if (!ctx.quick) {
+            firstPaintMs(ctx.bareWindowPath, {}, env, &error); // warm the caches
+            firstPaintMs(ctx.studioPath, {QStringLiteral("--demo"), dir}, env, &error);
+        }
+        for (int r = 0; r < ctx.runs(9); ++r) {
+            const double a = firstPaintMs(ctx.bareWindowPath, {}, env, &error);
+            const double b = firstPaintMs(ctx.studioPath, {QStringLiteral("--demo"), dir}, env, &error);
+            if (a < 0 || b < 0)
+                return ctx.report->addError(kCase, error);
+            bare.samples.push_back(a);
+            app.samples.push_back(b);
+            ratio.samples.push_back(b / a);
+        }
+        if (n == 0)
+            ctx.report->add(bare);
+        ctx.report->add(app);
+        ctx.report->add(ratio);
+    }
+}
+
+} // namespace nb2::bench

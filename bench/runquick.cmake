@@ -1,0 +1,16 @@
+# CTest's bench_quick: `nb2lite-bench --quick --json OUT` must run and write valid JSON with
+# figures. Nothing here looks at a time: shared CI machines are too noisy for that.
+execute_process(COMMAND ${BENCH} --quick --json ${OUT} RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "nb2lite-bench --quick failed (exit ${rc})")
+endif()
+file(READ ${OUT} json)
+string(JSON format ERROR_VARIABLE err GET "${json}" format)
+if(err OR NOT format STREQUAL "nb2lite-bench")
+    message(FATAL_ERROR "${OUT} is not nb2lite-bench JSON: ${err}")
+endif()
+string(JSON count ERROR_VARIABLE err LENGTH "${json}" figures)
+if(err OR count LESS 10)
+    message(FATAL_ERROR "${OUT} has too few figures (${count}): ${err}")
+endif()
+message(STATUS "nb2lite-bench --quick wrote ${count} figures")

@@ -1,0 +1,207 @@
+// The session's storage design: the journal is the write path, manifest.json a checkpoint.
+#include "core/session/journal.h"
+#include "core/session/sessionstore.h"
+#include "sessiontestutil.h"
+
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace nb2;
+
+/** A change is one journal record whatever the session's size; open = checkpoint + tail; old sessions upgrade. */
+class tst_SessionCheckpoint : public QObject
+{
+    Q_OBJECT
+
+private:
+    static Frame doneFrame(const QString &id, const QString &parent = {})
+    {
+        Frame f;
+        f.id = id;
+        f.parentId = parent;
+        f.kind = parent.isEmpty() ? FrameKind::Generate : FrameKind::Edit;
+        f.prompt = QStringLiteral("prompt %1 with some words so that the manifest has realistic weight").arg(id);
+        f.status = FrameStatus::Done;
+        f.requestedAt = QDateTime::currentDateTimeUtc();
+        return f;
+    }
+
+    static QJsonObject readJson(const QString &path) { return QJsonDocument::fromJson(test::readFile(path)).object(); }
+
+    /** A session of n frames, checkpointed: its manifest holds everything. */
+    static void makeSession(const QString &dir, int n)
+    {
+        SessionStore s;
+        QVERIFY(s.open(dir));
+        QList<Frame> frames;
+        for (int i = 0; i < n; ++i)
+            frames.append(doneFrame(QStringLiteral("%1").arg(i, 8, 16, QLatin1Char('0')),
+                                    i ? QStringLiteral("%1").arg(i - 1, 8, 16, QLatin1Char('0')) : QString()));
+        QVERIFY(s.commit(frames));
+        QVERIFY(s.checkpoint());
+    }
+
+private slots:
+    void aChangeAppendsOneRecordAndLeavesTheManifest()
+    {
+        QTemporaryDir tmp;
+        makeSession(tmp.path(), 500);
+        SessionStore s;
+        QVERIFY(s.open(tmp.path(), SessionStore::OpenMode::OpenExisting));
+        const QByteArray manifestBefore = test::readFile(s.manifestPath());
+        const qint64 journalBefore = QFileInfo(s.journalPath()).size();
+        Frame f = s.graph().value(QStringLiteral("00000010"));
+        f.title = QStringLiteral("renamed");
+        QVERIFY(s.commit({f}));
+        QCOMPARE(test::readFile(s.manifestPath()), manifestBefore); // not rewritten for one change
+        const qint64 grown = QFileInfo(s.journalPath()).size() - journalBefore;
+        QVERIFY2(grown > 0 && grown < 4096, qPrintable(QString::number(grown))); // one small record
+        // A second reader sees the change: checkpoint + the journal's tail.
+        SessionStore other;
+        QVERIFY(other.open(tmp.path(), SessionStore::OpenMode::OpenExisting));
+        QCOMPARE(other.graph().size(), 500);
+        QCOMPARE(other.graph().value(QStringLiteral("00000010")).title, QStringLiteral("renamed"));
+    }
+
+    void theTailIsFoldedOnceItPays()
+    {
+        QTemporaryDir tmp;
+        makeSession(tmp.path(), 200);
+        SessionStore s;
+        QVERIFY(s.open(tmp.path(), SessionStore::OpenMode::OpenExisting));
+        const qint64 manifestSize = QFileInfo(s.manifestPath()).size();
+        const qint64 offsetBefore = qint64(readJson(s.manifestPath()).value(QStringLiteral("journal_offset")).toDouble());
+        // Changes until the tail is well past an eighth of the manifest: a checkpoint follows.
+        for (int i = 0; i < 200 && qint64(readJson(s.manifestPath()).value(QStringLiteral("journal_offset")).toDouble()) == offsetBefore; ++i) {
+            Frame f = s.graph().value(QStringLiteral("%1").arg(i, 8, 16, QLatin1Char('0')));
+            f.note = QStringLiteral("note %1").arg(i);
+            QVERIFY(s.commit({f}));
+        }
+        const QJsonObject root = readJson(s.manifestPath());
+        QVERIFY2(qint64(root.value(QStringLiteral("journal_offset")).toDouble()) > offsetBefore, "no checkpoint was written");
+        QVERIFY(QFileInfo(s.journalPath()).size() - offsetBefore < manifestSize); // ... and not later than it pays
+        QCOMPARE(root.value(QStringLiteral("schema_version")).toInt(), 2);
+    }
+
+    void schemaOneSessionIsUpgradedOnOpen()
+    {
+        QTemporaryDir tmp;
+        makeSession(tmp.path(), 3);
+        // Make it what an older version wrote: schema 1, no offset, a journal of request records.
+        QJsonObject root = readJson(tmp.filePath(QStringLiteral("manifest.json")));
+        root.insert(QStringLiteral("schema_version"), 1);
+        root.remove(QStringLiteral("journal_offset"));
+        test::writeFile(tmp.filePath(QStringLiteral("manifest.json")), QJsonDocument(root).toJson());
+        test::writeFile(tmp.filePath(QStringLiteral("journal.jsonl")),
+                        "{\"op\":\"end\",\"frame\":{\"id\":\"00000000\",\"kind\":\"generate\",\"status\":\"done\",\"prompt\":\"old\"}}\n");
+        SessionStore s;
+        QVERIFY(s.open(tmp.path(), SessionStore::OpenMode::OpenExisting));
+        QCOMPARE(s.graph().size(), 3);
+        QCOMPARE(s.graph().value(QStringLiteral("00000000")).prompt, root.value(QStringLiteral("frames")).toArray().at(0).toObject().value(QStringLiteral("prompt")).toString());
+        const QJsonObject upgraded = readJson(s.manifestPath());
+        QCOMPARE(upgraded.value(QStringLiteral("schema_version")).toInt(), 2);
+        QCOMPARE(qint64(upgraded.value(QStringLiteral("journal_offset")).toDouble()), QFileInfo(s.journalPath()).size());
+        QVERIFY(s.commit({doneFrame(QStringLiteral("0000000a"), QStringLiteral("00000002"))}));
+        s.close();
+        SessionStore again;
+        QVERIFY(again.open(tmp.path(), SessionStore::OpenMode::OpenExisting));
+        QCOMPARE(again.graph().size(), 4);
+    }
+
+    void aTornLastLineDoesNotSwallowTheNextRecord()
+    {
+        QTemporaryDir tmp;
+        makeSession(tmp.path(), 2);
+        // A process killed mid-append left half a record without its newline.
+        QFile j(tmp.filePath(QStringLiteral("journal.jsonl")));
+        QVERIFY(j.open(QIODevice::Append));
+        j.write("{\"op\":\"commit\",\"frames\":[{\"id\":\"dead");
+        j.close();
+        {
+            SessionStore s;
+            QVERIFY(s.open(tmp.path(), SessionStore::OpenMode::OpenExisting));
+            QCOMPARE(s.graph().size(), 2);
+            QVERIFY(s.commit({doneFrame(QStringLiteral("0000000b"), QStringLiteral("00000001"))}));
+        }
+        SessionStore s;
+        QVERIFY(s.open(tmp.path(), SessionStore::OpenMode::OpenExisting));
+        QVERIFY(s.graph().contains(QStringLiteral("0000000b")));
+    }
+
+    void anotherWritersCommitsArriveAsADelta()
+    {
+        QTemporaryDir tmp;
+        makeSession(tmp.path(), 50);
+        SessionStore a, b;
+        QVERIFY(a.open(tmp.path(), SessionStore::OpenMode::OpenExisting));
+        QVERIFY(b.open(tmp.path(), SessionStore::OpenMode::OpenExisting));
+        QSignalSpy spy(&a, &SessionStore::changedExternally);
+        Frame renamed = b.graph().value(QStringLiteral("00000005"));
+        renamed.title = QStringLiteral("from b");
+        QVERIFY(b.commit({doneFrame(QStringLiteral("000000ff"), QStringLiteral("00000031")), renamed}));
+        QVERIFY(a.reload());
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.at(0).at(0).toStringList(), QStringList{QStringLiteral("000000ff")}); // added
+        QCOMPARE(spy.at(0).at(1).toStringList(), QStringList{QStringLiteral("00000005")}); // changed
+        QVERIFY(spy.at(0).at(2).toStringList().isEmpty());
+        QCOMPARE(a.graph().value(QStringLiteral("00000005")).title, QStringLiteral("from b"));
+        QCOMPARE(a.graph().size(), 51);
+        // Our own writes are never announced as another process's.
+        Frame own = a.graph().value(QStringLiteral("00000006"));
+        own.title = QStringLiteral("from a");
+        QVERIFY(a.commit({own}));
+        QVERIFY(!a.reload());
+        QCOMPARE(spy.count(), 1);
+    }
+
+    void isoDatesReadFastAndTheSame_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::newRow("written form") << QStringLiteral("2026-01-02T03:04:05.678Z");
+        QTest::newRow("end of year") << QStringLiteral("2025-12-31T23:59:59.999Z");
+        QTest::newRow("leap day") << QStringLiteral("2028-02-29T00:00:00.000Z");
+        QTest::newRow("no such day") << QStringLiteral("2027-02-29T00:00:00.000Z");
+        QTest::newRow("month 13") << QStringLiteral("2026-13-02T03:04:05.678Z");
+        QTest::newRow("offset") << QStringLiteral("2026-01-02T05:04:05.678+02:00");
+        QTest::newRow("no millis") << QStringLiteral("2026-01-02T03:04:05Z");
+    }
+
+    void isoDatesReadFastAndTheSame()
+    {
+        QFETCH(QString, text);
+        QDateTime slow = QDateTime::fromString(text, Qt::ISODateWithMs);
+        if (!slow.isValid())
+            slow = QDateTime::fromString(text, Qt::ISODate);
+        const QDateTime fast = fromIsoUtc(text);
+        QCOMPARE(fast.isValid(), slow.isValid());
+        if (slow.isValid()) {
+            QCOMPARE(fast, slow.toUTC());
+            QCOMPARE(toIsoUtc(fast), toIsoUtc(slow));
+        }
+    }
+
+    void rebuildReadsCommitRecords()
+    {
+        QTemporaryDir tmp;
+        makeSession(tmp.path(), 4);
+        {
+            SessionStore s;
+            QVERIFY(s.open(tmp.path(), SessionStore::OpenMode::OpenExisting));
+            QVERIFY(s.commit({}, {QStringLiteral("00000003")}, QStringLiteral("00000002")));
+        }
+        test::writeFile(tmp.filePath(QStringLiteral("manifest.json")), "{broken");
+        SessionStore s;
+        QVERIFY(!s.open(tmp.path(), SessionStore::OpenMode::OpenExisting));
+        QVERIFY(s.rebuild(tmp.path()));
+        QCOMPARE(s.graph().size(), 3); // frames from commit records, the removal honoured
+        QVERIFY(!s.graph().contains(QStringLiteral("00000003")));
+        QCOMPARE(s.currentFrameId(), QStringLiteral("00000002"));
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_SessionCheckpoint)
+#include "tst_sessioncheckpoint.moc"

@@ -250,13 +250,15 @@ CompareView::CompareView(QWidget *parent)
     connect(m_gainButton, &QToolButton::toggled, this, [this](bool on) { setDifferenceGain(on ? 4 : 1); });
     bar->addWidget(m_gainButton);
 
-    bar->addSpacing(ThemeMetrics::kSectionSpacing);
+    // Shown where the gain button is not (Difference shows no child to lay it over): no extra width.
     m_heatButton = new QToolButton(this);
     m_heatButton->setObjectName(QStringLiteral("heatmapToggle"));
     m_heatButton->setText(tr("Heatmap"));
     m_heatButton->setCheckable(true);
     m_heatButton->setAccessibleName(tr("Show the drift heatmap"));
     m_heatButton->setEnabled(false);
+    m_heatButton->hide();
+    m_heatButton->setToolTip(tr("No drift heatmap: it is measured for an edit against its parent"));
     connect(m_heatButton, &QToolButton::toggled, this, &CompareView::setHeatmapShown);
     bar->addWidget(m_heatButton);
     m_rawButton = new QToolButton(this);
@@ -411,6 +413,7 @@ void CompareView::setHeatmap(const QImage &heatmap)
 {
     m_heatmap = heatmap;
     m_heatButton->setEnabled(!heatmap.isNull());
+    m_heatButton->setVisible(m_mode != Mode::Difference && !heatmap.isNull()); // only takes room when it has something to show
     m_heatButton->setToolTip(heatmap.isNull() ? tr("No drift heatmap: it is measured for an edit against its parent")
                                               : tr("Lay the drift heatmap over the edited image: red to yellow is where the edit changed it"));
     applyRightImage();
@@ -512,6 +515,7 @@ void CompareView::setMode(Mode mode)
         b->setChecked(true);
     m_stack->setCurrentIndex(int(mode));
     m_gainButton->setVisible(mode == Mode::Difference);
+    m_heatButton->setVisible(mode != Mode::Difference && !m_heatmap.isNull());
     if (mode == Mode::Difference && m_diffDirty)
         startDifference();
     updateDifferenceSummary();

@@ -30,7 +30,7 @@ enum class OptionId {
     // The keep-list of a branch.
     KeepAdd, KeepRemove, KeepClear, KeepInherit,
     // Export.
-    Format, ExportBranch, Frames, StripPrompts, StripIds, SingleFile, NoFailed, Copy,
+    Format, ExportBranch, Frames, StripPrompts, StripIds, StripCost, SingleFile, NoFailed, Copy,
     // The agent bridge.
     NoImageBlocks, PrintSkill,
 };

@@ -192,6 +192,13 @@ public:
     bool setNote(const QString &frameId, const QString &note);
     /** Sets the keep-list in force from this frame down (set false: inherit the ancestors' again); undoable. See keeplist.h. */
     bool setKeepList(const QString &frameId, const QStringList &items, bool set = true);
+    /** Folds or unfolds frames (one undo step): folded frames stay in the session, drawn collapsed. */
+    bool setFolded(const QStringList &frameIds, bool folded);
+    /**
+     * Picks one of a batch of variants: stars `chosenId` (and unfolds it) and folds the other
+     * `siblings` (never deletes them), as one undo step. False when chosenId is not a frame.
+     */
+    bool pickVariant(const QString &chosenId, const QStringList &siblings);
     /** Moves the frame and its descendants to the trash. Refused (Conflict) while any of them is pending. */
     Result<void> deleteFrame(const QString &frameId);
     /** Moves the frames only this branch has (see FrameGraph::branchOwnFrames) to the trash. */

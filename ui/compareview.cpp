@@ -249,6 +249,27 @@ CompareView::CompareView(QWidget *parent)
     m_gainButton->setAccessibleName(tr("Amplify differences"));
     connect(m_gainButton, &QToolButton::toggled, this, [this](bool on) { setDifferenceGain(on ? 4 : 1); });
     bar->addWidget(m_gainButton);
+
+    // Shown where the gain button is not (Difference shows no child to lay it over): no extra width.
+    m_heatButton = new QToolButton(this);
+    m_heatButton->setObjectName(QStringLiteral("heatmapToggle"));
+    m_heatButton->setText(tr("Heatmap"));
+    m_heatButton->setCheckable(true);
+    m_heatButton->setAccessibleName(tr("Show the drift heatmap"));
+    m_heatButton->setEnabled(false);
+    m_heatButton->hide();
+    m_heatButton->setToolTip(tr("No drift heatmap: it is measured for an edit against its parent"));
+    connect(m_heatButton, &QToolButton::toggled, this, &CompareView::setHeatmapShown);
+    bar->addWidget(m_heatButton);
+    m_rawButton = new QToolButton(this);
+    m_rawButton->setObjectName(QStringLiteral("rawCompareToggle"));
+    m_rawButton->setText(tr("Raw ↔ composite"));
+    m_rawButton->setCheckable(true);
+    m_rawButton->setToolTip(tr("Compare the image the server sent with the composite the app stored (your protected pixels put back)"));
+    m_rawButton->setAccessibleName(tr("Compare the raw server image with the composite"));
+    m_rawButton->hide();
+    connect(m_rawButton, &QToolButton::toggled, this, &CompareView::rawCompareToggled);
+    bar->addWidget(m_rawButton);
     styleSegments();
 
     bar->addSpacing(ThemeMetrics::kSectionSpacing);
@@ -356,6 +377,8 @@ void CompareView::styleSegments()
         buttons[i]->setStyleSheet(sheet(first ? r : 0, last ? r : 0, !first));
     }
     m_gainButton->setStyleSheet(sheet(r, r, false));
+    m_heatButton->setStyleSheet(sheet(r, 0, false));
+    m_rawButton->setStyleSheet(sheet(0, r, true));
 }
 
 void CompareView::changeEvent(QEvent *event)
@@ -369,10 +392,13 @@ void CompareView::setImages(const QImage &left, const QImage &right)
 {
     m_left = left;
     m_right = right;
+    m_rightShown = right;
     m_leftView->setImage(left);
     m_rightView->setImage(right);
     m_swipeView->setImage(left);
     m_swipeView->setRightImage(right);
+    if (m_heatShown && !m_heatmap.isNull())
+        applyRightImage();
     ++m_diffGeneration;
     m_diffDirty = true;
     m_difference = {};
@@ -381,6 +407,91 @@ void CompareView::setImages(const QImage &left, const QImage &right)
     updateDifferenceSummary();
     if (m_mode == Mode::Difference)
         startDifference();
+}
+
+void CompareView::setHeatmap(const QImage &heatmap)
+{
+    m_heatmap = heatmap;
+    m_heatButton->setEnabled(!heatmap.isNull());
+    m_heatButton->setVisible(m_mode != Mode::Difference && !heatmap.isNull()); // only takes room when it has something to show
+    m_heatButton->setToolTip(heatmap.isNull() ? tr("No drift heatmap: it is measured for an edit against its parent")
+                                              : tr("Lay the drift heatmap over the edited image: red to yellow is where the edit changed it"));
+    applyRightImage();
+}
+
+void CompareView::setHeatmapShown(bool shown)
+{
+    if (shown == m_heatShown)
+        return;
+    m_heatShown = shown;
+    {
+        const QSignalBlocker block(m_heatButton);
+        m_heatButton->setChecked(shown);
+    }
+    applyRightImage();
+    Q_EMIT heatmapShownChanged(shown);
+}
+
+void CompareView::setRawCompareAvailable(bool available)
+{
+    m_rawButton->setVisible(available);
+    if (!available) {
+        const QSignalBlocker block(m_rawButton);
+        m_rawButton->setChecked(false);
+    }
+}
+
+bool CompareView::isRawCompareAvailable() const { return !m_rawButton->isHidden(); }
+bool CompareView::isRawCompare() const { return m_rawButton->isChecked(); }
+void CompareView::setRawCompare(bool on) { m_rawButton->setChecked(on); }
+
+void CompareView::applyRightImage()
+{
+    const quint64 generation = ++m_heatGeneration;
+    if (!m_heatShown || m_heatmap.isNull() || m_right.isNull()) {
+        m_rightShown = m_right;
+        m_rightView->setImage(m_right);
+        m_swipeView->setRightImage(m_right);
+        Q_EMIT heatmapApplied();
+        return;
+    }
+    // Scaling and blending a full-size picture: on a worker, like the difference image.
+    auto *watcher = new QFutureWatcher<QImage>(this);
+    connect(watcher, &QFutureWatcher<QImage>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation != m_heatGeneration)
+            return;
+        m_rightShown = watcher->result();
+        m_rightView->setImage(m_rightShown);
+        m_swipeView->setRightImage(m_rightShown);
+        Q_EMIT heatmapApplied();
+    });
+    const QImage child = m_right;
+    const QImage heat = m_heatmap;
+    watcher->setFuture(QtConcurrent::run([child, heat] { return overlayHeatmap(child, heat); }));
+}
+
+QImage CompareView::overlayHeatmap(const QImage &child, const QImage &heatmap)
+{
+    if (child.isNull() || heatmap.isNull())
+        return child;
+    QImage out = child.convertToFormat(QImage::Format_RGB32);
+    const QImage heat = heatmap.convertToFormat(QImage::Format_RGB32)
+                            .scaled(out.size(), Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+    for (int y = 0; y < out.height(); ++y) {
+        auto *po = reinterpret_cast<QRgb *>(out.scanLine(y));
+        const auto *ph = reinterpret_cast<const QRgb *>(heat.constScanLine(y));
+        for (int x = 0; x < out.width(); ++x) {
+            // The heatmap is black where nothing changed and dark red at the "changed" threshold:
+            // its red channel says how strongly to tint, in full red..yellow so it reads on any picture.
+            const int a = std::min(190, qRed(ph[x]) * 3 / 2); // of 255
+            if (a == 0)
+                continue;
+            const auto mixc = [a](int base, int over) { return (base * (255 - a) + over * a) / 255; };
+            po[x] = qRgb(mixc(qRed(po[x]), 255), mixc(qGreen(po[x]), qGreen(ph[x])), mixc(qBlue(po[x]), 0));
+        }
+    }
+    return out;
 }
 
 void CompareView::setLabels(const QString &left, const QString &right)
@@ -404,6 +515,7 @@ void CompareView::setMode(Mode mode)
         b->setChecked(true);
     m_stack->setCurrentIndex(int(mode));
     m_gainButton->setVisible(mode == Mode::Difference);
+    m_heatButton->setVisible(mode != Mode::Difference && !m_heatmap.isNull());
     if (mode == Mode::Difference && m_diffDirty)
         startDifference();
     updateDifferenceSummary();

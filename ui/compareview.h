@@ -68,6 +68,29 @@ public:
     DifferenceStats differenceStats() const { return m_difference.stats; }
     bool isDifferenceReady() const { return !m_difference.image.isNull(); }
 
+    /**
+     * The drift meter's heatmap of the right image (the child) against its parent: small,
+     * black = same, red..yellow = changed (core/edit/driftmeter.h). Null: none (the toggle is
+     * disabled). Shown semi-transparent over the right image when heatmapShown().
+     */
+    void setHeatmap(const QImage &heatmap);
+    bool hasHeatmap() const { return !m_heatmap.isNull(); }
+    bool isHeatmapShown() const { return m_heatShown; }
+    void setHeatmapShown(bool shown);
+    /** The right image as shown (with the heatmap blended in once ready). */
+    QImage shownRightImage() const { return m_rightShown; }
+    /** The child with the heatmap scaled over it: alpha follows the heat, so unchanged areas stay as they are. */
+    static QImage overlayHeatmap(const QImage &child, const QImage &heatmap);
+
+    /**
+     * Offers "Raw ↔ composite": a region/protect frame's raw server image against the stored
+     * composite. The view only shows the choice; ImageStage loads the images on rawCompareToggled.
+     */
+    void setRawCompareAvailable(bool available);
+    bool isRawCompareAvailable() const;
+    bool isRawCompare() const;
+    void setRawCompare(bool on);
+
     /** Per-channel |a-b| times `gain` (clamped), opaque; b is resampled to a's size when they differ. */
     static DifferenceResult computeDifference(const QImage &a, const QImage &b, int gain = 1);
 
@@ -83,6 +106,10 @@ Q_SIGNALS:
     void modeChanged(nb2::CompareView::Mode mode);
     void swipePositionChanged(double position);
     void differenceReady();
+    void heatmapShownChanged(bool shown);
+    /** The heatmap overlay is blended in (or removed) on the right image. */
+    void heatmapApplied();
+    void rawCompareToggled(bool on);
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -93,6 +120,7 @@ private:
     void startDifference();
     void updateCaptions();
     void updateDifferenceSummary();
+    void applyRightImage();
 
     Mode m_mode = Mode::SideBySide;
     QImage m_left;
@@ -100,6 +128,13 @@ private:
     QString m_leftLabel;
     QString m_rightLabel;
     int m_gain = 4;
+
+    QImage m_heatmap;
+    QImage m_rightShown;
+    bool m_heatShown = false;
+    quint64 m_heatGeneration = 0;
+    QToolButton *m_heatButton = nullptr;
+    QToolButton *m_rawButton = nullptr;
 
     QButtonGroup *m_modeGroup = nullptr;
     QToolButton *m_gainButton = nullptr;

@@ -53,6 +53,10 @@ ImageStage::ImageStage(SessionController *session, TimelineModel *model, FrameSe
     m_compare->setObjectName(QStringLiteral("compareView"));
     m_stack->addWidget(m_canvas);
     m_stack->addWidget(m_compare);
+    connect(m_compare, &CompareView::rawCompareToggled, this, [this] {
+        if (isCompareShown())
+            showCompare(m_compareOtherId);
+    });
 }
 
 QString ImageStage::emptySessionText()
@@ -195,7 +199,10 @@ void ImageStage::showCompare(const QString &otherId)
     const Frame f = m_session->graph().value(id);
     const QString other = otherId.isEmpty() || !m_session->graph().contains(otherId) ? f.parentId : otherId;
     const Frame o = m_session->graph().value(other);
-    if (other.isEmpty() || o.image.isNull() || f.image.isNull()) {
+    // A region/protect frame keeps the server's raw image beside its composite (issue 13).
+    const bool rawAvailable = f.isDone() && !f.regionEdit.rawFile.isEmpty() && !f.image.isNull();
+    const bool raw = rawAvailable && m_compare->isRawCompare();
+    if (!raw && (other.isEmpty() || o.image.isNull() || f.image.isNull())) {
         m_notices->status(tr("Nothing to compare: both frames need an image."), 4000);
         Q_EMIT compareShownChanged(isCompareShown());
         return;
@@ -203,21 +210,40 @@ void ImageStage::showCompare(const QString &otherId)
     m_compareOtherId = otherId;
     m_stack->setCurrentWidget(m_compare);
     Q_EMIT compareShownChanged(true);
-    const QString left = m_session->store()->absolutePath(o.image.file);
+    {
+        const QSignalBlocker block(m_compare); // no rawCompareToggled while only offering the choice
+        m_compare->setRawCompareAvailable(rawAvailable);
+    }
+    const QString left = m_session->store()->absolutePath(raw ? f.regionEdit.rawFile : o.image.file);
     const QString right = m_session->store()->absolutePath(f.image.file);
-    m_compare->setLabels(other == f.parentId ? tr("%1 (parent)").arg(m_selection->label(other)) : m_selection->label(other),
-                         m_selection->label(id));
+    // The stored heatmap measures the frame against its parent: only that comparison shows it.
+    const QString heatmap = !raw && other == f.parentId && !f.drift.heatmapFile.isEmpty()
+                                ? m_session->store()->absolutePath(f.drift.heatmapFile)
+                                : QString();
+    if (raw)
+        m_compare->setLabels(tr("%1 as the server sent it (raw)").arg(m_selection->label(id)),
+                             tr("%1 as stored (composite)").arg(m_selection->label(id)));
+    else
+        m_compare->setLabels(other == f.parentId ? tr("%1 (parent)").arg(m_selection->label(other)) : m_selection->label(other),
+                             m_selection->label(id));
     const quint64 generation = ++m_generation;
-    using Pair = QPair<QImage, QImage>;
-    auto *watcher = new QFutureWatcher<Pair>(this);
-    connect(watcher, &QFutureWatcher<Pair>::finished, this, [this, watcher, generation] {
+    struct Loaded {
+        QImage left, right, heatmap;
+    };
+    auto *watcher = new QFutureWatcher<Loaded>(this);
+    connect(watcher, &QFutureWatcher<Loaded>::finished, this, [this, watcher, generation] {
         watcher->deleteLater();
         if (generation != m_generation)
             return;
-        m_compare->setImages(watcher->result().first, watcher->result().second);
+        const Loaded loaded = watcher->result();
+        m_compare->setHeatmap(loaded.heatmap);
+        m_compare->setImages(loaded.left, loaded.right);
         m_shownKey.clear(); // the canvas must reload when the compare view closes
     });
-    watcher->setFuture(QtConcurrent::run([left, right] { return Pair(decodeImage(left).image, decodeImage(right).image); }));
+    watcher->setFuture(QtConcurrent::run([left, right, heatmap] {
+        return Loaded{decodeImage(left).image, decodeImage(right).image,
+                      heatmap.isEmpty() ? QImage() : decodeImage(heatmap).image};
+    }));
 }
 
 void ImageStage::copyImage()

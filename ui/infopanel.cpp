@@ -128,6 +128,11 @@ InfoPanel::InfoPanel(QWidget *parent) : QWidget(parent)
 
     m_title = addRow(tr("Title:"), "infoTitle");
     m_prompt = addRow(tr("Prompt:"), "infoPrompt");
+    //: the exact prompt text sent to the model (the typed prompt plus the branch's keep-list)
+    m_promptSent = addRow(tr("Sent:"), "infoPromptSent");
+    m_keepList = addRow(tr("Keep-list:"), "infoKeepList");
+    m_drift = addRow(tr("Drift:"), "infoDrift");
+    m_region = addRow(tr("Selection:"), "infoRegion");
     m_kind = addRow(tr("Kind:"), "infoKind");
     m_status = addRow(tr("Status:"), "infoStatus");
     m_star = addRow(tr("Star:"), "infoStar");
@@ -296,6 +301,33 @@ void InfoPanel::clear()
     m_empty->show();
 }
 
+void InfoPanel::setPrecisionRows(const Frame &f)
+{
+    // Shown only when it differs from what was typed: then both are there to compare.
+    setRow(m_promptSent, f.promptSent.isEmpty() || f.promptSent == f.prompt ? QString() : f.promptSent);
+    setRow(m_keepList, !f.keepListSet                ? QString()
+                       : f.keepList.isEmpty()        ? tr("cleared here (no keep-list from this frame on)")
+                                                     : tr("set here:") + QStringLiteral("\n• ") + f.keepList.join(QStringLiteral("\n• ")));
+    QString drift;
+    if (!f.drift.isEmpty()) {
+        const int changed = qRound(f.drift.changed * 100);
+        drift = tr("%1 % of the picture changed").arg(changed);
+        if (f.drift.outsideChanged >= 0)
+            drift += QLatin1Char('\n') + tr("the model changed %1 % outside the selection (before the composite)")
+                                              .arg(qRound(f.drift.outsideChanged * 100));
+    }
+    setRow(m_drift, drift);
+    QString region;
+    if (!f.regionEdit.isEmpty()) {
+        const QString mode = f.regionEdit.mode == RegionMode::Protect ? tr("protect (the rest was put back)")
+                                                                      : tr("edit region (crop sent, pasted back)");
+        region = tr("%1, feather %2 px").arg(mode, QString::number(f.regionEdit.feather));
+        if (!f.regionEdit.rawFile.isEmpty())
+            region += QLatin1Char('\n') + tr("raw server image: %1").arg(breakable(QFileInfo(f.regionEdit.rawFile).fileName()));
+    }
+    setRow(m_region, region);
+}
+
 void InfoPanel::setFrame(const Frame &f, int number, int parentNumber, const QString &absoluteFile)
 {
     m_empty->hide();
@@ -397,6 +429,7 @@ void InfoPanel::setFrame(const Frame &f, int number, int parentNumber, const QSt
     setRow(m_finished, formatTime(f.finishedAt));
     setRow(m_attempts, f.attempts > 0 ? QString::number(f.attempts) : QString());
     setRow(m_note, f.note);
+    setPrecisionRows(f);
     m_file->setText(absoluteFile.isEmpty() ? QString()
                                            //: file name, then the picture's width and height in pixels
                                            : tr("%1\n%2 × %3 px").arg(breakable(QFileInfo(absoluteFile).fileName()))

@@ -49,6 +49,8 @@ private:
     void setRow(QLabel *field, const QString &text);
     void addRowWidget(const QString &label, QWidget *field);
     void setRowShown(QWidget *field, bool shown);
+    /** The issue 13 rows: prompt as sent, the keep-list set here, drift, region/protect and the raw image. */
+    void setPrecisionRows(const Frame &f);
 
     QGridLayout *m_grid = nullptr;
     QHash<QWidget *, QLabel *> m_captions; // field -> its caption, hidden together
@@ -57,6 +59,10 @@ private:
     QLabel *m_empty = nullptr;
     QLabel *m_title = nullptr;
     QLabel *m_prompt = nullptr;
+    QLabel *m_promptSent = nullptr;
+    QLabel *m_keepList = nullptr;
+    QLabel *m_drift = nullptr;
+    QLabel *m_region = nullptr;
     QLabel *m_kind = nullptr;
     QLabel *m_status = nullptr;
     QLabel *m_star = nullptr;

@@ -13,9 +13,11 @@
 #include "ui/frameselection.h"
 #include "ui/imagestage.h"
 #include "ui/importcontroller.h"
+#include "ui/driftwatch.h"
 #include "ui/findbar.h"
 #include "ui/infopanel.h"
 #include "ui/replaypanel.h"
+#include "ui/keeplistwidget.h"
 #include "ui/noticepresenter.h"
 #include "ui/pendingindicator.h"
 #include "ui/promptpanel.h"
@@ -165,7 +167,13 @@ void MainWindow::buildLayout()
     addDockWidget(Qt::BottomDockWidgetArea, timelineDock);
     // The right column: what to send next on top, what the selected frame is below.
     m_prompt = new PromptPanel(this);
-    QDockWidget *promptDock = makeDock(this, tr("Prompt"), "promptDock", m_prompt, false);
+    auto *promptColumn = new QWidget(this); // the branch's keep-list above the prompt (issue 13)
+    auto *promptLayout = new QVBoxLayout(promptColumn);
+    promptLayout->setContentsMargins(0, 0, 0, 0);
+    promptLayout->setSpacing(0);
+    promptLayout->addWidget(new KeepListWidget(session(), m_selection, promptColumn));
+    promptLayout->addWidget(m_prompt, 1);
+    QDockWidget *promptDock = makeDock(this, tr("Prompt"), "promptDock", promptColumn, false);
     addDockWidget(Qt::RightDockWidgetArea, promptDock);
     m_info = new InfoPanel(this);
     QDockWidget *infoDock = makeDock(this, tr("Frame Details"), "infoDock", m_info, true);
@@ -205,10 +213,14 @@ void MainWindow::buildControllers()
     m_imports = new ImportController(m_sessions, m_selection, m_prompt, m_notices, this);
     m_turns = new TurnDispatcher(m_sessions, m_selection, m_prompt, m_imports, m_notices, m_model, m_pending, this);
     m_selectionTools = new SelectionController(m_sessions, m_selection, m_stage, m_actions, this);
-    m_turns->setPrecision(m_selectionTools, new PrecisionRunner(session(), this));
+    auto *precision = new PrecisionRunner(session(), this);
+    m_turns->setPrecision(m_selectionTools, precision);
     m_variants = new VariantsDispatch(m_sessions, m_selection, m_prompt, m_turns, m_notices, m_thumbs, this);
     m_editor = new FrameEditor(session(), m_selection, m_notices, this);
     m_dialogs = new WindowDialogs(m_sessions, m_selection, m_notices, m_actions, m_levels.get(), this);
+    // Drift of every edit, on a worker (issue 13); region/protect frames are composited and
+    // measured by the PrecisionRunner, whose readings the watch only reports.
+    new DriftWatch(session(), m_selection, m_stage, m_notices, precision, this);
 }
 
 void MainWindow::buildMenus()

@@ -159,6 +159,36 @@ void TimelineDelegate::paintAgentMark(QPainter *painter, const QRect &image, con
     painter->drawText(pill, Qt::AlignCenter, text);
 }
 
+QString TimelineDelegate::driftBadgeText(double changed)
+{
+    if (changed < 0)
+        return {};
+    // Whole percent; a visible change below 0.5 % still says 1 %, so "0 %" means nothing changed.
+    int percent = qRound(changed * 100.0);
+    if (percent == 0 && changed > 0)
+        percent = 1;
+    return tr("%n % changed", "drift badge on a timeline card: share of the picture the edit changed", percent);
+}
+
+void TimelineDelegate::paintDriftBadge(QPainter *painter, const QRect &image, const QFont &font, double changed,
+                                       bool warning) const
+{
+    // A pill in the image's top-right corner (done frames show no action button there).
+    QFont f = font;
+    f.setPixelSize(9);
+    f.setBold(warning);
+    const QFontMetrics fm(f);
+    const QString text = fm.elidedText(driftBadgeText(changed), Qt::ElideRight, image.width() - 24);
+    const int w = fm.horizontalAdvance(text) + 10;
+    const QRect pill(image.right() - w - 2, image.top() + 3, w, 14);
+    painter->setPen(QPen(QColor(0, 0, 0, 90), 1));
+    painter->setBrush(warning ? QColor(0xd9, 0x8a, 0x1c) : QColor(0, 0, 0, 150));
+    painter->drawRoundedRect(QRectF(pill).adjusted(0.5, 0.5, -0.5, -0.5), 7, 7);
+    painter->setFont(f);
+    painter->setPen(Qt::white);
+    painter->drawText(pill, Qt::AlignCenter, text);
+}
+
 void TimelineDelegate::paintSpinner(QPainter *painter, const QRect &area, const QColor &color) const
 {
     const qint64 ms = QDateTime::currentMSecsSinceEpoch();
@@ -341,6 +371,9 @@ void TimelineDelegate::paintFrame(QPainter *painter, const QStyleOptionViewItem 
     }
     if (index.data(TimelineRole::MadeByAgent).toBool())
         paintAgentMark(painter, img, small);
+    const double changed = index.data(TimelineRole::DriftChanged).toDouble();
+    if (state == TimelineState::Done && changed >= 0 && action == Action::None && index.data(TimelineRole::DriftChanged).isValid())
+        paintDriftBadge(painter, img, small, changed, index.data(TimelineRole::DriftWarning).toBool());
     const QDateTime expires = index.data(TimelineRole::ExpiresAt).toDateTime();
     if (state == TimelineState::Done && expires.isValid() && now.secsTo(expires) < 48 * 3600) {
         const bool gone = expires <= now;

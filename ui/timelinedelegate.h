@@ -39,6 +39,9 @@ public:
                     const QModelIndex &index, bool onSelectedPath, bool actionHovered) const;
     QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override;
 
+    /** The drift badge's words for a fraction changed (0..1): "38 % changed"; empty when not measured (< 0). */
+    static QString driftBadgeText(double changed);
+
     /** Accent colour of a lane (commit-graph style), readable on light and dark palettes. */
     static QColor laneColor(int lane, const QPalette &palette);
 
@@ -57,6 +60,7 @@ private:
     void paintIconBadge(QPainter *painter, const QPoint &center, const QColor &fill, const QString &iconName) const;
     void paintSpinner(QPainter *painter, const QRect &area, const QColor &color) const;
     void paintAgentMark(QPainter *painter, const QRect &image, const QFont &font) const;
+    void paintDriftBadge(QPainter *painter, const QRect &image, const QFont &font, double changed, bool warning) const;
     void paintBadge(QPainter *painter, const QPoint &center, const QColor &fill,
                     const QString &glyph, const QColor &glyphColor) const;
 

@@ -1,6 +1,7 @@
 #include "ui/timelinemodel.h"
 
 #include "core/session/costledger.h"
+#include "core/session/editfinisher.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
 
@@ -330,6 +331,10 @@ QVariant TimelineModel::frameData(const Frame &f, const Row &row, int role) cons
         const FrameCost c = frameCost(f, m_session->priceTable());
         return c.hasUsage ? c.usd : -1.0;
     }
+    case TimelineRole::DriftChanged:
+        return f.drift.changed;
+    case TimelineRole::DriftWarning:
+        return EditFinisher::warrantsWarning(f);
     case TimelineRole::Folded:
         return f.folded;
     case TimelineRole::BranchCostUsd:

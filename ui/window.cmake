@@ -20,6 +20,8 @@ list(APPEND NB2UI_SOURCES
     frameselection.h frameselection.cpp
     frameeditor.h frameeditor.cpp
     imagestage.h imagestage.cpp
+    driftwatch.h driftwatch.cpp
+    keeplistwidget.h keeplistwidget.cpp
     importcontroller.h importcontroller.cpp
     sessionmanager.h sessionmanager.cpp
     turndispatcher.h turndispatcher.cpp

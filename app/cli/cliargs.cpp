@@ -404,6 +404,20 @@ QString Parser::applyOption(const OptionSpec &option, const QString &value)
             return CliText::tr("--mode takes region or protect, not '%1'").arg(value);
         m_args.regionMode = value;
         break;
+    case OptionId::KeepAdd:
+        if (value.simplified().isEmpty())
+            return CliText::tr("--add takes the constraint to keep, e.g. --add \"keep the face\"");
+        m_args.keepAdd = value;
+        break;
+    case OptionId::KeepRemove: {
+        bool ok = false;
+        m_args.keepRemove = value.toInt(&ok);
+        if (!ok || m_args.keepRemove < 1)
+            return CliText::tr("--remove takes the number of a constraint as 'keep REF' lists them (1, 2, ...), not '%1'").arg(value);
+        break;
+    }
+    case OptionId::KeepClear: m_args.keepClear = true; break;
+    case OptionId::KeepInherit: m_args.keepInherit = true; break;
     case OptionId::All: m_args.all = true; break;
     case OptionId::Budget: {
         bool ok = false;
@@ -499,6 +513,8 @@ QString Parser::checkCombinations() const
         return CliText::tr("use either --region or --mask, not both");
     if (a.region.isNull() && a.maskFile.isEmpty() && (a.feather >= 0 || !a.regionMode.isEmpty()))
         return CliText::tr("--feather and --mode need a selection: --region X,Y,W,H or --mask FILE");
+    if (int(!a.keepAdd.isEmpty()) + int(a.keepRemove > 0) + int(a.keepClear) + int(a.keepInherit) > 1)
+        return CliText::tr("keep takes one change at a time: --add, --remove, --clear or --inherit");
     if (a.command == CommandId::StyleEdit && a.styleFile.isEmpty())
         return CliText::tr("style-edit needs --style IMAGE");
     if (a.inSession && (a.command == CommandId::EditLocal || a.command == CommandId::StyleEdit)) {

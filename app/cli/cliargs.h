@@ -77,6 +77,11 @@ struct CliArgs {
     QString maskFile;           // --mask
     int feather = -1;           // --feather, -1: default
     QString regionMode;         // --mode: region | protect; empty: region
+    // keep.
+    QString keepAdd;            // --add TEXT
+    int keepRemove = 0;         // --remove N (1-based), 0: not given
+    bool keepClear = false;
+    bool keepInherit = false;
 
     // Export.
     QString format;

@@ -198,6 +198,20 @@ constexpr std::array kOptions{
                                  "the protected pixels"),
                false},
 
+    // --- keep-list ---
+    OptionSpec{KeepAdd, "--add", nullptr, nullptr, V::Text, "TEXT",
+               QT_TRANSLATE_NOOP("nb2lite", "keep: add a constraint to the keep-list in force at the frame"),
+               false},
+    OptionSpec{KeepRemove, "--remove", nullptr, nullptr, V::Count, "N",
+               QT_TRANSLATE_NOOP("nb2lite", "keep: remove constraint number N (as 'keep REF' lists them)"),
+               false},
+    OptionSpec{KeepClear, "--clear", nullptr, nullptr, V::None, nullptr,
+               QT_TRANSLATE_NOOP("nb2lite", "keep: no keep-list from this frame on (its descendants too)"),
+               false},
+    OptionSpec{KeepInherit, "--inherit", nullptr, nullptr, V::None, nullptr,
+               QT_TRANSLATE_NOOP("nb2lite", "keep: drop the frame's own keep-list, so its ancestors' applies again"),
+               false},
+
     // --- export ---
     OptionSpec{Format, "--format", nullptr, nullptr, V::ExportFormat, "FORMAT",
                QT_TRANSLATE_NOOP("nb2lite", "the kind of output"),
@@ -266,6 +280,7 @@ constexpr CommandOption kLogOptions[]{{All}, {Ids}, {Grep}, {Starred}, NB2_SESSI
 constexpr CommandOption kCostOptions[]{{Budget}, NB2_SESSION_WIDE};
 constexpr CommandOption kReplayOptions[]{{Onto}, {Photos}, {Resume}, {Thinking}, {Stream}, {NoStream}, {Budget}, {DryRun},
                                          NB2_SESSION_WIDE};
+constexpr CommandOption kKeepOptions[]{{KeepAdd}, {KeepRemove}, {KeepClear}, {KeepInherit}, NB2_SESSION_WIDE};
 constexpr CommandOption kExportOptions[]{{Format}, {ExportBranch}, {Frames}, {StripPrompts}, {StripIds}, {StripCost},
                                          {SingleFile}, {NoFailed}, {Copy}, {Force}};
 constexpr CommandOption kMcpOptions[]{{NoImageBlocks}, {PrintSkill}};
@@ -407,6 +422,16 @@ constexpr std::array kCommands{
                 {"replay FROM..TO --onto REF|--photos PATH... | replay --resume", 0, kMaxReplayArgs,
                  {V::Text, V::ImageFile}},
                 kReplayOptions},
+    CommandSpec{CommandId::Keep, "keep",
+                QT_TRANSLATE_NOOP("nb2lite", "show or change the keep-list of a branch: constraints sent with every edit"),
+                QT_TRANSLATE_NOOP("nb2lite",
+                                  "A keep-list set on a frame is in force for it and every frame after it, until a "
+                                  "later frame sets its own; branches forked from it inherit it. Every edit appends "
+                                  "it to the prompt as a visible block, and the frame records both texts (prompt and "
+                                  "prompt_sent in log --json). Without an option it prints the list in force at REF."),
+                none,
+                {"keep REF [--add TEXT | --remove N | --clear | --inherit]", 1, 1, {V::FrameRef}},
+                kKeepOptions},
     CommandSpec{CommandId::Export, "export",
                 QT_TRANSLATE_NOOP("nb2lite",
                                   "write the session's history as a page, a bundle, a contact sheet or "

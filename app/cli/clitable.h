@@ -11,7 +11,7 @@ namespace nb2::cli {
 /** Every nb2lite command. */
 enum class CommandId {
     Generate, Edit, EditLocal, StyleEdit, Get, Delete, Doctor,
-    Import, Retry, ReAnchor, Recover, Rebuild, Log, Cost, Replay, Export, OpenBundle,
+    Import, Retry, ReAnchor, Recover, Rebuild, Log, Cost, Replay, Keep, Export, OpenBundle,
     Mcp, Completion, Help,
 };
 
@@ -29,6 +29,8 @@ enum class OptionId {
     Onto, Photos, Resume,
     // Precision edits (edit --region/--mask).
     Region, Mask, Feather, RegionModeOpt,
+    // The keep-list of a branch.
+    KeepAdd, KeepRemove, KeepClear, KeepInherit,
     // Export.
     Format, ExportBranch, Frames, StripPrompts, StripIds, StripCost, SingleFile, NoFailed, Copy,
     // The agent bridge.

@@ -3,6 +3,7 @@
 #include "app/cli/cliargs.h"
 #include "app/cli/clitext.h"
 #include "core/edit/editmask.h"
+#include "core/session/editfinisher.h"
 #include "core/session/precisionedit.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
@@ -54,19 +55,9 @@ Result<QString> startPrecisionEdit(SessionController &session, const QString &pa
 
 Result<void> finishEditTurn(SessionController &session, const QString &frameId)
 {
-    const Frame child = session.graph().value(frameId);
-    if (!child.isDone() || child.image.isNull() || child.parentId.isEmpty() || child.kind == FrameKind::Import)
-        return {};
-    const Frame parent = session.graph().value(child.parentId);
-    if (parent.image.isNull())
-        return {};
-    const QString dir = session.store()->dir();
-    Result<Frame> updated = child.regionEdit.isEmpty() ? PrecisionEdit::measureDrift(dir, parent, child)
-                                                       : PrecisionEdit::finish(dir, parent, child);
-    if (!updated)
-        return updated.error();
-    if (Result<void> recorded = session.recordDerived(updated.value()); !recorded)
-        return recorded;
+    // The same step the window runs on a worker after every edit (core/session/editfinisher.h).
+    if (Result<void> finished = EditFinisher::finishNow(session, frameId); !finished)
+        return finished;
     return session.store()->flush();
 }
 

@@ -9,6 +9,7 @@
 #include "app/cli/exitcodes.h"
 #include "app/cli/jsonout.h"
 #include "app/cli/loggraph.h"
+#include "app/cli/keepcommand.h"
 #include "app/cli/precisioncommand.h"
 #include "app/cli/replaycommand.h"
 #include "app/cli/signalcancel.h"
@@ -358,7 +359,8 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
                          n.error = error;
                          console.err(retryNoticeLine(n) + QLatin1Char('\n'));
                      });
-    const bool needsApi = cmd != CliCommand::Import && cmd != CliCommand::Rebuild && cmd != CliCommand::Cost && !a.dryRun;
+    const bool needsApi = cmd != CliCommand::Import && cmd != CliCommand::Rebuild && cmd != CliCommand::Cost
+                          && cmd != CliCommand::Keep && !a.dryRun;
     if (needsApi || !config.apiKey.isEmpty())
         session.setClient(std::make_shared<InteractionsClient>(config));
 
@@ -409,7 +411,7 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
 
     const TurnParams params{a.prompt, a.aspectRatio, a.thinkingLevel, a.fork, {}};
     QString ref; // the frame the command names
-    if (cmd == CliCommand::Edit || cmd == CliCommand::Retry || cmd == CliCommand::ReAnchor
+    if (cmd == CliCommand::Edit || cmd == CliCommand::Retry || cmd == CliCommand::ReAnchor || cmd == CliCommand::Keep
         || ((cmd == CliCommand::EditLocal || cmd == CliCommand::StyleEdit) && a.sourceFile.isEmpty())) {
         const Result<QString> resolved = session.resolveFrameRef(a.positional.first());
         if (!resolved)
@@ -443,6 +445,8 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
     switch (cmd) {
     case CliCommand::Cost:
         return printCost(session, a, console);
+    case CliCommand::Keep:
+        return runKeep(session, ref, a, console);
     case CliCommand::Recover:
     case CliCommand::Rebuild:
         if (a.json) {

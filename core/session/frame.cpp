@@ -1,5 +1,7 @@
 #include "core/session/frame.h"
 
+#include "core/session/keeplist.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QUuid>
@@ -45,13 +47,14 @@ const QLatin1String kId("id"), kParent("parent"), kKind("kind"), kPrompt("prompt
     kReAnchored("re_anchored"), kTitle("title"), kStarred("starred"), kFolded("folded"), kNote("note"),
     kExpires("id_expires_at"), kTrashed("trashed_at"), kTrashGroup("trash_group"),
     kOwnerPid("owner_pid"), kLineage("lineage"), kOrigin("origin"),
-    kRegionEdit("region_edit"), kDrift("drift"), kReplayOf("replay_of"), kReplayRun("replay_run");
+    kRegionEdit("region_edit"), kDrift("drift"), kReplayOf("replay_of"), kReplayRun("replay_run"),
+    kPromptSent("prompt_sent"), kKeepList("keep_list");
 
 const QLatin1String kKnown[] = {kId, kParent, kKind, kPrompt, kAspect, kThinking, kModel,
                                 kInteraction, kContinued, kStatus, kError, kRequested, kFinished,
                                 kImage, kInputs, kText, kUsage, kAttempts, kReAnchored, kTitle,
                                 kStarred, kFolded, kNote, kExpires, kTrashed, kTrashGroup, kOwnerPid, kLineage,
-                                kOrigin, kRegionEdit, kDrift, kReplayOf, kReplayRun};
+                                kOrigin, kRegionEdit, kDrift, kReplayOf, kReplayRun, kPromptSent, kKeepList};
 
 void putString(QJsonObject &o, QLatin1String key, const QString &value)
 {
@@ -277,6 +280,9 @@ QJsonObject Frame::toJson() const
         o.insert(kDrift, drift.toJson());
     putString(o, kReplayOf, replayOf);
     putString(o, kReplayRun, replayRun);
+    putString(o, kPromptSent, promptSent);
+    if (keepListSet)
+        o.insert(kKeepList, QJsonArray::fromStringList(keepList));
     return o;
 }
 
@@ -347,6 +353,14 @@ Result<Frame> Frame::fromJson(const QJsonObject &o)
     f.drift = drift.value();
     f.replayOf = o.value(kReplayOf).toString();
     f.replayRun = o.value(kReplayRun).toString();
+    f.promptSent = o.value(kPromptSent).toString();
+    if (o.contains(kKeepList)) {
+        QStringList items;
+        for (const QJsonValue &v : o.value(kKeepList).toArray())
+            items.append(v.toString());
+        f.keepList = KeepList::cleaned(items); // bounded: a hand-edited file cannot make a huge prompt
+        f.keepListSet = true;
+    }
     f.extra = o;
     for (const QLatin1String &k : kKnown)
         f.extra.remove(k);

@@ -119,6 +119,9 @@ struct Frame {
     FrameDrift drift;               // how much this edit changed its parent (empty: not measured)
     QString replayOf;               // a replayed step: the frame whose prompt it repeats (empty: not a replay)
     QString replayRun;              // the replay run that made it (its <session>/replay/<id>.json), so a resumed run finds it
+    QString promptSent;             // the prompt as sent when it differs from `prompt` (the branch's keep-list appended); empty: `prompt` was sent
+    QStringList keepList;           // the keep-list set on this frame for it and its descendants (core/session/keeplist.h)
+    bool keepListSet = false;       // keepList applies from here (an empty list set here clears an inherited one)
 
     QJsonObject extra;              // unknown fields, preserved verbatim
 

@@ -5,6 +5,7 @@
 #include "core/api/interactionsclient.h"
 #include "core/session/costledger.h"
 #include "core/session/framecommands.h"
+#include "core/session/keeplist.h"
 #include "core/session/sessionpaths.h"
 #include "core/session/ownerprocess.h"
 #include "core/session/sessionstore.h"
@@ -463,6 +464,9 @@ Frame SessionController::newFrame(FrameKind kind, const QString &parentId, const
     f.regionEdit = params.regionEdit;
     f.replayOf = params.replayOf;
     f.replayRun = params.replayRun;
+    // The branch's keep-list goes out with every edit; the frame keeps both texts (keeplist.h).
+    if (const QString sent = KeepList::promptToSend(f.prompt, KeepList::effective(graph(), parentId).items); sent != f.prompt)
+        f.promptSent = sent;
     return f;
 }
 
@@ -727,7 +731,7 @@ void SessionController::launch(const QString &frameId)
     }
     Frame f = *fp;
     job->kind = f.kind;
-    job->prompt = f.prompt;
+    job->prompt = f.promptSent.isEmpty() ? f.prompt : f.promptSent;
     job->aspectRatio = f.aspectRatio;
     job->thinkingLevel = f.thinkingLevel;
     job->previousInteractionId = f.continuedInteractionId;
@@ -1206,6 +1210,8 @@ bool SessionController::applyUserFields(const QList<Frame> &frames)
         f.starred = src.starred;
         f.folded = src.folded;
         f.note = src.note;
+        f.keepList = src.keepList;
+        f.keepListSet = src.keepListSet;
         f.trashedAt = src.trashedAt;
         f.trashGroup = src.trashGroup;
         updated.append(f);
@@ -1282,6 +1288,14 @@ bool SessionController::setStarred(const QString &frameId, bool starred)
 bool SessionController::setNote(const QString &frameId, const QString &note)
 {
     return editUserField(this, m_undoStack, frameId, tr("Edit note"), [&](Frame &f) { f.note = note; });
+}
+
+bool SessionController::setKeepList(const QString &frameId, const QStringList &items, bool set)
+{
+    return editUserField(this, m_undoStack, frameId, tr("Edit keep-list"), [&](Frame &f) {
+        f.keepList = set ? KeepList::cleaned(items) : QStringList();
+        f.keepListSet = set;
+    });
 }
 
 bool SessionController::setFolded(const QStringList &frameIds, bool folded)

@@ -193,6 +193,8 @@ public:
     bool setTitle(const QString &frameId, const QString &title);
     bool setStarred(const QString &frameId, bool starred);
     bool setNote(const QString &frameId, const QString &note);
+    /** Sets the keep-list in force from this frame down (set false: inherit the ancestors' again); undoable. See keeplist.h. */
+    bool setKeepList(const QString &frameId, const QStringList &items, bool set = true);
     /** Folds or unfolds frames (one undo step): folded frames stay in the session, drawn collapsed. */
     bool setFolded(const QStringList &frameIds, bool folded);
     /**

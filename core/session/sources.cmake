@@ -20,4 +20,6 @@ nb2_core_area(nb2core_session DEPENDS nb2core_edit SOURCES
     session/replayqueue.h session/replayqueue.cpp
     session/replayrunner.h session/replayrunner.cpp
     session/precisionrunner.h session/precisionrunner.cpp
+    session/editfinisher.h session/editfinisher.cpp
+    session/keeplist.h session/keeplist.cpp
 )

@@ -1,0 +1,79 @@
+#pragma once
+
+#include "core/common/error.h"
+#include "core/session/frame.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QSet>
+#include <QString>
+
+namespace nb2 {
+
+class SessionController;
+
+/**
+ * What happens to an edit after its turn (issue 13), the same for the window, the CLI and
+ * tests: a region/protect edit gets its composite (PrecisionEdit::finish), every other edit
+ * its drift reading (PrecisionEdit::measureDrift). Both read and write image files only, so
+ * they run on a worker; the reading is then recorded on the controller's thread
+ * (SessionController::recordDerived).
+ *
+ * Attached to a controller (the window), it watches turnFinished and does this for every edit
+ * that finishes done, on the global thread pool: the GUI thread never decodes or measures. The
+ * CLI calls finishNow() after waiting for its turn, which blocks the calling thread.
+ */
+class EditFinisher : public QObject
+{
+    Q_OBJECT
+public:
+    explicit EditFinisher(SessionController *session, QObject *parent = nullptr);
+
+    /**
+     * When a "small edit" changed too much (issue 13's gentle warning). A small edit is one
+     * that asked for part of the picture:
+     *  - a region/protect edit whose raw server image changed more than kOutsideWarning of the
+     *    area the user kept out of the selection (the composite hides it, but the server's
+     *    conversation now continues from that drifted picture);
+     *  - any ordinary edit (edit, edit-local, re-anchor) that changed more than kChangedWarning
+     *    of the picture: an edit rarely means "redo most of it", so this is most likely bleed.
+     * Generations, imports and style edits (which restyle everything on purpose) never warn.
+     */
+    static constexpr double kOutsideWarning = 0.30;
+    static constexpr double kChangedWarning = 0.60;
+    static bool warrantsWarning(const Frame &frame);
+
+    /** A done edit with a parent whose image is known and no drift reading yet. */
+    static bool needsFinishing(const Frame &child, const Frame &parent);
+    /** The blocking work (worker-safe): composite + drift, or drift only. Touches no frame graph. */
+    static Result<Frame> compute(const QString &sessionDir, const Frame &parent, const Frame &child);
+    /** compute() + recordDerived() on the calling thread (the CLI). Nothing to do is not an error. */
+    static Result<void> finishNow(SessionController &session, const QString &frameId);
+
+    /**
+     * When another component composites region/protect edits (the window's PrecisionRunner),
+     * finishLater() leaves those frames alone; finishNow() (the CLI) still does both.
+     */
+    void setRegionEditsHandledElsewhere(bool elsewhere) { m_regionEditsElsewhere = elsewhere; }
+
+    /** Edits being measured now (for tests and the window's idle state). */
+    int runningCount() const { return m_running.size(); }
+    /** Spins the event loop until no edit is being measured or timeoutMs passed. For tests. */
+    bool waitForIdle(int timeoutMs);
+
+public Q_SLOTS:
+    /** Starts the work for frameId on a worker when it needs it (what turnFinished triggers). */
+    void finishLater(const QString &frameId);
+
+Q_SIGNALS:
+    /** The frame's drift (and composite) are recorded in the session. */
+    void finished(const QString &frameId);
+    void failed(const QString &frameId, const nb2::Error &error);
+
+private:
+    QPointer<SessionController> m_session;
+    QSet<QString> m_running;
+    bool m_regionEditsElsewhere = false;
+};
+
+} // namespace nb2

@@ -57,10 +57,13 @@ private:
 
 void settle(int ms)
 {
+    // processEvents(flags, ms) never waits (it spins a core); block, woken by a 5 ms tick.
+    QTimer tick;
+    tick.start(5);
     QElapsedTimer t;
     t.start();
     while (t.elapsed() < ms)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
 }
 
 void scrollProbe(MainWindow *window)
@@ -68,8 +71,11 @@ void scrollProbe(MainWindow *window)
     TimelineView *view = window->timelineView();
     QElapsedTimer wait;
     wait.start();
+    QTimer tick;
+    tick.start(5);
     while ((!view->model() || view->model()->rowCount() == 0) && wait.elapsed() < 30000)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 5); // the session opens
+        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents); // the session opens
+    tick.stop();
     settle(300); // the rows are laid out and the first thumbnails requested
     const double open = rssMb();
     QElapsedTimer t;

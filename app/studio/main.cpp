@@ -5,17 +5,20 @@
 #include "core/fakeapi/fakeserver.h"
 #include "ui/bundleopener.h"
 #include "core/session/appsettings.h"
+#include "core/session/sessionstore.h"
 #include "ui/importcontroller.h"
 #include "ui/keystore.h"
 #include "ui/mainwindow.h"
 #include "ui/sessionmanager.h"
 #include "ui/settingsdialog.h"
 #include "ui/theme.h"
+#include "ui/windowpreferences.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QMessageBox>
 #include <QSettings>
 #include <QUuid>
@@ -148,6 +151,181 @@ int main(int argc, char *argv[])
         else if (sessionArg.isEmpty())
             sessionArg = arg;
     }
+
+    // The session's checkpoint is parsed on a worker while the window is built (on 10,000
+    // frames that parse is ~100-200 ms); SessionStore::open() then takes what it read.
+    const QFuture<void> preloading = nb2::SessionStore::preload(
+        !sessionArg.isEmpty() ? QDir(sessionArg).absolutePath() : nb2::WindowPreferences::lastSession());
+
+    nb2::MainWindow window;
+    nb2::installBenchProbe(&window); // only when NB2_BENCH_* asks (nb2lite-bench)
+    Backend backend(&window, parser.isSet(demo));
+    nb2::KeyStore keyStore;
+    nb2::BundleOpener bundleOpener(&window, [&window](const QString &dir) { return window.sessions()->open(dir); });
+    QObject::connect(&bundleOpener, &nb2::BundleOpener::finished, &window, [&](const QString &, const QString &error) {
+        if (!error.isEmpty())
+            QMessageBox::warning(&window, QCoreApplication::translate("main", "Cannot Open the Bundle"), error);
+        else if (!images.isEmpty())
+            window.imports()->importFiles(images); // pictures given with the bundle go into its session
+    });
+
+    // What needs the session (opening it, the bundle, the pictures to import).
+    auto openSessionAndFiles = [&] {
+        // A session named on the command line is the one to open: the last (or a new default)
+        // session only when there is none, or when it cannot be opened.
+        if (sessionArg.isEmpty())
+            window.sessions()->restoreLast();
+        if (!sessionArg.isEmpty()) {
+            const nb2::Result<void> opened = QDir().mkpath(sessionArg)
+                ? window.sessions()->open(QDir(sessionArg).absolutePath())
+                : nb2::Result<void>(nb2::Error::make(nb2::ErrorKind::NotWritable, QCoreApplication::translate("main", "cannot create the folder")));
+            if (!opened) {
+                qWarning("Cannot open session %s: %s", qPrintable(sessionArg), qPrintable(opened.error().message));
+                window.sessions()->restoreLast();
+                // A damaged folder: the banner offers to rebuild it (journal and images, nothing deleted).
+                window.sessions()->offerRebuild(QDir(sessionArg).absolutePath(), opened.error().message);
+            }
+        }
+        if (!bundleArg.isEmpty()) {
+            QSettings s;
+            bundleOpener.setFallbackParent(nb2::AppSettings::load(s).effectiveSessionsFolder());
+            if (bundleOpener.open(bundleArg)) // asks where to unpack (default: beside the bundle)
+                return;                       // the pictures follow once the bundle is open
+        }
+        if (!images.isEmpty())
+            window.imports()->importFiles(images); // checked off the GUI thread; bad files get a message
+    };
+    QFutureWatcher<void> preloadWatcher;
+    auto start = [&](const QString &key, const QString &source) {
+        backend.apply(key, source);
+        window.restoreLastState(false); // the layout; the session follows
+        window.show();
+        if (preloading.isRunning()) {
+            // The window paints now; the session fills it once its checkpoint is parsed.
+            QObject::connect(&preloadWatcher, &QFutureWatcherBase::finished, &window, openSessionAndFiles);
+            preloadWatcher.setFuture(preloading);
+        } else {
+            openSessionAndFiles();
+        }
+    };
+
+    const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        QSettings s;
+        // Environment > settings > defaults, and the environment's key > the stored key (appsettings.h).
+        nb2::ClientConfig config = nb2::AppSettings::load(s).clientConfig(env, storedKey, storedSource);
+        if (config.apiKey.isEmpty())
+            config.apiKey = nb2::lookupApiKey(env, QDir::homePath());
+        if (!config.apiKey.isEmpty() && !m_forceDemo) {
+            m_fake.reset();
+            m_window->setBackend(config, false);
+            return;
+        }
+        if (!m_fake) {
+            // A random key: the demo server is only reachable by this process's client.
+            const QString key = QUuid::createUuid().toString(QUuid::Id128);
+            nb2::FakeServerOptions options;
+            options.apiKey = key;
+            options.latencyMs = 900; // long enough to see progress, short enough to play with
+            m_fake = std::make_unique<nb2::FakeServer>(options);
+            if (!m_fake->start(0))
+                qWarning("Demo backend could not start: %s", qPrintable(m_fake->errorString()));
+            m_demoKey = key;
+        }
+        config.baseUrl = m_fake->baseUrl();
+        config.apiKey = nb2::ApiKey(m_demoKey, QCoreApplication::translate("main", "demo backend"));
+        m_window->setBackend(config, true);
+    }
+
+private:
+    nb2::MainWindow *m_window;
+    bool m_forceDemo;
+    std::unique_ptr<nb2::FakeServer> m_fake;
+    QString m_demoKey;
+};
+
+/** The command line, shared by the no-display path (--help, --version) and the real start. */
+struct StudioCommandLine {
+    QCommandLineParser parser;
+    QCommandLineOption demo{QStringLiteral("demo"),
+                            QCoreApplication::translate("main", "Use the built-in demo backend even when a key is set.")};
+
+    StudioCommandLine()
+    {
+        parser.setApplicationDescription(QCoreApplication::translate(
+            "main", "Iterative image editing over the Gemini Interactions API.\n\n"
+                    "Without an API key (GEMINI_API_KEY, GOOGLE_API_KEY, the key saved in Settings, "
+                    "or ~/gemini.key) the app runs on a built-in offline demo backend that draws "
+                    "synthetic images."));
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addOption(demo);
+        parser.addPositionalArgument(QStringLiteral("paths"),
+                                     QCoreApplication::translate("main", "A session folder to open (created if missing), "
+                                                                         "a .nb2session bundle to unpack and open, "
+                                                                         "and/or image files to import."),
+                                     QStringLiteral("[session|bundle] [images...]"));
+    }
+};
+
+/** --help and --version must work where there is no display (help2man, a terminal over ssh). */
+bool wantsInfoOnly(int argc, char *argv[])
+{
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        if (arg == "--") // what follows is a path, not an option
+            return false;
+        if (arg == "-h" || arg == "--help" || arg == "-?" || arg == "--help-all" || arg == "-v" || arg == "--version")
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    // Before any application object: QApplication would need a display to answer --help.
+    QCoreApplication::setOrganizationName(QStringLiteral("NB2Lite"));
+    QCoreApplication::setApplicationName(QStringLiteral("NB2Lite Studio"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(NB2_VERSION));
+    if (wantsInfoOnly(argc, argv)) {
+        QCoreApplication app(argc, argv);
+        nb2::installTranslations(&app);
+        StudioCommandLine commandLine;
+        commandLine.parser.process(app); // prints the help or version and exits
+        return 0;
+    }
+
+    QApplication app(argc, argv);
+    // The system locale's catalogue when there is one, else English (for its plural forms).
+    nb2::installTranslations(&app);
+    QApplication::setDesktopFileName(QStringLiteral("io.github.nb2lite.Studio")); // matches the desktop entry
+    nb2::applyTheme(app);
+
+    StudioCommandLine commandLine;
+    QCommandLineParser &parser = commandLine.parser;
+    const QCommandLineOption &demo = commandLine.demo;
+    parser.process(app);
+
+    // The desktop entry passes files (%F): folders are sessions, .nb2session files are bundles
+    // to unpack and open, other files are pictures to import.
+    QString sessionArg;
+    QString bundleArg;
+    QStringList images;
+    for (const QString &arg : parser.positionalArguments()) {
+        const QFileInfo info(arg);
+        if (info.isFile() && nb2::BundleOpener::isBundle(arg) && bundleArg.isEmpty())
+            bundleArg = info.absoluteFilePath();
+        else if (info.exists() && !info.isDir())
+            images << info.absoluteFilePath();
+        else if (sessionArg.isEmpty())
+            sessionArg = arg;
+    }
+
+    // The session's checkpoint is parsed on a worker while the window is built (on 10,000
+    // frames that parse is ~100-200 ms); SessionStore::open() then takes what it read.
+    const QFuture<void> preloading = nb2::SessionStore::preload(
+        !sessionArg.isEmpty() ? QDir(sessionArg).absolutePath() : nb2::WindowPreferences::lastSession());
 
     nb2::MainWindow window;
     nb2::installBenchProbe(&window); // only when NB2_BENCH_* asks (nb2lite-bench)

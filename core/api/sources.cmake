@@ -8,6 +8,8 @@ nb2_core_area(nb2core_api DEPENDS nb2core_common SOURCES
     api/thinkinglevels.h api/thinkinglevels.cpp
     api/cancellation.h api/cancellation.cpp
     api/interactionsclient.h api/interactionsclient.cpp
+    api/clientcall.h api/clientcall.cpp
+    api/exchangerunner.h api/exchangerunner.cpp
     api/buildinfo.h api/buildinfo.cpp
     api/responseparser.h api/responseparser.cpp
     api/sseparser.h api/sseparser.cpp

@@ -525,6 +525,31 @@ QString SessionStore::absolutePath(const QString &relativePath) const
     return QDir(m_dir).filePath(relativePath);
 }
 
+struct SessionStore::Preloaded {
+    qint64 manifestSize = -1;
+    QDateTime manifestModified;
+    Result<void> read;
+    FrameGraph graph;
+    QString current;
+    QJsonObject extra;
+    qint64 offset = -1;
+    qint64 manifestBytes = 0;
+    std::optional<Journal::Tail> tail; // from offset, when the manifest is a schema-2 checkpoint
+
+    /** The manifest open() finds is the file this read (a checkpoint replaces it by rename). */
+    bool sameManifest(const QString &path) const
+    {
+        const QFileInfo now(path);
+        return now.size() == manifestSize && now.lastModified() == manifestModified;
+    }
+};
+
+namespace {
+QMutex preloadMutex;
+QString preloadDir;                                            // guarded by preloadMutex
+QFuture<std::shared_ptr<SessionStore::Preloaded>> preloadFuture; // guarded by preloadMutex
+} // namespace
+
 Result<void> SessionStore::open(const QString &dirIn, OpenMode mode)
 {
     close();
@@ -633,31 +658,6 @@ Result<void> SessionStore::open(const QString &dirIn, OpenMode mode)
     watch();
     return {};
 }
-
-struct SessionStore::Preloaded {
-    qint64 manifestSize = -1;
-    QDateTime manifestModified;
-    Result<void> read;
-    FrameGraph graph;
-    QString current;
-    QJsonObject extra;
-    qint64 offset = -1;
-    qint64 manifestBytes = 0;
-    std::optional<Journal::Tail> tail; // from offset, when the manifest is a schema-2 checkpoint
-
-    /** The manifest open() finds is the file this read (a checkpoint replaces it by rename). */
-    bool sameManifest(const QString &path) const
-    {
-        const QFileInfo now(path);
-        return now.size() == manifestSize && now.lastModified() == manifestModified;
-    }
-};
-
-namespace {
-QMutex preloadMutex;
-QString preloadDir;                                            // guarded by preloadMutex
-QFuture<std::shared_ptr<SessionStore::Preloaded>> preloadFuture; // guarded by preloadMutex
-} // namespace
 
 QFuture<void> SessionStore::preload(const QString &dirIn)
 {

@@ -84,7 +84,7 @@ void runWindowStart(Context &ctx)
             ctx.report->add(bare);
         ctx.report->add(app);
         ctx.report->add(ratio);
-        if (!shown.samples.isEmpty())
+        if (!shown.samples.empty())
             ctx.report->add(shown);
     }
 }

@@ -225,6 +225,7 @@ void ExportDialog::setOutputPath(const QString &path)
 
 void ExportDialog::setStripPrompts(bool on) { m_stripPrompts->setChecked(on); }
 void ExportDialog::setStripIds(bool on) { m_stripIds->setChecked(on); }
+void ExportDialog::setStripCost(bool on) { m_stripCost->setChecked(on); }
 void ExportDialog::setIncludeFailed(bool on) { m_includeFailed->setChecked(on); }
 void ExportDialog::setCopyImages(bool on) { m_copyImages->setChecked(on); }
 
@@ -247,6 +248,7 @@ ExportRequest ExportDialog::request() const
     // Only what the format honours goes into the request, so it reads the same as the CLI's.
     r.stripPrompts = c != Choice::Bundle && m_stripPrompts->isChecked();
     r.stripIds = (c != Choice::Bundle && c != Choice::ContactSheet) && m_stripIds->isChecked();
+    r.stripCost = r.format == ExportFormat::Html && m_stripCost->isChecked();
     r.includeFailed = (r.format == ExportFormat::Html || r.format == ExportFormat::Sheet) && m_includeFailed->isChecked();
     r.linkImages = c == Choice::HtmlPage && !m_copyImages->isChecked();
     // The dialog says "A file with this name exists and will be replaced" before Export is
@@ -362,6 +364,7 @@ void ExportDialog::updateState()
         m_scopeSelected->setEnabled(isScopeAvailable(ScopeChoice::Selected));
         m_stripPrompts->setEnabled(!bundle);
         m_stripIds->setEnabled(!bundle && c != Choice::ContactSheet);
+        m_stripCost->setEnabled(c == Choice::HtmlPage || c == Choice::HtmlSingleFile);
         m_includeFailed->setEnabled(c == Choice::HtmlPage || c == Choice::HtmlSingleFile || c == Choice::ContactSheet);
         m_copyImages->setEnabled(c == Choice::HtmlPage);
     }
@@ -522,6 +525,8 @@ void ExportDialog::updatePreview()
         left << (c == Choice::Frames ? tr("prompt chain") : tr("prompts and model text"));
     if (r.stripIds)
         left << (c == Choice::Frames ? tr("frame id, interaction id, parent image hash") : tr("frame and interaction ids"));
+    if (r.stripCost)
+        left << tr("cost");
     QString note;
     switch (c) {
     case Choice::Frames:
@@ -570,7 +575,7 @@ void ExportDialog::setBusy(bool busy)
 {
     m_running = busy;
     for (QWidget *w : std::initializer_list<QWidget *>{m_format, m_scopeSession, m_scopeBranch, m_scopeSelected, m_output, m_browse,
-                                                       m_stripPrompts, m_stripIds, m_includeFailed, m_copyImages}) {
+                                                       m_stripPrompts, m_stripIds, m_stripCost, m_includeFailed, m_copyImages}) {
         if (busy)
             w->setEnabled(false);
     }

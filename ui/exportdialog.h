@@ -83,6 +83,7 @@ public:
 
     void setStripPrompts(bool on);
     void setStripIds(bool on);
+    void setStripCost(bool on);
     void setIncludeFailed(bool on);
     void setCopyImages(bool on);
 
@@ -152,6 +153,7 @@ private:
     QLabel *m_outputNote = nullptr;
     QCheckBox *m_stripPrompts = nullptr;
     QCheckBox *m_stripIds = nullptr;
+    QCheckBox *m_stripCost = nullptr;
     QCheckBox *m_includeFailed = nullptr;
     QCheckBox *m_copyImages = nullptr;
     QLabel *m_previewHeading = nullptr;

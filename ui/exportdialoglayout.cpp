@@ -112,6 +112,10 @@ void ExportDialog::buildUi()
     m_stripIds->setAccessibleName(tr("Strip ids"));
     m_stripIds->setToolTip(tr("Leave frame ids, interaction ids and the parent image hash out. "
                               "Without an interaction id an imported image cannot continue its chain on the server."));
+    m_stripCost = new QCheckBox(tr("Strip cost"), optionsBox);
+    m_stripCost->setObjectName(QStringLiteral("stripCost"));
+    m_stripCost->setAccessibleName(tr("Strip cost"));
+    m_stripCost->setToolTip(tr("Leave the estimated cost (per frame and the total) out of the web page"));
     m_includeFailed = new QCheckBox(tr("Include failed turns"), optionsBox);
     m_includeFailed->setObjectName(QStringLiteral("includeFailed"));
     m_includeFailed->setAccessibleName(tr("Include failed turns"));
@@ -126,9 +130,10 @@ void ExportDialog::buildUi()
     optionsLayout->setSpacing(kSpacing / 2);
     optionsLayout->addWidget(m_stripPrompts);
     optionsLayout->addWidget(m_stripIds);
+    optionsLayout->addWidget(m_stripCost);
     optionsLayout->addWidget(m_includeFailed);
     optionsLayout->addWidget(m_copyImages);
-    for (QCheckBox *box : {m_stripPrompts, m_stripIds, m_includeFailed, m_copyImages})
+    for (QCheckBox *box : {m_stripPrompts, m_stripIds, m_stripCost, m_includeFailed, m_copyImages})
         connect(box, &QCheckBox::toggled, this, &ExportDialog::updateState);
 
     // --- Preview -----------------------------------------------------------------------

@@ -23,6 +23,7 @@
 #include "ui/timelinemodel.h"
 #include "ui/timelineview.h"
 #include "ui/turndispatcher.h"
+#include "ui/variantsdispatch.h"
 #include "ui/windowdialogs.h"
 #include "ui/windowpreferences.h"
 
@@ -57,13 +58,14 @@ QDockWidget *makeDock(QMainWindow *window, const QString &title, const char *nam
     return dock;
 }
 
-TimelineView::AttachHint attachHintFor(const TurnPlan &plan)
+TimelineView::AttachHint attachHintFor(const TurnPlan &plan, int variants)
 {
     if (!plan.sendable)
         return TimelineView::AttachHint::None;
     if (plan.kind == TurnMode::Generate)
         return TimelineView::AttachHint::Generate;
-    return plan.newBranch ? TimelineView::AttachHint::Branch : TimelineView::AttachHint::Edit;
+    // Several variants of an edit are sibling branches: the slot says "new branch" too.
+    return plan.newBranch || variants > 1 ? TimelineView::AttachHint::Branch : TimelineView::AttachHint::Edit;
 }
 } // namespace
 
@@ -193,6 +195,7 @@ void MainWindow::buildControllers()
     m_actions->adopt(ActionId::ZoomActual, canvas->zoomActualAction());
     m_imports = new ImportController(m_sessions, m_selection, m_prompt, m_notices, this);
     m_turns = new TurnDispatcher(m_sessions, m_selection, m_prompt, m_imports, m_notices, m_model, m_pending, this);
+    m_variants = new VariantsDispatch(m_sessions, m_selection, m_prompt, m_turns, m_notices, m_thumbs, this);
     m_editor = new FrameEditor(session(), m_selection, m_notices, this);
     m_dialogs = new WindowDialogs(m_sessions, m_selection, m_notices, m_actions, m_levels.get(), this);
 }
@@ -316,7 +319,10 @@ void MainWindow::wireSession()
     connect(m_selection, &FrameSelection::currentChanged, this, &MainWindow::onSelectionChanged);
     connect(m_sessions, &SessionManager::switched, this, &MainWindow::onSessionSwitched);
     connect(m_sessions, &SessionManager::recentChanged, this, [this] { m_sessions->fillRecentMenu(m_recentMenu); });
-    connect(m_turns, &TurnDispatcher::planChanged, this, [this](const TurnPlan &p) { m_timeline->setAttachHint(attachHintFor(p)); });
+    connect(m_turns, &TurnDispatcher::planChanged, this,
+            [this](const TurnPlan &p) { m_timeline->setAttachHint(attachHintFor(p, m_prompt->variants())); });
+    connect(m_prompt, &PromptPanel::variantsChanged, this,
+            [this](int n) { m_timeline->setAttachHint(attachHintFor(m_prompt->plan(), n)); });
     connect(m_turns, &TurnDispatcher::thinkingLevelsChanged, this, &MainWindow::refreshThinkingLevels);
     connect(m_turns, &TurnDispatcher::settingsRequested, this, [this] {
         if (isVisible())
@@ -324,6 +330,7 @@ void MainWindow::wireSession()
     });
     connect(m_dialogs, &WindowDialogs::settingsSaved, this, [this](bool keyChanged) {
         refreshThinkingLevels();
+        m_timeline->refreshLaneHeaders(); // the prices may have changed
         Q_EMIT settingsChanged(keyChanged);
     });
     connect(m_demoBanner, &BannerWidget::actionTriggered, m_dialogs, &WindowDialogs::showSettings);
@@ -389,6 +396,8 @@ void MainWindow::showTimelineMenu(const QPoint &pos)
         if (action(id)->isEnabled())
             menu.addAction(action(id));
     }
+    if (idx.isValid())
+        m_variants->addFoldAction(&menu, idx.data(TimelineRole::FrameId).toString());
     if (!menu.isEmpty())
         menu.exec(m_timeline->viewport()->mapToGlobal(pos));
 }

@@ -29,6 +29,7 @@ class ThumbnailProvider;
 class TimelineModel;
 class TimelineView;
 class TurnDispatcher;
+class VariantsDispatch;
 class WindowDialogs;
 enum class ActionId;
 
@@ -64,6 +65,7 @@ public:
     SessionController *session() const;
     FrameSelection *selection() const { return m_selection; }
     TurnDispatcher *turns() const { return m_turns; }
+    VariantsDispatch *variants() const { return m_variants; }
     ImportController *imports() const { return m_imports; }
     ImageStage *stage() const { return m_stage; }
     FrameEditor *frameEditor() const { return m_editor; }
@@ -120,6 +122,7 @@ private:
     ImageStage *m_stage = nullptr;
     ImportController *m_imports = nullptr;
     TurnDispatcher *m_turns = nullptr;
+    VariantsDispatch *m_variants = nullptr;
     FrameEditor *m_editor = nullptr;
     WindowDialogs *m_dialogs = nullptr;
 

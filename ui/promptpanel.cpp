@@ -16,6 +16,7 @@
 #include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -75,7 +76,10 @@ PromptPanel::PromptPanel(QWidget *parent) : QWidget(parent)
     m_newImage->setText(tr("New image"));
     m_newImage->setToolTip(tr("Start a fresh image instead of editing the selected frame (Ctrl+Shift+N)"));
     m_newImage->setAccessibleName(tr("New image"));
-    m_newImage->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    // Icon only: the row also holds "Variants: N" and Send, and must stay as narrow as the
+    // choosers above it (the window's minimum width); the tooltip and the name say what it does.
+    m_newImage->setIcon(themeIcon(QStringLiteral("image")));
+    m_newImage->setToolButtonStyle(Qt::ToolButtonIconOnly);
     connect(m_newImage, &QToolButton::clicked, this, &PromptPanel::newImageRequested);
 
     m_send = new QPushButton(this);
@@ -88,10 +92,24 @@ PromptPanel::PromptPanel(QWidget *parent) : QWidget(parent)
     m_send->setFont(bold);
     connect(m_send, &QPushButton::clicked, this, &PromptPanel::submitRequested);
 
+    // Variants: one prompt, N independent turns (siblings), picked from a grid afterwards.
+    m_variants = new QSpinBox(this);
+    m_variants->setObjectName(QStringLiteral("variantsSpin"));
+    m_variants->setRange(1, 8);
+    m_variants->setPrefix(tr("Variants: "));
+    m_variants->setAccessibleName(tr("Variants"));
+    m_variants->setToolTip(tr("Send the prompt as this many independent turns at once, then pick the best "
+                              "(the others are folded, never deleted)"));
+    connect(m_variants, &QSpinBox::valueChanged, this, [this](int n) {
+        updateButton();
+        Q_EMIT variantsChanged(n);
+    });
+
     auto *controls = new QHBoxLayout;
     controls->setSpacing(6);
     controls->addWidget(m_newImage);
     controls->addStretch(1);
+    controls->addWidget(m_variants);
     controls->addWidget(m_send);
     outer->addLayout(controls);
 
@@ -113,8 +131,7 @@ void PromptPanel::setPlan(const TurnPlan &plan)
     const Mode previous = m_mode;
     m_plan = plan;
     m_mode = plan.newBranch ? Mode::Branch : plan.kind;
-    m_context->setText(plan.reason);
-    m_context->setVisible(!plan.reason.isEmpty());
+    setVariantsNote(m_variantsNote); // the reason line, with the variants note under it
     reserveContextHeight();
     // Generate keeps whatever ratio the user picked; coming back from an edit restores the
     // ratio last chosen for Generate instead of the chain's.
@@ -124,6 +141,20 @@ void PromptPanel::setPlan(const TurnPlan &plan)
     m_aspect->setToolTip(plan.aspectLocked ? tr("Edits keep the chain's aspect ratio") : tr("Shape of the new image"));
     m_newImage->setVisible(plan.kind != TurnMode::Generate);
     updateButton();
+}
+
+int PromptPanel::variants() const { return m_variants->value(); }
+void PromptPanel::setVariants(int count) { m_variants->setValue(count); }
+
+void PromptPanel::setVariantsNote(const QString &richText)
+{
+    m_variantsNote = richText;
+    QString text = m_plan.reason;
+    if (variants() > 1 && !richText.isEmpty())
+        text += (text.isEmpty() ? QString() : QStringLiteral("<br>")) + richText;
+    m_context->setText(text);
+    m_context->setVisible(!text.isEmpty());
+    reserveContextHeight();
 }
 
 void PromptPanel::reserveContextHeight()
@@ -166,8 +197,14 @@ void PromptPanel::updateButton()
     }
     if (!m_style->file().isEmpty() && m_mode != Mode::Generate)
         tip += QLatin1Char('\n') + tr("The style reference image is sent too.");
+    if (const int n = variants(); n > 1) {
+        text = tr("Send %n variants", nullptr, n);
+        tip = m_mode == Mode::Generate ? tr("Send the prompt as %n independent new images at once (Ctrl+Enter)", nullptr, n)
+                                       : tr("Send the prompt as %n sibling branches of the selected frame at once: "
+                                            "an explicit fork (Ctrl+Enter)", nullptr, n);
+    }
     m_send->setText(text);
-    m_send->setIcon(themeIcon(m_mode == Mode::Branch     ? QStringLiteral("branch")
+    m_send->setIcon(themeIcon(m_mode == Mode::Branch || (variants() > 1 && m_mode != Mode::Generate) ? QStringLiteral("branch")
                               : m_mode == Mode::Generate ? QStringLiteral("generate")
                                                          : QStringLiteral("edit")));
     m_send->setToolTip(tip);

@@ -8,6 +8,7 @@ class QComboBox;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
+class QSpinBox;
 class QToolButton;
 
 namespace nb2 {
@@ -53,6 +54,16 @@ public:
     StyleSlot *styleSlot() const { return m_style; }
 
     QPushButton *sendButton() const { return m_send; }
+
+    /** How many independent turns one Send makes (1..8, the "Variants: N" box beside Send). */
+    int variants() const;
+    void setVariants(int count);
+    QSpinBox *variantsBox() const { return m_variants; }
+    /**
+     * What a batch of variants will do, said before sending (e.g. "3 new branches from #4"):
+     * shown under the plan's reason while Variants is above 1. Set by VariantsDispatch.
+     */
+    void setVariantsNote(const QString &richText);
     QPlainTextEdit *editor() const { return m_edit; }
     /** Keeps the button usable but explains why sending would not work (e.g. no session). */
     void setBusyText(const QString &text);
@@ -66,6 +77,7 @@ Q_SIGNALS:
     void styleFileDropped(const QString &path);
     /** The style slot was filled or cleared (the plan may change). */
     void styleFileChanged();
+    void variantsChanged(int count);
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
@@ -84,6 +96,8 @@ private:
     StyleSlot *m_style = nullptr;
     QToolButton *m_newImage = nullptr;
     QPushButton *m_send = nullptr;
+    QSpinBox *m_variants = nullptr;
+    QString m_variantsNote;
 };
 
 /**

@@ -17,6 +17,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -304,6 +305,21 @@ void SettingsDialog::buildUi()
     m_outputRate->setToolTip(tr("US dollars per million tokens of text output and thinking"));
     m_imageRate = rateSpin("imageRateSpin", tr("Image output price per million tokens"));
     m_imageRate->setToolTip(tr("US dollars per million image output tokens (a 1K image is about 1,120 tokens)"));
+    m_priceModel = new QComboBox(costBox);
+    m_priceModel->setObjectName(QStringLiteral("priceModelCombo"));
+    m_priceModel->setAccessibleName(tr("Model whose prices are shown"));
+    m_priceModel->setToolTip(tr("Every model in the price table can be edited; the chosen model is selected first"));
+    costForm->addRow(buddyLabel(tr("&Prices for:"), m_priceModel), m_priceModel);
+    connect(m_priceModel, &QComboBox::currentIndexChanged, this, [this] {
+        showPriceRow(m_priceModel->currentData().toString());
+    });
+    for (QDoubleSpinBox *spin : {m_inputRate, m_outputRate, m_imageRate})
+        connect(spin, &QDoubleSpinBox::valueChanged, this, &SettingsDialog::storeShownRates);
+    // Choosing another model shows its prices at once (not the ones of the model loaded).
+    connect(m_model, &QComboBox::currentTextChanged, this, [this](const QString &text) {
+        if (m_priceModel->count() > 0)
+            fillPriceModels(text.trimmed());
+    });
     auto *rates = new QHBoxLayout;
     rates->setSpacing(kSpacing);
     for (auto [spin, text] : {std::pair{m_inputRate, tr("in")}, std::pair{m_outputRate, tr("out")},
@@ -410,22 +426,8 @@ AppSettings SettingsDialog::values() const
     s.session.customRetentionDays = m_customDays->value();
     s.session.concurrencyLimit = m_concurrency->value();
     s.session.budgetUsd = m_budget->value() < 0.01 ? 0 : m_budget->value();
-    // The rates shown are the chosen model's row: edit it, or add one when they differ from the fallback.
+    // Every row edited here (storeShownRates keeps them as they are typed).
     s.prices = m_prices;
-    const ModelPrice shown{s.model, m_inputRate->value(), m_outputRate->value(), m_imageRate->value()};
-    bool exact = false;
-    const ModelPrice current = m_prices.priceFor(s.model, &exact);
-    if (!(shown == current)) {
-        bool replaced = false;
-        for (ModelPrice &row : s.prices.models) {
-            if (row.model == s.model) {
-                row = shown;
-                replaced = true;
-            }
-        }
-        if (!replaced)
-            s.prices.models.append(shown);
-    }
     return s;
 }
 
@@ -444,13 +446,53 @@ void SettingsDialog::setValues(const AppSettings &v)
     m_concurrency->setValue(v.session.concurrencyLimit);
     m_budget->setValue(v.session.budgetUsd);
     m_prices = v.prices;
+    fillPriceModels(v.model);
+}
+
+void SettingsDialog::fillPriceModels(const QString &select)
+{
+    // The table's rows, and the chosen model when it has none (editing its rates adds a row).
+    const QSignalBlocker blocker(m_priceModel);
+    m_priceModel->clear();
+    for (const ModelPrice &row : std::as_const(m_prices.models))
+        m_priceModel->addItem(row.model, row.model);
+    if (!select.isEmpty() && m_priceModel->findData(select) < 0)
+        m_priceModel->addItem(tr("%1 (not in the table)").arg(select), select);
+    const int i = m_priceModel->findData(select);
+    m_priceModel->setCurrentIndex(i >= 0 ? i : 0);
+    showPriceRow(m_priceModel->currentData().toString());
+}
+
+void SettingsDialog::showPriceRow(const QString &model)
+{
+    m_shownPriceModel = model;
     bool exact = false;
-    const ModelPrice p = m_prices.priceFor(v.model, &exact);
+    const ModelPrice p = m_prices.priceFor(model, &exact);
+    m_showingRates = true;
     m_inputRate->setValue(p.inputPerMTok);
     m_outputRate->setValue(p.outputPerMTok);
     m_imageRate->setValue(p.imageOutputPerMTok);
-    m_pricesNote->setText(tr("For %1; %2, as of %3.").arg(v.model, m_prices.source, m_prices.asOf)
-                          + (exact ? QString() : QLatin1Char(' ') + tr("This model is not in the table: the first model's prices are used.")));
+    m_showingRates = false;
+    m_pricesNote->setText(tr("For %1; %2, as of %3.").arg(model, m_prices.source, m_prices.asOf)
+                          + (exact ? QString() : QLatin1Char(' ') + tr("This model is not in the table: the first model's prices are used until you change them.")));
+}
+
+void SettingsDialog::storeShownRates()
+{
+    if (m_showingRates || m_shownPriceModel.isEmpty())
+        return;
+    const ModelPrice shown{m_shownPriceModel, m_inputRate->value(), m_outputRate->value(), m_imageRate->value()};
+    for (ModelPrice &row : m_prices.models) {
+        if (row.model == m_shownPriceModel) {
+            row = shown;
+            return;
+        }
+    }
+    // A model without a row gets one only when its rates differ from the fallback it was shown.
+    ModelPrice fallback = m_prices.priceFor(m_shownPriceModel);
+    fallback.model = m_shownPriceModel;
+    if (!(shown == fallback))
+        m_prices.models.append(shown);
 }
 
 void SettingsDialog::restoreDefaults()

@@ -65,6 +65,10 @@ private:
     QString validationError() const;
     void finishAccept(bool keyChanged);
     void setBusy(bool busy);
+    // The price table, one row at a time (every model can be edited, not only the chosen one).
+    void fillPriceModels(const QString &select);
+    void showPriceRow(const QString &model);
+    void storeShownRates();
 
     KeyStore *m_keyStore = nullptr;
     QProcessEnvironment m_env;
@@ -101,7 +105,10 @@ private:
     QDoubleSpinBox *m_outputRate = nullptr;
     QDoubleSpinBox *m_imageRate = nullptr;
     QLabel *m_pricesNote = nullptr;
-    PriceTable m_prices;                  // the table as loaded; values() writes the shown model's row into a copy
+    QComboBox *m_priceModel = nullptr;    // which row of the price table the three rates show and edit
+    PriceTable m_prices;                  // the table as edited here: every row the user changed (values() returns it)
+    QString m_shownPriceModel;            // the row the rate boxes show
+    bool m_showingRates = false;          // the boxes are being filled, not edited
     QLabel *m_error = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
 };

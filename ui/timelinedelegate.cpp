@@ -186,6 +186,10 @@ void TimelineDelegate::paintFrame(QPainter *painter, const QStyleOptionViewItem 
     const int lane = index.data(TimelineRole::Lane).toInt();
     const QColor laneCol = laneColor(lane, pal);
     const QColor highlight = pal.color(QPalette::Highlight);
+    if (index.data(TimelineRole::Folded).toBool()) {
+        paintFolded(painter, option, index);
+        return;
+    }
 
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing, true);
@@ -365,6 +369,76 @@ void TimelineDelegate::paintFrame(QPainter *painter, const QStyleOptionViewItem 
         painter->setPen(QPen(highlight, 2, selected ? Qt::SolidLine : Qt::DotLine));
         painter->setBrush(Qt::NoBrush);
         painter->drawRoundedRect(QRectF(card).adjusted(3, 3, -3, -3), 5, 5);
+    }
+    painter->restore();
+}
+
+// ---- folded variants and lane headers (issue 14) ----
+
+void TimelineDelegate::paintFolded(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const
+{
+    const QPalette &pal = option.palette;
+    const QRect card = option.rect.adjusted(0, 0, -1, -1);
+    const bool selected = option.state & QStyle::State_Selected;
+    const QColor highlight = pal.color(QPalette::Highlight);
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing, true);
+    // A dashed, faint outline: the frame is there (and selectable) but set aside.
+    painter->setPen(QPen(selected ? highlight : mix(pal.color(QPalette::Base), pal.color(QPalette::Text), 0.35),
+                         selected ? 2.0 : 1.0, Qt::DashLine));
+    painter->setBrush(mix(pal.color(QPalette::Window), pal.color(QPalette::Base), selected ? 0.8 : 0.4));
+    painter->drawRoundedRect(QRectF(card).adjusted(0.5, 0.5, -0.5, -0.5), 6, 6);
+    painter->fillRect(QRect(card.left() + 6, card.top() + 1, card.width() - 12, 2),
+                      laneColor(index.data(TimelineRole::Lane).toInt(), pal));
+    // The picture collapsed to a small, dimmed thumbnail.
+    const QRect img = imageRect(card);
+    const QRect small(img.center().x() - img.width() / 4, img.top() + 6, img.width() / 2, img.height() / 2);
+    const QString path = index.data(TimelineRole::ImagePath).toString();
+    if (m_thumbs && !path.isEmpty()) {
+        const qreal dpr = painter->device() ? painter->device()->devicePixelRatioF() : 1.0;
+        const int side = int(qMax(img.width(), img.height()) * dpr);
+        QPixmap pix = m_thumbs->thumbnail(path, path, side);
+        if (!pix.isNull()) {
+            const QSizeF fitted = (QSizeF(pix.size()) / dpr).scaled(QSizeF(small.size()), Qt::KeepAspectRatio);
+            painter->setOpacity(painter->opacity() * 0.45);
+            painter->drawPixmap(QRectF(small.center().x() - fitted.width() / 2, small.center().y() - fitted.height() / 2,
+                                       fitted.width(), fitted.height()),
+                                pix, QRectF(pix.rect()));
+            painter->setOpacity(painter->opacity() / 0.45);
+        }
+    }
+    QFont f = option.font;
+    f.setPixelSize(11);
+    painter->setFont(f);
+    painter->setPen(mix(pal.color(QPalette::Text), pal.color(QPalette::Base), 0.35));
+    const int number = index.data(TimelineRole::Number).toInt();
+    const QRect text(card.left() + kPad, small.bottom() + 4, card.width() - 2 * kPad, card.bottom() - small.bottom() - 6);
+    painter->drawText(text, Qt::AlignCenter | Qt::TextWordWrap, tr("#%1 folded").arg(number));
+    if (option.state & QStyle::State_HasFocus) {
+        painter->setPen(QPen(highlight, 2, selected ? Qt::SolidLine : Qt::DotLine));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRoundedRect(QRectF(card).adjusted(3, 3, -3, -3), 5, 5);
+    }
+    painter->restore();
+}
+
+int TimelineDelegate::laneHeaderWidth() { return 70; }
+
+void TimelineDelegate::paintLaneHeader(QPainter *painter, const QRect &rect, const QString &text,
+                                       const QColor &laneColor, const QPalette &palette)
+{
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing, true);
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(laneColor);
+    painter->drawRoundedRect(QRectF(rect.left() + 4, rect.top() + 6, 4, rect.height() - 12), 2, 2);
+    if (!text.isEmpty()) {
+        QFont f = QApplication::font();
+        f.setPixelSize(11);
+        painter->setFont(f);
+        painter->setPen(palette.color(QPalette::WindowText));
+        const QRect area = rect.adjusted(12, 0, -3, 0);
+        painter->drawText(area, Qt::AlignLeft | Qt::AlignVCenter, QFontMetrics(f).elidedText(text, Qt::ElideRight, area.width()));
     }
     painter->restore();
 }

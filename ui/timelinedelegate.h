@@ -42,7 +42,18 @@ public:
     /** Accent colour of a lane (commit-graph style), readable on light and dark palettes. */
     static QColor laneColor(int lane, const QPalette &palette);
 
+    /** Width of the lane header column at the timeline's left edge. */
+    static int laneHeaderWidth();
+    /**
+     * A lane's header (the strip left of the lane, kept in view while scrolling sideways):
+     * the lane's colour and its branch's own cost ("$0.078"); `text` empty paints the strip only.
+     */
+    static void paintLaneHeader(QPainter *painter, const QRect &rect, const QString &text, const QColor &laneColor,
+                                const QPalette &palette);
+
 private:
+    /** A folded variant: collapsed (a small, faint picture) and labelled, never hidden. */
+    void paintFolded(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const;
     void paintIconBadge(QPainter *painter, const QPoint &center, const QColor &fill, const QString &iconName) const;
     void paintSpinner(QPainter *painter, const QRect &area, const QColor &color) const;
     void paintAgentMark(QPainter *painter, const QRect &image, const QFont &font) const;

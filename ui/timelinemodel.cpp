@@ -330,6 +330,20 @@ QVariant TimelineModel::frameData(const Frame &f, const Row &row, int role) cons
         const FrameCost c = frameCost(f, m_session->priceTable());
         return c.hasUsage ? c.usd : -1.0;
     }
+    case TimelineRole::Folded:
+        return f.folded;
+    case TimelineRole::BranchCostUsd:
+    case TimelineRole::BranchReproduceUsd: {
+        if (row.childCount != 0)
+            return -1.0;
+        const CostLedger ledger(m_session->graph(), m_session->priceTable());
+        if (role == TimelineRole::BranchReproduceUsd)
+            return ledger.reproduceCost(f.id);
+        double own = 0; // as CostLedger::branches(): the frames no other branch shares
+        for (const QString &id : m_session->graph().branchOwnFrames(f.id))
+            own += ledger.frame(id).usd;
+        return own;
+    }
     default:
         return {};
     }

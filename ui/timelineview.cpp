@@ -3,6 +3,7 @@
 #include "ui/thumbnailprovider.h"
 #include "ui/timelinedelegate.h"
 #include "ui/timelineroles.h"
+#include "core/session/pricetable.h"
 
 #include <QDateTime>
 #include <QDrag>
@@ -18,7 +19,9 @@
 namespace nb2 {
 
 namespace {
-constexpr int kMarginX = 14;
+constexpr int kEdgeX = 14;
+/** Left edge of the first column: after the lane headers (TimelineDelegate::paintLaneHeader). */
+int marginX() { return kEdgeX + TimelineDelegate::laneHeaderWidth(); }
 constexpr int kMarginY = 10;
 constexpr int kGapX = 28;   // room for the connector between columns
 constexpr int kGapY = 12;
@@ -94,7 +97,7 @@ void TimelineView::setAttachHint(AttachHint hint)
 QRect TimelineView::contentRect(int depth, int lane) const
 {
     const QSize card = TimelineDelegate::cardSize();
-    return QRect(kMarginX + depth * (card.width() + kGapX), kMarginY + lane * (card.height() + kGapY),
+    return QRect(marginX() + depth * (card.width() + kGapX), kMarginY + lane * (card.height() + kGapY),
                  card.width(), card.height());
 }
 
@@ -147,10 +150,10 @@ void TimelineView::scrollTo(const QModelIndex &index, ScrollHint)
     if (r.isNull())
         return;
     const QRect area = viewport()->rect();
-    if (r.left() < 0)
-        horizontalScrollBar()->setValue(horizontalScrollBar()->value() + r.left() - kMarginX);
+    if (r.left() < TimelineDelegate::laneHeaderWidth()) // under the lane headers, which stay in view
+        horizontalScrollBar()->setValue(horizontalScrollBar()->value() + r.left() - marginX());
     else if (r.right() > area.right())
-        horizontalScrollBar()->setValue(horizontalScrollBar()->value() + r.right() - area.right() + kMarginX);
+        horizontalScrollBar()->setValue(horizontalScrollBar()->value() + r.right() - area.right() + kEdgeX);
     if (r.top() < 0)
         verticalScrollBar()->setValue(verticalScrollBar()->value() + r.top() - kMarginY);
     else if (r.bottom() > area.bottom())
@@ -159,13 +162,13 @@ void TimelineView::scrollTo(const QModelIndex &index, ScrollHint)
 
 QModelIndex TimelineView::indexAt(const QPoint &point) const
 {
-    if (!model())
+    if (!model() || point.x() < TimelineDelegate::laneHeaderWidth()) // the lane headers, not a card
         return {};
     const QPoint p = point + QPoint(horizontalOffset(), verticalOffset());
     const QSize card = TimelineDelegate::cardSize();
-    const int depth = (p.x() - kMarginX) / (card.width() + kGapX);
+    const int depth = (p.x() - marginX()) / (card.width() + kGapX);
     const int lane = (p.y() - kMarginY) / (card.height() + kGapY);
-    if (p.x() < kMarginX || p.y() < kMarginY)
+    if (p.x() < marginX() || p.y() < kMarginY)
         return {};
     for (int row = 0; row < m_nodes.size(); ++row) {
         if (m_nodes[row].depth == depth && m_nodes[row].lane == lane) {
@@ -287,7 +290,7 @@ void TimelineView::updateGeometries()
         depths = qMax(depths, slot.x() + 1);
         lanes = qMax(lanes, slot.y() + 1);
     }
-    const int w = 2 * kMarginX + depths * card.width() + qMax(0, depths - 1) * kGapX + 16;
+    const int w = marginX() + kEdgeX + depths * card.width() + qMax(0, depths - 1) * kGapX + 16;
     const int h = 2 * kMarginY + lanes * card.height() + qMax(0, lanes - 1) * kGapY;
     horizontalScrollBar()->setRange(0, qMax(0, w - viewport()->width()));
     horizontalScrollBar()->setPageStep(viewport()->width());
@@ -340,6 +343,16 @@ void TimelineView::relayout()
                 m_nodes[m_nodes[row].parent].children.append(row);
         }
     }
+    m_laneHeaderTexts.clear();
+    // A lane ends in its branch's head: the deepest frame in it (the first child keeps the lane).
+    m_laneHeads = QList<int>(m_maxLane + 1, -1);
+    for (int row = 0; row < m_nodes.size(); ++row) {
+        if (m_nodes[row].lane < 0)
+            continue;
+        int &head = m_laneHeads[m_nodes[row].lane];
+        if (head < 0 || m_nodes[row].depth > m_nodes[head].depth)
+            head = row;
+    }
     updatePendingTimer();
     updateGeometries();
     viewport()->update();
@@ -384,6 +397,7 @@ void TimelineView::rowsAboutToBeRemoved(const QModelIndex &parent, int start, in
 void TimelineView::dataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight, const QList<int> &roles)
 {
     QAbstractItemView::dataChanged(topLeft, bottomRight, roles);
+    m_laneHeaderTexts.clear(); // a frame's cost or state may have changed its branch's cost
     const bool structural = roles.isEmpty() || roles.contains(TimelineRole::Depth) || roles.contains(TimelineRole::Lane)
                             || roles.contains(TimelineRole::ParentRow);
     if (structural)
@@ -520,6 +534,8 @@ void TimelineView::paintEvent(QPaintEvent *event)
         }
     }
 
+    paintLaneHeaders(p, event->rect());
+
     if (m_nodes.isEmpty()) {
         QFont f = font();
         f.setPointSizeF(f.pointSizeF() * 1.05);
@@ -633,6 +649,12 @@ bool TimelineView::viewportEvent(QEvent *event)
             }
         }
         if (!idx.isValid()) {
+            for (int lane = 0; lane < m_laneHeads.size(); ++lane) {
+                if (laneHeaderRect(lane).contains(help->pos()) && !laneHeaderToolTip(lane).isEmpty()) {
+                    QToolTip::showText(help->globalPos(), laneHeaderToolTip(lane), viewport());
+                    return true;
+                }
+            }
             if (attachSlotRect().contains(help->pos())) {
                 QToolTip::showText(help->globalPos(),
                                    m_attachHint == AttachHint::Branch
@@ -680,6 +702,72 @@ void TimelineView::startDrag(Qt::DropActions supportedActions)
     drag->setPixmap(pix);
     drag->setHotSpot(QPoint(r.width() / 2, r.height() / 2));
     drag->exec(supportedActions & Qt::CopyAction ? Qt::CopyAction : supportedActions, Qt::CopyAction);
+}
+
+// ---- lane headers: each branch's own cost (issue 14) ----
+
+QModelIndex TimelineView::laneHead(int lane) const
+{
+    if (!model() || lane < 0 || lane >= m_laneHeads.size() || m_laneHeads[lane] < 0)
+        return {};
+    return model()->index(m_laneHeads[lane], 0, rootIndex());
+}
+
+QRect TimelineView::laneHeaderRect(int lane) const
+{
+    if (lane < 0 || lane >= m_laneHeads.size())
+        return {};
+    const QRect card = contentRect(0, lane).translated(0, -verticalOffset());
+    return QRect(0, card.top(), TimelineDelegate::laneHeaderWidth(), card.height());
+}
+
+QString TimelineView::laneHeaderText(int lane) const
+{
+    // Cached: a branch's cost walks the graph, and the headers repaint with every scroll.
+    if (const auto it = m_laneHeaderTexts.constFind(lane); it != m_laneHeaderTexts.cend())
+        return *it;
+    const QModelIndex head = laneHead(lane);
+    const double own = head.isValid() ? head.data(TimelineRole::BranchCostUsd).toDouble() : -1;
+    const QString text = own < 0 ? QString() : formatUsd(own);
+    m_laneHeaderTexts.insert(lane, text);
+    return text;
+}
+
+void TimelineView::refreshLaneHeaders()
+{
+    m_laneHeaderTexts.clear();
+    viewport()->update(QRect(0, 0, TimelineDelegate::laneHeaderWidth(), viewport()->height()));
+}
+
+QString TimelineView::laneHeaderToolTip(int lane) const
+{
+    const QModelIndex head = laneHead(lane);
+    if (!head.isValid())
+        return {};
+    const double own = head.data(TimelineRole::BranchCostUsd).toDouble();
+    const double reproduce = head.data(TimelineRole::BranchReproduceUsd).toDouble();
+    if (own < 0 || reproduce < 0)
+        return {};
+    return tr("This branch's own frames: %1 (estimate).\nCost to reproduce this branch (every turn from its root to "
+              "#%2 again): %3.")
+        .arg(formatUsd(own), QString::number(head.data(TimelineRole::Number).toInt()), formatUsd(reproduce));
+}
+
+void TimelineView::paintLaneHeaders(QPainter &p, const QRect &dirty)
+{
+    const int width = TimelineDelegate::laneHeaderWidth();
+    if (dirty.left() >= width || m_laneHeads.isEmpty())
+        return;
+    const QPalette pal = palette();
+    // The column stays put while the cards scroll under it.
+    p.fillRect(QRect(0, 0, width, viewport()->height()), pal.color(QPalette::Window));
+    p.fillRect(QRect(width - 1, 0, 1, viewport()->height()),
+               mixColor(pal.color(QPalette::Window), pal.color(QPalette::WindowText), 0.12));
+    for (int lane = 0; lane < m_laneHeads.size(); ++lane) {
+        const QRect r = laneHeaderRect(lane);
+        if (r.intersects(dirty) && m_laneHeads[lane] >= 0)
+            TimelineDelegate::paintLaneHeader(&p, r, laneHeaderText(lane), TimelineDelegate::laneColor(lane, pal), pal);
+    }
 }
 
 } // namespace nb2

@@ -43,6 +43,15 @@ public:
     /** Number of distinct lanes in use (for tests and the status bar). */
     int laneCount() const { return m_maxLane + 1; }
 
+    /** A lane's header at the left edge: its branch's own cost ("$0.0780"; empty: no branch ends in it). */
+    QString laneHeaderText(int lane) const;
+    /** The header's tooltip: the own cost and the cost to reproduce the branch. */
+    QString laneHeaderToolTip(int lane) const;
+    /** Where the header is, in viewport coordinates. */
+    QRect laneHeaderRect(int lane) const;
+    /** Re-reads the lane headers (the price table changed). */
+    void refreshLaneHeaders();
+
 Q_SIGNALS:
     void cancelRequested(const QModelIndex &index);
     /** A card was double-clicked, or the dashed "next frame" slot was clicked: write the next prompt. */
@@ -90,11 +99,15 @@ private:
     QSet<int> selectedPath() const;
     void updatePendingTimer();
     QPoint attachSlotCell() const;                  // (depth, lane); x < 0 when hidden
+    QModelIndex laneHead(int lane) const;           // the branch head that ends the lane
+    void paintLaneHeaders(QPainter &p, const QRect &dirty);
 
     TimelineDelegate *m_delegate = nullptr;
     QList<Node> m_nodes;
     int m_maxDepth = -1;
     int m_maxLane = -1;
+    QList<int> m_laneHeads; // per lane: the row of its deepest frame (the branch head)
+    mutable QHash<int, QString> m_laneHeaderTexts; // lane -> its header text; cleared when the model changes
     bool m_relayoutPending = false;
     AttachHint m_attachHint = AttachHint::None;
     QTimer m_spinTimer;

@@ -105,6 +105,11 @@ void TurnDispatcher::submit()
     params.aspectRatio = p.aspectLocked && !p.aspectRatio.isEmpty() ? p.aspectRatio : m_prompt->aspectRatio();
     params.newBranch = p.newBranch;
     const QString styleFile = m_prompt->styleFile();
+    if (m_prompt->variants() > 1) { // one prompt, N sibling turns: ui/variantsdispatch
+        const QString copy = p.kind == TurnMode::Style ? m_imports->styleCopyFor(styleFile) : QString();
+        Q_EMIT variantsRequested(p, params, id, copy.isEmpty() ? styleFile : copy);
+        return;
+    }
     Result<QString> r = Error{};
     switch (p.kind) {
     case TurnMode::Generate:

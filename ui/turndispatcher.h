@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/session/sessioncontroller.h"
 #include "core/session/turnplanner.h"
 
 #include <QDateTime>
@@ -62,6 +63,12 @@ Q_SIGNALS:
     void settingsRequested();
     /** The server named the thinking levels it accepts: the choices must be re-read. */
     void thinkingLevelsChanged();
+    /**
+     * Send was pressed with "Variants" above 1: the checked plan and parameters go to
+     * VariantsDispatch, which sends the batch (styleFile: the style picture to send, for Style).
+     */
+    void variantsRequested(const nb2::TurnPlan &plan, const nb2::TurnParams &params, const QString &frameId,
+                           const QString &styleFile);
 
 private:
     void onTurnFinished(const QString &frameId);

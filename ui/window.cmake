@@ -21,6 +21,8 @@ list(APPEND NB2UI_SOURCES
     importcontroller.h importcontroller.cpp
     sessionmanager.h sessionmanager.cpp
     turndispatcher.h turndispatcher.cpp
+    variantsdispatch.h variantsdispatch.cpp
+    variantgrid.h variantgrid.cpp
     screenfit.h screenfit.cpp
     shortcutsdialog.h shortcutsdialog.cpp
     windowdialogs.h windowdialogs.cpp

@@ -90,7 +90,8 @@ void WindowDialogs::showExport()
         return;
     }
     const QString current = m_selection->currentId();
-    auto *dialog = new ExportDialog(m_sessions->session()->graph(), m_sessions->dir(),
+    SessionController *session = m_sessions->session();
+    auto *dialog = new ExportDialog(ExportSession::fromGraph(session->graph(), m_sessions->dir(), session->priceTable()),
                                     current.isEmpty() ? QStringList() : QStringList{current}, current, m_window);
     openFitted(dialog);
 }

@@ -435,6 +435,7 @@ QString Parser::applyOption(const OptionSpec &option, const QString &value)
     case OptionId::Frames: break; // collected by parseWords()
     case OptionId::StripPrompts: m_args.stripPrompts = true; break;
     case OptionId::StripIds: m_args.stripIds = true; break;
+    case OptionId::StripCost: m_args.stripCost = true; break;
     case OptionId::SingleFile: m_args.singleFile = true; break;
     case OptionId::NoFailed: m_args.noFailed = true; break;
     case OptionId::Copy: m_args.copy = true; break;

@@ -80,6 +80,7 @@ struct CliArgs {
     QStringList frames;
     bool stripPrompts = false;
     bool stripIds = false;
+    bool stripCost = false;
     bool singleFile = false;
     bool noFailed = false;
     bool copy = false;

@@ -204,6 +204,9 @@ constexpr std::array kOptions{
                QT_TRANSLATE_NOOP("nb2lite",
                                  "leave frame and interaction ids out of pages, captions and metadata"),
                false},
+    OptionSpec{StripCost, "--strip-cost", nullptr, nullptr, V::None, nullptr,
+               QT_TRANSLATE_NOOP("nb2lite", "html: leave the estimated cost (per frame and the total) out of the page"),
+               false},
     OptionSpec{SingleFile, "--single-file", nullptr, nullptr, V::None, nullptr,
                QT_TRANSLATE_NOOP("nb2lite", "html: one .html file with the images inline"),
                false},
@@ -246,7 +249,7 @@ constexpr CommandOption kRetryOptions[]{{Stream}, {NoStream}, {Budget}, NB2_SESS
 constexpr CommandOption kSessionOnlyOptions[]{NB2_SESSION_WIDE};
 constexpr CommandOption kLogOptions[]{{All}, {Ids}, {Grep}, {Starred}, NB2_SESSION_WIDE};
 constexpr CommandOption kCostOptions[]{{Budget}, NB2_SESSION_WIDE};
-constexpr CommandOption kExportOptions[]{{Format}, {ExportBranch}, {Frames}, {StripPrompts}, {StripIds},
+constexpr CommandOption kExportOptions[]{{Format}, {ExportBranch}, {Frames}, {StripPrompts}, {StripIds}, {StripCost},
                                          {SingleFile}, {NoFailed}, {Copy}, {Force}};
 constexpr CommandOption kMcpOptions[]{{NoImageBlocks}, {PrintSkill}};
 

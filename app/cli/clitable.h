@@ -28,7 +28,7 @@ enum class OptionId {
     // Precision edits (edit --region/--mask).
     Region, Mask, Feather, RegionModeOpt,
     // Export.
-    Format, ExportBranch, Frames, StripPrompts, StripIds, SingleFile, NoFailed, Copy,
+    Format, ExportBranch, Frames, StripPrompts, StripIds, StripCost, SingleFile, NoFailed, Copy,
     // The agent bridge.
     NoImageBlocks, PrintSkill,
 };

@@ -8,6 +8,7 @@
 #include "core/export/exporter.h"
 #include "core/export/exportfiles.h"
 #include "core/export/sessionbundle.h"
+#include "core/session/pricetable.h"
 #include "core/session/sessionstore.h"
 
 #include <QDir>
@@ -96,6 +97,7 @@ int runExportCommand(const CliArgs &args, Console &console)
     request.singleFile = args.singleFile;
     request.stripPrompts = args.stripPrompts;
     request.stripIds = args.stripIds;
+    request.stripCost = args.stripCost;
     request.includeFailed = !args.noFailed;
     request.linkImages = !args.copy;
     // --force lets a file output replace an existing regular file (never a link, FIFO or device).
@@ -123,7 +125,8 @@ int runExportCommand(const CliArgs &args, Console &console)
         request.scope = ExportScope::ofFrames(ids);
     }
 
-    const ExportSession session = ExportSession::fromGraph(store.graph(), store.dir());
+    // Costs at the same prices `nb2lite cost` uses (an estimate; the page says the table's date).
+    const ExportSession session = ExportSession::fromGraph(store.graph(), store.dir(), PriceTable::defaults());
     QElapsedTimer timer;
     timer.start();
     auto report = Exporter::run(session, request);

@@ -34,6 +34,7 @@ HtmlExportOptions Exporter::htmlOptions(const ExportRequest &request)
     o.linkImages = request.linkImages;
     o.stripPrompts = request.stripPrompts;
     o.stripIds = request.stripIds;
+    o.stripCost = request.stripCost;
     o.existing = request.existing;
     return o;
 }

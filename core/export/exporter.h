@@ -18,6 +18,7 @@ struct ExportRequest {
     bool singleFile = false;     // html only
     bool stripPrompts = false;   // not for bundles (a bundle is the whole session, lossless)
     bool stripIds = false;       // not for bundles
+    bool stripCost = false;      // html: leave the estimated cost out (only there when the session was read with prices)
     bool includeFailed = true;   // html and sheet
     bool linkImages = true;      // html folder: hard links where possible
     /**

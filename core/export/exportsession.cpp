@@ -2,6 +2,7 @@
 
 #include "core/export/exportfiles.h"
 
+#include "core/session/costledger.h"
 #include "core/session/framegraph.h"
 #include "core/session/sessionpaths.h"
 
@@ -106,6 +107,18 @@ ExportSession ExportSession::fromGraph(const FrameGraph &graph, const QString &s
                 s.sessionFiles.append(rel);
             }
         }
+    }
+    return s;
+}
+
+ExportSession ExportSession::fromGraph(const FrameGraph &graph, const QString &sessionDir, const PriceTable &prices)
+{
+    ExportSession s = fromGraph(graph, sessionDir);
+    s.priceAsOf = prices.asOf;
+    s.priceSource = prices.source;
+    for (ExportFrame &f : s.frames) {
+        const FrameCost c = frameCost(graph.value(f.id), prices);
+        f.costUsd = c.hasUsage ? c.usd : -1;
     }
     return s;
 }

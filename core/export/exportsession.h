@@ -12,6 +12,7 @@
 namespace nb2 {
 
 class FrameGraph;
+struct PriceTable;
 
 /** One frame as the exporters see it: plain values, no link to the live session. */
 struct ExportFrame {
@@ -33,6 +34,7 @@ struct ExportFrame {
     QString imageRelPath;       // the same file relative to the session folder (what exports show)
     QString imageSha256;        // lower-case hex of the image bytes, from the manifest; may be empty
     QStringList inputRelPaths;  // imported inputs (style reference, edit-local target), relative
+    double costUsd = -1;        // the turn's estimated cost from its usage and the price table; -1: unknown / not priced
 
     bool hasImage() const { return !imagePath.isEmpty(); }
     bool isFailed() const { return status == QLatin1String("failed"); }
@@ -71,6 +73,8 @@ struct ExportSession
     QList<ExportFrame> frames;          // creation order
     QList<ExportBranch> branches;
     QStringList sessionFiles;           // every file the session consists of, relative to sessionDir
+    QString priceAsOf;                  // the price table's date when costs were filled in (empty: no costs)
+    QString priceSource;                // where the prices came from
 
     /**
      * The adapter from the live session: live (not trashed) frames of the graph, branches
@@ -78,6 +82,8 @@ struct ExportSession
      * (manifest.json, journal.jsonl, every image or input a frame refers to, trashed ones too).
      */
     static ExportSession fromGraph(const FrameGraph &graph, const QString &sessionDir);
+    /** As above, with each frame's estimated cost (ExportFrame::costUsd) from `prices` and its date. */
+    static ExportSession fromGraph(const FrameGraph &graph, const QString &sessionDir, const PriceTable &prices);
 
     /**
      * The file to read for a frame's image, checked at the moment of use: it must resolve

@@ -1,6 +1,7 @@
 #include "core/export/htmlcard.h"
 
 #include "core/export/htmlexporter.h"
+#include "core/session/pricetable.h"
 
 #include <QCoreApplication>
 
@@ -46,6 +47,8 @@ const QList<CardFieldSpec> kFields{
      CardStrip::StripIds},
     {CardField::InteractionId, "interaction_id", QT_TRANSLATE_NOOP("nb2::HtmlCard", "Interaction id"),
      CardPlace::Parameter, CardStrip::StripIds},
+    {CardField::Cost, "cost", QT_TRANSLATE_NOOP("nb2::HtmlCard", "Cost (estimate)"), CardPlace::Parameter,
+     CardStrip::StripCost},
     {CardField::ReAnchor, "reanchor", QT_TRANSLATE_NOOP("nb2::HtmlCard", "Re-anchored"), CardPlace::Note,
      CardStrip::Never},
     {CardField::Failure, "failure", QT_TRANSLATE_NOOP("nb2::HtmlCard", "Failed"), CardPlace::Note, CardStrip::Never},
@@ -78,6 +81,7 @@ bool HtmlCard::isIncluded(const CardFieldSpec &spec, const HtmlExportOptions &op
     case CardStrip::Never: return true;
     case CardStrip::StripPrompts: return !options.stripPrompts;
     case CardStrip::StripIds: return !options.stripIds;
+    case CardStrip::StripCost: return !options.stripCost;
     }
     return true;
 }
@@ -121,6 +125,10 @@ QList<CardRow> HtmlCard::rows(const ExportFrame &f, const HtmlExportOptions &opt
             break;
         case CardField::FrameId: add(f.id); break;
         case CardField::InteractionId: add(f.interactionId); break;
+        case CardField::Cost:
+            if (f.costUsd >= 0)
+                add(formatUsd(f.costUsd));
+            break;
         case CardField::ReAnchor: add(f.reanchor); break;
         case CardField::Failure:
             if (f.isFailed())
@@ -129,6 +137,27 @@ QList<CardRow> HtmlCard::rows(const ExportFrame &f, const HtmlExportOptions &opt
         }
     }
     return rows;
+}
+
+QString HtmlCard::totalCostText(const ExportSession &session, const QList<const ExportFrame *> &frames,
+                                const HtmlExportOptions &options)
+{
+    if (!isIncluded(spec(CardField::Cost), options))
+        return {};
+    double total = 0;
+    int priced = 0;
+    for (const ExportFrame *f : frames) {
+        if (f->costUsd >= 0) {
+            total += f->costUsd;
+            ++priced;
+        }
+    }
+    if (priced == 0)
+        return {};
+    const QString source = session.priceSource.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(session.priceSource);
+    return Text::tr("Total cost (estimate): %1 for the frames on this page with known usage (%2 of %3), prices as of %4%5")
+        .arg(formatUsd(total), QString::number(priced), QString::number(frames.size()),
+             session.priceAsOf.isEmpty() ? Text::tr("an unknown date") : session.priceAsOf, source);
 }
 
 } // namespace nb2

@@ -21,6 +21,7 @@ enum class CardField {
     Parameter,     // one row per ExportFrame::parameters entry, labelled with its own name
     FrameId,
     InteractionId,
+    Cost,          // the turn's estimated cost (price table), when the session was exported with prices
     ReAnchor,      // why stored pixels were sent instead of the server id
     Failure,       // a failed turn's message
 };
@@ -34,7 +35,7 @@ enum class CardPlace {
 };
 
 /** The export option that leaves a field out of the page. */
-enum class CardStrip { Never, StripPrompts, StripIds };
+enum class CardStrip { Never, StripPrompts, StripIds, StripCost };
 
 /** One row of the card's field table. */
 struct CardFieldSpec {
@@ -78,6 +79,12 @@ public:
     static QList<CardRow> rows(const ExportFrame &frame, const HtmlExportOptions &options);
     /** The page's placeholder where stripped prompts would be. */
     static QString strippedPromptText();
+    /**
+     * The page's total line when the cost field is kept and any shown frame has a cost:
+     * "Total cost (estimate): $0.1234 for the frames on this page with known usage (5 of 6), prices as of 2026-06-30 (source)". Empty otherwise.
+     */
+    static QString totalCostText(const ExportSession &session, const QList<const ExportFrame *> &frames,
+                                 const HtmlExportOptions &options);
 };
 
 } // namespace nb2

@@ -176,6 +176,8 @@ public:
             h += dot + Text::tr("%n branch(es)", nullptr, branches);
         h += dot + Text::tr("exported %1 with NB2Lite %2").arg(timeText(QDateTime::currentDateTimeUtc()), QStringLiteral(NB2_VERSION));
         h += QLatin1String("</p>\n");
+        if (const QString cost = HtmlCard::totalCostText(m_session, m_frames, m_options); !cost.isEmpty())
+            h += QLatin1String("<p class=\"meta cost\" id=\"total-cost\">") + htmlEscape(cost) + QLatin1String("</p>\n");
         if (!m_session.branches.isEmpty()) {
             h += QLatin1String("<ul class=\"branches\">");
             for (const ExportBranch &b : m_session.branches) {

@@ -11,6 +11,7 @@ struct HtmlExportOptions {
     bool linkImages = true;      // folder form: hard-link images when possible, else copy
     bool stripPrompts = false;   // leave prompts and model text out of the page
     bool stripIds = false;       // leave frame and interaction ids out of the page
+    bool stripCost = false;      // leave the estimated cost (per frame and the total) out of the page
     ExistingTarget existing = ExistingTarget::Refuse; // single file: may an existing file be replaced
 };
 

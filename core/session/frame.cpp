@@ -42,7 +42,7 @@ const QLatin1String kId("id"), kParent("parent"), kKind("kind"), kPrompt("prompt
     kInteraction("interaction_id"), kContinued("continued_interaction_id"), kStatus("status"),
     kError("error"), kRequested("requested_at"), kFinished("finished_at"), kImage("image"),
     kInputs("input_images"), kText("model_text"), kUsage("usage"), kAttempts("attempts"),
-    kReAnchored("re_anchored"), kTitle("title"), kStarred("starred"), kNote("note"),
+    kReAnchored("re_anchored"), kTitle("title"), kStarred("starred"), kFolded("folded"), kNote("note"),
     kExpires("id_expires_at"), kTrashed("trashed_at"), kTrashGroup("trash_group"),
     kOwnerPid("owner_pid"), kLineage("lineage"), kOrigin("origin"),
     kRegionEdit("region_edit"), kDrift("drift");
@@ -50,7 +50,7 @@ const QLatin1String kId("id"), kParent("parent"), kKind("kind"), kPrompt("prompt
 const QLatin1String kKnown[] = {kId, kParent, kKind, kPrompt, kAspect, kThinking, kModel,
                                 kInteraction, kContinued, kStatus, kError, kRequested, kFinished,
                                 kImage, kInputs, kText, kUsage, kAttempts, kReAnchored, kTitle,
-                                kStarred, kNote, kExpires, kTrashed, kTrashGroup, kOwnerPid, kLineage,
+                                kStarred, kFolded, kNote, kExpires, kTrashed, kTrashGroup, kOwnerPid, kLineage,
                                 kOrigin, kRegionEdit, kDrift};
 
 void putString(QJsonObject &o, QLatin1String key, const QString &value)
@@ -257,6 +257,8 @@ QJsonObject Frame::toJson() const
     putString(o, kTitle, title);
     if (starred)
         o.insert(kStarred, true);
+    if (folded)
+        o.insert(kFolded, true);
     putString(o, kNote, note);
     putTime(o, kExpires, idExpiresAt);
     putTime(o, kTrashed, trashedAt);
@@ -321,6 +323,7 @@ Result<Frame> Frame::fromJson(const QJsonObject &o)
     f.reAnchored = o.value(kReAnchored).toBool();
     f.title = o.value(kTitle).toString();
     f.starred = o.value(kStarred).toBool();
+    f.folded = o.value(kFolded).toBool();
     f.note = o.value(kNote).toString();
     f.idExpiresAt = fromIsoUtc(o.value(kExpires).toString());
     f.trashedAt = fromIsoUtc(o.value(kTrashed).toString());

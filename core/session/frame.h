@@ -107,6 +107,7 @@ struct Frame {
     bool reAnchored = false;        // "re-anchored (continuity may differ)"
     QString title;
     bool starred = false;
+    bool folded = false;            // a variant not picked: drawn collapsed in the timeline, never deleted
     QString note;
     QDateTime idExpiresAt;          // when interactionId stops being usable as a parent (invalid: no id)
     QDateTime trashedAt;            // valid: the frame is in the trash

@@ -1206,6 +1206,7 @@ bool SessionController::applyUserFields(const QList<Frame> &frames)
         Frame f = *cur;
         f.title = src.title;
         f.starred = src.starred;
+        f.folded = src.folded;
         f.note = src.note;
         f.trashedAt = src.trashedAt;
         f.trashGroup = src.trashGroup;
@@ -1283,6 +1284,43 @@ bool SessionController::setStarred(const QString &frameId, bool starred)
 bool SessionController::setNote(const QString &frameId, const QString &note)
 {
     return editUserField(this, m_undoStack, frameId, tr("Edit note"), [&](Frame &f) { f.note = note; });
+}
+
+bool SessionController::setFolded(const QStringList &frameIds, bool folded)
+{
+    QList<Frame> before, after;
+    for (const QString &id : frameIds) {
+        const Frame *f = graph().frame(id);
+        if (!f || f->folded == folded)
+            continue;
+        before.append(*f);
+        after.append(*f);
+        after.last().folded = folded;
+    }
+    if (before.isEmpty())
+        return false;
+    m_undoStack->push(new FrameEditCommand(this, folded ? tr("Fold frames") : tr("Unfold frames"), before, after));
+    return true;
+}
+
+bool SessionController::pickVariant(const QString &chosenId, const QStringList &siblings)
+{
+    const Frame *chosen = graph().frame(chosenId);
+    if (!chosen)
+        return false;
+    QList<Frame> before{*chosen}, after{*chosen};
+    after.last().starred = true;
+    after.last().folded = false;
+    for (const QString &id : siblings) {
+        const Frame *f = graph().frame(id);
+        if (!f || id == chosenId)
+            continue;
+        before.append(*f);
+        after.append(*f);
+        after.last().folded = true;
+    }
+    m_undoStack->push(new FrameEditCommand(this, tr("Pick variant"), before, after));
+    return true;
 }
 
 Result<void> SessionController::trash(const QStringList &ids, const QString &text)

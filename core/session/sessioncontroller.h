@@ -190,6 +190,13 @@ public:
     bool setTitle(const QString &frameId, const QString &title);
     bool setStarred(const QString &frameId, bool starred);
     bool setNote(const QString &frameId, const QString &note);
+    /** Folds or unfolds frames (one undo step): folded frames stay in the session, drawn collapsed. */
+    bool setFolded(const QStringList &frameIds, bool folded);
+    /**
+     * Picks one of a batch of variants: stars `chosenId` (and unfolds it) and folds the other
+     * `siblings` (never deletes them), as one undo step. False when chosenId is not a frame.
+     */
+    bool pickVariant(const QString &chosenId, const QStringList &siblings);
     /** Moves the frame and its descendants to the trash. Refused (Conflict) while any of them is pending. */
     Result<void> deleteFrame(const QString &frameId);
     /** Moves the frames only this branch has (see FrameGraph::branchOwnFrames) to the trash. */

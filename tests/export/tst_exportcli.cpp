@@ -3,10 +3,12 @@
 #include "app/cli/console.h"
 #include "core/common/translations.h"
 #include "core/export/provenance.h"
+#include "core/session/pricetable.h"
 
 #include "tests/export/exportfixture.h"
 
 #include <QDir>
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -144,6 +146,43 @@ private slots:
         QVERIFY(bad.status != 0);
         QVERIFY(bad.err.contains(QStringLiteral("no frame \"zzzzzz\"")));
         QVERIFY(!QFileInfo::exists(m_tmp.filePath(QStringLiteral("never"))));
+    }
+
+    void htmlCostUnlessStripped()
+    {
+        // A session whose frames reported usage: the page shows each frame's cost and the total,
+        // labelled an estimate with the price table's date; --strip-cost leaves both out.
+        const QString dir = m_tmp.filePath(QStringLiteral("priced"));
+        {
+            SessionStore store;
+            QVERIFY(store.open(dir));
+            const QString root = testing::addFrame(store, {}, FrameKind::Generate, QStringLiteral("a priced kite"), 3);
+            Frame f = store.graph().value(root);
+            f.usage.inputTokens = 2000;
+            f.usage.outputTokens = 1120;
+            f.usage.imageOutputTokens = 1120;
+            QVERIFY(store.commit({f}, {}, f.id));
+        }
+        const PriceTable prices = PriceTable::defaults();
+        const double usd = 2000 * 0.25 / 1e6 + 1120 * 30.0 / 1e6; // $0.0341: input plus one 1K image
+        auto page = [&](const QString &name, const QStringList &extra) {
+            const QString out = m_tmp.filePath(name);
+            const Run r = runLine(QStringList{QStringLiteral("--session"), dir, QStringLiteral("export"), QStringLiteral("--format"),
+                                              QStringLiteral("html"), QStringLiteral("--single-file")}
+                                  + extra + QStringList{out});
+            if (r.status != 0)
+                qWarning("%s", qPrintable(r.err));
+            QFile file(out);
+            return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+        };
+        const QString kept = page(QStringLiteral("priced.html"), {});
+        QVERIFY2(kept.contains(QStringLiteral("<dt>Cost (estimate)</dt><dd>%1</dd>").arg(formatUsd(usd))), qPrintable(formatUsd(usd)));
+        QVERIFY(kept.contains(QStringLiteral("Total cost (estimate): %1").arg(formatUsd(usd))));
+        QVERIFY(kept.contains(QStringLiteral("prices as of %1").arg(prices.asOf)));
+        const QString stripped = page(QStringLiteral("stripped.html"), {QStringLiteral("--strip-cost")});
+        QVERIFY(!stripped.isEmpty());
+        QVERIFY(!stripped.contains(QStringLiteral("Cost (estimate)")));
+        QVERIFY(!stripped.contains(QStringLiteral("total-cost")));
     }
 
     void bundleThenOpenBundle()

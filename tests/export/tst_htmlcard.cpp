@@ -71,6 +71,7 @@ private:
         case CardField::Parameter:
         case CardField::FrameId:
         case CardField::InteractionId:
+        case CardField::Cost:
             return QStringLiteral("<dt>%1</dt><dd>%2</dd>").arg(htmlEscape(row.label), htmlEscape(row.value));
         case CardField::ReAnchor: return QStringLiteral("<p class=\"reanchor\">Re-anchored: %1</p>").arg(htmlEscape(row.value));
         case CardField::Failure: return QStringLiteral("<p class=\"error\">Failed: %1</p>").arg(htmlEscape(row.value));
@@ -83,11 +84,15 @@ private Q_SLOTS:
     {
         QVERIFY(m_tmp.isValid());
         m_session.title = QStringLiteral("Card");
+        m_session.priceAsOf = QStringLiteral("2026-06-30");
+        m_session.priceSource = QStringLiteral("test prices");
         ExportFrame done = frame(QStringLiteral("aaaa1111"), QStringLiteral("done"));
         done.reanchor = QStringLiteral("the parent's id had expired");
+        done.costUsd = 0.0392;
         ExportFrame failed = frame(QStringLiteral("bbbb2222"), QStringLiteral("failed"));
         failed.parentId = done.id;
         failed.error = QStringLiteral("The server said <no>");
+        failed.costUsd = 0.0011; // a failed turn that still reported usage
         ExportFrame pending = frame(QStringLiteral("cccc3333"), QStringLiteral("pending"));
         pending.parentId = done.id;
         pending.prompt.clear();
@@ -119,18 +124,22 @@ private Q_SLOTS:
     {
         QTest::addColumn<bool>("stripPrompts");
         QTest::addColumn<bool>("stripIds");
-        QTest::newRow("everything") << false << false;
-        QTest::newRow("strip prompts") << true << false;
-        QTest::newRow("strip ids") << false << true;
-        QTest::newRow("strip both") << true << true;
+        QTest::addColumn<bool>("stripCost");
+        QTest::newRow("everything") << false << false << false;
+        QTest::newRow("strip prompts") << true << false << false;
+        QTest::newRow("strip ids") << false << true << false;
+        QTest::newRow("strip both") << true << true << false;
+        QTest::newRow("strip cost") << false << false << true;
     }
     void rowsFollowTheStripOptions()
     {
         QFETCH(bool, stripPrompts);
         QFETCH(bool, stripIds);
+        QFETCH(bool, stripCost);
         HtmlExportOptions o;
         o.stripPrompts = stripPrompts;
         o.stripIds = stripIds;
+        o.stripCost = stripCost;
         const QString html = page(o, QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'-'));
 
         QSet<int> seen;
@@ -152,6 +161,28 @@ private Q_SLOTS:
         QCOMPARE(html.contains(QStringLiteral("&lt;b&gt;blue&lt;/b&gt;")), !stripPrompts);
         QCOMPARE(html.contains(QStringLiteral("Here &quot;it&quot; is")), !stripPrompts);
         QCOMPARE(html.contains(HtmlCard::strippedPromptText()), stripPrompts);
+        // Per-frame cost and the page's total, labelled an estimate with the table's date, only when kept.
+        QCOMPARE(html.contains(QStringLiteral("<dt>Cost (estimate)</dt><dd>$0.0392</dd>")), !stripCost);
+        QCOMPARE(html.contains(QStringLiteral("<dt>Cost (estimate)</dt><dd>$0.0011</dd>")), !stripCost);
+        QCOMPARE(html.contains(QStringLiteral("id=\"total-cost\"")), !stripCost);
+        QCOMPARE(html.contains(QStringLiteral("Total cost (estimate): $0.0403 for the frames on this page with known "
+                                              "usage (2 of 4), prices as of 2026-06-30 (test prices)")),
+                 !stripCost);
+    }
+
+    void noCostWithoutPrices()
+    {
+        // A session read without a price table has no cost rows and no total, whatever the options.
+        ExportSession plain = m_session;
+        for (ExportFrame &f : plain.frames)
+            f.costUsd = -1;
+        QList<const ExportFrame *> frames;
+        for (const ExportFrame &f : std::as_const(plain.frames)) {
+            frames.append(&f);
+            for (const CardRow &row : HtmlCard::rows(f, HtmlExportOptions{}))
+                QVERIFY(row.field != CardField::Cost);
+        }
+        QVERIFY(HtmlCard::totalCostText(plain, frames, HtmlExportOptions{}).isEmpty());
     }
 
     void placeholdersAndOptionalFields()

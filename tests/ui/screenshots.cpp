@@ -9,6 +9,8 @@
 #include "ui/screenfit.h"
 #include "ui/sessionmanager.h"
 #include "ui/turndispatcher.h"
+#include "ui/variantgrid.h"
+#include "ui/variantsdispatch.h"
 #include "ui/keystore.h"
 #include "ui/mainwindow.h"
 #include "ui/promptpanel.h"
@@ -21,6 +23,8 @@
 #include "uitesthelpers.h"
 
 #include <QApplication>
+#include <QDialog>
+#include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
 #include "ui/infopanel.h"
@@ -188,6 +192,40 @@ int main(int argc, char *argv[])
     failures += !save(&w, out, QStringLiteral("find-and-cost.png"));
     if (auto *find = w.findChild<QLineEdit *>(QStringLiteral("findText")))
         find->clear();
+
+    // Variants (issue 14): four variants of one edit, two arrived and two still spinning (the
+    // session runs two at a time here), then the pick: starred, the others folded; each lane
+    // header shows its branch's own cost.
+    {
+        SessionSettings one = s->settings();
+        SessionSettings two = one;
+        two.concurrencyLimit = 2;
+        s->setSettings(two);
+        server.setLatencyMs(1500);
+        w.selection()->select(second);
+        w.promptPanel()->setVariants(4);
+        w.promptPanel()->setPrompt(QStringLiteral("A red lantern hanging by the door"));
+        w.turns()->submit();
+        VariantGrid *grid = w.variants()->grid();
+        waitFor([&] { return grid && grid->pendingCount() == 2 && s->runningCount() == 2; });
+        settle(700);
+        failures += !save(w.variants()->gridDialog(), out, QStringLiteral("variants-grid.png"));
+        waitFor(idle);
+        settle(300);
+        grid->pick(grid->frameIds().at(2));
+        w.variants()->gridDialog()->close();
+        w.promptPanel()->setVariants(1);
+        s->setSettings(one);
+        server.setLatencyMs(200);
+        // A taller timeline for this one: the lanes of the four variants and the ones above them.
+        auto *timelineDock = w.findChild<QDockWidget *>(QStringLiteral("timelineDock"));
+        w.resizeDocks({timelineDock}, {560}, Qt::Vertical);
+        settle(300);
+        w.timelineView()->scrollTo(w.timelineModel()->indexOf(grid->frameIds().at(3)));
+        settle(800);
+        failures += !save(timelineDock, out, QStringLiteral("lane-cost.png"));
+        w.resizeDocks({timelineDock}, {362}, Qt::Vertical);
+    }
 
     // Settings dialog (key stored in a file: no keychain service under Xvfb).
     KeyStore keys;

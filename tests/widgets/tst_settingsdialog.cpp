@@ -3,6 +3,7 @@
 
 #include <QAbstractButton>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QPushButton>
 #include <QLabel>
 #include <QLineEdit>
@@ -260,6 +261,56 @@ private Q_SLOTS:
         QCOMPARE(v.session.concurrencyLimit, nb2::prefs::concurrencyLimit.defaultValue);
         QCOMPARE(v.model, QString::fromLatin1(nb2::kDefaultModel));
         QCOMPARE(v.apiVersion, QStringLiteral("v1"));
+    }
+
+    void everyPriceRowIsEditable()
+    {
+        // Issue 14 papercut: the rates of every model in the table can be edited, not only
+        // the chosen model's, and choosing another model shows that model's rates at once.
+        QObject owner;
+        SettingsDialog d(makeStore(&owner), QProcessEnvironment());
+        QVERIFY(waitLoaded(d));
+        AppSettings v = AppSettings::defaults();
+        v.model = QStringLiteral("gemini-3.1-flash-lite-image");
+        v.prices = nb2::PriceTable::defaults();
+        d.setValues(v);
+        auto *rowCombo = child<QComboBox>(d, "priceModelCombo");
+        auto *input = child<QDoubleSpinBox>(d, "inputRateSpin");
+        auto *image = child<QDoubleSpinBox>(d, "imageRateSpin");
+        QVERIFY(rowCombo && input && image);
+        QCOMPARE(rowCombo->count(), v.prices.models.size());
+        QCOMPARE(rowCombo->currentData().toString(), v.model);
+        QCOMPARE(image->value(), 30.0);
+
+        // Another row: its own rates; edit them, the chosen model's row stays as it was.
+        rowCombo->setCurrentIndex(rowCombo->findData(QStringLiteral("gemini-3.1-flash-image-preview")));
+        QCOMPARE(image->value(), 60.0);
+        image->setValue(45.0);
+        input->setValue(0.75);
+        nb2::PriceTable out = d.values().prices;
+        QCOMPARE(out.find(QStringLiteral("gemini-3.1-flash-image-preview"))->imageOutputPerMTok, 45.0);
+        QCOMPARE(out.find(QStringLiteral("gemini-3.1-flash-image-preview"))->inputPerMTok, 0.75);
+        QCOMPARE(out.find(QStringLiteral("gemini-3.1-flash-lite-image"))->imageOutputPerMTok, 30.0);
+        QCOMPARE(out.models.size(), v.prices.models.size());
+
+        // Changing the model in the dialog refreshes the rates to that model's row.
+        auto *model = child<QComboBox>(d, "modelEdit");
+        model->setCurrentText(QStringLiteral("gemini-2.5-flash-image"));
+        QCOMPARE(rowCombo->currentData().toString(), QStringLiteral("gemini-2.5-flash-image"));
+        QCOMPARE(input->value(), 0.30);
+        QCOMPARE(child<QDoubleSpinBox>(d, "outputRateSpin")->value(), 2.50);
+        model->setCurrentText(QStringLiteral("gemini-3.1-flash-image-preview"));
+        QCOMPARE(image->value(), 45.0); // the edit made above is kept while the dialog is open
+
+        // A model without a row shows the fallback; editing it adds a row for it.
+        model->setCurrentText(QStringLiteral("gemini-new-model"));
+        QCOMPARE(rowCombo->currentData().toString(), QStringLiteral("gemini-new-model"));
+        QVERIFY(child<QLabel>(d, "pricesNote")->text().contains(QStringLiteral("not in the table")));
+        QCOMPARE(d.values().prices.models.size(), v.prices.models.size()); // not edited: no row
+        image->setValue(12.0);
+        out = d.values().prices;
+        QCOMPARE(out.models.size(), v.prices.models.size() + 1);
+        QCOMPARE(out.find(QStringLiteral("gemini-new-model"))->imageOutputPerMTok, 12.0);
     }
 
     void everyControlIsNamed()

@@ -12,6 +12,7 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QElapsedTimer>
+#include <QTimer>
 #include <QEventLoop>
 #include <QFile>
 #include <QFileInfo>
@@ -87,10 +88,15 @@ bool waitUntil(const std::function<bool()> &done, int timeoutMs)
 {
     QElapsedTimer t;
     t.start();
+    // Not processEvents(flags, ms): that form drops WaitForMoreEvents and spins a core, which on
+    // this 2-core machine took CPU from the very threads being measured. Block; the tick wakes
+    // the loop to check done() at least every 5 ms.
+    QTimer tick;
+    tick.start(5);
     while (!done()) {
         if (t.elapsed() > timeoutMs)
             return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 5);
+        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
     }
     return true;
 }

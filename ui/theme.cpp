@@ -4,12 +4,15 @@
 #include <QFile>
 #include <QGuiApplication>
 #include <QHash>
+#include <QIconEngine>
 #include <QLabel>
 #include <QPainter>
 #include <QProcessEnvironment>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QStyle>
 #include <QStyleFactory>
+#include <QStyleOption>
 #include <QSvgRenderer>
 #include <QToolTip>
 
@@ -202,6 +205,70 @@ QColor themeColor(ThemeColor role)
     return {};
 }
 
+namespace {
+/**
+ * A tinted SVG icon drawn at the size asked for, when first asked. Rendering ten sizes of
+ * every icon up front (the previous QIcon::addPixmap loop) was a quarter of the studio's CPU
+ * before its first paint; most sizes of most icons are never shown.
+ */
+class TintedSvgIconEngine : public QIconEngine
+{
+public:
+    explicit TintedSvgIconEngine(QByteArray svg) : m_svg(std::move(svg)) {}
+
+    void paint(QPainter *painter, const QRect &rect, QIcon::Mode mode, QIcon::State state) override
+    {
+        const qreal dpr = painter->device() ? painter->device()->devicePixelRatioF() : 1.0;
+        QPixmap pm = pixmap(rect.size() * dpr, mode, state);
+        pm.setDevicePixelRatio(dpr);
+        painter->drawPixmap(rect, pm);
+    }
+
+    QPixmap pixmap(const QSize &size, QIcon::Mode mode, QIcon::State state) override
+    {
+        if (size.isEmpty())
+            return {};
+        const QString key = QStringLiteral("%1x%2/%3").arg(size.width()).arg(size.height()).arg(int(mode));
+        if (const auto it = m_rendered.constFind(key); it != m_rendered.constEnd())
+            return *it;
+        QPixmap pm(size);
+        pm.fill(Qt::transparent);
+        {
+            QSvgRenderer renderer(m_svg);
+            QPainter painter(&pm);
+            painter.setRenderHint(QPainter::Antialiasing);
+            renderer.render(&painter, QRectF(QPointF(0, 0), QSizeF(size)));
+        }
+        if (mode != QIcon::Normal && qApp) {
+            // Disabled / selected looks come from the style, as QIcon does for added pixmaps.
+            QStyleOption opt(0);
+            opt.palette = QGuiApplication::palette();
+            if (const QPixmap generated = QApplication::style()->generatedIconPixmap(mode, pm, &opt); !generated.isNull())
+                pm = generated;
+        }
+        Q_UNUSED(state);
+        m_rendered.insert(key, pm);
+        return pm;
+    }
+
+    QSize actualSize(const QSize &size, QIcon::Mode, QIcon::State) override { return size; }
+    QList<QSize> availableSizes(QIcon::Mode, QIcon::State) override
+    {
+        QList<QSize> sizes;
+        for (int size : {16, 20, 22, 24, 32, 40, 48, 64, 96, 128})
+            sizes.append(QSize(size, size));
+        return sizes;
+    }
+    bool isNull() override { return m_svg.isEmpty(); }
+    QString key() const override { return QStringLiteral("nb2-tinted-svg"); }
+    QIconEngine *clone() const override { return new TintedSvgIconEngine(m_svg); }
+
+private:
+    QByteArray m_svg;
+    QHash<QString, QPixmap> m_rendered;
+};
+} // namespace
+
 QIcon themeIcon(const QString &name, const QColor &tint)
 {
     const QColor color = tint.isValid() ? tint : QGuiApplication::palette().color(QPalette::Active, QPalette::WindowText);
@@ -218,17 +285,9 @@ QIcon themeIcon(const QString &name, const QColor &tint)
     QByteArray svg = file.readAll();
     // QtSvg 6.4 does not resolve currentColor; substitute the colour we want.
     svg.replace("currentColor", color.name().toLatin1());
-    QSvgRenderer renderer(svg);
-    QIcon icon;
-    for (int size : {16, 20, 22, 24, 32, 40, 48, 64, 96, 128}) {
-        QPixmap pm(size, size);
-        pm.fill(Qt::transparent);
-        QPainter painter(&pm);
-        painter.setRenderHint(QPainter::Antialiasing);
-        renderer.render(&painter, QRectF(0, 0, size, size));
-        painter.end();
-        icon.addPixmap(pm);
-    }
+    if (svg.isEmpty())
+        return {};
+    const QIcon icon(new TintedSvgIconEngine(std::move(svg)));
     cache.insert(cacheKey, icon);
     return icon;
 }

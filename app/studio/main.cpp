@@ -5,17 +5,20 @@
 #include "core/fakeapi/fakeserver.h"
 #include "ui/bundleopener.h"
 #include "core/session/appsettings.h"
+#include "core/session/sessionstore.h"
 #include "ui/importcontroller.h"
 #include "ui/keystore.h"
 #include "ui/mainwindow.h"
 #include "ui/sessionmanager.h"
 #include "ui/settingsdialog.h"
 #include "ui/theme.h"
+#include "ui/windowpreferences.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QMessageBox>
 #include <QSettings>
 #include <QUuid>
@@ -179,6 +182,11 @@ int main(int argc, char *argv[])
             sessionArg = arg;
     }
 
+    // The session's checkpoint is parsed on a worker while the window is built (on 10,000
+    // frames that parse is ~100-200 ms); SessionStore::open() then takes what it read.
+    const QFuture<void> preloading = nb2::SessionStore::preload(
+        !sessionArg.isEmpty() ? QDir(sessionArg).absolutePath() : nb2::WindowPreferences::lastSession());
+
     nb2::MainWindow window;
     nb2::installBenchProbe(&window); // only when NB2_BENCH_* asks (nb2lite-bench)
     Backend backend(&window, parser.isSet(demo));
@@ -191,11 +199,12 @@ int main(int argc, char *argv[])
             window.imports()->importFiles(images); // pictures given with the bundle go into its session
     });
 
-    auto start = [&](const QString &key, const QString &source) {
-        backend.apply(key, source);
+    // What needs the session (opening it, the bundle, the pictures to import).
+    auto openSessionAndFiles = [&] {
         // A session named on the command line is the one to open: the last (or a new default)
         // session only when there is none, or when it cannot be opened.
-        window.restoreLastState(sessionArg.isEmpty());
+        if (sessionArg.isEmpty())
+            window.sessions()->restoreLast();
         if (!sessionArg.isEmpty()) {
             const nb2::Result<void> opened = QDir().mkpath(sessionArg)
                 ? window.sessions()->open(QDir(sessionArg).absolutePath())
@@ -207,7 +216,6 @@ int main(int argc, char *argv[])
                 window.sessions()->offerRebuild(QDir(sessionArg).absolutePath(), opened.error().message);
             }
         }
-        window.show();
         if (!bundleArg.isEmpty()) {
             QSettings s;
             bundleOpener.setFallbackParent(nb2::AppSettings::load(s).effectiveSessionsFolder());
@@ -216,6 +224,19 @@ int main(int argc, char *argv[])
         }
         if (!images.isEmpty())
             window.imports()->importFiles(images); // checked off the GUI thread; bad files get a message
+    };
+    QFutureWatcher<void> preloadWatcher;
+    auto start = [&](const QString &key, const QString &source) {
+        backend.apply(key, source);
+        window.restoreLastState(false); // the layout; the session follows
+        window.show();
+        if (preloading.isRunning()) {
+            // The window paints now; the session fills it once its checkpoint is parsed.
+            QObject::connect(&preloadWatcher, &QFutureWatcherBase::finished, &window, openSessionAndFiles);
+            preloadWatcher.setFuture(preloading);
+        } else {
+            openSessionAndFiles();
+        }
     };
 
     const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();

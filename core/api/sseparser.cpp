@@ -5,19 +5,28 @@ namespace nb2 {
 QList<SseEvent> SseParser::feed(const QByteArray &chunk)
 {
     QList<SseEvent> out;
-    for (char c : chunk) {
+    // Whole runs between line ends are appended at once: an image event is one ~1.3 MB line,
+    // and appending it byte by byte was a visible share of a turn's CPU.
+    const char *p = chunk.constData();
+    const char *const end = p + chunk.size();
+    while (p < end) {
         if (m_lastWasCR) {
             m_lastWasCR = false;
-            if (c == '\n')
-                continue; // the LF of a CRLF pair
+            if (*p == '\n') {
+                ++p; // the LF of a CRLF pair
+                continue;
+            }
         }
-        if (c == '\r' || c == '\n') {
-            m_lastWasCR = (c == '\r');
-            processLine(m_buffer, out);
-            m_buffer.clear();
-        } else {
-            m_buffer.append(c);
-        }
+        const char *lineEnd = p;
+        while (lineEnd < end && *lineEnd != '\r' && *lineEnd != '\n')
+            ++lineEnd;
+        m_buffer.append(p, lineEnd - p);
+        if (lineEnd == end)
+            break;
+        m_lastWasCR = (*lineEnd == '\r');
+        processLine(m_buffer, out);
+        m_buffer.clear();
+        p = lineEnd + 1;
     }
     return out;
 }

@@ -1161,10 +1161,16 @@ bool SessionController::applyRetentionToExistingFrames()
 bool SessionController::waitForIdle(int timeoutMs)
 {
     QDeadlineTimer deadline(timeoutMs);
+    // processEvents(flags, ms) drops WaitForMoreEvents (Qt polls with a zero timeout in a loop),
+    // so waiting that way spun this thread at 100 % of a core while the turn's worker needed
+    // it: on 2 cores that was most of a CLI turn's overhead. Block in the event loop instead;
+    // the turn's own events wake it, the tick bounds each wait so the deadline is seen.
+    QTimer tick;
+    tick.start(50);
     while (!isIdle()) {
         if (deadline.hasExpired())
             return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 50);
+        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
         QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     }
     // Idle also means on disk: callers (the CLI, tests) read the folder next.

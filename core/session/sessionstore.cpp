@@ -10,6 +10,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
+#include <QFuture>
 #include <QImageReader>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -22,6 +23,7 @@
 #include <QTimer>
 #include <QUuid>
 #include <QWaitCondition>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <atomic>
@@ -523,6 +525,31 @@ QString SessionStore::absolutePath(const QString &relativePath) const
     return QDir(m_dir).filePath(relativePath);
 }
 
+struct SessionStore::Preloaded {
+    qint64 manifestSize = -1;
+    QDateTime manifestModified;
+    Result<void> read;
+    FrameGraph graph;
+    QString current;
+    QJsonObject extra;
+    qint64 offset = -1;
+    qint64 manifestBytes = 0;
+    std::optional<Journal::Tail> tail; // from offset, when the manifest is a schema-2 checkpoint
+
+    /** The manifest open() finds is the file this read (a checkpoint replaces it by rename). */
+    bool sameManifest(const QString &path) const
+    {
+        const QFileInfo now(path);
+        return now.size() == manifestSize && now.lastModified() == manifestModified;
+    }
+};
+
+namespace {
+QMutex preloadMutex;
+QString preloadDir;                                            // guarded by preloadMutex
+QFuture<std::shared_ptr<SessionStore::Preloaded>> preloadFuture; // guarded by preloadMutex
+} // namespace
+
 Result<void> SessionStore::open(const QString &dirIn, OpenMode mode)
 {
     close();
@@ -574,8 +601,18 @@ Result<void> SessionStore::open(const QString &dirIn, OpenMode mode)
     QString current;
     QJsonObject extra;
     qint64 offset = -1;
-    if (const Result<void> read = readManifest(manifestPath(), &graph, &current, &extra, &offset, &m_manifestBytes); !read)
+    std::shared_ptr<Preloaded> pre = takePreload(dir);
+    if (pre && (!pre->read || !pre->sameManifest(manifestPath())))
+        pre.reset(); // replaced since (a checkpoint), or unreadable: read it here, with its error
+    if (pre) {
+        graph = std::move(pre->graph);
+        current = pre->current;
+        extra = pre->extra;
+        offset = pre->offset;
+        m_manifestBytes = pre->manifestBytes;
+    } else if (const Result<void> read = readManifest(manifestPath(), &graph, &current, &extra, &offset, &m_manifestBytes); !read) {
         return fail(read.error());
+    }
     if (offset < 0) {
         // Schema 1 (manifest rewritten on every change): everything in the journal is in it.
         // Checkpoint once as schema 2 before any commit record can follow.
@@ -592,7 +629,21 @@ Result<void> SessionStore::open(const QString &dirIn, OpenMode mode)
         offset = m_journalEnd;
     }
     // Open = checkpoint + the journal's commit records after it.
-    const Journal::Tail tail = Journal::readCommits(journalPath(), offset);
+    Journal::Tail tail;
+    if (pre && pre->tail && pre->offset == offset && !pre->tail->shrunk && !pre->tail->unsafe) {
+        // The preload read the tail up to tail.end; only what was appended since is read here.
+        tail = std::move(*pre->tail);
+        const Journal::Tail more = Journal::readCommits(journalPath(), tail.end);
+        if (more.shrunk) {
+            tail = Journal::readCommits(journalPath(), offset); // replaced meanwhile: read it all
+        } else {
+            tail.commits += more.commits;
+            tail.end = more.end;
+            tail.unsafe = more.unsafe;
+        }
+    } else {
+        tail = Journal::readCommits(journalPath(), offset);
+    }
     if (tail.unsafe)
         return fail(*tail.unsafe);
     for (const JournalCommit &c : tail.commits)
@@ -606,6 +657,46 @@ Result<void> SessionStore::open(const QString &dirIn, OpenMode mode)
         return fail(merged.error());
     watch();
     return {};
+}
+
+QFuture<void> SessionStore::preload(const QString &dirIn)
+{
+    if (dirIn.isEmpty())
+        return {};
+    const QString dir = QDir::cleanPath(QFileInfo(dirIn).absoluteFilePath());
+    const QString manifest = dir + QStringLiteral("/manifest.json");
+    if (!QFileInfo(manifest).isFile())
+        return {};
+    QMutexLocker locker(&preloadMutex);
+    preloadDir = dir;
+    preloadFuture = QtConcurrent::run([dir, manifest] {
+        auto p = std::make_shared<Preloaded>();
+        const QFileInfo before(manifest);
+        p->manifestSize = before.size();
+        p->manifestModified = before.lastModified();
+        p->read = readManifest(manifest, &p->graph, &p->current, &p->extra, &p->offset, &p->manifestBytes);
+        if (p->read && !p->sameManifest(manifest))
+            p->read = Error::make(ErrorKind::Conflict, QStringLiteral("replaced while it was read")); // open() reads again
+        if (p->read && p->offset >= 0)
+            p->tail = Journal::readCommits(dir + QStringLiteral("/journal.jsonl"), p->offset);
+        return p;
+    });
+    return QFuture<void>(preloadFuture);
+}
+
+std::shared_ptr<SessionStore::Preloaded> SessionStore::takePreload(const QString &dir)
+{
+    QMutexLocker locker(&preloadMutex);
+    if (preloadDir.isEmpty())
+        return nullptr;
+    const bool mine = preloadDir == dir;
+    QFuture<std::shared_ptr<Preloaded>> future = preloadFuture;
+    preloadDir.clear();
+    preloadFuture = {};
+    locker.unlock();
+    if (!mine)
+        return nullptr; // left to finish on its own; its result is dropped
+    return future.result();
 }
 
 Result<void> SessionStore::openReadOnly(const QString &dir)

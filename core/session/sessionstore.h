@@ -5,6 +5,7 @@
 #include "core/session/journal.h"
 
 #include <QByteArray>
+#include <QFuture>
 #include <QJsonObject>
 #include <QObject>
 #include <QString>
@@ -72,6 +73,14 @@ public:
      * InvalidInput (not a session, a newer schema).
      */
     Result<void> open(const QString &dir, OpenMode mode = OpenMode::CreateIfMissing);
+    /**
+     * Starts reading dir's checkpoint (manifest.json) and journal tail on a worker thread, so
+     * the parse overlaps other start-up work (the studio calls it before building its window).
+     * The next open() of dir in this process uses what was read if manifest.json is still the
+     * same file, and then reads only the journal bytes appended since; otherwise it reads as
+     * usual. The checks are the same either way (the worker runs the same readers).
+     */
+    static QFuture<void> preload(const QString &dir);
     /**
      * Rebuilds the manifest from the journal and the files in images/ (images no journal
      * record mentions become Import frames). A broken manifest is kept aside as
@@ -167,8 +176,11 @@ signals:
 
 public:
     struct WriterState;
+    struct Preloaded; // what preload() read, for open()
 
 private:
+    /** The preload of dir, waited for (nullptr when there is none); a preload is used once. */
+    static std::shared_ptr<Preloaded> takePreload(const QString &dir);
     /** journalOffset: the schema-2 checkpoint's offset, -1 for schema 1; bytes: the file's size. */
     static Result<void> readManifest(const QString &path, FrameGraph *graph, QString *current, QJsonObject *extra,
                                      qint64 *journalOffset, qint64 *bytes);

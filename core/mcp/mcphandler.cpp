@@ -117,7 +117,7 @@ void McpHandler::cancelAll()
 
 void McpHandler::log(mcp::LogLevel level, const QString &text)
 {
-    emit diagnostic(QStringLiteral("nb2lite mcp: %1: %2").arg(mcp::logLevelName(level), text));
+    Q_EMIT diagnostic(QStringLiteral("nb2lite mcp: %1: %2").arg(mcp::logLevelName(level), text));
     if (m_logLevel && level >= *m_logLevel && isInitialized()) {
         send(jsonrpc::notificationMessage(QStringLiteral("notifications/message"),
                                           {{QStringLiteral("level"), mcp::logLevelName(level)},
@@ -155,7 +155,7 @@ void McpHandler::handleBatch(const QJsonArray &batch)
             if (m)
                 pending->replies.append(*m);
             if (--pending->outstanding == 0 && self && !pending->replies.isEmpty())
-                emit self->lineReady(jsonrpc::toLine(pending->replies));
+                Q_EMIT self->lineReady(jsonrpc::toLine(pending->replies));
         });
     }
 }
@@ -391,7 +391,7 @@ void McpHandler::readResource(const QJsonValue &id, const QJsonValue &paramsValu
 
 void McpHandler::send(const QJsonObject &message)
 {
-    emit lineReady(jsonrpc::toLine(message));
+    Q_EMIT lineReady(jsonrpc::toLine(message));
 }
 
 void McpHandler::notifyClient(const QString &method)
@@ -404,7 +404,7 @@ void McpHandler::maybeFinish()
 {
     if (m_inputClosed && m_inFlight.isEmpty() && !m_finished) {
         m_finished = true;
-        emit finished();
+        Q_EMIT finished();
     }
 }
 

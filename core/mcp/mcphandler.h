@@ -64,7 +64,7 @@ public:
     bool isInitialized() const { return !m_protocolVersion.isEmpty(); }
     int callsInFlight() const { return int(m_inFlight.size()); }
 
-signals:
+Q_SIGNALS:
     /** One protocol message (compact JSON, no newline): the transport writes it to stdout. */
     void lineReady(const QByteArray &line);
     /** Text for stderr; never goes to stdout. */

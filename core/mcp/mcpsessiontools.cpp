@@ -83,7 +83,7 @@ McpSessionTools::McpSessionTools(SessionController *session, McpBridgeOptions op
             now.insert(r.toObject().value(QLatin1String("uri")).toString());
         if (now != m_listedResources) {
             m_listedResources = now;
-            emit resourceListChanged();
+            Q_EMIT resourceListChanged();
         }
     });
     for (const QJsonValue &r : resourceList())
@@ -115,9 +115,9 @@ McpSessionTools::McpSessionTools(SessionController *session, McpBridgeOptions op
             QMetaObject::invokeMethod(this, [this, id] { onTurnFinished(id); }, Qt::QueuedConnection);
     });
     connect(session, &SessionController::errorOccurred, this,
-            [this](const QString &message) { emit logMessage(mcp::LogLevel::Warning, message); });
+            [this](const QString &message) { Q_EMIT logMessage(mcp::LogLevel::Warning, message); });
     connect(session, &SessionController::changedExternally, this, [this] {
-        emit logMessage(mcp::LogLevel::Debug, QStringLiteral("another process changed the session"));
+        Q_EMIT logMessage(mcp::LogLevel::Debug, QStringLiteral("another process changed the session"));
     });
 }
 
@@ -409,7 +409,7 @@ void McpSessionTools::track(const std::shared_ptr<McpCall> &call, const Result<Q
         if (session)
             session->cancel(frameId);
     });
-    emit logMessage(mcp::LogLevel::Info, QStringLiteral("%1: frame %2 started").arg(call->toolName(), frameId));
+    Q_EMIT logMessage(mcp::LogLevel::Info, QStringLiteral("%1: frame %2 started").arg(call->toolName(), frameId));
     if (call->wantsProgress()) {
         call->reportProgress(0, 0, QStringLiteral("frame %1 queued").arg(frameId));
         turn->ticker = new QTimer(this);
@@ -441,7 +441,7 @@ void McpSessionTools::onTurnFinished(const QString &frameId)
     const Frame frame = m_session ? m_session->graph().value(frameId) : Frame();
     const std::shared_ptr<McpCall> call = turn->call;
     call->setCancelHandler({});
-    emit logMessage(frame.isDone() ? mcp::LogLevel::Info : mcp::LogLevel::Warning,
+    Q_EMIT logMessage(frame.isDone() ? mcp::LogLevel::Info : mcp::LogLevel::Warning,
                     QStringLiteral("frame %1: %2").arg(frameId, frame.statusText()));
     if (call->isDone()) // the client cancelled it
         return;
@@ -477,9 +477,9 @@ void McpSessionTools::onTurnFinished(const QString &frameId)
         },
         [this, call](const TurnOutcome &done) {
             if (!done.previewProblem.isEmpty())
-                emit logMessage(mcp::LogLevel::Warning, done.previewProblem);
+                Q_EMIT logMessage(mcp::LogLevel::Warning, done.previewProblem);
             if (!done.copyProblem.isEmpty())
-                emit logMessage(mcp::LogLevel::Warning, done.copyProblem);
+                Q_EMIT logMessage(mcp::LogLevel::Warning, done.copyProblem);
             call->finish(mcp::imageTurnResult(done, mcp::allowsResourceLinks(call->protocolVersion())));
         });
 }
@@ -635,9 +635,9 @@ void McpSessionTools::checkToolList()
     if (now == m_toolsSnapshot)
         return;
     m_toolsSnapshot = now;
-    emit logMessage(mcp::LogLevel::Notice, QStringLiteral("the server named other thinking levels: %1")
+    Q_EMIT logMessage(mcp::LogLevel::Notice, QStringLiteral("the server named other thinking levels: %1")
                                                .arg(catalogInputs().thinkingLevels.join(QStringLiteral(", "))));
-    emit toolListChanged();
+    Q_EMIT toolListChanged();
 }
 
 void McpSessionTools::scheduleResourceCheck()

@@ -63,7 +63,7 @@ bool McpStdioTransport::send(const QByteArray &lineIn)
         if (n < 0) {
             if (errno == EINTR)
                 continue;
-            emit transportError(QStringLiteral("writing to stdout failed: %1").arg(QString::fromLocal8Bit(std::strerror(errno))));
+            Q_EMIT transportError(QStringLiteral("writing to stdout failed: %1").arg(QString::fromLocal8Bit(std::strerror(errno))));
             return false;
         }
         p += n;
@@ -87,7 +87,7 @@ void McpStdioTransport::readLoop()
         if (oversize > 0) {
             post([self, head, tail, oversize] {
                 if (self)
-                    emit self->oversizedLineReceived(head, tail, oversize);
+                    Q_EMIT self->oversizedLineReceived(head, tail, oversize);
             });
             oversize = 0;
             head.clear();
@@ -97,7 +97,7 @@ void McpStdioTransport::readLoop()
                 line.chop(1);
             post([self, line] {
                 if (self)
-                    emit self->lineReceived(line);
+                    Q_EMIT self->lineReceived(line);
             });
         }
         line.clear();
@@ -132,7 +132,7 @@ void McpStdioTransport::readLoop()
             const QString message = QStringLiteral("waiting for stdin failed: %1").arg(QString::fromLocal8Bit(std::strerror(errno)));
             post([self, message] {
                 if (self)
-                    emit self->transportError(message);
+                    Q_EMIT self->transportError(message);
             });
             return;
         }
@@ -143,8 +143,8 @@ void McpStdioTransport::readLoop()
             const QString message = QStringLiteral("reading stdin failed: %1").arg(QString::fromLocal8Bit(std::strerror(errno)));
             post([self, message] {
                 if (self) {
-                    emit self->transportError(message);
-                    emit self->endOfInput();
+                    Q_EMIT self->transportError(message);
+                    Q_EMIT self->endOfInput();
                 }
             });
             return;
@@ -155,7 +155,7 @@ void McpStdioTransport::readLoop()
                 endLine();
             post([self] {
                 if (self)
-                    emit self->endOfInput();
+                    Q_EMIT self->endOfInput();
             });
             return;
         }

@@ -31,7 +31,7 @@ public:
     /** Writes one message and a newline, all of it; false when the other side is gone. */
     bool send(const QByteArray &line);
 
-signals:
+Q_SIGNALS:
     void lineReceived(const QByteArray &line);
     void oversizedLineReceived(const QByteArray &head, const QByteArray &tail, qint64 size);
     void endOfInput();

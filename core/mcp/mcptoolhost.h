@@ -38,7 +38,7 @@ public:
     /** Sent as `instructions` in the initialize result (may be empty). */
     virtual QString instructions() const { return {}; }
 
-signals:
+Q_SIGNALS:
     /** The tool definitions changed (e.g. the server taught us other thinking levels). */
     void toolListChanged();
     /** Frames were added, finished or removed. */

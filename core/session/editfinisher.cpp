@@ -79,14 +79,14 @@ void EditFinisher::finishLater(const QString &frameId)
         if (!m_session || !m_session->store() || m_session->store()->dir() != dir)
             return;
         if (!updated) {
-            emit failed(frameId, updated.error());
+            Q_EMIT failed(frameId, updated.error());
             return;
         }
         if (const Result<void> recorded = m_session->recordDerived(updated.value()); !recorded) {
-            emit failed(frameId, recorded.error());
+            Q_EMIT failed(frameId, recorded.error());
             return;
         }
-        emit finished(frameId);
+        Q_EMIT finished(frameId);
     });
     watcher->setFuture(QtConcurrent::run([dir, parent, child] { return compute(dir, parent, child); }));
 }

@@ -90,7 +90,7 @@ void ReplayRunner::pause()
     m_userPaused = true;
     m_state.status = ReplayStatus::Paused;
     save();
-    emit paused(-1, Text::tr("Paused: running steps finish, no new step is sent."));
+    Q_EMIT paused(-1, Text::tr("Paused: running steps finish, no new step is sent."));
 }
 
 void ReplayRunner::resume()
@@ -100,7 +100,7 @@ void ReplayRunner::resume()
     m_userPaused = false;
     m_state.status = ReplayStatus::Running;
     save();
-    emit resumed();
+    Q_EMIT resumed();
     pump();
 }
 
@@ -118,7 +118,7 @@ void ReplayRunner::cancel()
                 m_session->cancel(run.frameId);
             if (run.state == ReplayStepState::Sent || run.state == ReplayStepState::Waiting) {
                 run.state = ReplayStepState::Cancelled;
-                emit stepChanged(c, s);
+                Q_EMIT stepChanged(c, s);
             }
         }
     }
@@ -155,7 +155,7 @@ void ReplayRunner::save()
     if (!m_session || !m_session->store())
         return;
     if (const Result<void> saved = saveReplayState(m_session->store()->dir(), m_state); !saved)
-        emit m_session->errorOccurred(saved.error().message);
+        Q_EMIT m_session->errorOccurred(saved.error().message);
 }
 
 void ReplayRunner::setStep(int chain, int step, ReplayStepState state, const QString &error)
@@ -164,7 +164,7 @@ void ReplayRunner::setStep(int chain, int step, ReplayStepState state, const QSt
     run.state = state;
     run.error = error;
     save();
-    emit stepChanged(chain, step);
+    Q_EMIT stepChanged(chain, step);
 }
 
 void ReplayRunner::markSent(int chain, int step, const QString &frameId)
@@ -174,7 +174,7 @@ void ReplayRunner::markSent(int chain, int step, const QString &frameId)
     run.state = ReplayStepState::Sent;
     run.error.clear();
     save(); // before the event loop runs again: the record names the frame before its answer can arrive
-    emit stepChanged(chain, step);
+    Q_EMIT stepChanged(chain, step);
 }
 
 /** A frame this run made for (chain, step) that the record does not name: made just before a crash. */
@@ -270,7 +270,7 @@ void ReplayRunner::submit(int chain, int step)
     if (adopt(chain, step)) { // made before a crash, after the record was last written
         save();
         reconcile();
-        emit stepChanged(chain, step);
+        Q_EMIT stepChanged(chain, step);
         return;
     }
     const ReplayStep &source = m_state.plan.steps.at(step);
@@ -369,7 +369,7 @@ void ReplayRunner::pauseForRateLimit(int delayMs, const Error &error)
     const qint64 left = QDateTime::currentDateTimeUtc().msecsTo(m_rateLimitedUntil);
     m_rateTimer->start(int(qMax<qint64>(0, left)));
     Q_UNUSED(error)
-    emit paused(int(left), Text::tr("Rate limited (429): the queue waits %1 s, as the server asked.").arg((left + 999) / 1000));
+    Q_EMIT paused(int(left), Text::tr("Rate limited (429): the queue waits %1 s, as the server asked.").arg((left + 999) / 1000));
 }
 
 void ReplayRunner::endRateLimit()
@@ -377,7 +377,7 @@ void ReplayRunner::endRateLimit()
     m_rateLimitedUntil = {};
     if (isOver())
         return;
-    emit resumed();
+    Q_EMIT resumed();
     const QSet<QString> held = std::exchange(m_heldForRateLimit, {});
     for (const QString &frameId : held) {
         const auto [chain, step] = stepOf(frameId);
@@ -414,7 +414,7 @@ void ReplayRunner::stop(const Error &error)
     save();
     Error reported = error;
     reported.message = m_state.stopReason;
-    emit stopped(reported);
+    Q_EMIT stopped(reported);
 }
 
 void ReplayRunner::measureDrift(const QString &frameId)
@@ -431,7 +431,7 @@ void ReplayRunner::measureDrift(const QString &frameId)
         const Result<Frame> measured = watcher->result();
         if (measured && m_session) {
             if (const Result<void> recorded = m_session->recordDerived(measured.value()); !recorded)
-                emit m_session->errorOccurred(recorded.error().message);
+                Q_EMIT m_session->errorOccurred(recorded.error().message);
         }
         checkFinished();
     });
@@ -462,7 +462,7 @@ void ReplayRunner::checkFinished()
     }
     save();
     m_finishedEmitted = true;
-    emit finished();
+    Q_EMIT finished();
 }
 
 } // namespace nb2

@@ -58,7 +58,7 @@ public:
     /** A 429 that no waiting will fix: the quota's limit is 0 (free tier for an image model, or a spend cap hit). */
     static bool isZeroQuota(const Error &error);
 
-signals:
+Q_SIGNALS:
     void stepChanged(int chain, int step);
     /** The queue waits: for the server's retry time (delayMs > 0) or for resume() (delayMs < 0). */
     void paused(int delayMs, const QString &reason);

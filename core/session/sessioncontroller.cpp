@@ -61,7 +61,7 @@ struct SessionController::Job {
         const QString id = frameId;
         opts.onRetry = [c, id](const RetryNotice &n) {
             QMetaObject::invokeMethod(
-                c, [c, id, n] { emit c->turnRetrying(id, n.attempt, n.maxAttempts, n.delayMs, n.error); },
+                c, [c, id, n] { Q_EMIT c->turnRetrying(id, n.attempt, n.maxAttempts, n.delayMs, n.error); },
                 Qt::QueuedConnection);
         };
         return opts;
@@ -256,7 +256,7 @@ SessionController::JobResult runJob(std::shared_ptr<SessionController::Job> job)
             // The thought step's preview: views show it on the pending frame until the result arrives.
             const QByteArray bytes = e.image.bytes;
             QMetaObject::invokeMethod(
-                controller, [controller, frameId, bytes] { emit controller->draftReceived(frameId, bytes); },
+                controller, [controller, frameId, bytes] { Q_EMIT controller->draftReceived(frameId, bytes); },
                 Qt::QueuedConnection);
             return;
         }
@@ -335,7 +335,7 @@ Result<void> SessionController::open(const QString &dir)
     if (Result<void> opened = m_store->open(dir, SessionStore::OpenMode::CreateIfMissing); !opened)
         return opened;
     m_undoStack->clear();
-    emit opened();
+    Q_EMIT opened();
     if (m_settings.recoverOnOpen)
         recoverInterrupted();
     watchForeignOwners();
@@ -348,7 +348,7 @@ Result<void> SessionController::rebuild(const QString &dir)
     if (Result<void> rebuilt = m_store->rebuild(dir); !rebuilt)
         return rebuilt;
     m_undoStack->clear();
-    emit opened();
+    Q_EMIT opened();
     if (m_settings.recoverOnOpen)
         recoverInterrupted();
     watchForeignOwners();
@@ -526,11 +526,11 @@ Result<QString> SessionController::edit(const QString &parentId, const TurnParam
         if (!commitFrames({f}, f.id))
             return Error::make(ErrorKind::Io, QStringLiteral("Could not write the session manifest."));
         recordFrameAfterWrite(f);
-        emit frameAdded(f.id);
+        Q_EMIT frameAdded(f.id);
         if (forks)
-            emit branchCreated(parentId, f.id);
-        emit turnFinished(f.id);
-        emit turnFailed(f.id, err);
+            Q_EMIT branchCreated(parentId, f.id);
+        Q_EMIT turnFinished(f.id);
+        Q_EMIT turnFailed(f.id, err);
         return f.id;
     }
     return addAndQueue(f, forks);
@@ -679,7 +679,7 @@ Result<QString> SessionController::importStoredImage(const FrameImage &image, co
     if (!commitFrames({f}, f.id))
         return Error::make(ErrorKind::Io, QStringLiteral("Could not write the session manifest."));
     recordFrameAfterWrite(f);
-    emit frameAdded(f.id);
+    Q_EMIT frameAdded(f.id);
     return f.id;
 }
 
@@ -701,9 +701,9 @@ Result<QString> SessionController::addAndQueue(Frame frame, bool forks)
     job->frameId = frame.id;
     m_jobs.insert(frame.id, job);
     m_queue.append(frame.id);
-    emit frameAdded(frame.id);
+    Q_EMIT frameAdded(frame.id);
     if (forks)
-        emit branchCreated(frame.parentId, frame.id);
+        Q_EMIT branchCreated(frame.parentId, frame.id);
     pump();
     return frame.id;
 }
@@ -715,9 +715,9 @@ void SessionController::pump()
     if (isIdle()) {
         if (m_recovering) {
             m_recovering = false;
-            emit recoveryFinished(m_recovered, m_interrupted);
+            Q_EMIT recoveryFinished(m_recovered, m_interrupted);
         }
-        emit idle();
+        Q_EMIT idle();
     }
 }
 
@@ -769,7 +769,7 @@ void SessionController::launch(const QString &frameId)
         finishJob(result);
     });
     watcher->setFuture(QtConcurrent::run(m_pool, runJob, job));
-    emit turnStarted(frameId);
+    Q_EMIT turnStarted(frameId);
 }
 
 void SessionController::onInteractionIdLearned(const QString &frameId, const QString &interactionId)
@@ -782,7 +782,7 @@ void SessionController::onInteractionIdLearned(const QString &frameId, const QSt
     Frame f = *fp;
     f.interactionId = interactionId;
     if (commitFrames({f}))
-        emit frameChanged(frameId);
+        Q_EMIT frameChanged(frameId);
 }
 
 void SessionController::finishJob(const JobResult &result)
@@ -790,7 +790,7 @@ void SessionController::finishJob(const JobResult &result)
     std::shared_ptr<Job> job = m_running.take(result.frameId);
     m_jobs.remove(result.frameId);
     for (const QString &note : result.notes)
-        emit inputConverted(result.frameId, note);
+        Q_EMIT inputConverted(result.frameId, note);
     const Frame *fp = graph().frame(result.frameId);
     if (!fp) {
         pump();
@@ -826,7 +826,7 @@ void SessionController::finishJob(const JobResult &result)
                 p.idExpiresAt = {};
                 if (commitFrames({p})) {
                     recordFrameAfterWrite(p);
-                    emit frameChanged(p.id);
+                    Q_EMIT frameChanged(p.id);
                 }
             }
         }
@@ -856,15 +856,15 @@ void SessionController::finishJob(const JobResult &result)
             f.modelText = result.error.api.modelText;
     }
     if (!commitFrames({f}))
-        emit errorOccurred(QStringLiteral("Could not record the result of frame %1 in the manifest.").arg(f.id));
+        Q_EMIT errorOccurred(QStringLiteral("Could not record the result of frame %1 in the manifest.").arg(f.id));
     endTurn(f);
-    emit frameChanged(f.id);
+    Q_EMIT frameChanged(f.id);
     if (f.reAnchored && f.isDone())
-        emit frameReAnchored(f.id);
-    emit turnFinished(f.id);
+        Q_EMIT frameReAnchored(f.id);
+    Q_EMIT turnFinished(f.id);
     if (f.status != FrameStatus::Done) {
         Error e = result.error;
-        emit turnFailed(f.id, e);
+        Q_EMIT turnFailed(f.id, e);
     }
     pump();
 }
@@ -889,7 +889,7 @@ bool SessionController::commitFrames(const QList<Frame> &frames, const QString &
     // The graph changes at once; the manifest write runs on the store's writer (errors come back by writeFailed).
     if (m_store->commitAsync(frames, {}, current))
         return true;
-    emit errorOccurred(QStringLiteral("No session is open."));
+    Q_EMIT errorOccurred(QStringLiteral("No session is open."));
     return false;
 }
 
@@ -906,7 +906,7 @@ Result<void> SessionController::recordDerived(const Frame &updated)
     if (!commitFrames({f}))
         return Error::make(ErrorKind::Io, QStringLiteral("Could not write the session manifest."));
     recordFrameAfterWrite(f);
-    emit frameChanged(f.id);
+    Q_EMIT frameChanged(f.id);
     return {};
 }
 
@@ -923,8 +923,8 @@ bool SessionController::cancel(const QString &frameId)
         f.ownerPid = 0;
         commitFrames({f});
         recordFrameAfterWrite(f);
-        emit frameChanged(frameId);
-        emit turnFinished(frameId);
+        Q_EMIT frameChanged(frameId);
+        Q_EMIT turnFinished(frameId);
         pump();
         return true;
     }
@@ -988,7 +988,7 @@ Result<QString> SessionController::retry(const QString &frameId)
         return Error::make(ErrorKind::Io, QStringLiteral("Could not write the session manifest."));
     m_jobs.insert(f.id, job);
     m_queue.append(f.id);
-    emit frameChanged(f.id);
+    Q_EMIT frameChanged(f.id);
     pump();
     return f.id;
 }
@@ -1027,7 +1027,7 @@ Result<QString> SessionController::reAnchor(const QString &frameId)
     m_jobs.insert(f.id, std::make_shared<Job>());
     m_jobs[f.id]->frameId = f.id;
     m_queue.append(f.id);
-    emit frameChanged(f.id);
+    Q_EMIT frameChanged(f.id);
     pump();
     return f.id;
 }
@@ -1082,8 +1082,8 @@ void SessionController::recoverInterrupted()
         commitFrames(interrupted);
         for (const Frame &g : std::as_const(interrupted)) {
             endTurn(g);
-            emit frameChanged(g.id);
-            emit turnFinished(g.id);
+            Q_EMIT frameChanged(g.id);
+            Q_EMIT turnFinished(g.id);
         }
     }
     m_interrupted = interrupted.size();
@@ -1154,7 +1154,7 @@ bool SessionController::applyRetentionToExistingFrames()
     if (!commitFrames(changed))
         return false;
     for (const Frame &f : std::as_const(changed))
-        emit frameChanged(f.id);
+        Q_EMIT frameChanged(f.id);
     return true;
 }
 
@@ -1261,7 +1261,7 @@ bool SessionController::applyUserFields(const QList<Frame> &frames)
         return false;
     for (const Frame &f : std::as_const(updated)) {
         recordFrameAfterWrite(f); // so a rebuild keeps titles, stars, notes and the trash
-        emit frameChanged(f.id);
+        Q_EMIT frameChanged(f.id);
     }
     return true;
 }
@@ -1449,19 +1449,19 @@ Result<void> SessionController::emptyTrash()
     });
     m_undoStack->clear(); // the commands refer to frames that no longer exist
     for (const QString &id : std::as_const(trashed))
-        emit frameRemoved(id);
+        Q_EMIT frameRemoved(id);
     return {};
 }
 
 void SessionController::onStoreChanged(const QStringList &added, const QStringList &changed, const QStringList &removed)
 {
     for (const QString &id : added)
-        emit frameAdded(id);
+        Q_EMIT frameAdded(id);
     for (const QString &id : changed)
-        emit frameChanged(id);
+        Q_EMIT frameChanged(id);
     for (const QString &id : removed)
-        emit frameRemoved(id);
-    emit changedExternally();
+        Q_EMIT frameRemoved(id);
+    Q_EMIT changedExternally();
     watchForeignOwners();
 }
 

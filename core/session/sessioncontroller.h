@@ -211,7 +211,7 @@ public:
     /** Removes trashed frames for good and deletes their files unless another frame uses them. Not undoable (clears the undo stack). */
     Result<void> emptyTrash();
 
-signals:
+Q_SIGNALS:
     void opened();
     void frameAdded(const QString &frameId);
     void frameChanged(const QString &frameId);

@@ -993,7 +993,7 @@ quint64 SessionStore::commitAsync(const QList<Frame> &upserts, const QStringList
         return 0;
     if (const Result<void> recordable = checkRecordable(upserts); !recordable) {
         m_pendingErrors.append(recordable.error());
-        emit writeFailed(recordable.error().message);
+        Q_EMIT writeFailed(recordable.error().message);
         return 0;
     }
     // The GUI's view changes now; the disk catches up on the writer.
@@ -1098,7 +1098,7 @@ bool SessionStore::applyWriterResults()
             m_inFlight.removeFirst();
         if (!r.error) {
             m_pendingErrors.append(r.error.error());
-            emit writeFailed(r.error.error().message);
+            Q_EMIT writeFailed(r.error.error().message);
         }
         if (!r.external || !isOpen())
             continue;
@@ -1147,7 +1147,7 @@ bool SessionStore::applyWriterResults()
         if (added.isEmpty() && changed.isEmpty() && removed.isEmpty())
             continue;
         external = true;
-        emit changedExternally(added, changed, removed);
+        Q_EMIT changedExternally(added, changed, removed);
     }
     return external;
 }

@@ -168,7 +168,7 @@ public:
     /** Unknown top-level manifest fields (preserved). */
     QJsonObject manifestExtra() const { return m_extra; }
 
-signals:
+Q_SIGNALS:
     /** Another process changed the manifest; the graph has been reloaded. Lists are frame ids. */
     void changedExternally(const QStringList &added, const QStringList &changed, const QStringList &removed);
     /** A queued write or task failed (lock timeout, disk full, unreadable manifest). */

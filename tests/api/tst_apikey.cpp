@@ -14,7 +14,7 @@ class tst_ApiKey : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void lookupOrder_data();
     void lookupOrder();
     void keyFilePermissionWarning();

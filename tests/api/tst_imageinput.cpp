@@ -16,7 +16,7 @@ class tst_ImageInput : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void sniff_data();
     void sniff();
     void extensionForMimeType_data();

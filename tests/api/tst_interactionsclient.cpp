@@ -150,7 +150,7 @@ class tst_InteractionsClient : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void requestBodies_data();
     void requestBodies();
     void getAndDeletePaths();

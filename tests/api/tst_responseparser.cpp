@@ -10,7 +10,7 @@ class tst_ResponseParser : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void interactions_data();
     void interactions();
     void unfinishedAllowedForGet();

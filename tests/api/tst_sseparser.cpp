@@ -12,7 +12,7 @@ class tst_SseParser : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void framing_data();
     void framing();
     void splitAnywhere();

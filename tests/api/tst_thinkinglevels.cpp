@@ -13,7 +13,7 @@ class tst_ThinkingLevels : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void defaults();
     void parseAllowedValues_data();
     void parseAllowedValues();

@@ -85,7 +85,7 @@ class tst_Cli : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void initTestCase();
     void cleanupTestCase();
     void cleanup();

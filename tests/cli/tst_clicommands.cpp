@@ -60,7 +60,7 @@ class tst_CliCommands : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void initTestCase();
     void helpPerCommand();
     void usageErrorIsOneLine();

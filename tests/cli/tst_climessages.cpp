@@ -67,7 +67,7 @@ private:
         return run(QStringList{QStringLiteral("--session"), m_session} + args, baseUrl);
     }
 
-private slots:
+private Q_SLOTS:
     void init()
     {
         m_fake = std::make_unique<FakeServer>();

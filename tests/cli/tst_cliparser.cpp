@@ -57,7 +57,7 @@ class tst_CliParser : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void globalFlagsInAnyPosition_data();
     void globalFlagsInAnyPosition();
     void valueSpellings_data();

@@ -26,7 +26,7 @@ class tst_Completion : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void initTestCase();
     void bash_data();
     void bash();

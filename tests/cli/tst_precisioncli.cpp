@@ -95,7 +95,7 @@ class tst_PrecisionCli : public QObject
         return true;
     }
 
-private slots:
+private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_tmp.isValid());

@@ -99,7 +99,7 @@ class tst_ReplayCli : public QObject
         return n;
     }
 
-private slots:
+private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_tmp.isValid());

@@ -16,7 +16,7 @@ class tst_Error : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void kindNames_data();
     void kindNames();
     void namesAreUnique();

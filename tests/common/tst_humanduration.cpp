@@ -10,7 +10,7 @@ class tst_HumanDuration : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void durations_data()
     {
         QTest::addColumn<qint64>("ms");

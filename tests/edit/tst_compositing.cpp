@@ -72,7 +72,7 @@ static bool outsideBand(const EditMask &mask, int feather, int x, int y)
 class tst_Compositing : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void distanceTransformIsExact();
     void protectKeepsParentPixelsExactly();
     void regionPasteKeepsParentPixelsExactly();

@@ -30,7 +30,7 @@ static QImage scene(const QSize &size, quint32 seed)
 class tst_DriftMeter : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void identicalImagesAreZero();
     void fullyChangedIsNearOne();
     void regionChangeInsideOnly();

@@ -121,7 +121,7 @@ private:
 
     QList<QPair<QByteArray, QByteArray>> smallFiles() const { return {{"manifest.json", m_manifest}}; }
 
-private slots:
+private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_tmp.isValid());

@@ -23,7 +23,7 @@ private:
         return ink;
     }
 
-private slots:
+private Q_SLOTS:
     void captionsWithFonts()
     {
         QVERIFY(qobject_cast<QGuiApplication *>(QCoreApplication::instance()));

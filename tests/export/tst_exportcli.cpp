@@ -46,7 +46,7 @@ private:
 
     Run run(const QStringList &args) { return runLine(QStringList{QStringLiteral("--session"), m_session} + args); }
 
-private slots:
+private Q_SLOTS:
     void initTestCase()
     {
         // What nb2lite's main() does: English plural forms ("7 frames", "1 frame").

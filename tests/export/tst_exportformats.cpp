@@ -71,7 +71,7 @@ private:
         return Exporter::run(m_session, r);
     }
 
-private slots:
+private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_tmp.isValid());

@@ -38,7 +38,7 @@ class tst_ExportLive : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void secretsNeverReachAnExport()
     {
         QTemporaryDir tmp;

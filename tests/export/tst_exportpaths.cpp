@@ -103,7 +103,7 @@ private:
             QTest::newRow(v) << QString::fromLatin1(v);
     }
 
-private slots:
+private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_tmp.isValid());

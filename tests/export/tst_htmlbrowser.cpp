@@ -68,7 +68,7 @@ private:
         QVERIFY(dom.contains(QStringLiteral("<p class=\"prompt\">&lt;script&gt;window.nb2Injected=1&lt;/script&gt;&lt;img src=x onerror=")));
     }
 
-private slots:
+private Q_SLOTS:
     void initTestCase()
     {
         m_chromium = qEnvironmentVariable("NB2_CHROMIUM");

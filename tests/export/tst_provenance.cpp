@@ -38,7 +38,7 @@ private:
         return img.convertToFormat(QImage::Format_RGB32);
     }
 
-private slots:
+private Q_SLOTS:
     void roundTrip_data()
     {
         QTest::addColumn<QByteArray>("format");

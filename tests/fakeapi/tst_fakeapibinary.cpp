@@ -59,7 +59,7 @@ private:
         return res ? res->status : -1;
     }
 
-private slots:
+private Q_SLOTS:
     void printsOneLineServesAndExitsOnSigterm()
     {
         QProcess proc;

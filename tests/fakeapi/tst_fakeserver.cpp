@@ -203,7 +203,7 @@ private:
         return r.status == 200 ? r.obj() : QJsonObject();
     }
 
-private slots:
+private Q_SLOTS:
     void init()
     {
         m_server = std::make_unique<FakeServer>();

@@ -20,7 +20,7 @@ class tst_FakeServerNoApp : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void servesImagesWithoutApplication()
     {
         QVERIFY(QCoreApplication::instance() == nullptr);

@@ -95,7 +95,7 @@ class tst_AppDefects : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void animatedGifIsConvertedToPng()
     {
         ImageInput gif;

@@ -246,7 +246,7 @@ private:
 
     void record(Outcome o) { rows().append(std::move(o)); }
 
-private slots:
+private Q_SLOTS:
     void init()
     {
         m_fake = std::make_unique<FakeServer>(optionsWithKey());

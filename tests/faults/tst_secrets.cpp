@@ -157,7 +157,7 @@ private:
 
     int nb2lite(const QStringList &args, const QString &key = kKey) { return run(cli(), args, key); }
 
-private slots:
+private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_root.isValid());

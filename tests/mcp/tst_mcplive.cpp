@@ -25,7 +25,7 @@ class tst_McpLive : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void agentFramesArriveLiveAndNothingIsLost()
     {
         QTemporaryDir tmp;

@@ -66,8 +66,8 @@ public:
     }
     QString instructions() const override { return QStringLiteral("be nice"); }
 
-    void changeTools() { emit toolListChanged(); }
-    void say(mcp::LogLevel level, const QString &text) { emit logMessage(level, text); }
+    void changeTools() { Q_EMIT toolListChanged(); }
+    void say(mcp::LogLevel level, const QString &text) { Q_EMIT logMessage(level, text); }
 
     QList<std::shared_ptr<McpCall>> held;
     int cancelled = 0;
@@ -162,7 +162,7 @@ private:
         QVERIFY(r.contains(QLatin1String("result")));
     }
 
-private slots:
+private Q_SLOTS:
     void init()
     {
         m_host = std::make_unique<StubHost>();

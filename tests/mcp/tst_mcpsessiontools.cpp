@@ -131,7 +131,7 @@ private:
     }
     const FrameGraph &graph() const { return m_session->graph(); }
 
-private slots:
+private Q_SLOTS:
     void init()
     {
         FakeServerOptions fo;

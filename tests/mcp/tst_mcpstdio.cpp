@@ -48,7 +48,7 @@ private:
         return store.open(dir, SessionStore::OpenMode::OpenExisting).ok() ? &store : nullptr;
     }
 
-private slots:
+private Q_SLOTS:
     void init()
     {
         m_tmp = std::make_unique<QTemporaryDir>();

@@ -64,7 +64,7 @@ class tst_CostLedger : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void frameCostFromUsage_data()
     {
         QTest::addColumn<qint64>("in");

@@ -124,7 +124,7 @@ private:
         QCOMPARE(::kill(m_child, 0), 0); // still "exists" to kill(): the trap of issue 11
     }
 
-private slots:
+private Q_SLOTS:
     void init()
     {
         m_fake = std::make_unique<FakeServer>();

@@ -35,7 +35,7 @@ private:
     }
     static QString j(const QStringList &l) { return l.join(QLatin1Char(',')); }
 
-private slots:
+private Q_SLOTS:
     void queries_data()
     {
         QTest::addColumn<QString>("graph");

@@ -79,7 +79,7 @@ private:
         return out;
     }
 
-private slots:
+private Q_SLOTS:
     void init()
     {
         m_fake = std::make_unique<FakeServer>();

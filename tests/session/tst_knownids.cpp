@@ -76,7 +76,7 @@ private:
         QCOMPARE(count("POST"), 1);
     }
 
-private slots:
+private Q_SLOTS:
     void init()
     {
         m_fake = std::make_unique<FakeServer>();

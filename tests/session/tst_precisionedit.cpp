@@ -36,7 +36,7 @@ static QImage scene(const QSize &size, QColor a, QColor b)
 class tst_PrecisionEdit : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void frameFieldsRoundTrip();
     void oldFramesLoadWithoutTheFields();
     void unsafePathsAreRejected_data();

@@ -73,7 +73,7 @@ private:
         return id;
     }
 
-private slots:
+private Q_SLOTS:
     void init()
     {
         m_fake = std::make_unique<FakeServer>();

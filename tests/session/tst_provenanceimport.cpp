@@ -125,7 +125,7 @@ private:
         return {proc.exitCode(), proc.readAllStandardOutput(), proc.readAllStandardError()};
     }
 
-private slots:
+private Q_SLOTS:
     void init()
     {
         m_fake = std::make_unique<FakeServer>();

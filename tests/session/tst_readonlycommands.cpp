@@ -108,7 +108,7 @@ private:
         return n;
     }
 
-private slots:
+private Q_SLOTS:
     void init()
     {
         m_fake = std::make_unique<FakeServer>();

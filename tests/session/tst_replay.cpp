@@ -137,7 +137,7 @@ class tst_Replay : public QObject
         return done.count() > 0 || done.wait(timeoutMs);
     }
 
-private slots:
+private Q_SLOTS:
     void init()
     {
         FakeServerOptions options;

@@ -45,7 +45,7 @@ private:
         QVERIFY(s.checkpoint());
     }
 
-private slots:
+private Q_SLOTS:
     void aChangeAppendsOneRecordAndLeavesTheManifest()
     {
         QTemporaryDir tmp;

@@ -46,7 +46,7 @@ private:
         return QJsonDocument::fromJson(r.out).object();
     }
 
-private slots:
+private Q_SLOTS:
     void init()
     {
         m_fake = std::make_unique<FakeServer>();

@@ -63,7 +63,7 @@ private:
 
     static TurnParams p(const char *prompt) { return TurnParams{QString::fromUtf8(prompt), {}, {}, false, {}}; }
 
-private slots:
+private Q_SLOTS:
     void init()
     {
         m_fake = std::make_unique<FakeServer>();

@@ -59,7 +59,7 @@ private:
         return n;
     }
 
-private slots:
+private Q_SLOTS:
     void killNineAtRandomPoints()
     {
         m_fake = std::make_unique<FakeServer>();

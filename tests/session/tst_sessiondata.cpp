@@ -47,7 +47,7 @@ private:
 
     QStringList imageFiles() const { return QDir(m_dir + QStringLiteral("/images")).entryList(QDir::Files); }
 
-private slots:
+private Q_SLOTS:
     void init()
     {
         m_fake = std::make_unique<FakeServer>();

@@ -67,7 +67,7 @@ private:
         return dir;
     }
 
-private slots:
+private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_tmp.isValid());

@@ -43,7 +43,7 @@ private:
         QVERIFY(s.commit({f}));
     }
 
-private slots:
+private Q_SLOTS:
     void openUsesThePreloadAndWhatWasAppendedSince()
     {
         QTemporaryDir tmp;

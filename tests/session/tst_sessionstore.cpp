@@ -38,7 +38,7 @@ private:
 
     static QString driver() { return QStringLiteral(NB2_SESSION_DRIVER); }
 
-private slots:
+private Q_SLOTS:
     void createOpenAndRoundTripPreservesUnknownFields()
     {
         QTemporaryDir tmp;

@@ -29,7 +29,7 @@ class tst_ReplayPanel : public QObject
         return r && c.waitForIdle(20000) && c.graph().value(r.value()).isDone() ? r.value() : QString();
     }
 
-private slots:
+private Q_SLOTS:
     void rangeProgressPauseCancel()
     {
         FakeServer fake;

@@ -18,8 +18,9 @@ protected:
         if (m_done)
             return;
         m_done = true;
-        const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
-                            std::chrono::system_clock::now().time_since_epoch()).count();
+        const auto us
+            = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+                  .count();
         std::printf("first_paint_us %lld\n", static_cast<long long>(us));
         std::fflush(stdout);
         QTimer::singleShot(0, qApp, &QCoreApplication::quit);

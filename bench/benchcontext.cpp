@@ -12,12 +12,12 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QElapsedTimer>
-#include <QTimer>
 #include <QEventLoop>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 #include <QThread>
+#include <QTimer>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -30,8 +30,9 @@ namespace nb2::bench {
 const QByteArray &realisticJpeg()
 {
     static const QByteArray jpeg = [] {
-        QImage img = FakeImagePainter::generate(QStringLiteral("a harbour at dusk with boats and lanterns"), QSize(1024, 1024))
-                         .convertToFormat(QImage::Format_RGB32);
+        QImage img
+            = FakeImagePainter::generate(QStringLiteral("a harbour at dusk with boats and lanterns"), QSize(1024, 1024))
+                  .convertToFormat(QImage::Format_RGB32);
         // Photographic grain: a camera or model picture compresses to ~1 MB, a flat drawing to 100 KB.
         quint32 seed = 12345;
         for (int y = 0; y < img.height(); ++y) {
@@ -41,7 +42,7 @@ const QByteArray &realisticJpeg()
                 const int n = int((seed >> 24) % 49) - 24;
                 const QRgb p = line[x];
                 line[x] = qRgb(std::clamp(qRed(p) + n, 0, 255), std::clamp(qGreen(p) + n, 0, 255),
-                               std::clamp(qBlue(p) + n, 0, 255));
+                    std::clamp(qBlue(p) + n, 0, 255));
             }
         }
         // The lowest quality that gives about 1 MB, like a 1024x1024 picture from the service.
@@ -135,7 +136,10 @@ Result<QString> ensureSession(Context &ctx, int frames)
                 const QStringList &ids = lanes.at(lane);
                 const int i = int(ids.size());
                 TurnParams p;
-                p.prompt = QStringLiteral("lane %1 step %2: make the lantern a little brighter and add a gull over the water").arg(lane).arg(i);
+                p.prompt = QStringLiteral(
+                    "lane %1 step %2: make the lantern a little brighter and add a gull over the water")
+                               .arg(lane)
+                               .arg(i);
                 Result<QString> r = Error::make(ErrorKind::Io, QString());
                 if (i == 0) {
                     p.aspectRatio = QStringLiteral("1:1");
@@ -154,8 +158,9 @@ Result<QString> ensureSession(Context &ctx, int frames)
             for (auto it = started.cbegin(); it != started.cend(); ++it) {
                 const Frame *f = c.graph().frame(it.key());
                 if (!f || !f->isDone())
-                    return Error::make(ErrorKind::Io, QStringLiteral("turn %1 did not finish done: %2")
-                                                          .arg(it.key(), f ? f->error.message : QStringLiteral("gone")));
+                    return Error::make(ErrorKind::Io,
+                        QStringLiteral("turn %1 did not finish done: %2")
+                            .arg(it.key(), f ? f->error.message : QStringLiteral("gone")));
                 lanes[it.value()].append(it.key());
                 serverIds.push_back(f->interactionId);
             }
@@ -195,14 +200,15 @@ Result<QString> copySession(const QString &from, const QString &to)
     for (const QFileInfo &fi : images) {
         const QByteArray src = QFile::encodeName(fi.absoluteFilePath());
         const QByteArray dst = QFile::encodeName(to + QStringLiteral("/images/") + fi.fileName());
-        if (::link(src.constData(), dst.constData()) != 0 && !QFile::copy(fi.absoluteFilePath(), QString::fromLocal8Bit(dst)))
+        if (::link(src.constData(), dst.constData()) != 0
+            && !QFile::copy(fi.absoluteFilePath(), QString::fromLocal8Bit(dst)))
             return Error::make(ErrorKind::Io, QStringLiteral("cannot link %1").arg(fi.absoluteFilePath()));
     }
     return to;
 }
 
 double runProcess(const QString &program, const QStringList &args, const QProcessEnvironment &env, int timeoutMs,
-                  QString *error, QByteArray *stdoutBytes)
+    QString *error, QByteArray *stdoutBytes)
 {
     QProcess p;
     p.setProcessEnvironment(env);
@@ -261,7 +267,8 @@ qint64 diskBytes(const QString &dir, const QStringList &skipSubdirs)
             skip = skip || rel.startsWith(s + QLatin1Char('/'));
         if (skip)
             continue;
-        struct stat st {};
+        struct stat st {
+        };
         if (::stat(QFile::encodeName(path).constData(), &st) == 0)
             total += qint64(st.st_blocks) * 512;
     }

@@ -25,19 +25,22 @@ namespace nb2::bench {
  */
 struct Context {
     bool quick = false;
-    QString cacheDir;      // big sessions, kept between runs ($NB2_BENCH_CACHE or /tmp/nb2lite-bench-cache)
-    QString scratchDir;    // this run's temporary files
-    QString cliPath;       // nb2lite
-    QString studioPath;    // nb2lite-studio
-    QString bareWindowPath;// nb2lite-bench-window (the bare Qt Widgets window)
-    QString nodeDir;       // bench/node (script + node_modules)
+    QString cacheDir;       // big sessions, kept between runs ($NB2_BENCH_CACHE or /tmp/nb2lite-bench-cache)
+    QString scratchDir;     // this run's temporary files
+    QString cliPath;        // nb2lite
+    QString studioPath;     // nb2lite-studio
+    QString bareWindowPath; // nb2lite-bench-window (the bare Qt Widgets window)
+    QString nodeDir;        // bench/node (script + node_modules)
     Report *report = nullptr;
-    QList<int> sizes;      // --sizes: overrides the big session sizes
+    QList<int> sizes; // --sizes: overrides the big session sizes
 
     /** Runs for a timed figure: fewer in --quick. */
     int runs(int full, int quick = 1) const { return this->quick ? quick : full; }
     /** The big session sizes: 1,000 and 10,000 frames (200 in --quick). */
-    QList<int> bigSizes() const { return !sizes.isEmpty() ? sizes : quick ? QList<int>{200} : QList<int>{1000, 10000}; }
+    QList<int> bigSizes() const
+    {
+        return !sizes.isEmpty() ? sizes : quick ? QList<int> {200} : QList<int> {1000, 10000};
+    }
 };
 
 /** A 1024x1024 JPEG of about 1 MB (a painted picture with photographic grain), made once. */
@@ -64,7 +67,7 @@ Result<QString> copySession(const QString &from, const QString &to);
 
 /** Wall time of one child process in ms; < 0 when it failed (its stderr is in *error). */
 double runProcess(const QString &program, const QStringList &args, const QProcessEnvironment &env,
-                  int timeoutMs = 120000, QString *error = nullptr, QByteArray *stdoutBytes = nullptr);
+    int timeoutMs = 120000, QString *error = nullptr, QByteArray *stdoutBytes = nullptr);
 
 /** Resident set size of a process in MB (from /proc), 0 when unknown. */
 double rssMb(qint64 pid = 0);

@@ -15,9 +15,18 @@ double median(std::vector<double> values)
     return values[values.size() / 2];
 }
 
-double Figure::median() const { return bench::median(samples); }
-double Figure::min() const { return samples.empty() ? 0 : *std::min_element(samples.begin(), samples.end()); }
-double Figure::max() const { return samples.empty() ? 0 : *std::max_element(samples.begin(), samples.end()); }
+double Figure::median() const
+{
+    return bench::median(samples);
+}
+double Figure::min() const
+{
+    return samples.empty() ? 0 : *std::min_element(samples.begin(), samples.end());
+}
+double Figure::max() const
+{
+    return samples.empty() ? 0 : *std::max_element(samples.begin(), samples.end());
+}
 
 std::optional<bool> Figure::met() const
 {
@@ -30,20 +39,17 @@ QString Figure::targetText() const
 {
     if (goal == Goal::None)
         return QStringLiteral("-");
-    return QStringLiteral("%1 %2 %3").arg(goal == Goal::AtMost ? QStringLiteral("<=") : QStringLiteral(">="))
+    return QStringLiteral("%1 %2 %3")
+        .arg(goal == Goal::AtMost ? QStringLiteral("<=") : QStringLiteral(">="))
         .arg(target, 0, 'g', 4)
         .arg(unit);
 }
 
 QJsonObject Figure::toJson() const
 {
-    QJsonObject o{{QStringLiteral("case"), caseName},
-                  {QStringLiteral("figure"), name},
-                  {QStringLiteral("unit"), unit},
-                  {QStringLiteral("runs"), int(samples.size())},
-                  {QStringLiteral("median"), median()},
-                  {QStringLiteral("min"), min()},
-                  {QStringLiteral("max"), max()}};
+    QJsonObject o {{QStringLiteral("case"), caseName}, {QStringLiteral("figure"), name}, {QStringLiteral("unit"), unit},
+        {QStringLiteral("runs"), int(samples.size())}, {QStringLiteral("median"), median()},
+        {QStringLiteral("min"), min()}, {QStringLiteral("max"), max()}};
     if (goal != Goal::None) {
         o.insert(QStringLiteral("target"), targetText());
         o.insert(QStringLiteral("target_value"), target);
@@ -61,12 +67,12 @@ Figure &Report::add(Figure f)
     const Figure &last = m_figures.last();
     // Progress on stderr as figures arrive: a full run is long.
     std::fprintf(stderr, "  [%s] %s: %.3g %s\n", qPrintable(last.caseName), qPrintable(last.name), last.median(),
-                 qPrintable(last.unit));
+        qPrintable(last.unit));
     return m_figures.last();
 }
 
 Figure &Report::addValue(const QString &caseName, const QString &name, const QString &unit, double value, Goal goal,
-                         double target, const QString &note)
+    double target, const QString &note)
 {
     Figure f;
     f.caseName = caseName;
@@ -102,8 +108,11 @@ void Report::printTable() const
         const std::optional<bool> m = f.met();
         const QString name = f.unit.isEmpty() ? f.name : QStringLiteral("%1 (%2)").arg(f.name, f.unit);
         std::printf("%-13s %-52s %10s %10s %10s %-14s %s\n", qPrintable(f.caseName), qPrintable(name),
-                    qPrintable(number(f.median())), qPrintable(number(f.min())), qPrintable(number(f.max())),
-                    qPrintable(f.targetText()), !m ? "" : *m ? "yes" : "NO");
+            qPrintable(number(f.median())), qPrintable(number(f.min())), qPrintable(number(f.max())),
+            qPrintable(f.targetText()),
+            !m       ? ""
+                : *m ? "yes"
+                     : "NO");
     }
     for (const QString &e : m_errors)
         std::printf("error: %s\n", qPrintable(e));
@@ -118,13 +127,10 @@ QJsonObject Report::toJson(const QJsonObject &machine) const
         if (const std::optional<bool> m = f.met())
             (*m ? met : missed) += 1;
     }
-    return QJsonObject{{QStringLiteral("format"), QStringLiteral("nb2lite-bench")},
-                       {QStringLiteral("version"), 1},
-                       {QStringLiteral("machine"), machine},
-                       {QStringLiteral("figures"), figures},
-                       {QStringLiteral("targets_met"), met},
-                       {QStringLiteral("targets_missed"), missed},
-                       {QStringLiteral("errors"), QJsonArray::fromStringList(m_errors)}};
+    return QJsonObject {{QStringLiteral("format"), QStringLiteral("nb2lite-bench")}, {QStringLiteral("version"), 1},
+        {QStringLiteral("machine"), machine}, {QStringLiteral("figures"), figures},
+        {QStringLiteral("targets_met"), met}, {QStringLiteral("targets_missed"), missed},
+        {QStringLiteral("errors"), QJsonArray::fromStringList(m_errors)}};
 }
 
 } // namespace nb2::bench

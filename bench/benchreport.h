@@ -21,11 +21,11 @@ enum class Goal { None, AtMost, AtLeast };
 struct Figure {
     QString caseName;
     QString name;
-    QString unit;                  // "ms", "x", "MB", "KB", ...
+    QString unit; // "ms", "x", "MB", "KB", ...
     std::vector<double> samples;
     Goal goal = Goal::None;
     double target = 0;
-    QString note;                  // short context (sizes, counts)
+    QString note; // short context (sizes, counts)
 
     double median() const;
     double min() const;
@@ -43,7 +43,7 @@ public:
     Figure &add(Figure f);
     /** A figure measured once (a size, a count): one sample. */
     Figure &addValue(const QString &caseName, const QString &name, const QString &unit, double value,
-                     Goal goal = Goal::None, double target = 0, const QString &note = {});
+        Goal goal = Goal::None, double target = 0, const QString &note = {});
     void addError(const QString &caseName, const QString &message);
     const QList<Figure> &figures() const { return m_figures; }
     const QStringList &errors() const { return m_errors; }

@@ -26,15 +26,18 @@ void runBigSessions(Context &ctx)
         const QString dir = made.value();
         const QString size = QStringLiteral("%1 frames").arg(n);
 
-        Figure storeOpen{kCase, QStringLiteral("SessionStore::open, %1").arg(size), QStringLiteral("ms"), {}, Goal::AtMost, 200, {}};
-        Figure controllerOpen{kCase, QStringLiteral("SessionController::open, %1").arg(size), QStringLiteral("ms"), {}, Goal::AtMost, 200, {}};
+        Figure storeOpen {
+            kCase, QStringLiteral("SessionStore::open, %1").arg(size), QStringLiteral("ms"), {}, Goal::AtMost, 200, {}};
+        Figure controllerOpen {kCase, QStringLiteral("SessionController::open, %1").arg(size), QStringLiteral("ms"), {},
+            Goal::AtMost, 200, {}};
         for (int r = 0; r < ctx.runs(7); ++r) {
             QElapsedTimer t;
             t.start();
             {
                 SessionStore s;
                 if (!s.open(dir, SessionStore::OpenMode::OpenExisting) || s.graph().size() != n)
-                    return ctx.report->addError(kCase, QStringLiteral("%1 did not open with %2 frames").arg(dir).arg(n));
+                    return ctx.report->addError(
+                        kCase, QStringLiteral("%1 did not open with %2 frames").arg(dir).arg(n));
                 storeOpen.samples.push_back(t.nsecsElapsed() / 1e6);
             }
             t.restart();
@@ -63,14 +66,16 @@ void runBigSessions(Context &ctx)
         } else {
             const QJsonObject probe = QJsonDocument::fromJson(out.mid(out.indexOf("{"))).object();
             if (probe.isEmpty()) {
-                ctx.report->addError(kCase, QStringLiteral("the app printed no probe result: %1").arg(QString::fromLocal8Bit(out.left(300))));
+                ctx.report->addError(kCase,
+                    QStringLiteral("the app printed no probe result: %1").arg(QString::fromLocal8Bit(out.left(300))));
             } else {
                 ctx.report->addValue(kCase, QStringLiteral("app RSS after opening, %1").arg(size), QStringLiteral("MB"),
-                                     probe.value(QStringLiteral("rss_open_mb")).toDouble(), Goal::AtMost, 150);
-                ctx.report->addValue(kCase, QStringLiteral("app RSS after scrolling the timeline, %1").arg(size), QStringLiteral("MB"),
-                                     probe.value(QStringLiteral("rss_scrolled_mb")).toDouble(), Goal::AtMost, 150,
-                                     QStringLiteral("%1 rows scrolled in %2 ms").arg(probe.value(QStringLiteral("rows")).toInt())
-                                         .arg(probe.value(QStringLiteral("scroll_ms")).toDouble()));
+                    probe.value(QStringLiteral("rss_open_mb")).toDouble(), Goal::AtMost, 150);
+                ctx.report->addValue(kCase, QStringLiteral("app RSS after scrolling the timeline, %1").arg(size),
+                    QStringLiteral("MB"), probe.value(QStringLiteral("rss_scrolled_mb")).toDouble(), Goal::AtMost, 150,
+                    QStringLiteral("%1 rows scrolled in %2 ms")
+                        .arg(probe.value(QStringLiteral("rows")).toInt())
+                        .arg(probe.value(QStringLiteral("scroll_ms")).toDouble()));
             }
         }
 
@@ -78,10 +83,11 @@ void runBigSessions(Context &ctx)
         const qint64 total = diskBytes(dir);
         const qint64 images = diskBytes(dir + QStringLiteral("/images"));
         const qint64 thumbs = diskBytes(dir + QStringLiteral("/thumbs"));
-        ctx.report->addValue(kCase, QStringLiteral("disk per frame beyond the image, %1").arg(size), QStringLiteral("KB"),
-                             (total - images - thumbs) / 1024.0 / n, Goal::None, 0,
-                             QStringLiteral("images %1 MB in all").arg(images / 1048576.0, 0, 'f', 0));
-        ctx.report->addValue(kCase, QStringLiteral("image file per frame, %1").arg(size), QStringLiteral("KB"), images / 1024.0 / n);
+        ctx.report->addValue(kCase, QStringLiteral("disk per frame beyond the image, %1").arg(size),
+            QStringLiteral("KB"), (total - images - thumbs) / 1024.0 / n, Goal::None, 0,
+            QStringLiteral("images %1 MB in all").arg(images / 1048576.0, 0, 'f', 0));
+        ctx.report->addValue(
+            kCase, QStringLiteral("image file per frame, %1").arg(size), QStringLiteral("KB"), images / 1024.0 / n);
     }
 }
 

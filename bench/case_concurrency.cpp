@@ -29,12 +29,13 @@ void runConcurrency(Context &ctx)
     const Scenario quick[] = {{8, 8, 1300}, {8, 4, 2500}}; // --quick: proves it runs
     const auto &scenarios = ctx.quick ? quick : full;
     for (const Scenario &sc : scenarios) {
-        Figure wall{kCase, QStringLiteral("%1 turns, concurrency %2, 1 s latency: wall").arg(sc.turns).arg(sc.limit), QStringLiteral("ms"),
-                    {}, Goal::AtMost, sc.target, {}};
-        Figure stall{kCase, QStringLiteral("%1 turns, concurrency %2: longest GUI stall").arg(sc.turns).arg(sc.limit), QStringLiteral("ms"),
-                     {}, Goal::AtMost, 16, {}};
+        Figure wall {kCase, QStringLiteral("%1 turns, concurrency %2, 1 s latency: wall").arg(sc.turns).arg(sc.limit),
+            QStringLiteral("ms"), {}, Goal::AtMost, sc.target, {}};
+        Figure stall {kCase, QStringLiteral("%1 turns, concurrency %2: longest GUI stall").arg(sc.turns).arg(sc.limit),
+            QStringLiteral("ms"), {}, Goal::AtMost, 16, {}};
         for (int r = 0; r < ctx.runs(3, 1); ++r) {
-            const QString dir = QStringLiteral("%1/concurrency-%2-%3-%4").arg(ctx.scratchDir).arg(sc.turns).arg(sc.limit).arg(r);
+            const QString dir
+                = QStringLiteral("%1/concurrency-%2-%3-%4").arg(ctx.scratchDir).arg(sc.turns).arg(sc.limit).arg(r);
             SessionController c;
             c.setClient(clientFor(*fake));
             SessionSettings s;
@@ -45,7 +46,8 @@ void runConcurrency(Context &ctx)
                 return ctx.report->addError(kCase, QStringLiteral("cannot open %1").arg(dir));
             // A root to branch from (not timed).
             fake->setLatencyMs(0);
-            const Result<QString> root = c.generate(TurnParams{QStringLiteral("a harbour"), QStringLiteral("1:1"), {}, false});
+            const Result<QString> root
+                = c.generate(TurnParams {QStringLiteral("a harbour"), QStringLiteral("1:1"), {}, false});
             if (!root || !c.waitForIdle(60000))
                 return ctx.report->addError(kCase, QStringLiteral("the root turn failed"));
             fake->setLatencyMs(1000);
@@ -54,7 +56,7 @@ void runConcurrency(Context &ctx)
             QElapsedTimer t;
             t.start();
             for (int i = 0; i < sc.turns; ++i) {
-                TurnParams p{QStringLiteral("branch %1: a different sky").arg(i), {}, {}, true};
+                TurnParams p {QStringLiteral("branch %1: a different sky").arg(i), {}, {}, true};
                 if (!c.branchFrom(root.value(), p))
                     return ctx.report->addError(kCase, QStringLiteral("branchFrom refused"));
             }

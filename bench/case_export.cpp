@@ -71,16 +71,16 @@ void runExportHtml(Context &ctx)
     QElapsedTimer t;
     t.start();
     const ExportSession session = ExportSession::fromGraph(store.graph(), store.dir());
-    ctx.report->addValue(kCase, QStringLiteral("adapter (graph -> export model)"), QStringLiteral("ms"), t.nsecsElapsed() / 1e6);
+    ctx.report->addValue(
+        kCase, QStringLiteral("adapter (graph -> export model)"), QStringLiteral("ms"), t.nsecsElapsed() / 1e6);
 
     struct Variant {
         const char *name;
         bool singleFile;
         bool link;
     };
-    const Variant variants[] = {{"html folder, hard links", false, true},
-                                {"html folder, copies", false, false},
-                                {"html single file (base64)", true, false}};
+    const Variant variants[] = {{"html folder, hard links", false, true}, {"html folder, copies", false, false},
+        {"html single file (base64)", true, false}};
     int outputs = 0;
     for (const Variant &v : variants) {
         Figure fig;
@@ -92,7 +92,10 @@ void runExportHtml(Context &ctx)
             ExportRequest req;
             req.singleFile = v.singleFile;
             req.linkImages = v.link;
-            req.output = QStringLiteral("%1/out%2%3").arg(root).arg(++outputs).arg(v.singleFile ? QStringLiteral(".html") : QString());
+            req.output = QStringLiteral("%1/out%2%3")
+                             .arg(root)
+                             .arg(++outputs)
+                             .arg(v.singleFile ? QStringLiteral(".html") : QString());
             QElapsedTimer et;
             et.start();
             auto rep = Exporter::run(session, req);
@@ -110,12 +113,13 @@ void runExportHtml(Context &ctx)
             const QString exported = QDir(lastOut).filePath(QStringLiteral("images/%1.jpg").arg(f.id));
             same += readAll(exported) == readAll(f.imagePath) ? 1 : 0;
         }
-        ctx.report->addValue(kCase, QStringLiteral("%1: images byte-identical").arg(QLatin1String(v.name)), QStringLiteral("%"),
-                             100.0 * same / qMax(1, int(session.frames.size())), Goal::AtLeast, 100);
+        ctx.report->addValue(kCase, QStringLiteral("%1: images byte-identical").arg(QLatin1String(v.name)),
+            QStringLiteral("%"), 100.0 * same / qMax(1, int(session.frames.size())), Goal::AtLeast, 100);
     }
     // The other formats on the same session, once each, for scale.
-    const QList<ExportFormat> others = ctx.quick ? QList<ExportFormat>{ExportFormat::Bundle}
-                                                 : QList<ExportFormat>{ExportFormat::Bundle, ExportFormat::Sheet, ExportFormat::Frames};
+    const QList<ExportFormat> others = ctx.quick
+        ? QList<ExportFormat> {ExportFormat::Bundle}
+        : QList<ExportFormat> {ExportFormat::Bundle, ExportFormat::Sheet, ExportFormat::Frames};
     for (ExportFormat format : others) {
         ExportRequest req;
         req.format = format;
@@ -134,7 +138,8 @@ void runExportHtml(Context &ctx)
             if (!opened)
                 ctx.report->addError(kCase, opened.error().message);
             else
-                ctx.report->addValue(kCase, QStringLiteral("open bundle (extract + verify)"), QStringLiteral("ms"), et.nsecsElapsed() / 1e6);
+                ctx.report->addValue(kCase, QStringLiteral("open bundle (extract + verify)"), QStringLiteral("ms"),
+                    et.nsecsElapsed() / 1e6);
         }
     }
     store.close();

@@ -89,7 +89,9 @@ void runSessionOpen(Context &ctx)
         Figure fig;
         fig.caseName = kCase;
         fig.unit = QStringLiteral("ms");
-        fig.name = QStringLiteral("%1::open, %2 frames").arg(controller ? QStringLiteral("SessionController") : QStringLiteral("SessionStore")).arg(frames);
+        fig.name = QStringLiteral("%1::open, %2 frames")
+                       .arg(controller ? QStringLiteral("SessionController") : QStringLiteral("SessionStore"))
+                       .arg(frames);
         for (int r = 0; r < runs; ++r) {
             QElapsedTimer t;
             t.start();
@@ -118,8 +120,8 @@ void runSessionOpen(Context &ctx)
         opensWithoutImages = s.open(dir, SessionStore::OpenMode::OpenExisting) && s.graph().size() == frames;
     }
     QDir(dir).rename(QStringLiteral("images.away"), QStringLiteral("images"));
-    ctx.report->addValue(kCase, QStringLiteral("opens with images/ moved away (1 = yes)"), QString(), opensWithoutImages ? 1 : 0,
-                         Goal::AtLeast, 1);
+    ctx.report->addValue(kCase, QStringLiteral("opens with images/ moved away (1 = yes)"), QString(),
+        opensWithoutImages ? 1 : 0, Goal::AtLeast, 1);
     QDir(dir).removeRecursively();
 }
 

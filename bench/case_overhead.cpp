@@ -40,8 +40,9 @@ namespace nb2::bench {
 
 namespace {
 
-const char kBody[] = R"({"model":"gemini-3.1-flash-lite-image","input":"bench: a harbour at dusk",)"
-                     R"("response_format":{"type":"image","aspect_ratio":"1:1"},"generation_config":{"thinking_level":"low"},"store":true})";
+const char kBody[]
+    = R"({"model":"gemini-3.1-flash-lite-image","input":"bench: a harbour at dusk",)"
+      R"("response_format":{"type":"image","aspect_ratio":"1:1"},"generation_config":{"thinking_level":"low"},"store":true})";
 
 /** The floor's client side: POST, find the last inline image, decode it, write and fsync it. */
 bool floorTurn(const std::string &host, int port, const QString &out)
@@ -55,7 +56,8 @@ bool floorTurn(const std::string &host, int port, const QString &out)
     if (at == std::string::npos)
         return false;
     const size_t start = at + 8, end = body.find('"', start);
-    const QByteArray bytes = QByteArray::fromBase64(QByteArray::fromRawData(body.data() + start, qsizetype(end - start)));
+    const QByteArray bytes
+        = QByteArray::fromBase64(QByteArray::fromRawData(body.data() + start, qsizetype(end - start)));
     const int fd = ::open(QFile::encodeName(out).constData(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0)
         return false;
@@ -92,9 +94,10 @@ std::vector<double> sdkInProcess(Context &ctx, const FakeServer &fake, int runs,
     QProcessEnvironment env = cliEnvironment(fake);
     QByteArray stdoutBytes;
     if (runProcess(QStringLiteral("node"),
-                   {ctx.nodeDir + QStringLiteral("/sdk_turn.mjs"), QStringLiteral("--base-url"), fake.baseUrl(),
-                    QStringLiteral("--out"), out, QStringLiteral("--runs"), QString::number(runs)},
-                   env, 300000, error, &stdoutBytes) < 0)
+            {ctx.nodeDir + QStringLiteral("/sdk_turn.mjs"), QStringLiteral("--base-url"), fake.baseUrl(),
+                QStringLiteral("--out"), out, QStringLiteral("--runs"), QString::number(runs)},
+            env, 300000, error, &stdoutBytes)
+        < 0)
         return {};
     std::vector<double> ms;
     const QJsonArray arr = QJsonDocument::fromJson(stdoutBytes).object().value(QStringLiteral("ms")).toArray();
@@ -122,7 +125,7 @@ void runTurnOverhead(Context &ctx)
     std::string response;
     {
         httplib::Client capture("127.0.0.1", fake->port());
-        httplib::Headers headers{{"x-goog-api-key", "test-key"}};
+        httplib::Headers headers {{"x-goog-api-key", "test-key"}};
         const httplib::Result res = capture.Post("/v1/interactions", headers, kBody, "application/json");
         if (!res || res->status != 200)
             return ctx.report->addError(kCase, QStringLiteral("the fake did not answer the capture request"));
@@ -144,25 +147,34 @@ void runTurnOverhead(Context &ctx)
     controller.setSettings(settings);
     if (!controller.open(dir + QStringLiteral("/session")))
         return ctx.report->addError(kCase, QStringLiteral("cannot open the session"));
-    Figure ours{kCase, QStringLiteral("in process: our client (create + image file)"), QStringLiteral("ms"), {}, Goal::None, 0, note};
-    Figure turn{kCase, QStringLiteral("in process: SessionController turn (durable session)"), QStringLiteral("ms"), {}, Goal::None, 0, {}};
-    Figure floorMs{kCase, QStringLiteral("in process: floor (loopback + decode + write)"), QStringLiteral("ms"), {}, Goal::None, 0, {}};
-    Figure oursOverFloor{kCase, QStringLiteral("in process: our client / floor"), QStringLiteral("x"), {}, Goal::AtMost, 1.2, {}};
-    Figure turnOverFloor{kCase, QStringLiteral("in process: controller turn / floor"), QStringLiteral("x"), {}, Goal::None, 0, {}};
+    Figure ours {kCase, QStringLiteral("in process: our client (create + image file)"), QStringLiteral("ms"), {},
+        Goal::None, 0, note};
+    Figure turn {kCase, QStringLiteral("in process: SessionController turn (durable session)"), QStringLiteral("ms"),
+        {}, Goal::None, 0, {}};
+    Figure floorMs {kCase, QStringLiteral("in process: floor (loopback + decode + write)"), QStringLiteral("ms"), {},
+        Goal::None, 0, {}};
+    Figure oursOverFloor {
+        kCase, QStringLiteral("in process: our client / floor"), QStringLiteral("x"), {}, Goal::AtMost, 1.2, {}};
+    Figure turnOverFloor {
+        kCase, QStringLiteral("in process: controller turn / floor"), QStringLiteral("x"), {}, Goal::None, 0, {}};
     for (int r = -1; r < runs; ++r) { // r = -1 warms every path
         QElapsedTimer t;
         t.start();
-        const Result<Interaction> got = client->create(TurnRequest::generate(QStringLiteral("bench %1: a harbour at dusk").arg(r), QStringLiteral("1:1"), QStringLiteral("low")));
+        const Result<Interaction> got = client->create(TurnRequest::generate(
+            QStringLiteral("bench %1: a harbour at dusk").arg(r), QStringLiteral("1:1"), QStringLiteral("low")));
         if (!got)
             return ctx.report->addError(kCase, got.error().message);
-        const Result<FrameImage> written = SessionStore::writeImageFile(dir, QStringLiteral("ours.jpg"), got.value().image.bytes);
+        const Result<FrameImage> written
+            = SessionStore::writeImageFile(dir, QStringLiteral("ours.jpg"), got.value().image.bytes);
         if (!written)
             return ctx.report->addError(kCase, written.error().message);
         const double a = t.nsecsElapsed() / 1e6;
 
         t.restart();
-        const Result<QString> id = controller.generate(TurnParams{QStringLiteral("bench %1").arg(r), QStringLiteral("1:1"), {}, false});
-        if (!id || !controller.waitForIdle(60000) || !controller.graph().frame(id.value())->isDone() || !controller.store()->flush())
+        const Result<QString> id
+            = controller.generate(TurnParams {QStringLiteral("bench %1").arg(r), QStringLiteral("1:1"), {}, false});
+        if (!id || !controller.waitForIdle(60000) || !controller.graph().frame(id.value())->isDone()
+            || !controller.store()->flush())
             return ctx.report->addError(kCase, QStringLiteral("the controller turn failed"));
         const double ct = t.nsecsElapsed() / 1e6;
 
@@ -185,14 +197,15 @@ void runTurnOverhead(Context &ctx)
     ctx.report->add(oursOverFloor);
     ctx.report->add(turnOverFloor);
     if (sdk.size() < 2) {
-        ctx.report->addError(kCase, QStringLiteral("the SDK side did not run (run `npm ci` in bench/node): %1").arg(error));
+        ctx.report->addError(
+            kCase, QStringLiteral("the SDK side did not run (run `npm ci` in bench/node): %1").arg(error));
     } else {
-        Figure sdkMs{kCase, QStringLiteral("in process: @google/genai 3.1.0 (create + decode + write)"), QStringLiteral("ms"),
-                     std::vector<double>(sdk.begin() + 1, sdk.end()), Goal::None, 0, {}};
+        Figure sdkMs {kCase, QStringLiteral("in process: @google/genai 3.1.0 (create + decode + write)"),
+            QStringLiteral("ms"), std::vector<double>(sdk.begin() + 1, sdk.end()), Goal::None, 0, {}};
         ctx.report->add(sdkMs);
         // Not interleaved (one Node process makes all its turns): the ratio of the medians.
-        ctx.report->addValue(kCase, QStringLiteral("in process: our client / SDK"), QStringLiteral("x"), ours.median() / sdkMs.median(),
-                             Goal::AtMost, 0.5);
+        ctx.report->addValue(kCase, QStringLiteral("in process: our client / SDK"), QStringLiteral("x"),
+            ours.median() / sdkMs.median(), Goal::AtMost, 0.5);
     }
 
     // ---- as processes ----
@@ -200,21 +213,27 @@ void runTurnOverhead(Context &ctx)
     QProcessEnvironment outEnv = env;
     outEnv.insert(QStringLiteral("IMAGE_OUTPUT_DIR"), dir + QStringLiteral("/cli-out"));
     QDir().mkpath(dir + QStringLiteral("/cli-out"));
-    Figure cli{kCase, QStringLiteral("process: nb2lite --json generate"), QStringLiteral("ms"), {}, Goal::None, 0, {}};
-    Figure node{kCase, QStringLiteral("process: node sdk_turn.mjs"), QStringLiteral("ms"), {}, Goal::None, 0, {}};
-    Figure floorProc{kCase, QStringLiteral("process: floor (C++ process)"), QStringLiteral("ms"), {}, Goal::None, 0, {}};
-    Figure cliOverFloor{kCase, QStringLiteral("process: nb2lite / floor"), QStringLiteral("x"), {}, Goal::AtMost, 1.2, {}};
-    Figure cliOverSdk{kCase, QStringLiteral("process: nb2lite / node SDK"), QStringLiteral("x"), {}, Goal::AtMost, 0.5, {}};
+    Figure cli {kCase, QStringLiteral("process: nb2lite --json generate"), QStringLiteral("ms"), {}, Goal::None, 0, {}};
+    Figure node {kCase, QStringLiteral("process: node sdk_turn.mjs"), QStringLiteral("ms"), {}, Goal::None, 0, {}};
+    Figure floorProc {
+        kCase, QStringLiteral("process: floor (C++ process)"), QStringLiteral("ms"), {}, Goal::None, 0, {}};
+    Figure cliOverFloor {
+        kCase, QStringLiteral("process: nb2lite / floor"), QStringLiteral("x"), {}, Goal::AtMost, 1.2, {}};
+    Figure cliOverSdk {
+        kCase, QStringLiteral("process: nb2lite / node SDK"), QStringLiteral("x"), {}, Goal::AtMost, 0.5, {}};
     const QString self = QCoreApplication::applicationFilePath();
     const bool haveNode = sdk.size() >= 2;
     for (int r = -1; r < runs; ++r) {
-        const double a = runProcess(ctx.cliPath, {QStringLiteral("--json"), QStringLiteral("generate"), QStringLiteral("cli bench %1").arg(r)},
-                                    outEnv, 60000, &error);
-        const double b = haveNode ? runProcess(QStringLiteral("node"), {ctx.nodeDir + QStringLiteral("/sdk_turn.mjs"), QStringLiteral("--base-url"),
-                                                                        fake->baseUrl(), QStringLiteral("--out"), dir + QStringLiteral("/sdk.jpg")},
-                                               env, 60000, &error)
+        const double a = runProcess(ctx.cliPath,
+            {QStringLiteral("--json"), QStringLiteral("generate"), QStringLiteral("cli bench %1").arg(r)}, outEnv,
+            60000, &error);
+        const double b = haveNode ? runProcess(QStringLiteral("node"),
+                             {ctx.nodeDir + QStringLiteral("/sdk_turn.mjs"), QStringLiteral("--base-url"),
+                                 fake->baseUrl(), QStringLiteral("--out"), dir + QStringLiteral("/sdk.jpg")},
+                             env, 60000, &error)
                                   : 1;
-        const double c = runProcess(self, {QStringLiteral("--floor"), QStringLiteral("127.0.0.1:%1").arg(floor.port), floorOut}, env, 60000, &error);
+        const double c = runProcess(self,
+            {QStringLiteral("--floor"), QStringLiteral("127.0.0.1:%1").arg(floor.port), floorOut}, env, 60000, &error);
         if (a < 0 || b < 0 || c < 0)
             return ctx.report->addError(kCase, error);
         if (r < 0)

@@ -13,8 +13,8 @@
 #include "core/session/sessionstore.h"
 #include "ui/timelinemodel.h"
 
-#include <QDir>
 #include <QCoreApplication>
+#include <QDir>
 #include <QFutureWatcher>
 #include <QProcess>
 #include <QtConcurrent/QtConcurrentRun>
@@ -36,7 +36,9 @@ void runResponsiveness(Context &ctx)
         return ctx.report->addError(kCase, copy.error().message);
     const QString dir = copy.value();
     const QString size = QStringLiteral("%1 frames").arg(biggest);
-    auto figure = [&](const QString &name) { return Figure{kCase, name, QStringLiteral("ms"), {}, Goal::AtMost, 16, {}}; };
+    auto figure = [&](const QString &name) {
+        return Figure {kCase, name, QStringLiteral("ms"), {}, Goal::AtMost, 16, {}};
+    };
 
     Figure opening = figure(QStringLiteral("longest stall: opening %1 (with the timeline model)").arg(size));
     Figure turns = figure(QStringLiteral("longest stall: 8 concurrent 1 MB turns on %1").arg(size));
@@ -61,7 +63,7 @@ void runResponsiveness(Context &ctx)
         const Result<QString> head = c.resolveFrameRef(QStringLiteral("head"));
         monitor.start();
         for (int i = 0; i < 8 && head; ++i)
-            c.branchFrom(head.value(), TurnParams{QStringLiteral("variant %1").arg(i), {}, {}, true});
+            c.branchFrom(head.value(), TurnParams {QStringLiteral("variant %1").arg(i), {}, {}, true});
         // Wait as the app does: the event loop runs (waitForIdle() would also block on flush()).
         if (!waitUntil([&c] { return c.isIdle(); }, 120000))
             return ctx.report->addError(kCase, QStringLiteral("the turns did not finish"));
@@ -86,8 +88,11 @@ void runResponsiveness(Context &ctx)
         const QProcessEnvironment env = cliEnvironment(*fake);
         for (int i = 0; i < 5; ++i) {
             QString error;
-            if (runProcess(ctx.cliPath, {QStringLiteral("--session"), dir, QStringLiteral("generate"), QStringLiteral("from outside %1").arg(i)},
-                           env, 120000, &error) < 0)
+            if (runProcess(ctx.cliPath,
+                    {QStringLiteral("--session"), dir, QStringLiteral("generate"),
+                        QStringLiteral("from outside %1").arg(i)},
+                    env, 120000, &error)
+                < 0)
                 return ctx.report->addError(kCase, error);
         }
         waitUntil([] { return false; }, 300); // the watcher's reload arrives

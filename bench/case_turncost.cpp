@@ -54,7 +54,8 @@ void runTurnCost(Context &ctx)
         if (!big)
             return ctx.report->addError(kCase, big.error().message);
         const Result<QString> smallCopy = copySession(one.value(), ctx.scratchDir + QStringLiteral("/turncost-1"));
-        const Result<QString> bigCopy = copySession(big.value(), ctx.scratchDir + QStringLiteral("/turncost-%1").arg(n));
+        const Result<QString> bigCopy
+            = copySession(big.value(), ctx.scratchDir + QStringLiteral("/turncost-%1").arg(n));
         if (!smallCopy || !bigCopy)
             return ctx.report->addError(kCase, (!smallCopy ? smallCopy : bigCopy).error().message);
         const int runs = ctx.runs(15);
@@ -73,9 +74,11 @@ void runTurnCost(Context &ctx)
             QString error;
             controllerTurn(small, -1, &error); // warm both paths
             controllerTurn(large, -1, &error);
-            Figure fs{kCase, QStringLiteral("controller turn, 1 frame"), QStringLiteral("ms"), {}, Goal::None, 0, {}};
-            Figure fl{kCase, QStringLiteral("controller turn, %1 frames").arg(n), QStringLiteral("ms"), {}, Goal::None, 0, {}};
-            Figure ratio{kCase, QStringLiteral("controller turn ratio, %1 frames / 1 frame").arg(n), QStringLiteral("x"), {}, Goal::AtMost, 1.2, {}};
+            Figure fs {kCase, QStringLiteral("controller turn, 1 frame"), QStringLiteral("ms"), {}, Goal::None, 0, {}};
+            Figure fl {kCase, QStringLiteral("controller turn, %1 frames").arg(n), QStringLiteral("ms"), {}, Goal::None,
+                0, {}};
+            Figure ratio {kCase, QStringLiteral("controller turn ratio, %1 frames / 1 frame").arg(n),
+                QStringLiteral("x"), {}, Goal::AtMost, 1.2, {}};
             for (int r = 0; r < runs; ++r) {
                 const bool smallFirst = r % 2 == 0;
                 double a = 0, b = 0;
@@ -102,16 +105,19 @@ void runTurnCost(Context &ctx)
             const QProcessEnvironment env = cliEnvironment(*fake);
             auto cliTurn = [&](const QString &dir, int i, QString *error) {
                 return runProcess(ctx.cliPath,
-                                  {QStringLiteral("--session"), dir, QStringLiteral("--json"), QStringLiteral("edit"), QStringLiteral("head"),
-                                   QStringLiteral("cli turn %1: a little more light on the water").arg(i)},
-                                  env, 120000, error);
+                    {QStringLiteral("--session"), dir, QStringLiteral("--json"), QStringLiteral("edit"),
+                        QStringLiteral("head"), QStringLiteral("cli turn %1: a little more light on the water").arg(i)},
+                    env, 120000, error);
             };
             QString error;
             cliTurn(smallCopy.value(), -1, &error);
             cliTurn(bigCopy.value(), -1, &error);
-            Figure fs{kCase, QStringLiteral("nb2lite edit process, 1 frame"), QStringLiteral("ms"), {}, Goal::None, 0, {}};
-            Figure fl{kCase, QStringLiteral("nb2lite edit process, %1 frames").arg(n), QStringLiteral("ms"), {}, Goal::None, 0, {}};
-            Figure ratio{kCase, QStringLiteral("nb2lite edit ratio, %1 frames / 1 frame").arg(n), QStringLiteral("x"), {}, Goal::AtMost, 1.2, {}};
+            Figure fs {
+                kCase, QStringLiteral("nb2lite edit process, 1 frame"), QStringLiteral("ms"), {}, Goal::None, 0, {}};
+            Figure fl {kCase, QStringLiteral("nb2lite edit process, %1 frames").arg(n), QStringLiteral("ms"), {},
+                Goal::None, 0, {}};
+            Figure ratio {kCase, QStringLiteral("nb2lite edit ratio, %1 frames / 1 frame").arg(n), QStringLiteral("x"),
+                {}, Goal::AtMost, 1.2, {}};
             for (int r = 0; r < runs; ++r) {
                 double a = 0, b = 0;
                 if (r % 2 == 0) {

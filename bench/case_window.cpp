@@ -16,10 +16,11 @@ namespace {
 
 /** Launch-to-first-paint in ms, < 0 on failure; sessionOpenMs: launch to the session shown, when printed. */
 double firstPaintMs(const QString &program, const QStringList &args, const QProcessEnvironment &env, QString *error,
-                    double *sessionOpenMs = nullptr)
+    double *sessionOpenMs = nullptr)
 {
-    const auto launched = std::chrono::duration_cast<std::chrono::microseconds>(
-                              std::chrono::system_clock::now().time_since_epoch()).count();
+    const auto launched
+        = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+              .count();
     QByteArray out;
     if (runProcess(program, args, env, 120000, error, &out) < 0)
         return -1;
@@ -46,7 +47,7 @@ void runWindowStart(Context &ctx)
     if (env.value(QStringLiteral("QT_QPA_PLATFORM")).isEmpty())
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), ctx.scratchDir + QStringLiteral("/window-config"));
-    QList<int> sizes{0};
+    QList<int> sizes {0};
     sizes += ctx.bigSizes();
     for (int n : sizes) {
         QString dir = ctx.scratchDir + QStringLiteral("/window-empty");
@@ -58,11 +59,14 @@ void runWindowStart(Context &ctx)
         }
         const QString label = n ? QStringLiteral("%1 frames").arg(n) : QStringLiteral("empty session");
         const double target = n >= 10000 ? 2.0 : n >= 1000 ? 1.5 : 0;
-        Figure bare{kCase, QStringLiteral("bare Qt window, launch to first paint"), QStringLiteral("ms"), {}, Goal::None, 0, {}};
-        Figure app{kCase, QStringLiteral("nb2lite-studio, %1, launch to first paint").arg(label), QStringLiteral("ms"), {}, Goal::None, 0, {}};
-        Figure ratio{kCase, QStringLiteral("studio / bare window, %1").arg(label), QStringLiteral("x"), {},
-                     target > 0 ? Goal::AtMost : Goal::None, target, {}};
-        Figure shown{kCase, QStringLiteral("nb2lite-studio, %1, launch to the session open and painted").arg(label), QStringLiteral("ms"), {}, Goal::None, 0, {}};
+        Figure bare {kCase, QStringLiteral("bare Qt window, launch to first paint"), QStringLiteral("ms"), {},
+            Goal::None, 0, {}};
+        Figure app {kCase, QStringLiteral("nb2lite-studio, %1, launch to first paint").arg(label), QStringLiteral("ms"),
+            {}, Goal::None, 0, {}};
+        Figure ratio {kCase, QStringLiteral("studio / bare window, %1").arg(label), QStringLiteral("x"), {},
+            target > 0 ? Goal::AtMost : Goal::None, target, {}};
+        Figure shown {kCase, QStringLiteral("nb2lite-studio, %1, launch to the session open and painted").arg(label),
+            QStringLiteral("ms"), {}, Goal::None, 0, {}};
         QString error;
         if (!ctx.quick) {
             firstPaintMs(ctx.bareWindowPath, {}, env, &error); // warm the caches

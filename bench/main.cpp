@@ -38,13 +38,11 @@ QJsonObject machine(bool quick)
                 break;
             }
     }
-    return QJsonObject{{QStringLiteral("cpu"), cpu},
-                       {QStringLiteral("cores"), QThread::idealThreadCount()},
-                       {QStringLiteral("kernel"), QSysInfo::kernelVersion()},
-                       {QStringLiteral("os"), QSysInfo::prettyProductName()},
-                       {QStringLiteral("qt"), QString::fromLatin1(qVersion())},
-                       {QStringLiteral("date"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)},
-                       {QStringLiteral("quick"), quick}};
+    return QJsonObject {{QStringLiteral("cpu"), cpu}, {QStringLiteral("cores"), QThread::idealThreadCount()},
+        {QStringLiteral("kernel"), QSysInfo::kernelVersion()}, {QStringLiteral("os"), QSysInfo::prettyProductName()},
+        {QStringLiteral("qt"), QString::fromLatin1(qVersion())},
+        {QStringLiteral("date"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)},
+        {QStringLiteral("quick"), quick}};
 }
 
 } // namespace
@@ -67,11 +65,15 @@ int main(int argc, char *argv[])
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("NB2Lite Studio benchmarks: prints a table and writes JSON."));
     parser.addHelpOption();
-    const QCommandLineOption quickOpt(QStringLiteral("quick"), QStringLiteral("Few runs, 200-frame sessions (CI: proves it runs)."));
-    const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("Write the figures as JSON to FILE."), QStringLiteral("FILE"));
-    const QCommandLineOption caseOpt(QStringLiteral("case"), QStringLiteral("Run only this case (repeatable; see --list)."), QStringLiteral("NAME"));
-    const QCommandLineOption sizesOpt(QStringLiteral("sizes"), QStringLiteral("Big session sizes, comma-separated (default 1000,10000; 200 with --quick)."),
-                                      QStringLiteral("N,N"));
+    const QCommandLineOption quickOpt(
+        QStringLiteral("quick"), QStringLiteral("Few runs, 200-frame sessions (CI: proves it runs)."));
+    const QCommandLineOption jsonOpt(
+        QStringLiteral("json"), QStringLiteral("Write the figures as JSON to FILE."), QStringLiteral("FILE"));
+    const QCommandLineOption caseOpt(
+        QStringLiteral("case"), QStringLiteral("Run only this case (repeatable; see --list)."), QStringLiteral("NAME"));
+    const QCommandLineOption sizesOpt(QStringLiteral("sizes"),
+        QStringLiteral("Big session sizes, comma-separated (default 1000,10000; 200 with --quick)."),
+        QStringLiteral("N,N"));
     const QCommandLineOption listOpt(QStringLiteral("list"), QStringLiteral("List the cases."));
     parser.addOptions({quickOpt, jsonOpt, caseOpt, sizesOpt, listOpt});
     parser.process(app);
@@ -96,8 +98,9 @@ int main(int argc, char *argv[])
     Report report;
     Context ctx;
     ctx.quick = parser.isSet(quickOpt);
-    ctx.cacheDir = qEnvironmentVariableIsEmpty("NB2_BENCH_CACHE") ? QDir::tempPath() + QStringLiteral("/nb2lite-bench-cache")
-                                                                  : qEnvironmentVariable("NB2_BENCH_CACHE");
+    ctx.cacheDir = qEnvironmentVariableIsEmpty("NB2_BENCH_CACHE")
+        ? QDir::tempPath() + QStringLiteral("/nb2lite-bench-cache")
+        : qEnvironmentVariable("NB2_BENCH_CACHE");
     if (ctx.quick)
         ctx.cacheDir += QStringLiteral("/quick");
     ctx.scratchDir = scratch.path();

@@ -14,26 +14,61 @@ namespace nb2 {
 
 /** Every command of the window, by a typed id; menus, the toolbar and the context menu are lists of these. */
 enum class ActionId {
-    NewSession, OpenSession, SaveSessionAs, OpenImage, Export, Settings, Quit,
-    Undo, Redo, CopyImage, Paste, DeleteFrame, DeleteBranch, Star, Rename, Note,
-    Send, NewImage, FocusPrompt, Retry, Cancel, ReAnchor, Compare, ReplayOnto,
-    ZoomIn, ZoomOut, ZoomFit, ZoomActual, FullScreen,
+    NewSession,
+    OpenSession,
+    SaveSessionAs,
+    OpenImage,
+    Export,
+    Settings,
+    Quit,
+    Undo,
+    Redo,
+    CopyImage,
+    Paste,
+    DeleteFrame,
+    DeleteBranch,
+    Star,
+    Rename,
+    Note,
+    Send,
+    NewImage,
+    FocusPrompt,
+    Retry,
+    Cancel,
+    ReAnchor,
+    Compare,
+    ReplayOnto,
+    ZoomIn,
+    ZoomOut,
+    ZoomFit,
+    ZoomActual,
+    FullScreen,
     // The canvas selection (issue 13): tools, brush size, invert, deselect.
-    SelectPan, SelectRectangle, SelectEllipse, SelectLasso, SelectBrush, SelectEraser, BrushSmaller, BrushLarger,
-    SelectInvert, SelectClear,
-    KeyboardShortcuts, Diagnostics, About,
+    SelectPan,
+    SelectRectangle,
+    SelectEllipse,
+    SelectLasso,
+    SelectBrush,
+    SelectEraser,
+    BrushSmaller,
+    BrushLarger,
+    SelectInvert,
+    SelectClear,
+    KeyboardShortcuts,
+    Diagnostics,
+    About,
 };
 
 /** Everything the enabled state of the actions depends on, computed by the window in one place. */
 struct ActionState {
     bool sessionOpen = false;
-    bool hasFrame = false;    // a frame is selected
-    bool hasImage = false;    // ... and it has a picture
+    bool hasFrame = false; // a frame is selected
+    bool hasImage = false; // ... and it has a picture
     bool starred = false;
-    bool retryable = false;   // failed, cancelled or interrupted
-    bool pending = false;     // its request is queued or running
+    bool retryable = false; // failed, cancelled or interrupted
+    bool pending = false;   // its request is queued or running
     bool hasParent = false;
-    bool canCompare = false;  // a parent, or another frame chosen to compare with
+    bool canCompare = false; // a parent, or another frame chosen to compare with
 };
 
 /**
@@ -63,7 +98,7 @@ public:
 
 private:
     QAction *make(ActionId id, const char *objectName, const QString &text, const QString &tip, const QString &icon,
-                  const QList<QKeySequence> &keys);
+        const QList<QKeySequence> &keys);
     void describe(QAction *a, const QString &accessible, const QString &tip);
 
     QWidget *m_window;

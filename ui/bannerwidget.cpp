@@ -16,10 +16,14 @@ namespace {
 QColor kindColor(BannerWidget::Kind kind)
 {
     switch (kind) {
-    case BannerWidget::Kind::Info: return themeColor(ThemeColor::Info);
-    case BannerWidget::Kind::Warning: return themeColor(ThemeColor::Warning);
-    case BannerWidget::Kind::Error: return themeColor(ThemeColor::Error);
-    case BannerWidget::Kind::Success: return themeColor(ThemeColor::Success);
+    case BannerWidget::Kind::Info:
+        return themeColor(ThemeColor::Info);
+    case BannerWidget::Kind::Warning:
+        return themeColor(ThemeColor::Warning);
+    case BannerWidget::Kind::Error:
+        return themeColor(ThemeColor::Error);
+    case BannerWidget::Kind::Success:
+        return themeColor(ThemeColor::Success);
     }
     return themeColor(ThemeColor::Info);
 }
@@ -27,18 +31,21 @@ QColor kindColor(BannerWidget::Kind kind)
 QString kindIcon(BannerWidget::Kind kind)
 {
     switch (kind) {
-    case BannerWidget::Kind::Info: return QStringLiteral("info");
-    case BannerWidget::Kind::Warning: return QStringLiteral("warning");
-    case BannerWidget::Kind::Error: return QStringLiteral("error");
-    case BannerWidget::Kind::Success: return QStringLiteral("info");
+    case BannerWidget::Kind::Info:
+        return QStringLiteral("info");
+    case BannerWidget::Kind::Warning:
+        return QStringLiteral("warning");
+    case BannerWidget::Kind::Error:
+        return QStringLiteral("error");
+    case BannerWidget::Kind::Success:
+        return QStringLiteral("info");
     }
     return QStringLiteral("info");
 }
 
 } // namespace
 
-BannerWidget::BannerWidget(QWidget *parent)
-    : QWidget(parent)
+BannerWidget::BannerWidget(QWidget *parent) : QWidget(parent)
 {
     setAttribute(Qt::WA_StyledBackground, false);
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);

@@ -38,8 +38,7 @@ bool isWritableFolder(const QString &dir)
 
 BundleOpener::BundleOpener(QWidget *window, SessionOpener openSession, QObject *parent)
     : QObject(parent), m_window(window), m_openSession(std::move(openSession))
-{
-}
+{}
 
 bool BundleOpener::isBundle(const QString &path)
 {
@@ -82,7 +81,7 @@ QString BundleOpener::askFolder(const QString &bundle)
     auto *intro = new QLabel(tr("“%1” is a session bundle. It is unpacked into a new folder, which then opens as a "
                                 "session; the bundle itself is not changed.")
                                  .arg(QFileInfo(bundle).fileName()),
-                             &dialog);
+        &dialog);
     intro->setWordWrap(true);
     layout->addWidget(intro);
 
@@ -113,10 +112,11 @@ QString BundleOpener::askFolder(const QString &bundle)
     // "Choose…" picks where the folder goes; its name stays the bundle's.
     connect(browse, &QPushButton::clicked, &dialog, [&dialog, edit, bundle] {
         const QString current = QDir::fromNativeSeparators(edit->text().trimmed());
-        const QString parent = QFileDialog::getExistingDirectory(&dialog, tr("Unpack the Session Into"),
-                                                                 QFileInfo(current).absolutePath());
+        const QString parent = QFileDialog::getExistingDirectory(
+            &dialog, tr("Unpack the Session Into"), QFileInfo(current).absolutePath());
         if (!parent.isEmpty())
-            edit->setText(QDir::toNativeSeparators(suggestedFolder(QDir(parent).filePath(QFileInfo(bundle).fileName()))));
+            edit->setText(
+                QDir::toNativeSeparators(suggestedFolder(QDir(parent).filePath(QFileInfo(bundle).fileName()))));
     });
     connect(edit, &QLineEdit::textEdited, problem, &QLabel::hide);
     connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);

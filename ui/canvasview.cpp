@@ -43,9 +43,7 @@ void drawPill(QPainter &painter, const QRectF &rect, const QColor &fill, const Q
 } // namespace
 
 CanvasView::CanvasView(QWidget *parent)
-    : QWidget(parent)
-    , m_draftText(tr("Draft — waiting for the final image"))
-    , m_emptyText(tr("No image selected"))
+    : QWidget(parent), m_draftText(tr("Draft — waiting for the final image")), m_emptyText(tr("No image selected"))
 {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
@@ -62,10 +60,11 @@ CanvasView::CanvasView(QWidget *parent)
         m_antsPhase = (m_antsPhase + 1) % 8;
         update();
     });
-    setAccessibleDescription(tr("Shows the selected image. Scroll to zoom, drag to pan, double-click to switch between fit and 100 %."));
+    setAccessibleDescription(
+        tr("Shows the selected image. Scroll to zoom, drag to pan, double-click to switch between fit and 100 %."));
 
     auto makeAction = [this](const QString &icon, const QString &text, const QString &tip,
-                             const QList<QKeySequence> &keys, void (CanvasView::*slot)()) {
+                          const QList<QKeySequence> &keys, void (CanvasView::*slot)()) {
         auto *a = new QAction(themeIcon(icon), text, this);
         a->setToolTip(tip);
         a->setStatusTip(tip);
@@ -76,15 +75,14 @@ CanvasView::CanvasView(QWidget *parent)
         return a;
     };
     m_zoomInAction = makeAction(QStringLiteral("zoom-in"), tr("Zoom In"), tr("Zoom in (Ctrl++)"),
-                                {QKeySequence(Qt::CTRL | Qt::Key_Plus), QKeySequence(Qt::CTRL | Qt::Key_Equal)},
-                                &CanvasView::zoomIn);
+        {QKeySequence(Qt::CTRL | Qt::Key_Plus), QKeySequence(Qt::CTRL | Qt::Key_Equal)}, &CanvasView::zoomIn);
     m_zoomOutAction = makeAction(QStringLiteral("zoom-out"), tr("Zoom Out"), tr("Zoom out (Ctrl+−)"),
-                                 {QKeySequence(Qt::CTRL | Qt::Key_Minus)}, &CanvasView::zoomOut);
-    m_zoomFitAction = makeAction(QStringLiteral("zoom-fit"), tr("Fit to Window"), tr("Fit the whole image in the view (Ctrl+0)"),
-                                 {QKeySequence(Qt::CTRL | Qt::Key_0)}, &CanvasView::zoomToFit);
+        {QKeySequence(Qt::CTRL | Qt::Key_Minus)}, &CanvasView::zoomOut);
+    m_zoomFitAction = makeAction(QStringLiteral("zoom-fit"), tr("Fit to Window"),
+        tr("Fit the whole image in the view (Ctrl+0)"), {QKeySequence(Qt::CTRL | Qt::Key_0)}, &CanvasView::zoomToFit);
     m_zoomActualAction = makeAction(QStringLiteral("zoom-100"), tr("Actual Size"),
-                                    tr("Show the image at 100 %: one image pixel per screen pixel (Ctrl+1)"),
-                                    {QKeySequence(Qt::CTRL | Qt::Key_1)}, &CanvasView::zoomToActualSize);
+        tr("Show the image at 100 %: one image pixel per screen pixel (Ctrl+1)"), {QKeySequence(Qt::CTRL | Qt::Key_1)},
+        &CanvasView::zoomToActualSize);
     m_zoomFitAction->setCheckable(true);
     m_zoomFitAction->setChecked(true);
 
@@ -172,7 +170,8 @@ double CanvasView::fitZoom() const
     if (m_draft && !m_image.isNull() && !size().isEmpty()) {
         // A draft is a small preview of a full-size picture: show it as large as the final.
         const double dpr = devicePixelRatioF();
-        return std::clamp(std::min(width() * dpr / m_image.width(), height() * dpr / m_image.height()), kMinZoom, kMaxZoom);
+        return std::clamp(
+            std::min(width() * dpr / m_image.width(), height() * dpr / m_image.height()), kMinZoom, kMaxZoom);
     }
     return fitZoomFor(m_image.size(), QSizeF(size()), devicePixelRatioF());
 }
@@ -387,13 +386,12 @@ void CanvasView::startRescale()
     m_rescalePendingZoom = m_zoom;
     m_rescalePendingGeneration = m_imageGeneration;
     const QImage source = m_image; // implicitly shared: the worker reads, nobody writes
-    m_rescaleWatcher.setFuture(QtConcurrent::run([source, target] {
-        return source.scaled(target, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
-    }));
+    m_rescaleWatcher.setFuture(QtConcurrent::run(
+        [source, target] { return source.scaled(target, Qt::IgnoreAspectRatio, Qt::SmoothTransformation); }));
 }
 
-void CanvasView::drawPixmapScaled(QPainter &painter, const QRectF &target, const QPixmap &pixmap,
-                                  const QPixmap &prescaled) const
+void CanvasView::drawPixmapScaled(
+    QPainter &painter, const QRectF &target, const QPixmap &pixmap, const QPixmap &prescaled) const
 {
     if (!prescaled.isNull()) {
         painter.setRenderHint(QPainter::SmoothPixmapTransform, true);
@@ -428,7 +426,8 @@ void CanvasView::paintEvent(QPaintEvent *)
 
 bool CanvasView::canSelect() const
 {
-    return m_selection && !m_selection->isNull() && !m_draft && !m_image.isNull() && m_selection->size() == m_image.size();
+    return m_selection && !m_selection->isNull() && !m_draft && !m_image.isNull()
+        && m_selection->size() == m_image.size();
 }
 
 void CanvasView::setSelectionMask(SelectionMask *mask)
@@ -465,7 +464,7 @@ void CanvasView::paintSelection(QPainter &painter, const QRectF &target)
     if (!canSelect())
         return;
     const bool painting = m_gesture.isActive()
-                          && (m_gesture.tool() == SelectionTool::Brush || m_gesture.tool() == SelectionTool::Eraser);
+        && (m_gesture.tool() == SelectionTool::Brush || m_gesture.tool() == SelectionTool::Eraser);
     m_overlay.paint(painter, target, *m_selection, m_antsPhase, !painting);
     const QTransform toWidget = QTransform::fromTranslate(target.left(), target.top())
                                     .scale(target.width() / m_image.width(), target.height() / m_image.height());
@@ -504,7 +503,9 @@ void CanvasView::paintEmptyState(QPainter &painter)
     const QFont detailFont = font();
     const QRect area = rect().adjusted(24, 0, -24, 0);
     const QRect titleRect = QFontMetrics(titleFont).boundingRect(area, Qt::AlignCenter | Qt::TextWordWrap, title);
-    const QRect detailRect = detail.isEmpty() ? QRect() : QFontMetrics(detailFont).boundingRect(area, Qt::AlignCenter | Qt::TextWordWrap, detail);
+    const QRect detailRect = detail.isEmpty()
+        ? QRect()
+        : QFontMetrics(detailFont).boundingRect(area, Qt::AlignCenter | Qt::TextWordWrap, detail);
     const int iconSize = 48;
     const int gap = 12;
     const int total = iconSize + gap + titleRect.height() + (detail.isEmpty() ? 0 : 6 + detailRect.height());
@@ -517,12 +518,14 @@ void CanvasView::paintEmptyState(QPainter &painter)
     painter.setOpacity(0.8);
     painter.setPen(text);
     painter.setFont(titleFont);
-    painter.drawText(QRect(area.left(), y, area.width(), titleRect.height()), Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, title);
+    painter.drawText(QRect(area.left(), y, area.width(), titleRect.height()),
+        Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, title);
     y += titleRect.height() + 6;
     if (!detail.isEmpty()) {
         painter.setOpacity(0.6);
         painter.setFont(detailFont);
-        painter.drawText(QRect(area.left(), y, area.width(), detailRect.height()), Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, detail);
+        painter.drawText(QRect(area.left(), y, area.width(), detailRect.height()),
+            Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, detail);
     }
     painter.restore();
 }
@@ -667,11 +670,21 @@ void CanvasView::keyPressEvent(QKeyEvent *event)
     // otherwise they go to the parent (e.g. the timeline's chain navigation).
     QPointF step;
     switch (event->key()) {
-    case Qt::Key_Left: step = QPointF(1, 0); break;
-    case Qt::Key_Right: step = QPointF(-1, 0); break;
-    case Qt::Key_Up: step = QPointF(0, 1); break;
-    case Qt::Key_Down: step = QPointF(0, -1); break;
-    default: QWidget::keyPressEvent(event); return;
+    case Qt::Key_Left:
+        step = QPointF(1, 0);
+        break;
+    case Qt::Key_Right:
+        step = QPointF(-1, 0);
+        break;
+    case Qt::Key_Up:
+        step = QPointF(0, 1);
+        break;
+    case Qt::Key_Down:
+        step = QPointF(0, -1);
+        break;
+    default:
+        QWidget::keyPressEvent(event);
+        return;
     }
     if (!canPan() || (event->modifiers() & ~(Qt::ShiftModifier | Qt::KeypadModifier))) {
         event->ignore();

@@ -131,7 +131,8 @@ protected:
     /** Logical pixels per image pixel. */
     double scale() const;
     /** Which pixmap to draw for the current zoom (a pre-scaled one when ready). */
-    void drawPixmapScaled(QPainter &painter, const QRectF &target, const QPixmap &pixmap, const QPixmap &prescaled) const;
+    void drawPixmapScaled(
+        QPainter &painter, const QRectF &target, const QPixmap &pixmap, const QPixmap &prescaled) const;
 
     void paintEvent(QPaintEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;

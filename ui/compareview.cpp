@@ -29,11 +29,11 @@ namespace nb2 {
 class SwipeCanvas : public CanvasView
 {
 public:
-    explicit SwipeCanvas(QWidget *parent)
-        : CanvasView(parent)
+    explicit SwipeCanvas(QWidget *parent) : CanvasView(parent)
     {
         setAccessibleName(CompareView::tr("Swipe comparison"));
-        setAccessibleDescription(CompareView::tr("Drag the divider, or press Left and Right, to reveal one image over the other."));
+        setAccessibleDescription(
+            CompareView::tr("Drag the divider, or press Left and Right, to reveal one image over the other."));
     }
 
     void setRightImage(const QImage &image)
@@ -109,7 +109,7 @@ protected:
         }
         if (!isPanning() && hasImage())
             setCursor(std::abs(event->position().x() - dividerX()) <= kGrab ? Qt::SplitHCursor
-                      : canPan()                                            ? Qt::OpenHandCursor
+                    : canPan()                                              ? Qt::OpenHandCursor
                                                                             : Qt::ArrowCursor);
         CanvasView::mouseMoveEvent(event);
     }
@@ -212,8 +212,7 @@ QLabel *makeCaption(QWidget *parent)
 
 } // namespace
 
-CompareView::CompareView(QWidget *parent)
-    : QWidget(parent)
+CompareView::CompareView(QWidget *parent) : QWidget(parent)
 {
     setAccessibleName(tr("Compare view"));
 
@@ -234,9 +233,12 @@ CompareView::CompareView(QWidget *parent)
         m_modeGroup->addButton(b, int(mode));
         bar->addWidget(b);
     };
-    addMode(Mode::SideBySide, QStringLiteral("side-by-side"), tr("Side by Side"), tr("Show both images next to each other, zoomed and panned together"));
-    addMode(Mode::Swipe, QStringLiteral("swipe"), tr("Swipe"), tr("Lay one image over the other and drag the divider between them"));
-    addMode(Mode::Difference, QStringLiteral("difference"), tr("Difference"), tr("Show where the images differ: black is identical, bright is changed"));
+    addMode(Mode::SideBySide, QStringLiteral("side-by-side"), tr("Side by Side"),
+        tr("Show both images next to each other, zoomed and panned together"));
+    addMode(Mode::Swipe, QStringLiteral("swipe"), tr("Swipe"),
+        tr("Lay one image over the other and drag the divider between them"));
+    addMode(Mode::Difference, QStringLiteral("difference"), tr("Difference"),
+        tr("Show where the images differ: black is identical, bright is changed"));
     m_modeGroup->button(int(Mode::SideBySide))->setChecked(true);
     connect(m_modeGroup, &QButtonGroup::idClicked, this, [this](int id) { setMode(Mode(id)); });
 
@@ -265,7 +267,8 @@ CompareView::CompareView(QWidget *parent)
     m_rawButton->setObjectName(QStringLiteral("rawCompareToggle"));
     m_rawButton->setText(tr("Raw ↔ composite"));
     m_rawButton->setCheckable(true);
-    m_rawButton->setToolTip(tr("Compare the image the server sent with the composite the app stored (your protected pixels put back)"));
+    m_rawButton->setToolTip(
+        tr("Compare the image the server sent with the composite the app stored (your protected pixels put back)"));
     m_rawButton->setAccessibleName(tr("Compare the raw server image with the composite"));
     m_rawButton->hide();
     connect(m_rawButton, &QToolButton::toggled, this, &CompareView::rawCompareToggled);
@@ -357,18 +360,19 @@ void CompareView::styleSegments()
     const QPalette pal = palette();
     const int r = ThemeMetrics::kRadius - 2;
     auto sheet = [&](int left, int right, bool joinLeft) {
-        return QStringLiteral("QToolButton { border: 1px solid %1; border-top-left-radius: %2px; border-bottom-left-radius: %2px;"
-                              " border-top-right-radius: %3px; border-bottom-right-radius: %3px; background: %4; color: %5;"
-                              " padding: 3px 10px; margin: 0px; %6 }"
-                              "QToolButton:hover { background: %7; }"
-                              "QToolButton:checked { background: %8; color: %9; border-color: %8; }")
+        return QStringLiteral(
+            "QToolButton { border: 1px solid %1; border-top-left-radius: %2px; border-bottom-left-radius: %2px;"
+            " border-top-right-radius: %3px; border-bottom-right-radius: %3px; background: %4; color: %5;"
+            " padding: 3px 10px; margin: 0px; %6 }"
+            "QToolButton:hover { background: %7; }"
+            "QToolButton:checked { background: %8; color: %9; border-color: %8; }")
             .arg(pal.color(QPalette::Mid).name())
             .arg(left)
             .arg(right)
             .arg(pal.color(QPalette::Button).name(), pal.color(QPalette::ButtonText).name(),
-                 joinLeft ? QStringLiteral("border-left: none;") : QString(),
-                 pal.color(QPalette::Button).lighter(115).name(), pal.color(QPalette::Highlight).name(),
-                 pal.color(QPalette::HighlightedText).name());
+                joinLeft ? QStringLiteral("border-left: none;") : QString(),
+                pal.color(QPalette::Button).lighter(115).name(), pal.color(QPalette::Highlight).name(),
+                pal.color(QPalette::HighlightedText).name());
     };
     const QList<QAbstractButton *> buttons = m_modeGroup->buttons();
     for (int i = 0; i < buttons.size(); ++i) {
@@ -403,7 +407,8 @@ void CompareView::setImages(const QImage &left, const QImage &right)
     m_diffDirty = true;
     m_difference = {};
     m_diffView->clear();
-    m_diffView->setEmptyText(left.isNull() || right.isNull() ? tr("Choose two frames to compare") : tr("Computing the difference…"));
+    m_diffView->setEmptyText(
+        left.isNull() || right.isNull() ? tr("Choose two frames to compare") : tr("Computing the difference…"));
     updateDifferenceSummary();
     if (m_mode == Mode::Difference)
         startDifference();
@@ -413,9 +418,11 @@ void CompareView::setHeatmap(const QImage &heatmap)
 {
     m_heatmap = heatmap;
     m_heatButton->setEnabled(!heatmap.isNull());
-    m_heatButton->setVisible(m_mode != Mode::Difference && !heatmap.isNull()); // only takes room when it has something to show
-    m_heatButton->setToolTip(heatmap.isNull() ? tr("No drift heatmap: it is measured for an edit against its parent")
-                                              : tr("Lay the drift heatmap over the edited image: red to yellow is where the edit changed it"));
+    m_heatButton->setVisible(
+        m_mode != Mode::Difference && !heatmap.isNull()); // only takes room when it has something to show
+    m_heatButton->setToolTip(heatmap.isNull()
+            ? tr("No drift heatmap: it is measured for an edit against its parent")
+            : tr("Lay the drift heatmap over the edited image: red to yellow is where the edit changed it"));
     applyRightImage();
 }
 
@@ -441,9 +448,18 @@ void CompareView::setRawCompareAvailable(bool available)
     }
 }
 
-bool CompareView::isRawCompareAvailable() const { return !m_rawButton->isHidden(); }
-bool CompareView::isRawCompare() const { return m_rawButton->isChecked(); }
-void CompareView::setRawCompare(bool on) { m_rawButton->setChecked(on); }
+bool CompareView::isRawCompareAvailable() const
+{
+    return !m_rawButton->isHidden();
+}
+bool CompareView::isRawCompare() const
+{
+    return m_rawButton->isChecked();
+}
+void CompareView::setRawCompare(bool on)
+{
+    m_rawButton->setChecked(on);
+}
 
 void CompareView::applyRightImage()
 {
@@ -634,7 +650,8 @@ void CompareView::updateCaptions()
     m_leftCaption->setToolTip(m_leftLabel);
     m_rightCaption->setToolTip(m_rightLabel);
     m_leftView->setAccessibleName(m_leftLabel.isEmpty() ? tr("Left image") : tr("Left image: %1").arg(m_leftLabel));
-    m_rightView->setAccessibleName(m_rightLabel.isEmpty() ? tr("Right image") : tr("Right image: %1").arg(m_rightLabel));
+    m_rightView->setAccessibleName(
+        m_rightLabel.isEmpty() ? tr("Right image") : tr("Right image: %1").arg(m_rightLabel));
     m_swipeView->setLabels(m_leftLabel, m_rightLabel);
 }
 
@@ -662,11 +679,15 @@ void CompareView::updateDifferenceSummary()
     } else {
         text = tr("%1 % of pixels changed · mean difference %2 %")
                    .arg(QString::number(s.changedFraction * 100.0, 'f', 1),
-                        QString::number(s.meanDifference * 100.0, 'f', 1));
+                       QString::number(s.meanDifference * 100.0, 'f', 1));
     }
     if (s.resized)
-        text += QLatin1String(" · ") + tr("sizes differ (%1×%2 vs %3×%4): the right image was scaled to the left's size")
-                                           .arg(m_left.width()).arg(m_left.height()).arg(m_right.width()).arg(m_right.height());
+        text += QLatin1String(" · ")
+            + tr("sizes differ (%1×%2 vs %3×%4): the right image was scaled to the left's size")
+                  .arg(m_left.width())
+                  .arg(m_left.height())
+                  .arg(m_right.width())
+                  .arg(m_right.height());
     m_summary->setText(text);
     m_summary->setToolTip(text);
 }

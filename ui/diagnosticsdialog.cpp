@@ -28,8 +28,7 @@ DiagnosticsInfo DiagnosticsInfo::fromConfig(const ClientConfig &config)
     return info;
 }
 
-DiagnosticsDialog::DiagnosticsDialog(const DiagnosticsInfo &info, QWidget *parent)
-    : QDialog(parent)
+DiagnosticsDialog::DiagnosticsDialog(const DiagnosticsInfo &info, QWidget *parent) : QDialog(parent)
 {
     qRegisterMetaType<ConnectionCheckResult>();
     setWindowTitle(tr("Diagnostics"));
@@ -43,7 +42,8 @@ DiagnosticsDialog::DiagnosticsDialog(const DiagnosticsInfo &info, QWidget *paren
     auto *testBox = new QGroupBox(tr("Connection"), this);
     m_testButton = new QPushButton(themeIcon(QStringLiteral("connection")), tr("&Test Connection"), testBox);
     m_testButton->setObjectName(QStringLiteral("testConnectionButton"));
-    m_testButton->setToolTip(tr("Ask the server for an interaction that cannot exist: a “not found” answer proves the endpoint is reachable and the key is accepted"));
+    m_testButton->setToolTip(tr("Ask the server for an interaction that cannot exist: a “not found” answer proves the "
+                                "endpoint is reachable and the key is accepted"));
     m_testButton->setAccessibleName(tr("Test connection"));
     m_testButton->setEnabled(false);
     connect(m_testButton, &QPushButton::clicked, this, &DiagnosticsDialog::testConnection);
@@ -73,7 +73,8 @@ DiagnosticsDialog::DiagnosticsDialog(const DiagnosticsInfo &info, QWidget *paren
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
     auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(ThemeMetrics::kMargin + 4, ThemeMetrics::kMargin + 4, ThemeMetrics::kMargin + 4, ThemeMetrics::kMargin);
+    layout->setContentsMargins(
+        ThemeMetrics::kMargin + 4, ThemeMetrics::kMargin + 4, ThemeMetrics::kMargin + 4, ThemeMetrics::kMargin);
     layout->setSpacing(ThemeMetrics::kSectionSpacing - 4);
     layout->addWidget(infoBox);
     layout->addWidget(testBox);
@@ -92,7 +93,7 @@ DiagnosticsDialog::DiagnosticsDialog(const DiagnosticsInfo &info, QWidget *paren
             text += QLatin1Char('\n') + tr("Answered in %1 ms.").arg(m_last.elapsedMs);
         m_status->setText(text);
         m_statusIcon->setPixmap(themeIcon(m_last.ok ? QStringLiteral("connection") : QStringLiteral("error"),
-                                          themeColor(m_last.ok ? ThemeColor::Success : ThemeColor::Error))
+            themeColor(m_last.ok ? ThemeColor::Success : ThemeColor::Error))
                                     .pixmap(QSize(16, 16), devicePixelRatioF()));
         Q_EMIT connectionChecked(m_last);
     });
@@ -152,12 +153,14 @@ QList<QPair<QString, QString>> DiagnosticsDialog::rows() const
     r.append({tr("API key"), key});
     if (!m_info.keyStorage.isEmpty())
         r.append({tr("Stored key"), m_info.keyStorage});
-    r.append({tr("Backend"), m_info.demoBackend ? tr("Demo (built-in fake server; images are synthetic)") : tr("Gemini Interactions API")});
+    r.append({tr("Backend"),
+        m_info.demoBackend ? tr("Demo (built-in fake server; images are synthetic)") : tr("Gemini Interactions API")});
     r.append({tr("Model"), m_info.model});
     r.append({tr("Endpoint"), m_info.baseUrl});
     r.append({tr("API version"), m_info.apiVersion});
     QString levels = m_info.thinkingLevels.isEmpty() ? tr("unknown") : m_info.thinkingLevels.join(QLatin1String(", "));
-    levels += m_info.thinkingLevelsLearned ? tr(" (learned from the server)") : tr(" (built-in default, not yet confirmed by the server)");
+    levels += m_info.thinkingLevelsLearned ? tr(" (learned from the server)")
+                                           : tr(" (built-in default, not yet confirmed by the server)");
     r.append({tr("Thinking levels"), levels});
     if (!m_info.sessionsFolder.isEmpty())
         r.append({tr("Sessions folder"), m_info.sessionsFolder});
@@ -205,11 +208,12 @@ QString DiagnosticsDialog::reportText() const
         out += name + QLatin1String(": ") + value + QLatin1Char('\n');
     if (m_hasResult)
         out += tr("Connection test") + QLatin1String(": ") + m_last.summary
-             + (m_last.detail.isEmpty() ? QString() : QLatin1String(" — ") + m_last.detail) + QLatin1Char('\n');
+            + (m_last.detail.isEmpty() ? QString() : QLatin1String(" — ") + m_last.detail) + QLatin1Char('\n');
     return out;
 }
 
-ConnectionCheckResult DiagnosticsDialog::interpretProbe(int errorKind, int httpStatus, const QString &message, qint64 elapsedMs)
+ConnectionCheckResult DiagnosticsDialog::interpretProbe(
+    int errorKind, int httpStatus, const QString &message, qint64 elapsedMs)
 {
     ConnectionCheckResult r;
     r.httpStatus = httpStatus;

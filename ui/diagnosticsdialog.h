@@ -17,9 +17,9 @@ struct ClientConfig;
 
 /** What the diagnostics dialog shows; the app fills it (the dialog looks nothing up itself). */
 struct DiagnosticsInfo {
-    ApiKey apiKey;                 // only masked() and source() are ever shown
-    QString keyStorage;            // where a stored key lives ("desktop keychain", "~/gemini.key"), optional
-    bool demoBackend = false;      // running against the built-in fake server
+    ApiKey apiKey;            // only masked() and source() are ever shown
+    QString keyStorage;       // where a stored key lives ("desktop keychain", "~/gemini.key"), optional
+    bool demoBackend = false; // running against the built-in fake server
     QString model;
     QString baseUrl;
     QString apiVersion;
@@ -27,8 +27,8 @@ struct DiagnosticsInfo {
     bool thinkingLevelsLearned = false; // false: the built-in guess, not yet confirmed by the server
     QString sessionsFolder;
     QString appVersion = QStringLiteral(NB2_VERSION);
-    QString qtVersion;             // empty: qVersion() of the running library
-    QString opensslVersion;        // from core (the app passes it); empty: shown as unknown
+    QString qtVersion;      // empty: qVersion() of the running library
+    QString opensslVersion; // from core (the app passes it); empty: shown as unknown
 
     /** Model, endpoint, version and key from a client config. */
     static DiagnosticsInfo fromConfig(const ClientConfig &config);
@@ -37,8 +37,8 @@ struct DiagnosticsInfo {
 /** The outcome of "Test connection". */
 struct ConnectionCheckResult {
     bool ok = false;
-    QString summary;   // one line: "Connected — the key was accepted"
-    QString detail;    // the server's words or the transport error
+    QString summary; // one line: "Connected — the key was accepted"
+    QString detail;  // the server's words or the transport error
     int httpStatus = 0;
     qint64 elapsedMs = 0;
 };
@@ -72,7 +72,8 @@ public:
      * 404 means the endpoint is reachable and the key was accepted.
      */
     static ConnectionCheck clientCheck(const ClientConfig &config);
-    static ConnectionCheckResult interpretProbe(int errorKind, int httpStatus, const QString &message, qint64 elapsedMs);
+    static ConnectionCheckResult interpretProbe(
+        int errorKind, int httpStatus, const QString &message, qint64 elapsedMs);
 
     /** Everything shown, as plain text; contains the key only masked. */
     QString reportText() const;

@@ -12,9 +12,13 @@
 namespace nb2 {
 
 DriftWatch::DriftWatch(SessionController *session, FrameSelection *selection, ImageStage *stage,
-                       NoticePresenter *notices, PrecisionRunner *precision, QObject *parent)
-    : QObject(parent), m_session(session), m_selection(selection), m_stage(stage), m_notices(notices),
-      m_finisher(new EditFinisher(session, this))
+    NoticePresenter *notices, PrecisionRunner *precision, QObject *parent)
+    : QObject(parent)
+    , m_session(session)
+    , m_selection(selection)
+    , m_stage(stage)
+    , m_notices(notices)
+    , m_finisher(new EditFinisher(session, this))
 {
     connect(m_finisher, &EditFinisher::finished, this, &DriftWatch::onFinished);
     if (precision) {
@@ -25,7 +29,7 @@ DriftWatch::DriftWatch(SessionController *session, FrameSelection *selection, Im
     connect(m_finisher, &EditFinisher::failed, this, [this](const QString &frameId, const Error &error) {
         m_notices->status(tr("Could not measure how much %1 changed: %2")
                               .arg(m_selection->label(frameId), NoticePresenter::describe(error)),
-                          8000);
+            8000);
     });
 }
 

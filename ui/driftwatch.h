@@ -28,7 +28,7 @@ public:
      * finisher then leaves those frames to it, and the watch reports its readings too.
      */
     DriftWatch(SessionController *session, FrameSelection *selection, ImageStage *stage, NoticePresenter *notices,
-               PrecisionRunner *precision = nullptr, QObject *parent = nullptr);
+        PrecisionRunner *precision = nullptr, QObject *parent = nullptr);
 
     EditFinisher *finisher() const { return m_finisher; }
     /** The warning for a measured frame (empty when it needs none); label names the frame ("#3"). */

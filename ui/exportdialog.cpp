@@ -26,8 +26,8 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
-#include <QToolButton>
 #include <QTableWidget>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
@@ -85,10 +85,8 @@ bool isDirEmpty(const QString &path)
 } // namespace
 
 ExportDialog::ExportDialog(const ExportSession &session, const QStringList &selectedFrameIds,
-                           const QString &currentBranchHeadId, QWidget *parent)
-    : QDialog(parent)
-    , m_session(session)
-    , m_branchHead(currentBranchHeadId)
+    const QString &currentBranchHeadId, QWidget *parent)
+    : QDialog(parent), m_session(session), m_branchHead(currentBranchHeadId)
 {
     // Only selected frames the session knows (a trashed or stale id would fail the export).
     for (const QString &id : selectedFrameIds) {
@@ -109,10 +107,9 @@ ExportDialog::ExportDialog(const ExportSession &session, const QStringList &sele
 }
 
 ExportDialog::ExportDialog(const FrameGraph &graph, const QString &sessionDir, const QStringList &selectedFrameIds,
-                           const QString &currentBranchHeadId, QWidget *parent)
+    const QString &currentBranchHeadId, QWidget *parent)
     : ExportDialog(ExportSession::fromGraph(graph, sessionDir), selectedFrameIds, currentBranchHeadId, parent)
-{
-}
+{}
 
 ExportDialog::~ExportDialog()
 {
@@ -160,17 +157,21 @@ bool ExportDialog::isScopeAvailable(ScopeChoice scope) const
 ExportScope ExportDialog::scopeFor(ScopeChoice scope) const
 {
     switch (scope) {
-    case ScopeChoice::Session: return ExportScope::session();
-    case ScopeChoice::Branch: return ExportScope::ofBranch(m_branchHead);
-    case ScopeChoice::Selected: return ExportScope::ofFrames(m_selected);
+    case ScopeChoice::Session:
+        return ExportScope::session();
+    case ScopeChoice::Branch:
+        return ExportScope::ofBranch(m_branchHead);
+    case ScopeChoice::Selected:
+        return ExportScope::ofFrames(m_selected);
     }
     return ExportScope::session();
 }
 
 int ExportDialog::scopeFrameCount(ScopeChoice scope) const
 {
-    if (scope != ScopeChoice::Session && ((scope == ScopeChoice::Branch && m_branchHead.isEmpty())
-                                          || (scope == ScopeChoice::Selected && m_selected.isEmpty())))
+    if (scope != ScopeChoice::Session
+        && ((scope == ScopeChoice::Branch && m_branchHead.isEmpty())
+            || (scope == ScopeChoice::Selected && m_selected.isEmpty())))
         return 0;
     const ExportRequest r = request(); // includeFailed is already false where the format drops them
     const auto frames = m_session.select(scopeFor(scope), r.includeFailed || r.format == ExportFormat::Bundle);
@@ -185,11 +186,16 @@ bool ExportDialog::choiceIsFolder(Choice choice) const
 QString ExportDialog::suffixFor(Choice choice) const
 {
     switch (choice) {
-    case Choice::HtmlPage: return QStringLiteral("-html");
-    case Choice::HtmlSingleFile: return QStringLiteral(".html");
-    case Choice::Bundle: return QStringLiteral(".nb2session");
-    case Choice::ContactSheet: return QStringLiteral("-sheet.png");
-    case Choice::Frames: return QStringLiteral("-frames");
+    case Choice::HtmlPage:
+        return QStringLiteral("-html");
+    case Choice::HtmlSingleFile:
+        return QStringLiteral(".html");
+    case Choice::Bundle:
+        return QStringLiteral(".nb2session");
+    case Choice::ContactSheet:
+        return QStringLiteral("-sheet.png");
+    case Choice::Frames:
+        return QStringLiteral("-frames");
     }
     return {};
 }
@@ -198,8 +204,8 @@ QString ExportDialog::defaultOutputPath(Choice choice) const
 {
     // Beside the session folder (the sessions folder), never inside it: an export inside
     // the session would end up in the next bundle.
-    const QString parent = m_session.sessionDir.isEmpty() ? QDir::homePath()
-                                                          : QFileInfo(m_session.sessionDir).absolutePath();
+    const QString parent
+        = m_session.sessionDir.isEmpty() ? QDir::homePath() : QFileInfo(m_session.sessionDir).absolutePath();
     QString title = m_session.title.trimmed();
     if (title.isEmpty())
         title = tr("session");
@@ -223,11 +229,26 @@ void ExportDialog::setOutputPath(const QString &path)
     m_output->setText(path);
 }
 
-void ExportDialog::setStripPrompts(bool on) { m_stripPrompts->setChecked(on); }
-void ExportDialog::setStripIds(bool on) { m_stripIds->setChecked(on); }
-void ExportDialog::setStripCost(bool on) { m_stripCost->setChecked(on); }
-void ExportDialog::setIncludeFailed(bool on) { m_includeFailed->setChecked(on); }
-void ExportDialog::setCopyImages(bool on) { m_copyImages->setChecked(on); }
+void ExportDialog::setStripPrompts(bool on)
+{
+    m_stripPrompts->setChecked(on);
+}
+void ExportDialog::setStripIds(bool on)
+{
+    m_stripIds->setChecked(on);
+}
+void ExportDialog::setStripCost(bool on)
+{
+    m_stripCost->setChecked(on);
+}
+void ExportDialog::setIncludeFailed(bool on)
+{
+    m_includeFailed->setChecked(on);
+}
+void ExportDialog::setCopyImages(bool on)
+{
+    m_copyImages->setChecked(on);
+}
 
 ExportRequest ExportDialog::request() const
 {
@@ -235,10 +256,18 @@ ExportRequest ExportDialog::request() const
     const Choice c = choice();
     switch (c) {
     case Choice::HtmlPage:
-    case Choice::HtmlSingleFile: r.format = ExportFormat::Html; break;
-    case Choice::Bundle: r.format = ExportFormat::Bundle; break;
-    case Choice::ContactSheet: r.format = ExportFormat::Sheet; break;
-    case Choice::Frames: r.format = ExportFormat::Frames; break;
+    case Choice::HtmlSingleFile:
+        r.format = ExportFormat::Html;
+        break;
+    case Choice::Bundle:
+        r.format = ExportFormat::Bundle;
+        break;
+    case Choice::ContactSheet:
+        r.format = ExportFormat::Sheet;
+        break;
+    case Choice::Frames:
+        r.format = ExportFormat::Frames;
+        break;
     }
     r.singleFile = c == Choice::HtmlSingleFile;
     r.scope = c == Choice::Bundle ? ExportScope::session() : scopeFor(scopeChoice());
@@ -249,7 +278,8 @@ ExportRequest ExportDialog::request() const
     r.stripPrompts = c != Choice::Bundle && m_stripPrompts->isChecked();
     r.stripIds = (c != Choice::Bundle && c != Choice::ContactSheet) && m_stripIds->isChecked();
     r.stripCost = r.format == ExportFormat::Html && m_stripCost->isChecked();
-    r.includeFailed = (r.format == ExportFormat::Html || r.format == ExportFormat::Sheet) && m_includeFailed->isChecked();
+    r.includeFailed
+        = (r.format == ExportFormat::Html || r.format == ExportFormat::Sheet) && m_includeFailed->isChecked();
     r.linkImages = c == Choice::HtmlPage && !m_copyImages->isChecked();
     // The dialog says "A file with this name exists and will be replaced" before Export is
     // pressed: pressing it is the user's consent. Links, FIFOs and devices are refused anyway.
@@ -271,7 +301,8 @@ QString ExportDialog::validationError() const
         if (info.exists() && !info.isDir())
             return tr("A file named %1 exists; this format writes a folder. Choose another name.").arg(info.fileName());
         if (info.isDir() && !isDirEmpty(path))
-            return tr("The folder %1 is not empty. Choose a new or empty folder so the export does not mix with other files.")
+            return tr(
+                "The folder %1 is not empty. Choose a new or empty folder so the export does not mix with other files.")
                 .arg(info.fileName());
     } else if (info.isDir()) {
         return tr("%1 is a folder; this format writes one file. Choose a file name.").arg(info.fileName());
@@ -294,13 +325,15 @@ void ExportDialog::onFormatChanged()
         m_formatNote->setText(tr("One self-contained .html file with the images inline, easy to send."));
         break;
     case Choice::Bundle:
-        m_formatNote->setText(tr("The whole session, lossless: every image byte-identical. NB2Lite and the CLI can open it again."));
+        m_formatNote->setText(
+            tr("The whole session, lossless: every image byte-identical. NB2Lite and the CLI can open it again."));
         break;
     case Choice::ContactSheet:
         m_formatNote->setText(tr("One PNG with the frames in order and short captions."));
         break;
     case Choice::Frames:
-        m_formatNote->setText(tr("The pictures as files with readable names (03-add-a-lantern.jpg), each carrying its provenance."));
+        m_formatNote->setText(
+            tr("The pictures as files with readable names (03-add-a-lantern.jpg), each carrying its provenance."));
         break;
     }
 
@@ -345,13 +378,13 @@ void ExportDialog::updateScopeCounts()
 
     const bool bundle = choice() == Choice::Bundle;
     m_scopeBranch->setToolTip(bundle ? tr("A bundle always holds the whole session")
-                              : m_branchHead.isEmpty() ? tr("No current frame: select a frame in the timeline first")
-                                                       : tr("The current frame and its ancestors, root first"));
+            : m_branchHead.isEmpty() ? tr("No current frame: select a frame in the timeline first")
+                                     : tr("The current frame and its ancestors, root first"));
     m_scopeSelected->setToolTip(bundle ? tr("A bundle always holds the whole session")
-                                : m_selected.isEmpty() ? tr("No frames are selected in the timeline")
-                                                       : tr("Only the frames selected in the timeline"));
-    m_scopeNote->setText(bundle ? tr("A bundle always holds the whole session, so it can be opened again without loss.")
-                                : QString());
+            : m_selected.isEmpty()     ? tr("No frames are selected in the timeline")
+                                       : tr("Only the frames selected in the timeline"));
+    m_scopeNote->setText(
+        bundle ? tr("A bundle always holds the whole session, so it can be opened again without loss.") : QString());
     m_scopeNote->setVisible(bundle);
 }
 
@@ -368,25 +401,27 @@ void ExportDialog::updateState()
         m_includeFailed->setEnabled(c == Choice::HtmlPage || c == Choice::HtmlSingleFile || c == Choice::ContactSheet);
         m_copyImages->setEnabled(c == Choice::HtmlPage);
     }
-    m_stripPrompts->setToolTip(bundle ? tr("A bundle is a lossless copy of the session: nothing is stripped")
-                                      : tr("Leave prompts and the model's text out of the export and of the images' provenance record"));
+    m_stripPrompts->setToolTip(bundle
+            ? tr("A bundle is a lossless copy of the session: nothing is stripped")
+            : tr("Leave prompts and the model's text out of the export and of the images' provenance record"));
     m_stripIds->setToolTip(bundle ? tr("A bundle is a lossless copy of the session: nothing is stripped")
-                           : c == Choice::ContactSheet ? tr("Contact sheet captions carry no ids")
-                                                       : tr("Leave frame ids, interaction ids and the parent image hash out. "
-                                                            "Without an interaction id an imported image cannot continue its chain on the server."));
+            : c == Choice::ContactSheet
+            ? tr("Contact sheet captions carry no ids")
+            : tr("Leave frame ids, interaction ids and the parent image hash out. "
+                 "Without an interaction id an imported image cannot continue its chain on the server."));
     m_includeFailed->setToolTip(m_includeFailed->isEnabled()
-                                    ? tr("Show turns that failed, with their error message")
-                                    : tr("Only the HTML history and the contact sheet can show failed turns"));
+            ? tr("Show turns that failed, with their error message")
+            : tr("Only the HTML history and the contact sheet can show failed turns"));
     m_copyImages->setToolTip(m_copyImages->isEnabled()
-                                 ? tr("Copy the image files. Hard links save space, but editing an exported image in place "
-                                      "would also change the session's original.")
-                                 : tr("Only the HTML folder can hard-link images; other formats always write new files"));
+            ? tr("Copy the image files. Hard links save space, but editing an exported image in place "
+                 "would also change the session's original.")
+            : tr("Only the HTML folder can hard-link images; other formats always write new files"));
 
     updateScopeCounts();
 
     const QString problem = validationError();
-    const bool justExported = m_outcome.ok && !m_runRequest.output.isEmpty()
-        && QDir::cleanPath(outputPath()) == m_runRequest.output;
+    const bool justExported
+        = m_outcome.ok && !m_runRequest.output.isEmpty() && QDir::cleanPath(outputPath()) == m_runRequest.output;
     if (justExported) {
         m_outputNote->setText(tr("Exported here. Choose a new name to export again."));
         setNoteColor(m_outputNote, QColor());
@@ -397,12 +432,12 @@ void ExportDialog::updateState()
         m_outputNote->setText(tr("A file with this name exists and will be replaced."));
         setNoteColor(m_outputNote, themeColor(ThemeColor::Warning));
     } else {
-        m_outputNote->setText(choiceIsFolder(c) ? tr("A new folder is created for the export.")
-                                                : tr("One file is written."));
+        m_outputNote->setText(
+            choiceIsFolder(c) ? tr("A new folder is created for the export.") : tr("One file is written."));
         setNoteColor(m_outputNote, QColor());
     }
-    m_output->setToolTip(choiceIsFolder(c) ? tr("The folder to create for the export (new or empty)")
-                                           : tr("The file to write"));
+    m_output->setToolTip(
+        choiceIsFolder(c) ? tr("The folder to create for the export (new or empty)") : tr("The file to write"));
     m_exportButton->setEnabled(!m_running && problem.isEmpty());
     updatePreview();
 }
@@ -524,7 +559,8 @@ void ExportDialog::updatePreview()
     if (r.stripPrompts)
         left << (c == Choice::Frames ? tr("prompt chain") : tr("prompts and model text"));
     if (r.stripIds)
-        left << (c == Choice::Frames ? tr("frame id, interaction id, parent image hash") : tr("frame and interaction ids"));
+        left << (c == Choice::Frames ? tr("frame id, interaction id, parent image hash")
+                                     : tr("frame and interaction ids"));
     if (r.stripCost)
         left << tr("cost");
     QString note;
@@ -554,14 +590,21 @@ void ExportDialog::browse()
     QString path;
     if (choiceIsFolder(c)) {
         path = QFileDialog::getSaveFileName(this, tr("Export to a New Folder"), outputPath(), QString(), nullptr,
-                                            QFileDialog::DontConfirmOverwrite | QFileDialog::ShowDirsOnly);
+            QFileDialog::DontConfirmOverwrite | QFileDialog::ShowDirsOnly);
     } else {
         QString filter;
         switch (c) {
-        case Choice::HtmlSingleFile: filter = tr("HTML file (*.html)"); break;
-        case Choice::Bundle: filter = tr("NB2Lite session bundle (*.nb2session)"); break;
-        case Choice::ContactSheet: filter = tr("PNG image (*.png)"); break;
-        default: break;
+        case Choice::HtmlSingleFile:
+            filter = tr("HTML file (*.html)");
+            break;
+        case Choice::Bundle:
+            filter = tr("NB2Lite session bundle (*.nb2session)");
+            break;
+        case Choice::ContactSheet:
+            filter = tr("PNG image (*.png)");
+            break;
+        default:
+            break;
         }
         path = QFileDialog::getSaveFileName(this, tr("Export to File"), outputPath(), filter);
     }
@@ -574,13 +617,13 @@ void ExportDialog::browse()
 void ExportDialog::setBusy(bool busy)
 {
     m_running = busy;
-    for (QWidget *w : std::initializer_list<QWidget *>{m_format, m_scopeSession, m_scopeBranch, m_scopeSelected, m_output, m_browse,
-                                                       m_stripPrompts, m_stripIds, m_stripCost, m_includeFailed, m_copyImages}) {
+    for (QWidget *w : std::initializer_list<QWidget *> {m_format, m_scopeSession, m_scopeBranch, m_scopeSelected,
+             m_output, m_browse, m_stripPrompts, m_stripIds, m_stripCost, m_includeFailed, m_copyImages}) {
         if (busy)
             w->setEnabled(false);
     }
     if (!busy) {
-        for (QWidget *w : std::initializer_list<QWidget *>{m_format, m_scopeSession, m_output, m_browse})
+        for (QWidget *w : std::initializer_list<QWidget *> {m_format, m_scopeSession, m_output, m_browse})
             w->setEnabled(true);
     }
     m_progress->setVisible(busy);
@@ -618,7 +661,8 @@ void ExportDialog::onExportDone()
     const QString where = tildePath(m_outcome.report.output).toHtmlEscaped();
     if (!m_outcome.ok) {
         m_banner->setActionText({});
-        m_banner->setMessage(BannerWidget::Kind::Error, tr("The export failed: %1").arg(m_outcome.errorMessage.toHtmlEscaped()));
+        m_banner->setMessage(
+            BannerWidget::Kind::Error, tr("The export failed: %1").arg(m_outcome.errorMessage.toHtmlEscaped()));
         Q_EMIT exportFinished(false);
         return;
     }
@@ -654,11 +698,15 @@ QUrl ExportDialog::resultUrl() const
         return {};
     const QString out = m_outcome.report.output;
     switch (m_runChoice) {
-    case Choice::HtmlPage: return QUrl::fromLocalFile(QDir(out).filePath(QStringLiteral("index.html")));
+    case Choice::HtmlPage:
+        return QUrl::fromLocalFile(QDir(out).filePath(QStringLiteral("index.html")));
     case Choice::HtmlSingleFile:
-    case Choice::ContactSheet: return QUrl::fromLocalFile(out);
-    case Choice::Frames: return QUrl::fromLocalFile(out);
-    case Choice::Bundle: return QUrl::fromLocalFile(QFileInfo(out).absolutePath());
+    case Choice::ContactSheet:
+        return QUrl::fromLocalFile(out);
+    case Choice::Frames:
+        return QUrl::fromLocalFile(out);
+    case Choice::Bundle:
+        return QUrl::fromLocalFile(QFileInfo(out).absolutePath());
     }
     return {};
 }

@@ -29,8 +29,8 @@ class FrameGraph;
 /** How one export ended, as a plain value that can cross threads. */
 struct ExportOutcome {
     bool ok = false;
-    ExportReport report;        // valid when ok
-    QString errorMessage;       // readable, when !ok
+    ExportReport report;  // valid when ok
+    QString errorMessage; // readable, when !ok
     qint64 elapsedMs = 0;
 };
 
@@ -62,11 +62,11 @@ public:
      * `currentBranchHeadId`: the frame whose root-to-frame path is "the current branch"
      * (usually the current frame; empty disables "Current branch").
      */
-    ExportDialog(const ExportSession &session, const QStringList &selectedFrameIds,
-                 const QString &currentBranchHeadId, QWidget *parent = nullptr);
+    ExportDialog(const ExportSession &session, const QStringList &selectedFrameIds, const QString &currentBranchHeadId,
+        QWidget *parent = nullptr);
     /** Convenience: ExportSession::fromGraph(graph, sessionDir). */
     ExportDialog(const FrameGraph &graph, const QString &sessionDir, const QStringList &selectedFrameIds,
-                 const QString &currentBranchHeadId, QWidget *parent = nullptr);
+        const QString &currentBranchHeadId, QWidget *parent = nullptr);
     ~ExportDialog() override;
 
     Choice choice() const;
@@ -134,10 +134,10 @@ private:
     ExportSession m_session;
     QStringList m_selected;
     QString m_branchHead;
-    QString m_lastDefault;      // the default we filled in: replaced when the format changes
+    QString m_lastDefault; // the default we filled in: replaced when the format changes
     bool m_running = false;
     ExportOutcome m_outcome;
-    ExportRequest m_runRequest;   // what the last export ran (the controls may change since)
+    ExportRequest m_runRequest; // what the last export ran (the controls may change since)
     Choice m_runChoice = Choice::HtmlPage;
     QFutureWatcher<ExportOutcome> *m_watcher = nullptr;
 

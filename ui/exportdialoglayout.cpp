@@ -36,7 +36,8 @@ void ExportDialog::buildUi()
     m_format->setAccessibleName(tr("Export format"));
     m_format->setToolTip(tr("What kind of export to make"));
     m_format->addItem(themeIcon(QStringLiteral("export")), tr("HTML history (folder)"), int(Choice::HtmlPage));
-    m_format->addItem(themeIcon(QStringLiteral("export")), tr("HTML history (single file)"), int(Choice::HtmlSingleFile));
+    m_format->addItem(
+        themeIcon(QStringLiteral("export")), tr("HTML history (single file)"), int(Choice::HtmlSingleFile));
     m_format->addItem(themeIcon(QStringLiteral("copy")), tr("Session bundle (.nb2session)"), int(Choice::Bundle));
     m_format->addItem(themeIcon(QStringLiteral("image")), tr("Contact sheet (PNG)"), int(Choice::ContactSheet));
     m_format->addItem(themeIcon(QStringLiteral("image")), tr("Frames (image files)"), int(Choice::Frames));
@@ -106,7 +107,8 @@ void ExportDialog::buildUi()
     m_stripPrompts = new QCheckBox(tr("Strip prompts"), optionsBox);
     m_stripPrompts->setObjectName(QStringLiteral("stripPrompts"));
     m_stripPrompts->setAccessibleName(tr("Strip prompts"));
-    m_stripPrompts->setToolTip(tr("Leave prompts and the model's text out of the export and of the images' provenance record"));
+    m_stripPrompts->setToolTip(
+        tr("Leave prompts and the model's text out of the export and of the images' provenance record"));
     m_stripIds = new QCheckBox(tr("Strip ids"), optionsBox);
     m_stripIds->setObjectName(QStringLiteral("stripIds"));
     m_stripIds->setAccessibleName(tr("Strip ids"));
@@ -160,9 +162,8 @@ void ExportDialog::buildUi()
     m_preview->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_preview->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     m_preview->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    connect(m_preview->horizontalHeader(), &QHeaderView::sectionResized, m_preview, [this] {
-        m_preview->resizeRowsToContents();
-    });
+    connect(m_preview->horizontalHeader(), &QHeaderView::sectionResized, m_preview,
+        [this] { m_preview->resizeRowsToContents(); });
     m_preview->setMinimumWidth(360);
     m_previewNote = makeNoteLabel(previewBox);
     m_previewNote->setObjectName(QStringLiteral("previewNote"));
@@ -186,9 +187,8 @@ void ExportDialog::buildUi()
     m_banner->setCloseButtonVisible(true);
     m_banner->hide();
     connect(m_banner, &BannerWidget::actionTriggered, this, [this] { QDesktopServices::openUrl(resultUrl()); });
-    connect(m_banner, &BannerWidget::linkActivated, this, [this](const QString &) {
-        QDesktopServices::openUrl(resultFolderUrl());
-    });
+    connect(m_banner, &BannerWidget::linkActivated, this,
+        [this](const QString &) { QDesktopServices::openUrl(resultFolderUrl()); });
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     m_exportButton = m_buttons->addButton(tr("Export"), QDialogButtonBox::AcceptRole);

@@ -29,14 +29,14 @@ FindBar::FindBar(QWidget *parent) : QWidget(parent)
     m_status->setAccessibleName(tr("Status"));
     m_status->addItem(tr("Any status"));
     for (FrameStatus s : {FrameStatus::Done, FrameStatus::Pending, FrameStatus::Failed, FrameStatus::Cancelled,
-                          FrameStatus::Interrupted})
+             FrameStatus::Interrupted})
         m_status->addItem(frameStatusName(s), int(s));
     m_kind = new QComboBox(this);
     m_kind->setObjectName(QStringLiteral("findKind"));
     m_kind->setAccessibleName(tr("Kind"));
     m_kind->addItem(tr("Any kind"));
     for (FrameKind k : {FrameKind::Generate, FrameKind::Edit, FrameKind::EditLocal, FrameKind::StyleEdit,
-                        FrameKind::Import, FrameKind::ReAnchor})
+             FrameKind::Import, FrameKind::ReAnchor})
         m_kind->addItem(frameKindName(k), int(k));
     m_count = new QLabel(this);
     m_count->setObjectName(QStringLiteral("findCount"));

@@ -9,11 +9,14 @@
 
 namespace nb2 {
 
-FrameEditor::FrameEditor(SessionController *session, FrameSelection *selection, NoticePresenter *notices,
-                         QWidget *dialogParent)
-    : QObject(dialogParent), m_session(session), m_selection(selection), m_notices(notices), m_dialogParent(dialogParent)
-{
-}
+FrameEditor::FrameEditor(
+    SessionController *session, FrameSelection *selection, NoticePresenter *notices, QWidget *dialogParent)
+    : QObject(dialogParent)
+    , m_session(session)
+    , m_selection(selection)
+    , m_notices(notices)
+    , m_dialogParent(dialogParent)
+{}
 
 void FrameEditor::deleteFrame()
 {
@@ -42,7 +45,8 @@ void FrameEditor::deleteBranch()
         m_notices->show(NoticeKind::Error, deleted.error().message);
         return;
     }
-    m_notices->status(tr("Moved the branch (%n frame(s)) to the trash. Undo brings it back.", nullptr, int(own.size())), 6000);
+    m_notices->status(
+        tr("Moved the branch (%n frame(s)) to the trash. Undo brings it back.", nullptr, int(own.size())), 6000);
     m_selection->select(parent);
 }
 
@@ -59,8 +63,8 @@ void FrameEditor::renameFrame()
     if (id.isEmpty())
         return;
     bool ok = false;
-    const QString title = QInputDialog::getText(m_dialogParent, tr("Rename Frame"), tr("Title of %1:").arg(m_selection->label(id)),
-                                                QLineEdit::Normal, m_session->graph().value(id).title, &ok);
+    const QString title = QInputDialog::getText(m_dialogParent, tr("Rename Frame"),
+        tr("Title of %1:").arg(m_selection->label(id)), QLineEdit::Normal, m_session->graph().value(id).title, &ok);
     if (ok)
         m_session->setTitle(id, title.trimmed());
 }
@@ -72,8 +76,7 @@ void FrameEditor::editNote()
         return;
     bool ok = false;
     const QString note = QInputDialog::getMultiLineText(m_dialogParent, tr("Frame Note"),
-                                                        tr("Note for %1:").arg(m_selection->label(id)),
-                                                        m_session->graph().value(id).note, &ok);
+        tr("Note for %1:").arg(m_selection->label(id)), m_session->graph().value(id).note, &ok);
     if (ok)
         m_session->setNote(id, note);
 }

@@ -41,7 +41,7 @@ const QLatin1String kDraftSuffix("|draft");
 } // namespace
 
 ImageStage::ImageStage(SessionController *session, TimelineModel *model, FrameSelection *selection,
-                       NoticePresenter *notices, QWidget *parentWidget)
+    NoticePresenter *notices, QWidget *parentWidget)
     : QObject(parentWidget), m_session(session), m_model(model), m_selection(selection), m_notices(notices)
 {
     m_stack = new QStackedWidget(parentWidget);
@@ -64,8 +64,14 @@ QString ImageStage::emptySessionText()
     return tr("Describe an image in the Prompt panel and press Generate — or drop or paste a picture here.");
 }
 
-QWidget *ImageStage::widget() const { return m_stack; }
-bool ImageStage::isCompareShown() const { return m_stack->currentWidget() == m_compare; }
+QWidget *ImageStage::widget() const
+{
+    return m_stack;
+}
+bool ImageStage::isCompareShown() const
+{
+    return m_stack->currentWidget() == m_compare;
+}
 
 void ImageStage::reset()
 {
@@ -135,7 +141,8 @@ void ImageStage::reload()
         const DecodedImage d = watcher->result();
         if (d.image.isNull()) {
             m_canvas->clear();
-            m_notices->show(NoticeKind::Error, tr("The image of %1 cannot be read: %2").arg(m_selection->label(id), d.error));
+            m_notices->show(
+                NoticeKind::Error, tr("The image of %1 cannot be read: %2").arg(m_selection->label(id), d.error));
             return;
         }
         m_canvas->setImage(d.image);
@@ -153,7 +160,8 @@ QString ImageStage::draftText(const QString &id) const
         return {};
     if (f.isPending())
         return tr("Working on %1 — showing the frame it starts from").arg(m_selection->label(id));
-    return tr("%1 has no image (%2) — showing the frame it started from").arg(m_selection->label(id), frameStatusName(f.status));
+    return tr("%1 has no image (%2) — showing the frame it started from")
+        .arg(m_selection->label(id), frameStatusName(f.status));
 }
 
 void ImageStage::showDraft(const QString &frameId, const QByteArray &bytes)
@@ -218,14 +226,15 @@ void ImageStage::showCompare(const QString &otherId)
     const QString right = m_session->store()->absolutePath(f.image.file);
     // The stored heatmap measures the frame against its parent: only that comparison shows it.
     const QString heatmap = !raw && other == f.parentId && !f.drift.heatmapFile.isEmpty()
-                                ? m_session->store()->absolutePath(f.drift.heatmapFile)
-                                : QString();
+        ? m_session->store()->absolutePath(f.drift.heatmapFile)
+        : QString();
     if (raw)
         m_compare->setLabels(tr("%1 as the server sent it (raw)").arg(m_selection->label(id)),
-                             tr("%1 as stored (composite)").arg(m_selection->label(id)));
+            tr("%1 as stored (composite)").arg(m_selection->label(id)));
     else
-        m_compare->setLabels(other == f.parentId ? tr("%1 (parent)").arg(m_selection->label(other)) : m_selection->label(other),
-                             m_selection->label(id));
+        m_compare->setLabels(
+            other == f.parentId ? tr("%1 (parent)").arg(m_selection->label(other)) : m_selection->label(other),
+            m_selection->label(id));
     const quint64 generation = ++m_generation;
     struct Loaded {
         QImage left, right, heatmap;
@@ -241,8 +250,8 @@ void ImageStage::showCompare(const QString &otherId)
         m_shownKey.clear(); // the canvas must reload when the compare view closes
     });
     watcher->setFuture(QtConcurrent::run([left, right, heatmap] {
-        return Loaded{decodeImage(left).image, decodeImage(right).image,
-                      heatmap.isEmpty() ? QImage() : decodeImage(heatmap).image};
+        return Loaded {decodeImage(left).image, decodeImage(right).image,
+            heatmap.isEmpty() ? QImage() : decodeImage(heatmap).image};
     }));
 }
 

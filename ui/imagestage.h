@@ -27,7 +27,7 @@ class ImageStage : public QObject
     Q_OBJECT
 public:
     ImageStage(SessionController *session, TimelineModel *model, FrameSelection *selection, NoticePresenter *notices,
-               QWidget *parentWidget);
+        QWidget *parentWidget);
 
     QWidget *widget() const;
     CanvasView *canvas() const { return m_canvas; }

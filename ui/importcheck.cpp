@@ -6,8 +6,8 @@
 #include "core/session/sessionstore.h"
 
 #include <QBuffer>
-#include <QFile>
 #include <QCoreApplication>
+#include <QFile>
 #include <QFileInfo>
 #include <QImageReader>
 #include <QSaveFile>
@@ -78,7 +78,7 @@ ImportCheck checkImportBytes(const QByteArray &bytes, const QString &dir, const 
         return c;
     }
     const QString path = dir + QStringLiteral("/pasted-") + QUuid::createUuid().toString(QUuid::Id128).left(8)
-                         + QLatin1Char('.') + fileExtensionForImageMimeType(mime);
+        + QLatin1Char('.') + fileExtensionForImageMimeType(mime);
     QSaveFile out(path);
     if (!out.open(QIODevice::WriteOnly) || out.write(bytes) != bytes.size() || !out.commit()) {
         c.error = Text::tr("Could not keep the pasted image: %1").arg(out.errorString());

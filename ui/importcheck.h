@@ -14,16 +14,16 @@ namespace nb2 {
 
 /** The outcome of checking one local picture before it becomes a frame or a style reference. */
 struct ImportCheck {
-    QString path;       // the file checked (a temporary file for dropped / pasted image data)
+    QString path; // the file checked (a temporary file for dropped / pasted image data)
     QString displayName;
-    QString error;      // empty: usable
+    QString error;         // empty: usable
     bool tooLarge = false; // valid, but over the decode bound: offer downscaleToModelInput()
     QSize size;
-    QImage preview;     // at most 160 px on the longer side, for small previews on the GUI thread
-    QByteArray lineageJson;                      // the embedded NB2Lite lineage record, if any
-    QList<QPair<QString, QString>> lineageRows;  // that record as (label, value) rows to show
-    QString lineageInteractionId;                // the server id the picture came from, if recorded
-    FrameImage stored;                           // the copy written into the session (storeIn), if any
+    QImage preview;         // at most 160 px on the longer side, for small previews on the GUI thread
+    QByteArray lineageJson; // the embedded NB2Lite lineage record, if any
+    QList<QPair<QString, QString>> lineageRows; // that record as (label, value) rows to show
+    QString lineageInteractionId;               // the server id the picture came from, if recorded
+    FrameImage stored;                          // the copy written into the session (storeIn), if any
     QDateTime storedAt;
     bool ok() const { return error.isEmpty(); }
 };

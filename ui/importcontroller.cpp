@@ -27,11 +27,14 @@
 namespace nb2 {
 
 ImportController::ImportController(SessionManager *sessions, FrameSelection *selection, PromptPanel *prompt,
-                                   NoticePresenter *notices, QWidget *dialogParent)
-    : QObject(dialogParent), m_sessions(sessions), m_selection(selection), m_prompt(prompt), m_notices(notices),
-      m_dialogParent(dialogParent)
-{
-}
+    NoticePresenter *notices, QWidget *dialogParent)
+    : QObject(dialogParent)
+    , m_sessions(sessions)
+    , m_selection(selection)
+    , m_prompt(prompt)
+    , m_notices(notices)
+    , m_dialogParent(dialogParent)
+{}
 
 bool ImportController::canImport(const QMimeData *d)
 {
@@ -102,8 +105,8 @@ bool ImportController::importMimeData(const QMimeData *data)
     }
     if (!remote.isEmpty()) {
         m_notices->show(NoticeKind::Error,
-                        tr("Only local files can be imported (%1 is on the web). Save the picture first, then drop the file.")
-                            .arg(remote.first()));
+            tr("Only local files can be imported (%1 is on the web). Save the picture first, then drop the file.")
+                .arg(remote.first()));
         return true;
     }
     return false;
@@ -132,8 +135,8 @@ void ImportController::paste()
 
 void ImportController::openImageDialog()
 {
-    const QStringList files = QFileDialog::getOpenFileNames(
-        m_dialogParent, tr("Open Image"), QStandardPaths::writableLocation(QStandardPaths::PicturesLocation),
+    const QStringList files = QFileDialog::getOpenFileNames(m_dialogParent, tr("Open Image"),
+        QStandardPaths::writableLocation(QStandardPaths::PicturesLocation),
         tr("Images (*.png *.jpg *.jpeg *.webp *.gif *.bmp *.tif *.tiff);;All files (*)"));
     if (!files.isEmpty())
         importFiles(files);
@@ -158,7 +161,8 @@ void ImportController::runImports(const QList<ImportCheck> &pending, const QList
         if (m_sessions->dir() != dir) { // another session was opened meanwhile: its images/ has none of these
             for (ImportCheck &c : checks) {
                 if (c.ok())
-                    c.error = tr("“%1” was not imported: the session changed while it was being copied.").arg(c.displayName);
+                    c.error = tr("“%1” was not imported: the session changed while it was being copied.")
+                                  .arg(c.displayName);
             }
         }
         finishImports(checks);
@@ -226,14 +230,16 @@ void ImportController::askToContinueChain(const QList<ImportCheck> &queue)
     const QList<ImportCheck> rest = queue.mid(1);
     QStringList rows;
     for (const auto &row : c.lineageRows)
-        rows << QStringLiteral("<tr><td><b>%1</b>&nbsp;</td><td>%2</td></tr>").arg(row.first.toHtmlEscaped(), row.second.toHtmlEscaped());
+        rows << QStringLiteral("<tr><td><b>%1</b>&nbsp;</td><td>%2</td></tr>")
+                    .arg(row.first.toHtmlEscaped(), row.second.toHtmlEscaped());
     auto *box = new QMessageBox(QMessageBox::Question, tr("Continue the Chain?"),
-                                tr("“%1” was exported by NB2Lite and records where it came from.").arg(c.displayName),
-                                QMessageBox::NoButton, m_dialogParent);
-    box->setInformativeText(tr("<table>%1</table><p>Continue the chain: edits send the recorded interaction id, so the "
-                               "model keeps its context. If the server no longer has it, the picture's pixels are sent "
-                               "instead (re-anchored).</p><p>Start from the pixels: a fresh chain from this picture.</p>")
-                                .arg(rows.join(QString())));
+        tr("“%1” was exported by NB2Lite and records where it came from.").arg(c.displayName), QMessageBox::NoButton,
+        m_dialogParent);
+    box->setInformativeText(
+        tr("<table>%1</table><p>Continue the chain: edits send the recorded interaction id, so the "
+           "model keeps its context. If the server no longer has it, the picture's pixels are sent "
+           "instead (re-anchored).</p><p>Start from the pixels: a fresh chain from this picture.</p>")
+            .arg(rows.join(QString())));
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->setObjectName(QStringLiteral("continueChainQuestion"));
     QPushButton *continueButton = box->addButton(tr("Continue the Chain"), QMessageBox::AcceptRole);
@@ -283,7 +289,8 @@ void ImportController::downscaleAndImport(const QList<ImportCheck> &tooLarge)
         if (m_sessions->dir() != dir) { // another session was opened meanwhile: its images/ has none of these
             for (ImportCheck &c : outcome.checks) {
                 if (c.ok())
-                    c.error = tr("“%1” was not imported: the session changed while it was being copied.").arg(c.displayName);
+                    c.error = tr("“%1” was not imported: the session changed while it was being copied.")
+                                  .arg(c.displayName);
             }
             outcome.notes.clear();
         }
@@ -316,9 +323,9 @@ void ImportController::downscaleAndImport(const QList<ImportCheck> &tooLarge)
             storeInSession(c, dir);
             if (c.ok())
                 out.notes << tr("“%1” from %2×%3 to %4×%5")
-                                 .arg(big.displayName, QString::number(original.width()), QString::number(original.height()),
-                                      QString::number(small.value().size.width()),
-                                      QString::number(small.value().size.height()));
+                                 .arg(big.displayName, QString::number(original.width()),
+                                     QString::number(original.height()), QString::number(small.value().size.width()),
+                                     QString::number(small.value().size.height()));
             out.checks << c;
         }
         return out;
@@ -330,21 +337,21 @@ void ImportController::announce(const QStringList &added, const QStringList &err
     if (!errors.isEmpty()) {
         // Every failure by name, and what did get in: "2 files were not imported" above a frame
         // that was imported, with only the first reason, told the user the opposite.
-        const QString outcome = added.isEmpty()
-            ? tr("Nothing was imported.")
-            : tr("Imported %n picture(s).", nullptr, int(added.size()));
+        const QString outcome
+            = added.isEmpty() ? tr("Nothing was imported.") : tr("Imported %n picture(s).", nullptr, int(added.size()));
         QString text;
         if (errors.size() == 1)
             text = tr("%1 %2").arg(errors.first(), outcome);
         else
-            text = tr("Could not import %n file(s): %1 %2", nullptr, int(errors.size())).arg(errors.join(QLatin1Char(' ')), outcome);
+            text = tr("Could not import %n file(s): %1 %2", nullptr, int(errors.size()))
+                       .arg(errors.join(QLatin1Char(' ')), outcome);
         if (tooLarge.isEmpty()) {
             m_notices->show(NoticeKind::Error, text);
         } else {
             // The fix the message names, one click away: downscale the valid-but-huge pictures
             // (every one the message calls too large).
             m_notices->show(NoticeKind::Error, text, tr("Downscale and Import"),
-                            [this, tooLarge] { downscaleAndImport(tooLarge); });
+                [this, tooLarge] { downscaleAndImport(tooLarge); });
         }
     } else {
         m_notices->clear();
@@ -352,10 +359,12 @@ void ImportController::announce(const QStringList &added, const QStringList &err
     if (!added.isEmpty()) {
         m_selection->select(added.last());
         m_prompt->focusPrompt();
-        const QString imported = tr("Imported %n picture(s). Describe a change and press Edit this frame.", nullptr, int(added.size()));
+        const QString imported
+            = tr("Imported %n picture(s). Describe a change and press Edit this frame.", nullptr, int(added.size()));
         m_notices->status(m_downscaleNotes.isEmpty() ? imported
-                                                     : tr("%1 Downscaled to the model's input size: %2.").arg(imported, m_downscaleNotes.join(QStringLiteral("; "))),
-                          m_downscaleNotes.isEmpty() ? 6000 : 10000);
+                                                     : tr("%1 Downscaled to the model's input size: %2.")
+                                                           .arg(imported, m_downscaleNotes.join(QStringLiteral("; "))),
+            m_downscaleNotes.isEmpty() ? 6000 : 10000);
     }
     Q_EMIT importFinished(added, errors.isEmpty() ? QString() : m_notices->lastMessage());
 }
@@ -376,7 +385,8 @@ void ImportController::setStyleReference(const QString &path)
         }
         // The worker copied the picture into this session's images/ (see below); the style
         // edit sends that copy, so nothing is copied on the GUI thread. The slot shows the original.
-        m_styleCopy = {c.path, c.stored.isNull() ? QString() : m_sessions->session()->store()->absolutePath(c.stored.file)};
+        m_styleCopy
+            = {c.path, c.stored.isNull() ? QString() : m_sessions->session()->store()->absolutePath(c.stored.file)};
         m_prompt->setStyleFile(c.path, c.preview);
         m_notices->status(tr("Style reference set: the next edit restyles the selected frame after it."), 5000);
         Q_EMIT styleReferenceChecked(c.path, {});

@@ -29,8 +29,8 @@ class ImportController : public QObject
 {
     Q_OBJECT
 public:
-    ImportController(SessionManager *sessions, FrameSelection *selection, PromptPanel *prompt,
-                     NoticePresenter *notices, QWidget *dialogParent);
+    ImportController(SessionManager *sessions, FrameSelection *selection, PromptPanel *prompt, NoticePresenter *notices,
+        QWidget *dialogParent);
 
     /** Local files, file URLs or raw image data. Asynchronous; importFinished() reports.
      *  False when the data holds nothing importable (nothing shown). */
@@ -74,7 +74,7 @@ private:
     QWidget *m_dialogParent;
     QTemporaryDir m_pasteDir;
     QPair<QString, QString> m_styleCopy; // style reference as chosen -> its copy in the session's images/
-    QStringList m_downscaleNotes;        // "“a.png”: 12000×12000 → 1024×1024", said once the import is announced
+    QStringList m_downscaleNotes; // "“a.png”: 12000×12000 → 1024×1024", said once the import is announced
 };
 
 } // namespace nb2

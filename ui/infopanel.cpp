@@ -11,8 +11,8 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QPainter>
 #include <QLocale>
+#include <QPainter>
 #include <QScrollArea>
 #include <QToolButton>
 #include <QUrl>
@@ -151,9 +151,7 @@ InfoPanel::InfoPanel(QWidget *parent) : QWidget(parent)
     m_copyId->setText(tr("Copy"));
     m_copyId->setToolTip(tr("Copy the interaction id"));
     m_copyId->setAccessibleName(tr("Copy interaction id"));
-    connect(m_copyId, &QToolButton::clicked, this, [this] {
-        QGuiApplication::clipboard()->setText(m_interactionId);
-    });
+    connect(m_copyId, &QToolButton::clicked, this, [this] { QGuiApplication::clipboard()->setText(m_interactionId); });
     m_idRow = new QWidget(m_body);
     auto *idRow = new QHBoxLayout(m_idRow);
     idRow->setContentsMargins(0, 0, 0, 0);
@@ -186,9 +184,8 @@ InfoPanel::InfoPanel(QWidget *parent) : QWidget(parent)
     m_reveal->setText(tr("Show"));
     m_reveal->setToolTip(tr("Show the image file in its folder"));
     m_reveal->setAccessibleName(tr("Show file in folder"));
-    connect(m_reveal, &QToolButton::clicked, this, [this] {
-        QDesktopServices::openUrl(QUrl::fromLocalFile(QFileInfo(m_filePath).absolutePath()));
-    });
+    connect(m_reveal, &QToolButton::clicked, this,
+        [this] { QDesktopServices::openUrl(QUrl::fromLocalFile(QFileInfo(m_filePath).absolutePath())); });
     m_fileRow = new QWidget(m_body);
     auto *fileRow = new QHBoxLayout(m_fileRow);
     fileRow->setContentsMargins(0, 0, 0, 0);
@@ -212,10 +209,13 @@ bool InfoPanel::eventFilter(QObject *watched, QEvent *event)
     // the form lays out is lost. Once the pass is over, every wrapped label is measured again.
     if (event->type() == QEvent::Resize && qobject_cast<QLabel *>(watched) && !m_reservePending) {
         m_reservePending = true;
-        QMetaObject::invokeMethod(this, [this] {
-            m_reservePending = false;
-            reserveWrappedHeights();
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                m_reservePending = false;
+                reserveWrappedHeights();
+            },
+            Qt::QueuedConnection);
     }
     return QWidget::eventFilter(watched, event);
 }
@@ -305,16 +305,19 @@ void InfoPanel::setPrecisionRows(const Frame &f)
 {
     // Shown only when it differs from what was typed: then both are there to compare.
     setRow(m_promptSent, f.promptSent.isEmpty() || f.promptSent == f.prompt ? QString() : f.promptSent);
-    setRow(m_keepList, !f.keepListSet                ? QString()
-                       : f.keepList.isEmpty()        ? tr("cleared here (no keep-list from this frame on)")
-                                                     : tr("set here:") + QStringLiteral("\n• ") + f.keepList.join(QStringLiteral("\n• ")));
+    setRow(m_keepList,
+        !f.keepListSet ? QString()
+            : f.keepList.isEmpty()
+            ? tr("cleared here (no keep-list from this frame on)")
+            : tr("set here:") + QStringLiteral("\n• ") + f.keepList.join(QStringLiteral("\n• ")));
     QString drift;
     if (!f.drift.isEmpty()) {
         const int changed = qRound(f.drift.changed * 100);
         drift = tr("%1 % of the picture changed").arg(changed);
         if (f.drift.outsideChanged >= 0)
-            drift += QLatin1Char('\n') + tr("the model changed %1 % outside the selection (before the composite)")
-                                              .arg(qRound(f.drift.outsideChanged * 100));
+            drift += QLatin1Char('\n')
+                + tr("the model changed %1 % outside the selection (before the composite)")
+                      .arg(qRound(f.drift.outsideChanged * 100));
     }
     setRow(m_drift, drift);
     QString region;
@@ -323,7 +326,8 @@ void InfoPanel::setPrecisionRows(const Frame &f)
                                                                       : tr("edit region (crop sent, pasted back)");
         region = tr("%1, feather %2 px").arg(mode, QString::number(f.regionEdit.feather));
         if (!f.regionEdit.rawFile.isEmpty())
-            region += QLatin1Char('\n') + tr("raw server image: %1").arg(breakable(QFileInfo(f.regionEdit.rawFile).fileName()));
+            region += QLatin1Char('\n')
+                + tr("raw server image: %1").arg(breakable(QFileInfo(f.regionEdit.rawFile).fileName()));
     }
     setRow(m_region, region);
 }
@@ -377,7 +381,8 @@ void InfoPanel::setFrame(const Frame &f, int number, int parentNumber, const QSt
     if (aspect.isEmpty() && f.kind == FrameKind::Import && f.image.width > 0)
         aspect = tr("%1 (nearest supported ratio)").arg(nearestAspectRatio(QSize(f.image.width, f.image.height)));
     setRow(m_aspect, aspect.isEmpty() ? tr("model's choice") : aspect);
-    setRow(m_thinking, f.thinkingLevel.isEmpty() ? (f.kind == FrameKind::Import ? QString() : tr("default")) : f.thinkingLevel);
+    setRow(m_thinking,
+        f.thinkingLevel.isEmpty() ? (f.kind == FrameKind::Import ? QString() : tr("default")) : f.thinkingLevel);
     setRow(m_model, f.model);
 
     m_id->setText(f.interactionId);
@@ -386,9 +391,10 @@ void InfoPanel::setFrame(const Frame &f, int number, int parentNumber, const QSt
     setRowShown(m_fileRow, !absoluteFile.isEmpty());
     if (f.idExpiresAt.isValid()) {
         const qint64 secs = QDateTime::currentDateTimeUtc().secsTo(f.idExpiresAt);
-        setRow(m_expires, secs <= 0 ? tr("expired (the next edit re-sends the image)")
-                                    : secs < 48 * 3600 ? tr("%1 (in %2 h)").arg(formatTime(f.idExpiresAt)).arg(secs / 3600)
-                                                       : formatTime(f.idExpiresAt));
+        setRow(m_expires,
+            secs <= 0              ? tr("expired (the next edit re-sends the image)")
+                : secs < 48 * 3600 ? tr("%1 (in %2 h)").arg(formatTime(f.idExpiresAt)).arg(secs / 3600)
+                                   : formatTime(f.idExpiresAt));
     } else {
         setRow(m_expires, {});
     }
@@ -398,7 +404,8 @@ void InfoPanel::setFrame(const Frame &f, int number, int parentNumber, const QSt
     } else {
         setRow(m_parent, {});
     }
-    setRow(m_replays, f.replayOf.isEmpty() ? QString() : tr("frame %1 (its prompt, sent again by a replay)").arg(f.replayOf));
+    setRow(m_replays,
+        f.replayOf.isEmpty() ? QString() : tr("frame %1 (its prompt, sent again by a replay)").arg(f.replayOf));
     if (f.lineage.isEmpty()) {
         setRow(m_lineage, {});
     } else {
@@ -432,8 +439,10 @@ void InfoPanel::setFrame(const Frame &f, int number, int parentNumber, const QSt
     setPrecisionRows(f);
     m_file->setText(absoluteFile.isEmpty() ? QString()
                                            //: file name, then the picture's width and height in pixels
-                                           : tr("%1\n%2 × %3 px").arg(breakable(QFileInfo(absoluteFile).fileName()))
-                                                 .arg(f.image.width).arg(f.image.height));
+                                           : tr("%1\n%2 × %3 px")
+                                                 .arg(breakable(QFileInfo(absoluteFile).fileName()))
+                                                 .arg(f.image.width)
+                                                 .arg(f.image.height));
     m_file->setToolTip(absoluteFile);
     reserveWrappedHeights();
 }

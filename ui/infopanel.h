@@ -73,7 +73,7 @@ private:
     ElidedLabel *m_id = nullptr;
     QLabel *m_expires = nullptr;
     QLabel *m_lineage = nullptr;
-    QLabel *m_replays = nullptr;   // a replayed step: the frame it replays (issue 14)
+    QLabel *m_replays = nullptr; // a replayed step: the frame it replays (issue 14)
     QLabel *m_parent = nullptr;
     QLabel *m_text = nullptr;
     QLabel *m_usage = nullptr;

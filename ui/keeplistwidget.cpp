@@ -94,12 +94,16 @@ QStringList KeepListWidget::items() const
     return out;
 }
 
-QString KeepListWidget::sourceText() const { return m_source->text(); }
+QString KeepListWidget::sourceText() const
+{
+    return m_source->text();
+}
 
 void KeepListWidget::refresh()
 {
     m_frameId = m_session->isOpen() && !m_selection->isNewImageRequested() ? m_selection->currentId() : QString();
-    const EffectiveKeepList keep = m_frameId.isEmpty() ? EffectiveKeepList() : KeepList::effective(m_session->graph(), m_frameId);
+    const EffectiveKeepList keep
+        = m_frameId.isEmpty() ? EffectiveKeepList() : KeepList::effective(m_session->graph(), m_frameId);
     m_filling = true;
     m_list->clear();
     for (const QString &item : keep.items) {
@@ -117,7 +121,8 @@ void KeepListWidget::refresh()
     m_remove->setEnabled(editable && m_list->currentRow() >= 0);
     m_remove->setVisible(!keep.items.isEmpty());
     const bool ownList = editable && keep.setOn == m_frameId;
-    const bool ancestorHasOne = ownList && !KeepList::effective(m_session->graph(), m_session->graph().value(m_frameId).parentId).setOn.isEmpty();
+    const bool ancestorHasOne = ownList
+        && !KeepList::effective(m_session->graph(), m_session->graph().value(m_frameId).parentId).setOn.isEmpty();
     m_inherit->setVisible(ancestorHasOne);
     if (!editable)
         m_source->setText(tr("applies to edits: select a frame"));

@@ -55,9 +55,7 @@ QString errnoText()
 
 } // namespace
 
-KeyStore::KeyStore(QObject *parent)
-    : QObject(parent)
-    , m_filePath(defaultFilePath())
+KeyStore::KeyStore(QObject *parent) : QObject(parent), m_filePath(defaultFilePath())
 {
     qRegisterMetaType<KeyStore::Result>();
 }
@@ -77,9 +75,12 @@ QString KeyStore::serviceName()
 QString KeyStore::backendName(Backend backend)
 {
     switch (backend) {
-    case Backend::None: return tr("nowhere");
-    case Backend::Keychain: return tr("the desktop keychain");
-    case Backend::File: return tr("a key file");
+    case Backend::None:
+        return tr("nowhere");
+    case Backend::Keychain:
+        return tr("the desktop keychain");
+    case Backend::File:
+        return tr("a key file");
     }
     return {};
 }
@@ -130,14 +131,18 @@ void KeyStore::runKeychain(int id, Operation op, const QString &key)
     // finish; the connections below die with the store, so a late answer is ignored.
     QKeychain::Job *job = nullptr;
     switch (op) {
-    case Operation::Read: job = new QKeychain::ReadPasswordJob(service); break;
+    case Operation::Read:
+        job = new QKeychain::ReadPasswordJob(service);
+        break;
     case Operation::Write: {
         auto *w = new QKeychain::WritePasswordJob(service);
         w->setTextData(key);
         job = w;
         break;
     }
-    case Operation::Remove: job = new QKeychain::DeletePasswordJob(service); break;
+    case Operation::Remove:
+        job = new QKeychain::DeletePasswordJob(service);
+        break;
     }
     job->setKey(m_keychainKey);
     job->setAutoDelete(true);
@@ -153,7 +158,8 @@ void KeyStore::runKeychain(int id, Operation op, const QString &key)
         if (*settled)
             return;
         *settled = true;
-        runFile(id, op, key, tr("The desktop keychain did not answer within %1 s").arg(m_timeoutMs / 1000.0, 0, 'g', 2), {}, false);
+        runFile(id, op, key, tr("The desktop keychain did not answer within %1 s").arg(m_timeoutMs / 1000.0, 0, 'g', 2),
+            {}, false);
     });
     connect(job, &QKeychain::Job::finished, this, [this, id, op, key, settled, timer](QKeychain::Job *j) {
         if (*settled)
@@ -193,28 +199,31 @@ void KeyStore::runKeychain(int id, Operation op, const QString &key)
 }
 
 void KeyStore::runFile(int id, Operation op, const QString &key, const QString &keychainError,
-                       const QString &keychainErrorDetail, bool keychainAvailable)
+    const QString &keychainErrorDetail, bool keychainAvailable)
 {
     const QString path = m_filePath;
     auto *watcher = new QFutureWatcher<Result>(this);
     connect(watcher, &QFutureWatcher<Result>::finished, this,
-            [this, id, watcher, keychainError, keychainErrorDetail, keychainAvailable] {
-        Result r = watcher->result();
-        watcher->deleteLater();
-        r.requestId = id;
-        r.keychainAvailable = keychainAvailable;
-        r.keychainError = keychainError;
-        r.keychainErrorDetail = keychainErrorDetail;
-        // A keychain that works but was empty: a not-found read is reported as the keychain's.
-        if (keychainAvailable && ((r.operation == Operation::Read && !r.found) || r.operation == Operation::Remove))
-            r.backend = Backend::Keychain;
-        Q_EMIT finished(r);
-    });
+        [this, id, watcher, keychainError, keychainErrorDetail, keychainAvailable] {
+            Result r = watcher->result();
+            watcher->deleteLater();
+            r.requestId = id;
+            r.keychainAvailable = keychainAvailable;
+            r.keychainError = keychainError;
+            r.keychainErrorDetail = keychainErrorDetail;
+            // A keychain that works but was empty: a not-found read is reported as the keychain's.
+            if (keychainAvailable && ((r.operation == Operation::Read && !r.found) || r.operation == Operation::Remove))
+                r.backend = Backend::Keychain;
+            Q_EMIT finished(r);
+        });
     watcher->setFuture(QtConcurrent::run([op, path, key] {
         switch (op) {
-        case Operation::Read: return readFile(path);
-        case Operation::Write: return writeFile(path, key);
-        case Operation::Remove: return removeFile(path);
+        case Operation::Read:
+            return readFile(path);
+        case Operation::Write:
+            return writeFile(path, key);
+        case Operation::Remove:
+            return removeFile(path);
         }
         return Result();
     }));

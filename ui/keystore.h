@@ -24,23 +24,23 @@ public:
 
     struct Result {
         Operation operation = Operation::Read;
-        int requestId = 0;           // what read()/write()/remove() returned
-        bool ok = false;             // the operation succeeded (a read of nothing is ok, found=false)
-        bool found = false;          // Read: a key was found
-        QString key;                 // Read: the key (never log it)
+        int requestId = 0;               // what read()/write()/remove() returned
+        bool ok = false;                 // the operation succeeded (a read of nothing is ok, found=false)
+        bool found = false;              // Read: a key was found
+        QString key;                     // Read: the key (never log it)
         Backend backend = Backend::None; // where the key was read from / written to / removed from
         bool keychainAvailable = false;  // a keychain service answered
-        QString keychainError;       // why the keychain was not used, one plain sentence (empty when it was)
-        QString keychainErrorDetail; // the keychain backend's own words for it (D-Bus, libsecret), if any
-        QString error;               // why the operation failed (ok == false)
-        QString warning;             // e.g. the key file is readable by others
+        QString keychainError;           // why the keychain was not used, one plain sentence (empty when it was)
+        QString keychainErrorDetail;     // the keychain backend's own words for it (D-Bus, libsecret), if any
+        QString error;                   // why the operation failed (ok == false)
+        QString warning;                 // e.g. the key file is readable by others
     };
 
     explicit KeyStore(QObject *parent = nullptr);
     ~KeyStore() override;
 
-    static QString defaultFilePath();     // <home>/gemini.key
-    static QString serviceName();         // "nb2lite-studio"
+    static QString defaultFilePath(); // <home>/gemini.key
+    static QString serviceName();     // "nb2lite-studio"
 
     QString filePath() const { return m_filePath; }
     void setFilePath(const QString &path) { m_filePath = path; }
@@ -71,7 +71,7 @@ Q_SIGNALS:
 private:
     void runKeychain(int id, Operation op, const QString &key);
     void runFile(int id, Operation op, const QString &key, const QString &keychainError,
-                 const QString &keychainErrorDetail, bool keychainAvailable);
+        const QString &keychainErrorDetail, bool keychainAvailable);
 
     QString m_filePath;
     QString m_keychainKey = QStringLiteral("gemini-api-key");

@@ -9,18 +9,18 @@
 #include "ui/actionmanager.h"
 #include "ui/bannerwidget.h"
 #include "ui/canvasview.h"
+#include "ui/driftwatch.h"
+#include "ui/findbar.h"
 #include "ui/frameeditor.h"
 #include "ui/frameselection.h"
 #include "ui/imagestage.h"
 #include "ui/importcontroller.h"
-#include "ui/driftwatch.h"
-#include "ui/findbar.h"
 #include "ui/infopanel.h"
-#include "ui/replaypanel.h"
 #include "ui/keeplistwidget.h"
 #include "ui/noticepresenter.h"
 #include "ui/pendingindicator.h"
 #include "ui/promptpanel.h"
+#include "ui/replaypanel.h"
 #include "ui/screenfit.h"
 #include "ui/selectioncontroller.h"
 #include "ui/sessionmanager.h"
@@ -42,9 +42,9 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
-#include <QStandardPaths>
 #include <QShortcut>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QToolBar>
 #include <QToolButton>
@@ -60,7 +60,7 @@ QDockWidget *makeDock(QMainWindow *window, const QString &title, const char *nam
     dock->setObjectName(QLatin1String(name));
     dock->setWidget(content);
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable
-                      | (closable ? QDockWidget::DockWidgetClosable : QDockWidget::NoDockWidgetFeatures));
+        | (closable ? QDockWidget::DockWidgetClosable : QDockWidget::NoDockWidgetFeatures));
     return dock;
 }
 
@@ -104,8 +104,14 @@ MainWindow::~MainWindow()
     m_sessions = nullptr;
 }
 
-SessionController *MainWindow::session() const { return m_sessions ? m_sessions->session() : nullptr; }
-QAction *MainWindow::action(ActionId id) const { return m_actions->action(id); }
+SessionController *MainWindow::session() const
+{
+    return m_sessions ? m_sessions->session() : nullptr;
+}
+QAction *MainWindow::action(ActionId id) const
+{
+    return m_actions->action(id);
+}
 
 // ---------------------------------------------------------------- layout
 
@@ -247,18 +253,16 @@ void MainWindow::buildMenus()
     file->addAction(action(ActionId::SaveSessionAs));
     file->addSeparator();
     fill(file, {{ActionId::OpenImage, ActionId::Export}, {ActionId::Settings}, {ActionId::Quit}});
-    fill(menuBar()->addMenu(tr("&Edit")), {{ActionId::Undo, ActionId::Redo},
-                                           {ActionId::CopyImage, ActionId::Paste},
-                                           {ActionId::Star, ActionId::Rename, ActionId::Note},
-                                           {ActionId::DeleteFrame, ActionId::DeleteBranch}});
-    fill(menuBar()->addMenu(tr("F&rame")), {{ActionId::Send, ActionId::NewImage, ActionId::FocusPrompt},
-                                            {ActionId::Retry, ActionId::Cancel, ActionId::ReAnchor},
-                                            {ActionId::Compare, ActionId::ReplayOnto}});
-    const std::initializer_list<std::initializer_list<ActionId>> selectGroups{
+    fill(menuBar()->addMenu(tr("&Edit")),
+        {{ActionId::Undo, ActionId::Redo}, {ActionId::CopyImage, ActionId::Paste},
+            {ActionId::Star, ActionId::Rename, ActionId::Note}, {ActionId::DeleteFrame, ActionId::DeleteBranch}});
+    fill(menuBar()->addMenu(tr("F&rame")),
+        {{ActionId::Send, ActionId::NewImage, ActionId::FocusPrompt},
+            {ActionId::Retry, ActionId::Cancel, ActionId::ReAnchor}, {ActionId::Compare, ActionId::ReplayOnto}});
+    const std::initializer_list<std::initializer_list<ActionId>> selectGroups {
         {ActionId::SelectPan, ActionId::SelectRectangle, ActionId::SelectEllipse, ActionId::SelectLasso,
-         ActionId::SelectBrush, ActionId::SelectEraser},
-        {ActionId::BrushSmaller, ActionId::BrushLarger},
-        {ActionId::SelectInvert, ActionId::SelectClear}};
+            ActionId::SelectBrush, ActionId::SelectEraser},
+        {ActionId::BrushSmaller, ActionId::BrushLarger}, {ActionId::SelectInvert, ActionId::SelectClear}};
     fill(menuBar()->addMenu(tr("&Select")), selectGroups);
     QMenu *view = menuBar()->addMenu(tr("&View"));
     fill(view, {{ActionId::ZoomIn, ActionId::ZoomOut, ActionId::ZoomFit, ActionId::ZoomActual}});
@@ -274,9 +278,9 @@ void MainWindow::buildMenus()
     tb->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     tb->setIconSize(QSize(18, 18));
     tb->setMovable(false);
-    fill(tb, {{ActionId::NewSession, ActionId::OpenSession, ActionId::OpenImage},
-              {ActionId::Undo, ActionId::Redo},
-              {ActionId::Compare, ActionId::Export}});
+    fill(tb,
+        {{ActionId::NewSession, ActionId::OpenSession, ActionId::OpenImage}, {ActionId::Undo, ActionId::Redo},
+            {ActionId::Compare, ActionId::Export}});
     auto *spacer = new QWidget(tb);
     spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
     tb->addWidget(spacer);
@@ -290,15 +294,16 @@ void MainWindow::buildMenus()
     selectBar->setMovable(false);
     selectBar->setObjectName(QStringLiteral("selectToolbar"));
     selectBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    fill(selectBar, {{ActionId::SelectPan, ActionId::SelectRectangle, ActionId::SelectEllipse, ActionId::SelectLasso,
-                      ActionId::SelectBrush, ActionId::SelectEraser}});
+    fill(selectBar,
+        {{ActionId::SelectPan, ActionId::SelectRectangle, ActionId::SelectEllipse, ActionId::SelectLasso,
+            ActionId::SelectBrush, ActionId::SelectEraser}});
     selectBar->addWidget(m_selectionTools->brushSizeBox(selectBar));
     fill(selectBar, {{ActionId::SelectInvert, ActionId::SelectClear}});
-    const QList<QPair<ActionId, QString>> shortNames{
-        {ActionId::SelectPan, tr("Pan")},         {ActionId::SelectRectangle, tr("Rect")},
-        {ActionId::SelectEllipse, tr("Ellipse")}, {ActionId::SelectLasso, tr("Lasso")},
-        {ActionId::SelectBrush, tr("Brush")},     {ActionId::SelectEraser, tr("Eraser")},
-        {ActionId::SelectInvert, tr("Invert")},   {ActionId::SelectClear, tr("Deselect")}};
+    const QList<QPair<ActionId, QString>> shortNames {{ActionId::SelectPan, tr("Pan")},
+        {ActionId::SelectRectangle, tr("Rect")}, {ActionId::SelectEllipse, tr("Ellipse")},
+        {ActionId::SelectLasso, tr("Lasso")}, {ActionId::SelectBrush, tr("Brush")},
+        {ActionId::SelectEraser, tr("Eraser")}, {ActionId::SelectInvert, tr("Invert")},
+        {ActionId::SelectClear, tr("Deselect")}};
     for (const auto &[id, name] : shortNames)
         action(id)->setIconText(name);
     // Icon-only where the text would crowd the bar.
@@ -317,7 +322,8 @@ void MainWindow::buildMenus()
 
 void MainWindow::wireActions()
 {
-    auto on = [this](ActionId id, auto receiver, auto slot) { connect(action(id), &QAction::triggered, receiver, slot); };
+    auto on
+        = [this](ActionId id, auto receiver, auto slot) { connect(action(id), &QAction::triggered, receiver, slot); };
     auto onCurrent = [this](ActionId id, void (TurnDispatcher::*slot)(const QString &)) {
         connect(action(id), &QAction::triggered, m_turns, [this, slot] { (m_turns->*slot)(m_selection->currentId()); });
     };
@@ -369,9 +375,9 @@ void MainWindow::wireSession()
     connect(m_sessions, &SessionManager::switched, this, &MainWindow::onSessionSwitched);
     connect(m_sessions, &SessionManager::recentChanged, this, [this] { m_sessions->fillRecentMenu(m_recentMenu); });
     connect(m_turns, &TurnDispatcher::planChanged, this,
-            [this](const TurnPlan &p) { m_timeline->setAttachHint(attachHintFor(p, m_prompt->variants())); });
+        [this](const TurnPlan &p) { m_timeline->setAttachHint(attachHintFor(p, m_prompt->variants())); });
     connect(m_prompt, &PromptPanel::variantsChanged, this,
-            [this](int n) { m_timeline->setAttachHint(attachHintFor(m_prompt->plan(), n)); });
+        [this](int n) { m_timeline->setAttachHint(attachHintFor(m_prompt->plan(), n)); });
     connect(m_turns, &TurnDispatcher::thinkingLevelsChanged, this, &MainWindow::refreshThinkingLevels);
     connect(m_turns, &TurnDispatcher::settingsRequested, this, [this] {
         if (isVisible())
@@ -387,9 +393,9 @@ void MainWindow::wireSession()
     connect(m_info, &InfoPanel::parentActivated, m_selection, &FrameSelection::select);
     connect(m_timeline, &TimelineView::promptRequested, m_prompt, &PromptPanel::focusPrompt);
     connect(m_timeline, &TimelineView::cancelRequested, m_turns,
-            [this](const QModelIndex &i) { m_turns->cancel(i.data(TimelineRole::FrameId).toString()); });
+        [this](const QModelIndex &i) { m_turns->cancel(i.data(TimelineRole::FrameId).toString()); });
     connect(m_timeline, &TimelineView::retryRequested, m_turns,
-            [this](const QModelIndex &i) { m_turns->retry(i.data(TimelineRole::FrameId).toString()); });
+        [this](const QModelIndex &i) { m_turns->retry(i.data(TimelineRole::FrameId).toString()); });
     connect(m_timeline, &QWidget::customContextMenuRequested, this, &MainWindow::showTimelineMenu);
     // Replay: Shift+click picks the range, "Replay Onto…" plans it, the panel shows its progress.
     auto showReplay = [this] {
@@ -398,14 +404,16 @@ void MainWindow::wireSession()
             dock->raise();
         }
     };
-    connect(m_timeline, &TimelineView::rangeRequested, m_replay, [this, showReplay](const QModelIndex &a, const QModelIndex &b) {
-        m_replay->setRange(a.data(TimelineRole::FrameId).toString(), b.data(TimelineRole::FrameId).toString());
-        showReplay();
-    });
+    connect(m_timeline, &TimelineView::rangeRequested, m_replay,
+        [this, showReplay](const QModelIndex &a, const QModelIndex &b) {
+            m_replay->setRange(a.data(TimelineRole::FrameId).toString(), b.data(TimelineRole::FrameId).toString());
+            showReplay();
+        });
     connect(action(ActionId::ReplayOnto), &QAction::triggered, this, [this, showReplay] {
         showReplay();
         if (m_replay->rangeFrom().isEmpty())
-            m_notices->status(tr("Choose the range first: select a frame, then Shift+click another frame of its branch."));
+            m_notices->status(
+                tr("Choose the range first: select a frame, then Shift+click another frame of its branch."));
         else
             m_replay->openDialog(m_selection->currentId());
     });
@@ -433,21 +441,26 @@ void MainWindow::wireSession()
     connect(s, &SessionController::draftReceived, m_stage, &ImageStage::showDraft);
     connect(s, &SessionController::frameReAnchored, this, [this](const QString &id) {
         m_notices->status(tr("%1 was re-anchored: the parent's id had expired, so its pixels were sent "
-                             "(continuity may differ).").arg(m_selection->label(id)), 8000);
+                             "(continuity may differ).")
+                              .arg(m_selection->label(id)),
+            8000);
     });
     connect(s, &SessionController::changedExternally, this, [this] {
         m_notices->status(tr("The session was changed by another program; the timeline is up to date."), 6000);
         onSelectionChanged();
         m_turns->updatePending();
     });
-    connect(s, &SessionController::errorOccurred, this, [this](const QString &message) { m_notices->show(NoticeKind::Error, message); });
+    connect(s, &SessionController::errorOccurred, this,
+        [this](const QString &message) { m_notices->show(NoticeKind::Error, message); });
     connect(s, &SessionController::recoveryFinished, this, [this](int recovered, int interrupted) {
         if (interrupted > 0)
             m_notices->show(NoticeKind::Warning,
-                            tr("%n request(s) were interrupted when the app last closed; select one and press Retry to "
-                               "send it again.", nullptr, interrupted));
+                tr("%n request(s) were interrupted when the app last closed; select one and press Retry to "
+                   "send it again.",
+                    nullptr, interrupted));
         else if (recovered > 0)
-            m_notices->status(tr("%n interrupted request(s) were recovered from the server.", nullptr, recovered), 6000);
+            m_notices->status(
+                tr("%n interrupted request(s) were recovered from the server.", nullptr, recovered), 6000);
     });
 }
 
@@ -465,7 +478,7 @@ void MainWindow::showTimelineMenu(const QPoint &pos)
         }
     }
     for (ActionId id : {ActionId::Compare, ActionId::Retry, ActionId::Cancel, ActionId::ReAnchor, ActionId::Star,
-                        ActionId::Rename, ActionId::Note, ActionId::CopyImage, ActionId::DeleteFrame, ActionId::DeleteBranch}) {
+             ActionId::Rename, ActionId::Note, ActionId::CopyImage, ActionId::DeleteFrame, ActionId::DeleteBranch}) {
         if (action(id)->isEnabled())
             menu.addAction(action(id));
     }
@@ -486,8 +499,8 @@ void MainWindow::setBackend(const ClientConfig &config, bool demo)
     m_turns->setKeySource(demo ? QString() : m_config.apiKey.source());
     m_dialogs->setBackend(m_config, demo);
     if (demo)
-        m_demoBanner->setMessage(BannerWidget::Kind::Info,
-                                 tr("Demo backend: images are synthetic — add a Gemini API key in Settings"));
+        m_demoBanner->setMessage(
+            BannerWidget::Kind::Info, tr("Demo backend: images are synthetic — add a Gemini API key in Settings"));
     m_demoBanner->setVisible(demo);
     refreshThinkingLevels();
     Q_EMIT backendChanged();
@@ -562,8 +575,8 @@ void MainWindow::updateActions()
     st.hasFrame = st.sessionOpen && !id.isEmpty() && session()->graph().contains(id);
     st.hasImage = !f.image.isNull();
     st.starred = f.starred;
-    st.retryable = f.status == FrameStatus::Failed || f.status == FrameStatus::Cancelled
-                   || f.status == FrameStatus::Interrupted;
+    st.retryable
+        = f.status == FrameStatus::Failed || f.status == FrameStatus::Cancelled || f.status == FrameStatus::Interrupted;
     st.pending = f.isPending();
     st.hasParent = !f.parentId.isEmpty();
     st.canCompare = st.hasParent || !m_stage->compareOtherId().isEmpty();
@@ -580,7 +593,8 @@ void MainWindow::updateInfo()
     const Frame f = session()->graph().value(id);
     const int number = m_model->indexOf(id).data(TimelineRole::Number).toInt();
     const int parentNumber = f.parentId.isEmpty() ? 0 : m_model->indexOf(f.parentId).data(TimelineRole::Number).toInt();
-    m_info->setFrame(f, number, parentNumber, f.image.isNull() ? QString() : session()->store()->absolutePath(f.image.file));
+    m_info->setFrame(
+        f, number, parentNumber, f.image.isNull() ? QString() : session()->store()->absolutePath(f.image.file));
     const CostLedger ledger(session()->graph(), session()->priceTable());
     QStringList cost;
     if (const FrameCost c = ledger.frame(id); c.hasUsage)
@@ -625,8 +639,8 @@ void MainWindow::closeEvent(QCloseEvent *event)
     SessionController *s = session();
     if (s->isOpen() && !s->isIdle()) {
         const int n = s->runningCount() + s->queuedCount();
-        QMessageBox box(QMessageBox::Question, tr("Requests Still Running"), tr("%n request(s) still running.", nullptr, n),
-                        QMessageBox::NoButton, this);
+        QMessageBox box(QMessageBox::Question, tr("Requests Still Running"),
+            tr("%n request(s) still running.", nullptr, n), QMessageBox::NoButton, this);
         box.setInformativeText(tr("If you quit now they are cancelled; you can retry them when you come back."));
         QPushButton *quit = box.addButton(tr("Cancel Requests and Quit"), QMessageBox::DestructiveRole);
         box.setDefaultButton(box.addButton(tr("Keep Working"), QMessageBox::RejectRole));

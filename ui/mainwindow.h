@@ -136,7 +136,7 @@ private:
     ThumbnailProvider *m_thumbs = nullptr;
     PromptPanel *m_prompt = nullptr;
     InfoPanel *m_info = nullptr;
-    ReplayPanel *m_replay = nullptr;   // replay a chain (issue 14)
+    ReplayPanel *m_replay = nullptr; // replay a chain (issue 14)
     BannerWidget *m_demoBanner = nullptr;
     BannerWidget *m_messageBanner = nullptr;
     PendingIndicator *m_pending = nullptr;

@@ -44,7 +44,8 @@ NoticePresenter::NoticePresenter(BannerWidget *banner, QStatusBar *statusBar, QO
     });
 }
 
-void NoticePresenter::show(NoticeKind kind, const QString &text, const QString &actionText, std::function<void()> action)
+void NoticePresenter::show(
+    NoticeKind kind, const QString &text, const QString &actionText, std::function<void()> action)
 {
     m_lastMessage = text;
     m_lastKind = kind;
@@ -60,11 +61,26 @@ void NoticePresenter::clear()
     m_banner->hide();
 }
 
-void NoticePresenter::status(const QString &text, int timeoutMs) { m_statusBar->showMessage(text, timeoutMs); }
-void NoticePresenter::clearStatus() { m_statusBar->clearMessage(); }
-QString NoticePresenter::lastStatus() const { return m_statusBar->currentMessage(); }
-QString NoticePresenter::actionText() const { return m_banner->actionText(); }
-bool NoticePresenter::isShown() const { return m_banner->isVisible(); }
+void NoticePresenter::status(const QString &text, int timeoutMs)
+{
+    m_statusBar->showMessage(text, timeoutMs);
+}
+void NoticePresenter::clearStatus()
+{
+    m_statusBar->clearMessage();
+}
+QString NoticePresenter::lastStatus() const
+{
+    return m_statusBar->currentMessage();
+}
+QString NoticePresenter::actionText() const
+{
+    return m_banner->actionText();
+}
+bool NoticePresenter::isShown() const
+{
+    return m_banner->isVisible();
+}
 
 QString NoticePresenter::shortenIds(const QString &text)
 {

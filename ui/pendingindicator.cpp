@@ -35,9 +35,15 @@ void PendingIndicator::setRetryCountdown(const QDateTime &retryAt, int attempt, 
     refresh();
 }
 
-QString PendingIndicator::text() const { return m_label->text(); }
+QString PendingIndicator::text() const
+{
+    return m_label->text();
+}
 
-QSize PendingIndicator::sizeHint() const { return QWidget::sizeHint().expandedTo(QSize(160, 18)); }
+QSize PendingIndicator::sizeHint() const
+{
+    return QWidget::sizeHint().expandedTo(QSize(160, 18));
+}
 
 void PendingIndicator::refresh()
 {
@@ -60,8 +66,8 @@ void PendingIndicator::refresh()
     if (countdown) {
         const qint64 secs = (now.msecsTo(m_retryAt) + 999) / 1000;
         parts << (m_attempt > 0 && m_maxAttempts > 0
-                      ? tr("rate limited, retrying in %1 s (attempt %2 of %3)").arg(secs).arg(m_attempt).arg(m_maxAttempts)
-                      : tr("rate limited, retrying in %1 s").arg(secs));
+                ? tr("rate limited, retrying in %1 s (attempt %2 of %3)").arg(secs).arg(m_attempt).arg(m_maxAttempts)
+                : tr("rate limited, retrying in %1 s").arg(secs));
     }
     m_label->setText(parts.join(QStringLiteral(" · ")));
     if (!m_timer.isActive())

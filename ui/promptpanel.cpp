@@ -63,7 +63,8 @@ PromptPanel::PromptPanel(QWidget *parent) : QWidget(parent)
     m_thinking = new QComboBox(this);
     m_thinking->setObjectName(QStringLiteral("thinkingCombo"));
     m_thinking->setAccessibleName(tr("Thinking level"));
-    m_thinking->setToolTip(tr("How much the model thinks before drawing. The choices are the levels the server accepts."));
+    m_thinking->setToolTip(
+        tr("How much the model thinks before drawing. The choices are the levels the server accepts."));
     thinkingLabel->setBuddy(m_thinking);
     grid->addWidget(m_aspectLabel, 0, 0);
     grid->addWidget(m_aspect, 0, 1);
@@ -146,8 +147,14 @@ void PromptPanel::setPlan(const TurnPlan &plan)
     updateButton();
 }
 
-int PromptPanel::variants() const { return m_variants->value(); }
-void PromptPanel::setVariants(int count) { m_variants->setValue(count); }
+int PromptPanel::variants() const
+{
+    return m_variants->value();
+}
+void PromptPanel::setVariants(int count)
+{
+    m_variants->setValue(count);
+}
 
 void PromptPanel::setVariantsNote(const QString &richText)
 {
@@ -166,8 +173,8 @@ void PromptPanel::reserveContextHeight()
     // given one line's height and, in a short window (800×600), the prompt box is pushed over
     // the ratio row and the style slot. Reserving its wrapped height makes the dock keep room.
     const int width = m_context->width() > 0 ? m_context->width() : m_context->sizeHint().width();
-    m_context->setMinimumHeight(m_context->isVisible() || !m_context->text().isEmpty()
-                                    ? m_context->heightForWidth(width) : 0);
+    m_context->setMinimumHeight(
+        m_context->isVisible() || !m_context->text().isEmpty() ? m_context->heightForWidth(width) : 0);
 }
 
 void PromptPanel::resizeEvent(QResizeEvent *event)
@@ -176,7 +183,10 @@ void PromptPanel::resizeEvent(QResizeEvent *event)
     reserveContextHeight();
 }
 
-QString PromptPanel::contextText() const { return m_context->text(); }
+QString PromptPanel::contextText() const
+{
+    return m_context->text();
+}
 
 void PromptPanel::updateButton()
 {
@@ -202,16 +212,19 @@ void PromptPanel::updateButton()
         tip += QLatin1Char('\n') + tr("The style reference image is sent too.");
     if (const int n = variants(); n > 1) {
         text = tr("Send %n variants", nullptr, n);
-        tip = m_mode == Mode::Generate ? tr("Send the prompt as %n independent new images at once (Ctrl+Enter)", nullptr, n)
-                                       : tr("Send the prompt as %n sibling branches of the selected frame at once: "
-                                            "an explicit fork (Ctrl+Enter)", nullptr, n);
+        tip = m_mode == Mode::Generate
+            ? tr("Send the prompt as %n independent new images at once (Ctrl+Enter)", nullptr, n)
+            : tr("Send the prompt as %n sibling branches of the selected frame at once: "
+                 "an explicit fork (Ctrl+Enter)",
+                nullptr, n);
     }
     if (m_plan.region != RegionMode::None) // issue 13: one region/protect edit is sent, variants or not
         text = m_plan.region == RegionMode::Region ? tr("Edit region") : tr("Edit, protect selection");
     m_send->setText(text);
-    m_send->setIcon(themeIcon(m_mode == Mode::Branch || (variants() > 1 && m_mode != Mode::Generate) ? QStringLiteral("branch")
-                              : m_mode == Mode::Generate ? QStringLiteral("generate")
-                                                         : QStringLiteral("edit")));
+    m_send->setIcon(
+        themeIcon(m_mode == Mode::Branch || (variants() > 1 && m_mode != Mode::Generate) ? QStringLiteral("branch")
+                : m_mode == Mode::Generate                                               ? QStringLiteral("generate")
+                                                                                         : QStringLiteral("edit")));
     m_send->setToolTip(tip);
     m_send->setAccessibleName(text);
     m_send->setEnabled(m_plan.sendable && !m_edit->toPlainText().trimmed().isEmpty());
@@ -236,10 +249,22 @@ QStringList PromptPanel::thinkingLevels() const
     return out;
 }
 
-QString PromptPanel::prompt() const { return m_edit->toPlainText().trimmed(); }
-void PromptPanel::setPrompt(const QString &text) { m_edit->setPlainText(text); }
-void PromptPanel::clearPrompt() { m_edit->clear(); }
-QString PromptPanel::aspectRatio() const { return m_aspect->currentData().toString(); }
+QString PromptPanel::prompt() const
+{
+    return m_edit->toPlainText().trimmed();
+}
+void PromptPanel::setPrompt(const QString &text)
+{
+    m_edit->setPlainText(text);
+}
+void PromptPanel::clearPrompt()
+{
+    m_edit->clear();
+}
+QString PromptPanel::aspectRatio() const
+{
+    return m_aspect->currentData().toString();
+}
 
 void PromptPanel::setAspectRatio(const QString &ratio)
 {
@@ -248,7 +273,10 @@ void PromptPanel::setAspectRatio(const QString &ratio)
         m_aspect->setCurrentIndex(i);
 }
 
-QString PromptPanel::thinkingLevel() const { return m_thinking->currentData().toString(); }
+QString PromptPanel::thinkingLevel() const
+{
+    return m_thinking->currentData().toString();
+}
 
 void PromptPanel::setThinkingLevel(const QString &level)
 {
@@ -257,7 +285,10 @@ void PromptPanel::setThinkingLevel(const QString &level)
         m_thinking->setCurrentIndex(i);
 }
 
-QString PromptPanel::styleFile() const { return m_style->file(); }
+QString PromptPanel::styleFile() const
+{
+    return m_style->file();
+}
 
 void PromptPanel::setStyleFile(const QString &path, const QImage &preview)
 {
@@ -269,8 +300,14 @@ void PromptPanel::setStyleFile(const QString &path, const QImage &preview)
     Q_EMIT styleFileChanged();
 }
 
-void PromptPanel::setBusyText(const QString &text) { m_send->setToolTip(text); }
-void PromptPanel::focusPrompt() { m_edit->setFocus(Qt::ShortcutFocusReason); }
+void PromptPanel::setBusyText(const QString &text)
+{
+    m_send->setToolTip(text);
+}
+void PromptPanel::focusPrompt()
+{
+    m_edit->setFocus(Qt::ShortcutFocusReason);
+}
 
 // ---- StyleSlot ----
 
@@ -295,15 +332,18 @@ StyleSlot::StyleSlot(QWidget *parent) : QWidget(parent)
     });
 }
 
-QSize StyleSlot::sizeHint() const { return {76, 58}; }
+QSize StyleSlot::sizeHint() const
+{
+    return {76, 58};
+}
 
 void StyleSlot::setFile(const QString &path, const QImage &preview)
 {
     m_file = path;
     const qreal dpr = devicePixelRatioF();
-    m_preview = preview.isNull() ? QPixmap()
-                                 : QPixmap::fromImage(preview.scaled(QSize(72, 54) * dpr, Qt::KeepAspectRatio,
-                                                                     Qt::SmoothTransformation));
+    m_preview = preview.isNull()
+        ? QPixmap()
+        : QPixmap::fromImage(preview.scaled(QSize(72, 54) * dpr, Qt::KeepAspectRatio, Qt::SmoothTransformation));
     m_preview.setDevicePixelRatio(dpr);
     m_clear->move(width() - m_clear->width() - 2, 2);
     m_clear->setVisible(!path.isEmpty());
@@ -374,8 +414,8 @@ void StyleSlot::mousePressEvent(QMouseEvent *event)
 {
     if (event->button() != Qt::LeftButton)
         return;
-    const QString path = QFileDialog::getOpenFileName(this, tr("Choose a Style Reference"), {},
-                                                      tr("Images (*.png *.jpg *.jpeg *.webp *.gif *.bmp)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Choose a Style Reference"), {}, tr("Images (*.png *.jpg *.jpeg *.webp *.gif *.bmp)"));
     if (!path.isEmpty())
         Q_EMIT fileDropped(path);
 }

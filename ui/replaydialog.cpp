@@ -17,14 +17,15 @@
 
 namespace nb2 {
 
-ReplayDialog::ReplayDialog(SessionController *session, const QString &fromId, const QString &toId, const QString &ontoId,
-                           QWidget *parent)
+ReplayDialog::ReplayDialog(
+    SessionController *session, const QString &fromId, const QString &toId, const QString &ontoId, QWidget *parent)
     : QDialog(parent), m_session(session), m_from(fromId), m_to(toId)
 {
     setObjectName(QStringLiteral("replayDialog"));
     setWindowTitle(tr("Replay onto"));
     auto *layout = new QVBoxLayout(this);
-    auto *intro = new QLabel(tr("Send the prompts of %1 … %2 again, in order, onto another picture.").arg(fromId, toId), this);
+    auto *intro
+        = new QLabel(tr("Send the prompts of %1 … %2 again, in order, onto another picture.").arg(fromId, toId), this);
     intro->setWordWrap(true);
     layout->addWidget(intro);
 
@@ -110,8 +111,8 @@ void ReplayDialog::addPaths(const QStringList &paths)
 
 void ReplayDialog::addFiles()
 {
-    const QStringList files = QFileDialog::getOpenFileNames(this, tr("Pictures to replay onto"), QString(),
-                                                            tr("Pictures (*.jpg *.jpeg *.png *.webp *.gif)"));
+    const QStringList files = QFileDialog::getOpenFileNames(
+        this, tr("Pictures to replay onto"), QString(), tr("Pictures (*.jpg *.jpeg *.png *.webp *.gif)"));
     if (!files.isEmpty())
         addPaths(files);
 }

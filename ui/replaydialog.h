@@ -26,7 +26,7 @@ class ReplayDialog : public QDialog
     Q_OBJECT
 public:
     ReplayDialog(SessionController *session, const QString &fromId, const QString &toId, const QString &ontoId,
-                 QWidget *parent = nullptr);
+        QWidget *parent = nullptr);
 
     /** The plan as it stands (an Error saying what is missing when it cannot run). */
     Result<ReplayPlan> plan() const;

@@ -222,14 +222,16 @@ void ReplayPanel::rebuildRows()
     const ReplayState &s = m_runner->state();
     for (int c = 0; c < s.chains.size(); ++c) {
         const ReplayChain &chain = s.chains.at(c);
-        const QString target = chain.target.kind == ReplayTarget::Kind::Photo ? QFileInfo(chain.target.photoFile).fileName()
-                                                                               : chain.target.frameId;
+        const QString target = chain.target.kind == ReplayTarget::Kind::Photo
+            ? QFileInfo(chain.target.photoFile).fileName()
+            : chain.target.frameId;
         for (int i = 0; i < chain.steps.size(); ++i) {
             auto *item = new QTreeWidgetItem(m_steps);
             item->setText(TargetColumn, target);
             item->setText(StepColumn, tr("%1 of %2").arg(QString::number(i + 1), QString::number(chain.steps.size())));
             item->setText(PromptColumn, s.plan.steps.at(i).prompt);
-            item->setToolTip(PromptColumn, s.plan.steps.at(i).note.isEmpty() ? s.plan.steps.at(i).prompt : s.plan.steps.at(i).note);
+            item->setToolTip(
+                PromptColumn, s.plan.steps.at(i).note.isEmpty() ? s.plan.steps.at(i).prompt : s.plan.steps.at(i).note);
             updateRow(c, i);
         }
     }
@@ -246,11 +248,21 @@ void ReplayPanel::updateRow(int chain, int step)
     const ReplayStepRun &run = s.chains.at(chain).steps.at(step);
     QString state;
     switch (run.state) {
-    case ReplayStepState::Waiting: state = tr("waiting"); break;
-    case ReplayStepState::Sent: state = tr("running"); break;
-    case ReplayStepState::Done: state = tr("done"); break;
-    case ReplayStepState::Failed: state = tr("failed"); break;
-    case ReplayStepState::Cancelled: state = tr("cancelled"); break;
+    case ReplayStepState::Waiting:
+        state = tr("waiting");
+        break;
+    case ReplayStepState::Sent:
+        state = tr("running");
+        break;
+    case ReplayStepState::Done:
+        state = tr("done");
+        break;
+    case ReplayStepState::Failed:
+        state = tr("failed");
+        break;
+    case ReplayStepState::Cancelled:
+        state = tr("cancelled");
+        break;
     }
     item->setText(StateColumn, state);
     item->setToolTip(StateColumn, run.error);
@@ -276,11 +288,25 @@ void ReplayPanel::updateStatus()
     m_pauseButton->setText(s.status == ReplayStatus::Paused ? tr("&Resume") : tr("&Pause"));
     QString text;
     switch (s.status) {
-    case ReplayStatus::Running: text = tr("Replaying: %1 of %2 steps done.").arg(QString::number(s.doneSteps()), QString::number(s.totalSteps())); break;
-    case ReplayStatus::Paused: text = tr("Paused: %1 of %2 steps done. Running steps finish; Resume sends the rest.").arg(QString::number(s.doneSteps()), QString::number(s.totalSteps())); break;
-    case ReplayStatus::Stopped: text = s.stopReason; break;
-    case ReplayStatus::Cancelled: text = tr("Cancelled: %1 of %2 steps done.").arg(QString::number(s.doneSteps()), QString::number(s.totalSteps())); break;
-    case ReplayStatus::Finished: text = tr("Finished: %1 of %2 steps done.").arg(QString::number(s.doneSteps()), QString::number(s.totalSteps())); break;
+    case ReplayStatus::Running:
+        text = tr("Replaying: %1 of %2 steps done.")
+                   .arg(QString::number(s.doneSteps()), QString::number(s.totalSteps()));
+        break;
+    case ReplayStatus::Paused:
+        text = tr("Paused: %1 of %2 steps done. Running steps finish; Resume sends the rest.")
+                   .arg(QString::number(s.doneSteps()), QString::number(s.totalSteps()));
+        break;
+    case ReplayStatus::Stopped:
+        text = s.stopReason;
+        break;
+    case ReplayStatus::Cancelled:
+        text = tr("Cancelled: %1 of %2 steps done.")
+                   .arg(QString::number(s.doneSteps()), QString::number(s.totalSteps()));
+        break;
+    case ReplayStatus::Finished:
+        text
+            = tr("Finished: %1 of %2 steps done.").arg(QString::number(s.doneSteps()), QString::number(s.totalSteps()));
+        break;
     }
     if (!m_waitReason.isEmpty() && s.status != ReplayStatus::Stopped)
         text += QLatin1Char(' ') + m_waitReason;

@@ -69,8 +69,8 @@ SelectionChoice::SelectionChoice(QWidget *parent) : QWidget(parent)
 
     const auto update = [this] {
         m_explain->setText(m_protect->isChecked()
-                               ? tr("Protect: the whole picture is edited; the selection stays exactly as it is.")
-                               : tr("Edit region: only the selection changes; the rest stays exactly as it is."));
+                ? tr("Protect: the whole picture is edited; the selection stays exactly as it is.")
+                : tr("Edit region: only the selection changes; the rest stays exactly as it is."));
         reserveExplainHeight();
         Q_EMIT choiceChanged();
     };
@@ -116,9 +116,21 @@ void SelectionChoice::setMode(RegionMode mode)
     (mode == RegionMode::Protect ? m_protect : m_region)->setChecked(true);
 }
 
-int SelectionChoice::feather() const { return m_feather->value(); }
-void SelectionChoice::setFeather(int pixels) { m_feather->setValue(pixels); }
-bool SelectionChoice::continueFromRaw() const { return m_composited && m_fromRaw->isChecked(); }
-void SelectionChoice::setContinueFromRaw(bool fromRaw) { m_fromRaw->setChecked(fromRaw); }
+int SelectionChoice::feather() const
+{
+    return m_feather->value();
+}
+void SelectionChoice::setFeather(int pixels)
+{
+    m_feather->setValue(pixels);
+}
+bool SelectionChoice::continueFromRaw() const
+{
+    return m_composited && m_fromRaw->isChecked();
+}
+void SelectionChoice::setContinueFromRaw(bool fromRaw)
+{
+    m_fromRaw->setChecked(fromRaw);
+}
 
 } // namespace nb2

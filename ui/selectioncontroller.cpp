@@ -22,17 +22,20 @@ struct ToolId {
     ActionId id;
     SelectionTool tool;
 };
-constexpr ToolId kTools[] = {{ActionId::SelectPan, SelectionTool::None},
-                             {ActionId::SelectRectangle, SelectionTool::Rectangle},
-                             {ActionId::SelectEllipse, SelectionTool::Ellipse},
-                             {ActionId::SelectLasso, SelectionTool::Lasso},
-                             {ActionId::SelectBrush, SelectionTool::Brush},
-                             {ActionId::SelectEraser, SelectionTool::Eraser}};
+constexpr ToolId kTools[]
+    = {{ActionId::SelectPan, SelectionTool::None}, {ActionId::SelectRectangle, SelectionTool::Rectangle},
+        {ActionId::SelectEllipse, SelectionTool::Ellipse}, {ActionId::SelectLasso, SelectionTool::Lasso},
+        {ActionId::SelectBrush, SelectionTool::Brush}, {ActionId::SelectEraser, SelectionTool::Eraser}};
 } // namespace
 
-SelectionController::SelectionController(SessionManager *sessions, FrameSelection *frames, ImageStage *stage,
-                                         ActionManager *actions, QObject *parent)
-    : QObject(parent), m_sessions(sessions), m_frames(frames), m_stage(stage), m_actions(actions), m_canvas(stage->canvas())
+SelectionController::SelectionController(
+    SessionManager *sessions, FrameSelection *frames, ImageStage *stage, ActionManager *actions, QObject *parent)
+    : QObject(parent)
+    , m_sessions(sessions)
+    , m_frames(frames)
+    , m_stage(stage)
+    , m_actions(actions)
+    , m_canvas(stage->canvas())
 {
     auto *group = new QActionGroup(this);
     group->setExclusive(true);
@@ -47,9 +50,9 @@ SelectionController::SelectionController(SessionManager *sessions, FrameSelectio
     connect(m_actions->action(ActionId::SelectInvert), &QAction::triggered, this, &SelectionController::invert);
     connect(m_actions->action(ActionId::SelectClear), &QAction::triggered, this, &SelectionController::clear);
     connect(m_actions->action(ActionId::BrushSmaller), &QAction::triggered, this,
-            [this] { setBrushSize(std::max(kMinBrush, brushSize() * 4 / 5)); });
+        [this] { setBrushSize(std::max(kMinBrush, brushSize() * 4 / 5)); });
     connect(m_actions->action(ActionId::BrushLarger), &QAction::triggered, this,
-            [this] { setBrushSize(std::max(brushSize() + 1, brushSize() * 5 / 4)); });
+        [this] { setBrushSize(std::max(brushSize() + 1, brushSize() * 5 / 4)); });
 
     CanvasView *canvas = m_stage->canvas();
     connect(canvas, &CanvasView::selectionEdited, this, [this] {
@@ -106,15 +109,16 @@ void SelectionController::attach(const QString &frameId)
     const Frame f = s->isOpen() ? s->graph().value(frameId) : Frame();
     // A region/protect result is selectable once its composite is on the canvas, not its raw image.
     const bool compositing = !f.regionEdit.isEmpty() && f.regionEdit.rawFile.isEmpty();
-    const bool selectable = frameId == m_frames->currentId() && f.isDone() && !compositing && canvas->hasImage()
-                            && !canvas->isDraft();
+    const bool selectable
+        = frameId == m_frames->currentId() && f.isDone() && !compositing && canvas->hasImage() && !canvas->isDraft();
     if (!selectable) {
         detach();
         return;
     }
     std::shared_ptr<SelectionMask> &mask = m_masks[frameId];
     if (!mask || mask->size() != canvas->imageSize())
-        mask = std::make_shared<SelectionMask>(canvas->imageSize()); // a composite keeps its size; anything else starts empty
+        mask = std::make_shared<SelectionMask>(
+            canvas->imageSize()); // a composite keeps its size; anything else starts empty
     if (m_attachedId == frameId && canvas->selectionMask() == mask.get())
         return;
     m_attachedId = frameId;
@@ -143,7 +147,10 @@ void SelectionController::setTool(SelectionTool tool)
         m_stage->showCanvas(); // the tools draw on the canvas, not on Compare
 }
 
-int SelectionController::brushSize() const { return m_stage->canvas()->brushSize(); }
+int SelectionController::brushSize() const
+{
+    return m_stage->canvas()->brushSize();
+}
 
 void SelectionController::setBrushSize(int pixels)
 {
@@ -192,8 +199,8 @@ void SelectionController::clear()
 void SelectionController::syncActions()
 {
     const bool on = current() != nullptr;
-    for (ActionId id : {ActionId::SelectRectangle, ActionId::SelectEllipse, ActionId::SelectLasso, ActionId::SelectBrush,
-                        ActionId::SelectEraser, ActionId::SelectInvert})
+    for (ActionId id : {ActionId::SelectRectangle, ActionId::SelectEllipse, ActionId::SelectLasso,
+             ActionId::SelectBrush, ActionId::SelectEraser, ActionId::SelectInvert})
         m_actions->action(id)->setEnabled(on);
     m_actions->action(ActionId::SelectClear)->setEnabled(hasSelection());
 }

@@ -37,8 +37,8 @@ class SelectionController : public QObject
 {
     Q_OBJECT
 public:
-    SelectionController(SessionManager *sessions, FrameSelection *frames, ImageStage *stage, ActionManager *actions,
-                        QObject *parent);
+    SelectionController(
+        SessionManager *sessions, FrameSelection *frames, ImageStage *stage, ActionManager *actions, QObject *parent);
     ~SelectionController() override;
 
     /** The current frame's selection (null when the frame cannot be selected on: pending, failed, a draft). */

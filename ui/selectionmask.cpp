@@ -13,7 +13,10 @@ SelectionMask::SelectionMask(const QSize &size)
     m_grey.fill(0);
 }
 
-bool SelectionMask::isEmpty() const { return boundingRect().isEmpty(); }
+bool SelectionMask::isEmpty() const
+{
+    return boundingRect().isEmpty();
+}
 
 QRect SelectionMask::boundingRect() const
 {

@@ -52,7 +52,11 @@ private:
     void begin(Op op);
     void setSpan(int y, int x0, int x1, uchar value); // inclusive, clipped
     void disc(const QPointF &centre, double radius, uchar value);
-    void touch() { ++m_revision; m_boundsRevision = 0; }
+    void touch()
+    {
+        ++m_revision;
+        m_boundsRevision = 0;
+    }
 
     QImage m_grey;
     quint64 m_revision = 1;

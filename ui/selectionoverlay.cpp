@@ -44,8 +44,8 @@ void SelectionOverlay::rebuildOutline(const SelectionMask &mask)
     m_outlineRevision = mask.revision();
 }
 
-void SelectionOverlay::paint(QPainter &painter, const QRectF &target, const SelectionMask &mask, int antsPhase,
-                             bool outline)
+void SelectionOverlay::paint(
+    QPainter &painter, const QRectF &target, const SelectionMask &mask, int antsPhase, bool outline)
 {
     if (mask.isNull() || mask.isEmpty() || target.isEmpty())
         return;

@@ -24,8 +24,8 @@ QRect SelectionGesture::dragRect(const QPointF &a, const QPointF &b)
     return QRect(QPoint(left, top), QPoint(std::max(left, right - 1), std::max(top, bottom - 1)));
 }
 
-void SelectionGesture::begin(SelectionTool tool, const QPointF &imagePos, Qt::KeyboardModifiers modifiers,
-                             SelectionMask *mask, double brushSize)
+void SelectionGesture::begin(
+    SelectionTool tool, const QPointF &imagePos, Qt::KeyboardModifiers modifiers, SelectionMask *mask, double brushSize)
 {
     if (tool == SelectionTool::None || !mask || mask->isNull()) {
         m_mask = nullptr;
@@ -36,7 +36,7 @@ void SelectionGesture::begin(SelectionTool tool, const QPointF &imagePos, Qt::Ke
     m_op = opFor(modifiers);
     m_brush = brushSize;
     m_start = m_last = imagePos;
-    m_lasso = QPolygonF{imagePos};
+    m_lasso = QPolygonF {imagePos};
     if (tool == SelectionTool::Brush || tool == SelectionTool::Eraser)
         m_mask->stroke(imagePos, imagePos, m_brush, tool == SelectionTool::Eraser);
 }

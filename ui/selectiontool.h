@@ -26,7 +26,7 @@ public:
     bool isActive() const { return m_mask != nullptr; }
     SelectionTool tool() const { return m_tool; }
     void begin(SelectionTool tool, const QPointF &imagePos, Qt::KeyboardModifiers modifiers, SelectionMask *mask,
-               double brushSize);
+        double brushSize);
     /** Brush and eraser paint at once (returns true: the mask changed); shapes only move their preview. */
     bool move(const QPointF &imagePos);
     /** Applies a shape (returns true when the mask changed) and ends the gesture. */

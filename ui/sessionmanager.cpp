@@ -49,8 +49,8 @@ Result<void> SessionManager::open(const QString &dir)
     if (!previous.isEmpty() && QFileInfo(previous) == QFileInfo(dir))
         return {};
     if (m_session->isOpen() && !m_session->isIdle())
-        return Error::make(ErrorKind::Conflict,
-                           tr("Requests are still running in this session; wait for them or cancel them first."));
+        return Error::make(
+            ErrorKind::Conflict, tr("Requests are still running in this session; wait for them or cancel them first."));
     Q_EMIT aboutToSwitch();
     m_session->close();
     if (const Result<void> opened = m_session->open(dir); !opened) {
@@ -91,7 +91,7 @@ Result<void> SessionManager::newSession()
         dir = folder + QLatin1Char('/') + base + QStringLiteral(" (%1)").arg(n);
     if (!QDir().mkpath(dir))
         return Error::make(writeFailureKind(dir),
-                           tr("Cannot create the session folder %1. Choose another sessions folder in Settings.").arg(dir));
+            tr("Cannot create the session folder %1. Choose another sessions folder in Settings.").arg(dir));
     return open(dir);
 }
 
@@ -142,7 +142,8 @@ void SessionManager::fillRecentMenu(QMenu *menu)
 
 void SessionManager::openDialog()
 {
-    const QString dir = QFileDialog::getExistingDirectory(m_dialogParent, tr("Open Session"), WindowPreferences::sessionsFolder());
+    const QString dir
+        = QFileDialog::getExistingDirectory(m_dialogParent, tr("Open Session"), WindowPreferences::sessionsFolder());
     if (dir.isEmpty())
         return;
     // Never turn an arbitrary folder (Pictures, a project) into a session by opening it.
@@ -150,8 +151,9 @@ void SessionManager::openDialog()
     const bool isSession = d.exists(QStringLiteral("manifest.json")) || d.exists(QStringLiteral("journal.jsonl"));
     if (!isSession && !d.isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot)) {
         m_notices->show(NoticeKind::Error,
-                        tr("“%1” is not an NB2Lite session (it has no manifest.json). Choose a session folder, or an "
-                           "empty folder to start a new session there.").arg(QDir::toNativeSeparators(dir)));
+            tr("“%1” is not an NB2Lite session (it has no manifest.json). Choose a session folder, or an "
+               "empty folder to start a new session there.")
+                .arg(QDir::toNativeSeparators(dir)));
         return;
     }
     if (const Result<void> r = open(dir); !r)
@@ -160,24 +162,27 @@ void SessionManager::openDialog()
 
 void SessionManager::offerRebuild(const QString &dir, const QString &error)
 {
-    m_notices->show(NoticeKind::Error, tr("Cannot open the session: %1").arg(error), tr("Rebuild Session"), [this, dir] {
-        // Rebuild keeps the broken manifest aside and recovers frames from the journal and images.
-        if (!m_session->isIdle()) {
-            m_notices->show(NoticeKind::Error, tr("Wait for the running requests to finish before rebuilding another session."));
-            return;
-        }
-        Q_EMIT aboutToSwitch();
-        m_session->close();
-        if (const Result<void> rebuilt = m_session->rebuild(dir); !rebuilt) {
-            m_notices->show(NoticeKind::Error, tr("The session could not be rebuilt: %1").arg(rebuilt.error().message));
-            return;
-        }
-        m_session->close();
-        if (const Result<void> r = open(dir); !r)
-            m_notices->show(NoticeKind::Error, r.error().message);
-        else
-            m_notices->status(tr("Rebuilt the session from its journal and images."), 6000);
-    });
+    m_notices->show(
+        NoticeKind::Error, tr("Cannot open the session: %1").arg(error), tr("Rebuild Session"), [this, dir] {
+            // Rebuild keeps the broken manifest aside and recovers frames from the journal and images.
+            if (!m_session->isIdle()) {
+                m_notices->show(NoticeKind::Error,
+                    tr("Wait for the running requests to finish before rebuilding another session."));
+                return;
+            }
+            Q_EMIT aboutToSwitch();
+            m_session->close();
+            if (const Result<void> rebuilt = m_session->rebuild(dir); !rebuilt) {
+                m_notices->show(
+                    NoticeKind::Error, tr("The session could not be rebuilt: %1").arg(rebuilt.error().message));
+                return;
+            }
+            m_session->close();
+            if (const Result<void> r = open(dir); !r)
+                m_notices->show(NoticeKind::Error, r.error().message);
+            else
+                m_notices->status(tr("Rebuilt the session from its journal and images."), 6000);
+        });
 }
 
 void SessionManager::saveAsDialog()
@@ -185,8 +190,8 @@ void SessionManager::saveAsDialog()
     const QString from = dir();
     if (from.isEmpty())
         return;
-    const QString target = QFileDialog::getSaveFileName(m_dialogParent, tr("Save Session As"), from + tr(" copy"), {},
-                                                        nullptr, QFileDialog::ShowDirsOnly);
+    const QString target = QFileDialog::getSaveFileName(
+        m_dialogParent, tr("Save Session As"), from + tr(" copy"), {}, nullptr, QFileDialog::ShowDirsOnly);
     if (!target.isEmpty())
         saveCopy(target);
 }
@@ -209,11 +214,12 @@ bool SessionManager::saveCopy(const QString &target)
     }
     if (!m_session->isIdle()) {
         m_notices->show(NoticeKind::Warning,
-                        tr("Requests are still running; save a copy when they have finished (or cancel them)."));
+            tr("Requests are still running; save a copy when they have finished (or cancel them)."));
         return false;
     }
     if (const Result<void> flushed = flush(); !flushed) {
-        m_notices->show(NoticeKind::Error, tr("The session could not be saved before copying: %1").arg(flushed.error().message));
+        m_notices->show(
+            NoticeKind::Error, tr("The session could not be saved before copying: %1").arg(flushed.error().message));
         return false;
     }
     m_notices->status(tr("Copying the session…"), 0);

@@ -56,9 +56,7 @@ QString tildePath(const QString &path)
 } // namespace
 
 SettingsDialog::SettingsDialog(KeyStore *keyStore, const QProcessEnvironment &env, QWidget *parent)
-    : QDialog(parent)
-    , m_keyStore(keyStore ? keyStore : new KeyStore(this))
-    , m_env(env)
+    : QDialog(parent), m_keyStore(keyStore ? keyStore : new KeyStore(this)), m_env(env)
 {
     setWindowTitle(tr("Settings"));
     setAccessibleName(tr("Settings"));
@@ -117,7 +115,8 @@ void SettingsDialog::buildUi()
 
     m_removeKeyButton = new QPushButton(themeIcon(QStringLiteral("delete")), tr("Forget Key"), keyBox);
     m_removeKeyButton->setObjectName(QStringLiteral("removeKeyButton"));
-    m_removeKeyButton->setToolTip(tr("Clear the field; OK then deletes the stored key from the keychain and ~/gemini.key"));
+    m_removeKeyButton->setToolTip(
+        tr("Clear the field; OK then deletes the stored key from the keychain and ~/gemini.key"));
     m_removeKeyButton->setAccessibleName(tr("Forget the stored key"));
     connect(m_removeKeyButton, &QPushButton::clicked, this, [this] {
         m_keyEdit->clear();
@@ -148,11 +147,13 @@ void SettingsDialog::buildUi()
     // Which variable supplies the key, never its value.
     const QString envKey = apiKeyFromEnvironment(m_env).source();
     if (!envKey.isEmpty()) {
-        m_envKeyNote->setText(tr("%1 from the environment overrides this. The stored key is used when it is unset.").arg(envKey));
+        m_envKeyNote->setText(
+            tr("%1 from the environment overrides this. The stored key is used when it is unset.").arg(envKey));
         m_envKeyNote->show();
     }
 
-    auto *keyLink = new QLabel(tr("Get a key at <a href=\"https://aistudio.google.com/apikey\">aistudio.google.com/apikey</a>."), keyBox);
+    auto *keyLink = new QLabel(
+        tr("Get a key at <a href=\"https://aistudio.google.com/apikey\">aistudio.google.com/apikey</a>."), keyBox);
     keyLink->setOpenExternalLinks(true);
     keyLink->setTextInteractionFlags(Qt::TextBrowserInteraction);
 
@@ -188,7 +189,8 @@ void SettingsDialog::buildUi()
     m_baseUrl->setObjectName(QStringLiteral("baseUrlEdit"));
     m_baseUrl->setPlaceholderText(QString::fromLatin1(kDefaultBaseUrl));
     m_baseUrl->setAccessibleName(tr("Base URL"));
-    m_baseUrl->setToolTip(tr("Leave empty for Google's endpoint. Plain http is accepted only for this computer (127.0.0.1)."));
+    m_baseUrl->setToolTip(
+        tr("Leave empty for Google's endpoint. Plain http is accepted only for this computer (127.0.0.1)."));
     m_baseUrl->setClearButtonEnabled(true);
     m_envBaseUrlNote = makeNote(connBox);
     showEnvironmentNote(m_envBaseUrlNote, appprefs::baseUrl, m_env);
@@ -219,16 +221,16 @@ void SettingsDialog::buildUi()
     m_tier->addItem(tr("Free — server keeps interactions 1 day"), QStringLiteral("free"));
     m_tier->addItem(tr("Custom"), QStringLiteral("custom"));
     m_tier->setAccessibleName(tr("Key tier"));
-    m_tier->setToolTip(tr("How long the server keeps interaction ids. Frames whose id has expired are re-anchored from the local image."));
+    m_tier->setToolTip(tr("How long the server keeps interaction ids. Frames whose id has expired are re-anchored from "
+                          "the local image."));
     m_customDays = new QSpinBox(reqBox);
     m_customDays->setObjectName(QStringLiteral("customDaysSpin"));
     m_customDays->setRange(1, 3650);
     m_customDays->setSuffix(tr(" days"));
     m_customDays->setAccessibleName(tr("Custom retention in days"));
     m_customDays->setToolTip(tr("How many days the server keeps interactions for your key"));
-    connect(m_tier, &QComboBox::currentIndexChanged, this, [this] {
-        m_customDays->setVisible(m_tier->currentData().toString() == QLatin1String("custom"));
-    });
+    connect(m_tier, &QComboBox::currentIndexChanged, this,
+        [this] { m_customDays->setVisible(m_tier->currentData().toString() == QLatin1String("custom")); });
     auto *tierRow = new QHBoxLayout;
     tierRow->setSpacing(kSpacing);
     tierRow->addWidget(m_tier, 1);
@@ -264,7 +266,8 @@ void SettingsDialog::buildUi()
     browse->setAccessibleName(tr("Choose the sessions folder"));
     browse->setToolTip(tr("Choose the folder for new sessions"));
     connect(browse, &QPushButton::clicked, this, [this] {
-        const QString start = m_sessionsFolder->text().isEmpty() ? AppSettings::defaultSessionsFolder() : m_sessionsFolder->text();
+        const QString start
+            = m_sessionsFolder->text().isEmpty() ? AppSettings::defaultSessionsFolder() : m_sessionsFolder->text();
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Sessions Folder"), start);
         if (!dir.isEmpty())
             m_sessionsFolder->setText(QDir::cleanPath(dir));
@@ -288,7 +291,8 @@ void SettingsDialog::buildUi()
     m_budget->setSpecialValueText(tr("No budget"));
     m_budget->setMaximumWidth(160);
     m_budget->setAccessibleName(tr("Session budget in US dollars"));
-    m_budget->setToolTip(tr("A turn that would take a session's estimated cost over this is refused before anything is sent"));
+    m_budget->setToolTip(
+        tr("A turn that would take a session's estimated cost over this is refused before anything is sent"));
     costForm->addRow(buddyLabel(tr("Session &budget:"), m_budget), m_budget);
     auto rateSpin = [costBox](const char *name, const QString &accessible) {
         auto *spin = new QDoubleSpinBox(costBox);
@@ -310,9 +314,8 @@ void SettingsDialog::buildUi()
     m_priceModel->setAccessibleName(tr("Model whose prices are shown"));
     m_priceModel->setToolTip(tr("Every model in the price table can be edited; the chosen model is selected first"));
     costForm->addRow(buddyLabel(tr("&Prices for:"), m_priceModel), m_priceModel);
-    connect(m_priceModel, &QComboBox::currentIndexChanged, this, [this] {
-        showPriceRow(m_priceModel->currentData().toString());
-    });
+    connect(m_priceModel, &QComboBox::currentIndexChanged, this,
+        [this] { showPriceRow(m_priceModel->currentData().toString()); });
     for (QDoubleSpinBox *spin : {m_inputRate, m_outputRate, m_imageRate})
         connect(spin, &QDoubleSpinBox::valueChanged, this, &SettingsDialog::storeShownRates);
     // Choosing another model shows its prices at once (not the ones of the model loaded).
@@ -322,8 +325,8 @@ void SettingsDialog::buildUi()
     });
     auto *rates = new QHBoxLayout;
     rates->setSpacing(kSpacing);
-    for (auto [spin, text] : {std::pair{m_inputRate, tr("in")}, std::pair{m_outputRate, tr("out")},
-                              std::pair{m_imageRate, tr("image")}}) {
+    for (auto [spin, text] : {std::pair {m_inputRate, tr("in")}, std::pair {m_outputRate, tr("out")},
+             std::pair {m_imageRate, tr("image")}}) {
         rates->addWidget(new QLabel(text, costBox));
         rates->addWidget(spin, 1);
     }
@@ -362,7 +365,8 @@ void SettingsDialog::buildUi()
     }
     m_error->hide();
 
-    m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::RestoreDefaults, this);
+    m_buttons = new QDialogButtonBox(
+        QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::RestoreDefaults, this);
     auto *ok = m_buttons->button(QDialogButtonBox::Ok);
     ok->setToolTip(tr("Save the settings and close"));
     ok->setAccessibleName(tr("Save settings"));
@@ -474,14 +478,16 @@ void SettingsDialog::showPriceRow(const QString &model)
     m_imageRate->setValue(p.imageOutputPerMTok);
     m_showingRates = false;
     m_pricesNote->setText(tr("For %1; %2, as of %3.").arg(model, m_prices.source, m_prices.asOf)
-                          + (exact ? QString() : QLatin1Char(' ') + tr("This model is not in the table: the first model's prices are used until you change them.")));
+        + (exact ? QString()
+                 : QLatin1Char(' ')
+                    + tr("This model is not in the table: the first model's prices are used until you change them.")));
 }
 
 void SettingsDialog::storeShownRates()
 {
     if (m_showingRates || m_shownPriceModel.isEmpty())
         return;
-    const ModelPrice shown{m_shownPriceModel, m_inputRate->value(), m_outputRate->value(), m_imageRate->value()};
+    const ModelPrice shown {m_shownPriceModel, m_inputRate->value(), m_outputRate->value(), m_imageRate->value()};
     for (ModelPrice &row : m_prices.models) {
         if (row.model == m_shownPriceModel) {
             row = shown;
@@ -524,25 +530,30 @@ void SettingsDialog::updateKeyStatus()
     const bool fallback = !m_keychainAvailable;
     if (m_keyEdited) {
         if (m_keyEdit->text().trimmed().isEmpty()) {
-            setKeyStatus(QStringLiteral("warning"), m_loadedKey.isEmpty() ? tr("No key: the app runs against the built-in demo backend.")
-                                                                         : tr("The stored key will be deleted when you press OK."),
-                         themeColor(ThemeColor::Warning));
+            setKeyStatus(QStringLiteral("warning"),
+                m_loadedKey.isEmpty() ? tr("No key: the app runs against the built-in demo backend.")
+                                      : tr("The stored key will be deleted when you press OK."),
+                themeColor(ThemeColor::Warning));
         } else if (fallback) {
             setKeyStatus(QStringLiteral("warning"),
-                         tr("%1, so the key will be saved to %2, readable only by you (mode 0600).").arg(keychainProblem(), file),
-                         themeColor(ThemeColor::Warning));
+                tr("%1, so the key will be saved to %2, readable only by you (mode 0600).")
+                    .arg(keychainProblem(), file),
+                themeColor(ThemeColor::Warning));
         } else {
-            setKeyStatus(QStringLiteral("key"), tr("The key will be saved in the desktop keychain when you press OK."), QColor());
+            setKeyStatus(QStringLiteral("key"), tr("The key will be saved in the desktop keychain when you press OK."),
+                QColor());
         }
         return;
     }
     if (m_loadedKey.isEmpty()) {
         if (fallback)
             setKeyStatus(QStringLiteral("info"),
-                         tr("No key stored. %1, so a key you enter is saved to %2, readable only by you (mode 0600).").arg(keychainProblem(), file),
-                         themeColor(ThemeColor::Info));
+                tr("No key stored. %1, so a key you enter is saved to %2, readable only by you (mode 0600).")
+                    .arg(keychainProblem(), file),
+                themeColor(ThemeColor::Info));
         else
-            setKeyStatus(QStringLiteral("info"), tr("No key stored. Without one the app uses the built-in demo backend."), themeColor(ThemeColor::Info));
+            setKeyStatus(QStringLiteral("info"),
+                tr("No key stored. Without one the app uses the built-in demo backend."), themeColor(ThemeColor::Info));
         return;
     }
     if (m_keyBackend == KeyStore::Backend::Keychain) {
@@ -603,8 +614,9 @@ void SettingsDialog::onKeyStoreFinished(const KeyStore::Result &r)
         m_loadedKey = m_keyEdit->text().trimmed();
         m_keyEdited = false;
         updateKeyStatus();
-        m_error->setText(tr("The desktop keychain did not take the key, so it was saved to %1 instead. Press OK to close.")
-                             .arg(tildePath(m_keyStore->filePath())));
+        m_error->setText(
+            tr("The desktop keychain did not take the key, so it was saved to %1 instead. Press OK to close.")
+                .arg(tildePath(m_keyStore->filePath())));
         m_error->show();
         Q_EMIT settingsSaved(true);
         return;
@@ -669,7 +681,8 @@ void SettingsDialog::accept()
 
     const QString key = m_keyEdit->text().trimmed();
     const bool keyChanged = m_keyLoaded && m_keyEdited && key != m_loadedKey;
-    const bool moveToKeychain = m_keyLoaded && m_keyEdited && !key.isEmpty() && m_keyBackend == KeyStore::Backend::File && m_keychainAvailable;
+    const bool moveToKeychain = m_keyLoaded && m_keyEdited && !key.isEmpty() && m_keyBackend == KeyStore::Backend::File
+        && m_keychainAvailable;
     if (!keyChanged && !moveToKeychain) {
         finishAccept(false);
         return;

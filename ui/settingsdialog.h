@@ -29,8 +29,7 @@ class SettingsDialog : public QDialog
 public:
     /** `keyStore` may be null (a default one is made); it is not owned otherwise. */
     explicit SettingsDialog(KeyStore *keyStore = nullptr,
-                            const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(),
-                            QWidget *parent = nullptr);
+        const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(), QWidget *parent = nullptr);
     ~SettingsDialog() override;
 
     /** The levels the default thinking level may take (the client's learned set). */
@@ -75,7 +74,7 @@ private:
     bool m_keyLoaded = false;
     bool m_keyEdited = false;
     bool m_saving = false;
-    int m_readRequest = 0;  // the store may be shared: only our own requests matter
+    int m_readRequest = 0; // the store may be shared: only our own requests matter
     int m_saveRequest = 0;
     QString m_loadedKey;
     KeyStore::Backend m_keyBackend = KeyStore::Backend::None;
@@ -105,10 +104,10 @@ private:
     QDoubleSpinBox *m_outputRate = nullptr;
     QDoubleSpinBox *m_imageRate = nullptr;
     QLabel *m_pricesNote = nullptr;
-    QComboBox *m_priceModel = nullptr;    // which row of the price table the three rates show and edit
-    PriceTable m_prices;                  // the table as edited here: every row the user changed (values() returns it)
-    QString m_shownPriceModel;            // the row the rate boxes show
-    bool m_showingRates = false;          // the boxes are being filled, not edited
+    QComboBox *m_priceModel = nullptr; // which row of the price table the three rates show and edit
+    PriceTable m_prices;               // the table as edited here: every row the user changed (values() returns it)
+    QString m_shownPriceModel;         // the row the rate boxes show
+    bool m_showingRates = false;       // the boxes are being filled, not edited
     QLabel *m_error = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
 };

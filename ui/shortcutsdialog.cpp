@@ -39,13 +39,16 @@ ShortcutsDialog::ShortcutsDialog(const QList<QPair<QString, QString>> &rows, QWi
     connect(filter, &QLineEdit::textChanged, this, [this](const QString &text) {
         for (int r = 0; r < m_table->rowCount(); ++r) {
             const bool match = text.isEmpty() || m_table->item(r, 0)->text().contains(text, Qt::CaseInsensitive)
-                               || m_table->item(r, 1)->text().contains(text, Qt::CaseInsensitive);
+                || m_table->item(r, 1)->text().contains(text, Qt::CaseInsensitive);
             m_table->setRowHidden(r, !match);
         }
     });
     resize(460, 520);
 }
 
-int ShortcutsDialog::rowCount() const { return m_table->rowCount(); }
+int ShortcutsDialog::rowCount() const
+{
+    return m_table->rowCount();
+}
 
 } // namespace nb2

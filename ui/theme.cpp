@@ -82,8 +82,8 @@ int kdePreference(const QString &configDir)
 }
 
 QPalette buildPalette(const QColor &window, const QColor &text, const QColor &base, const QColor &altBase,
-                      const QColor &button, const QColor &accent, const QColor &link, const QColor &disabledText,
-                      const QColor &placeholder, const QColor &tooltipBase)
+    const QColor &button, const QColor &accent, const QColor &link, const QColor &disabledText,
+    const QColor &placeholder, const QColor &tooltipBase)
 {
     QPalette p(button, window); // derives Light/Midlight/Mid/Dark/Shadow from the button colour
     p.setColor(QPalette::Window, window);
@@ -143,14 +143,12 @@ QPalette themePalette(bool dark)
 {
     if (dark) {
         return buildPalette(QColor(0x2a, 0x2b, 0x2e), QColor(0xe4, 0xe5, 0xe7), QColor(0x1f, 0x20, 0x23),
-                            QColor(0x26, 0x27, 0x2a), QColor(0x35, 0x37, 0x3b), QColor(0x3d, 0x8c, 0xd6),
-                            QColor(0x6c, 0xb2, 0xf2), QColor(0x7a, 0x7d, 0x83), QColor(0x86, 0x89, 0x8f),
-                            QColor(0x33, 0x35, 0x39));
+            QColor(0x26, 0x27, 0x2a), QColor(0x35, 0x37, 0x3b), QColor(0x3d, 0x8c, 0xd6), QColor(0x6c, 0xb2, 0xf2),
+            QColor(0x7a, 0x7d, 0x83), QColor(0x86, 0x89, 0x8f), QColor(0x33, 0x35, 0x39));
     }
     return buildPalette(QColor(0xef, 0xf0, 0xf1), QColor(0x23, 0x26, 0x29), QColor(0xff, 0xff, 0xff),
-                        QColor(0xf5, 0xf6, 0xf7), QColor(0xe6, 0xe7, 0xe9), QColor(0x2f, 0x7d, 0xc8),
-                        QColor(0x1f, 0x66, 0xad), QColor(0x9a, 0x9d, 0xa1), QColor(0x8a, 0x8d, 0x92),
-                        QColor(0xfb, 0xfb, 0xfc));
+        QColor(0xf5, 0xf6, 0xf7), QColor(0xe6, 0xe7, 0xe9), QColor(0x2f, 0x7d, 0xc8), QColor(0x1f, 0x66, 0xad),
+        QColor(0x9a, 0x9d, 0xa1), QColor(0x8a, 0x8d, 0x92), QColor(0xfb, 0xfb, 0xfc));
 }
 
 bool applyTheme(QApplication &app, ThemeMode mode)
@@ -159,11 +157,15 @@ bool applyTheme(QApplication &app, ThemeMode mode)
     const QPalette platform = app.palette();
     bool dark = false;
     switch (mode) {
-    case ThemeMode::Light: dark = false; break;
-    case ThemeMode::Dark: dark = true; break;
+    case ThemeMode::Light:
+        dark = false;
+        break;
+    case ThemeMode::Dark:
+        dark = true;
+        break;
     case ThemeMode::Auto:
         dark = systemPrefersDark(QProcessEnvironment::systemEnvironment(),
-                                 QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation), platform);
+            QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation), platform);
         break;
     }
     if (QStyle *fusion = QStyleFactory::create(QStringLiteral("Fusion")))
@@ -243,7 +245,8 @@ public:
             // Disabled / selected looks come from the style, as QIcon does for added pixmaps.
             QStyleOption opt(0);
             opt.palette = QGuiApplication::palette();
-            if (const QPixmap generated = QApplication::style()->generatedIconPixmap(mode, pm, &opt); !generated.isNull())
+            if (const QPixmap generated = QApplication::style()->generatedIconPixmap(mode, pm, &opt);
+                !generated.isNull())
                 pm = generated;
         }
         Q_UNUSED(state);
@@ -271,7 +274,8 @@ private:
 
 QIcon themeIcon(const QString &name, const QColor &tint)
 {
-    const QColor color = tint.isValid() ? tint : QGuiApplication::palette().color(QPalette::Active, QPalette::WindowText);
+    const QColor color
+        = tint.isValid() ? tint : QGuiApplication::palette().color(QPalette::Active, QPalette::WindowText);
     const QString cacheKey = name + QLatin1Char('|') + color.name(QColor::HexArgb);
     static QHash<QString, QIcon> cache;
     const auto it = cache.constFind(cacheKey);

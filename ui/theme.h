@@ -25,10 +25,10 @@ enum class ThemeColor { Accent, Info, Success, Warning, Error, Draft, CanvasBack
 
 /** Spacing constants: one rhythm for every dialog and panel (multiples of 4 px). */
 namespace ThemeMetrics {
-constexpr int kSpacing = 8;       // between related controls
+constexpr int kSpacing = 8;         // between related controls
 constexpr int kSectionSpacing = 16; // between groups
-constexpr int kMargin = 12;       // dialog and panel content margins
-constexpr int kRadius = 6;        // rounded corners of banners, pills and badges
+constexpr int kMargin = 12;         // dialog and panel content margins
+constexpr int kRadius = 6;          // rounded corners of banners, pills and badges
 } // namespace ThemeMetrics
 
 /**

@@ -83,9 +83,18 @@ void ThumbnailProvider::setDiskCacheDir(const QString &dir)
     clear();
 }
 
-void ThumbnailProvider::setMemoryLimitKb(int kb) { m_cache.setMaxCost(qMax(1, kb)); }
-int ThumbnailProvider::memoryLimitKb() const { return int(m_cache.maxCost()); }
-int ThumbnailProvider::memoryUsedKb() const { return int(m_cache.totalCost()); }
+void ThumbnailProvider::setMemoryLimitKb(int kb)
+{
+    m_cache.setMaxCost(qMax(1, kb));
+}
+int ThumbnailProvider::memoryLimitKb() const
+{
+    return int(m_cache.maxCost());
+}
+int ThumbnailProvider::memoryUsedKb() const
+{
+    return int(m_cache.totalCost());
+}
 
 QString ThumbnailProvider::cacheKey(const QString &key, int side)
 {
@@ -107,8 +116,8 @@ QPixmap ThumbnailProvider::thumbnail(const QString &key, const QString &imagePat
     if (!m_diskDir.isEmpty()) {
         // Hash the key: frame ids are safe today, but a file name should not trust them.
         const QByteArray h = QCryptographicHash::hash(key.toUtf8(), QCryptographicHash::Sha1).toHex().left(16);
-        diskPath = m_diskDir + QLatin1Char('/') + QString::fromLatin1(h) + QLatin1Char('-')
-                   + QString::number(side) + QStringLiteral(".png");
+        diskPath = m_diskDir + QLatin1Char('/') + QString::fromLatin1(h) + QLatin1Char('-') + QString::number(side)
+            + QStringLiteral(".png");
     }
     const quint64 generation = m_generation;
     auto *watcher = new QFutureWatcher<ThumbResult>(this);

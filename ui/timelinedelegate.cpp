@@ -1,7 +1,7 @@
 #include "ui/timelinedelegate.h"
 
-#include "ui/thumbnailprovider.h"
 #include "ui/theme.h"
+#include "ui/thumbnailprovider.h"
 #include "ui/timelineroles.h"
 
 #include <QApplication>
@@ -22,10 +22,13 @@ constexpr int kPad = 4;
 QColor mix(const QColor &a, const QColor &b, qreal t)
 {
     return QColor::fromRgbF(a.redF() * (1 - t) + b.redF() * t, a.greenF() * (1 - t) + b.greenF() * t,
-                            a.blueF() * (1 - t) + b.blueF() * t, a.alphaF() * (1 - t) + b.alphaF() * t);
+        a.blueF() * (1 - t) + b.blueF() * t, a.alphaF() * (1 - t) + b.alphaF() * t);
 }
 
-bool isDark(const QPalette &p) { return p.color(QPalette::Window).lightnessF() < 0.5; }
+bool isDark(const QPalette &p)
+{
+    return p.color(QPalette::Window).lightnessF() < 0.5;
+}
 
 QString kindLabel(const QString &kind)
 {
@@ -63,7 +66,10 @@ QPainterPath starPath(const QPointF &c, qreal r)
 
 TimelineDelegate::TimelineDelegate(QObject *parent) : QStyledItemDelegate(parent) {}
 
-QSize TimelineDelegate::cardSize() { return {kCardW, kCardH}; }
+QSize TimelineDelegate::cardSize()
+{
+    return {kCardW, kCardH};
+}
 
 QRect TimelineDelegate::imageRect(const QRect &card)
 {
@@ -103,8 +109,7 @@ QColor TimelineDelegate::laneColor(int lane, const QPalette &palette)
     return isDark(palette) ? QColor::fromHsl(hue, 150, 150) : QColor::fromHsl(hue, 160, 105);
 }
 
-void TimelineDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option,
-                             const QModelIndex &index) const
+void TimelineDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const
 {
     // Find: matches stay bright, the path to a match stays readable, everything else fades.
     const auto find = FindState(index.data(TimelineRole::FindState).toInt());
@@ -115,8 +120,8 @@ void TimelineDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
     painter->restore();
 }
 
-void TimelineDelegate::paintBadge(QPainter *painter, const QPoint &center, const QColor &fill,
-                                  const QString &glyph, const QColor &glyphColor) const
+void TimelineDelegate::paintBadge(
+    QPainter *painter, const QPoint &center, const QColor &fill, const QString &glyph, const QColor &glyphColor) const
 {
     const QRect r(center.x() - 9, center.y() - 9, 18, 18);
     painter->setPen(QPen(QColor(0, 0, 0, 90), 1));
@@ -130,8 +135,8 @@ void TimelineDelegate::paintBadge(QPainter *painter, const QPoint &center, const
     painter->drawText(r, Qt::AlignCenter, glyph);
 }
 
-void TimelineDelegate::paintIconBadge(QPainter *painter, const QPoint &center, const QColor &fill,
-                                      const QString &iconName) const
+void TimelineDelegate::paintIconBadge(
+    QPainter *painter, const QPoint &center, const QColor &fill, const QString &iconName) const
 {
     const QRect r(center.x() - 9, center.y() - 9, 18, 18);
     painter->setPen(QPen(QColor(0, 0, 0, 90), 1));
@@ -150,7 +155,8 @@ void TimelineDelegate::paintAgentMark(QPainter *painter, const QRect &image, con
     f.setBold(true);
     const QString text = tr("agent");
     const QFontMetrics fm(f);
-    const QRect pill(image.right() - fm.horizontalAdvance(text) - 10, image.bottom() - 15, fm.horizontalAdvance(text) + 8, 13);
+    const QRect pill(
+        image.right() - fm.horizontalAdvance(text) - 10, image.bottom() - 15, fm.horizontalAdvance(text) + 8, 13);
     painter->setPen(QPen(QColor(0, 0, 0, 90), 1));
     painter->setBrush(QColor(0x6a, 0x4c, 0xc8));
     painter->drawRoundedRect(QRectF(pill).adjusted(0.5, 0.5, -0.5, -0.5), 6, 6);
@@ -170,8 +176,8 @@ QString TimelineDelegate::driftBadgeText(double changed)
     return tr("%n % changed", "drift badge on a timeline card: share of the picture the edit changed", percent);
 }
 
-void TimelineDelegate::paintDriftBadge(QPainter *painter, const QRect &image, const QFont &font, double changed,
-                                       bool warning) const
+void TimelineDelegate::paintDriftBadge(
+    QPainter *painter, const QRect &image, const QFont &font, double changed, bool warning) const
 {
     // A pill in the image's top-right corner (done frames show no action button there).
     QFont f = font;
@@ -204,8 +210,8 @@ void TimelineDelegate::paintSpinner(QPainter *painter, const QRect &area, const 
     painter->drawArc(r, startAngle, 100 * 16);
 }
 
-void TimelineDelegate::paintFrame(QPainter *painter, const QStyleOptionViewItem &option,
-                                  const QModelIndex &index, bool onSelectedPath, bool actionHovered) const
+void TimelineDelegate::paintFrame(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index,
+    bool onSelectedPath, bool actionHovered) const
 {
     const QPalette &pal = option.palette;
     const QRect card = option.rect.adjusted(0, 0, -1, -1);
@@ -280,7 +286,7 @@ void TimelineDelegate::paintFrame(QPainter *painter, const QStyleOptionViewItem 
         const QSizeF logical = QSizeF(pix.size()) / dpr;
         const QSizeF fitted = logical.scaled(QSizeF(img.size()), Qt::KeepAspectRatio);
         const QRectF target(img.left() + (img.width() - fitted.width()) / 2.0,
-                            img.top() + (img.height() - fitted.height()) / 2.0, fitted.width(), fitted.height());
+            img.top() + (img.height() - fitted.height()) / 2.0, fitted.width(), fitted.height());
         painter->setRenderHint(QPainter::SmoothPixmapTransform, true);
         painter->drawPixmap(target, pix, QRectF(pix.rect()));
     }
@@ -294,7 +300,8 @@ void TimelineDelegate::paintFrame(QPainter *painter, const QStyleOptionViewItem 
         painter->setBrush(QColor(0, 0, 0, pix.isNull() ? 0 : 110));
         painter->drawRoundedRect(img, 3, 3);
         const QColor fg = pix.isNull() ? pal.color(QPalette::Text) : QColor(Qt::white);
-        paintSpinner(painter, QRect(img.center().x() - 11, img.center().y() - 18, 22, 22), pix.isNull() ? highlight : fg);
+        paintSpinner(
+            painter, QRect(img.center().x() - 11, img.center().y() - 18, 22, 22), pix.isNull() ? highlight : fg);
         const QDateTime retryAt = index.data(TimelineRole::RetryAt).toDateTime();
         QString text;
         if (retryAt.isValid() && retryAt > now)
@@ -308,7 +315,7 @@ void TimelineDelegate::paintFrame(QPainter *painter, const QStyleOptionViewItem 
         painter->setPen(fg);
         painter->drawText(QRect(img.left(), img.center().y() + 7, img.width(), 16), Qt::AlignCenter, text);
     } else if (state == TimelineState::Failed || state == TimelineState::Interrupted
-               || state == TimelineState::Cancelled) {
+        || state == TimelineState::Cancelled) {
         const bool failed = state == TimelineState::Failed;
         if (!pix.isNull()) {
             painter->setPen(Qt::NoPen);
@@ -320,10 +327,12 @@ void TimelineDelegate::paintFrame(QPainter *painter, const QStyleOptionViewItem 
             paintBadge(painter, QPoint(img.center().x(), img.center().y() - 9), badge, QStringLiteral("!"), Qt::white);
         else
             paintIconBadge(painter, QPoint(img.center().x(), img.center().y() - 9), badge,
-                           state == TimelineState::Interrupted ? QStringLiteral("warning") : QStringLiteral("cancel"));
+                state == TimelineState::Interrupted ? QStringLiteral("warning") : QStringLiteral("cancel"));
         painter->setFont(small);
         painter->setPen(pix.isNull() ? pal.color(QPalette::Text) : QColor(Qt::white));
-        QString text = failed ? tr("failed") : state == TimelineState::Interrupted ? tr("interrupted") : tr("cancelled");
+        QString text = failed                     ? tr("failed")
+            : state == TimelineState::Interrupted ? tr("interrupted")
+                                                  : tr("cancelled");
         const QDateTime retryAt = index.data(TimelineRole::RetryAt).toDateTime();
         if (retryAt.isValid() && retryAt > now)
             text = tr("retry in %1 s").arg(qMax<qint64>(1, (now.msecsTo(retryAt) + 999) / 1000));
@@ -348,7 +357,7 @@ void TimelineDelegate::paintFrame(QPainter *painter, const QStyleOptionViewItem 
         } else {
             painter->drawArc(g, 60 * 16, 280 * 16);
             const QPointF tip(g.center().x() + g.width() / 2 * qCos(qDegreesToRadians(60.0)),
-                              g.center().y() - g.height() / 2 * qSin(qDegreesToRadians(60.0)));
+                g.center().y() - g.height() / 2 * qSin(qDegreesToRadians(60.0)));
             painter->setBrush(glyph);
             painter->setPen(Qt::NoPen);
             QPolygonF head;
@@ -372,25 +381,27 @@ void TimelineDelegate::paintFrame(QPainter *painter, const QStyleOptionViewItem 
     if (index.data(TimelineRole::MadeByAgent).toBool())
         paintAgentMark(painter, img, small);
     const double changed = index.data(TimelineRole::DriftChanged).toDouble();
-    if (state == TimelineState::Done && changed >= 0 && action == Action::None && index.data(TimelineRole::DriftChanged).isValid())
+    if (state == TimelineState::Done && changed >= 0 && action == Action::None
+        && index.data(TimelineRole::DriftChanged).isValid())
         paintDriftBadge(painter, img, small, changed, index.data(TimelineRole::DriftWarning).toBool());
     const QDateTime expires = index.data(TimelineRole::ExpiresAt).toDateTime();
     if (state == TimelineState::Done && expires.isValid() && now.secsTo(expires) < 48 * 3600) {
         const bool gone = expires <= now;
         paintIconBadge(painter, QPoint(markX, markY), gone ? QColor(0x88, 0x88, 0x88) : QColor(0xe0, 0x8a, 0x00),
-                       QStringLiteral("expiring"));
+            QStringLiteral("expiring"));
     }
 
     // Caption: number and kind on the left, aspect ratio on the right.
     const QRect caption(card.left() + kPad + 1, img.bottom() + 2, card.width() - 2 * kPad - 2, kCaptionH - 3);
     painter->setFont(small);
-    painter->setPen(selected ? pal.color(QPalette::Text) : mix(pal.color(QPalette::Text), pal.color(QPalette::Base), 0.25));
+    painter->setPen(
+        selected ? pal.color(QPalette::Text) : mix(pal.color(QPalette::Text), pal.color(QPalette::Base), 0.25));
     const int number = index.data(TimelineRole::Number).toInt();
     const QString left = tr("#%1 %2").arg(number).arg(kindLabel(index.data(TimelineRole::Kind).toString()));
     const QString ratio = index.data(TimelineRole::AspectRatio).toString();
     const int ratioW = ratio.isEmpty() ? 0 : QFontMetrics(small).horizontalAdvance(ratio) + 4;
     painter->drawText(caption.adjusted(0, 0, -ratioW, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                      QFontMetrics(small).elidedText(left, Qt::ElideRight, caption.width() - ratioW));
+        QFontMetrics(small).elidedText(left, Qt::ElideRight, caption.width() - ratioW));
     if (!ratio.isEmpty()) {
         painter->setPen(mix(pal.color(QPalette::Text), pal.color(QPalette::Base), 0.5));
         painter->drawText(caption, Qt::AlignRight | Qt::AlignVCenter, ratio);
@@ -408,7 +419,8 @@ void TimelineDelegate::paintFrame(QPainter *painter, const QStyleOptionViewItem 
 
 // ---- folded variants and lane headers (issue 14) ----
 
-void TimelineDelegate::paintFolded(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const
+void TimelineDelegate::paintFolded(
+    QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const
 {
     const QPalette &pal = option.palette;
     const QRect card = option.rect.adjusted(0, 0, -1, -1);
@@ -418,11 +430,11 @@ void TimelineDelegate::paintFolded(QPainter *painter, const QStyleOptionViewItem
     painter->setRenderHint(QPainter::Antialiasing, true);
     // A dashed, faint outline: the frame is there (and selectable) but set aside.
     painter->setPen(QPen(selected ? highlight : mix(pal.color(QPalette::Base), pal.color(QPalette::Text), 0.35),
-                         selected ? 2.0 : 1.0, Qt::DashLine));
+        selected ? 2.0 : 1.0, Qt::DashLine));
     painter->setBrush(mix(pal.color(QPalette::Window), pal.color(QPalette::Base), selected ? 0.8 : 0.4));
     painter->drawRoundedRect(QRectF(card).adjusted(0.5, 0.5, -0.5, -0.5), 6, 6);
     painter->fillRect(QRect(card.left() + 6, card.top() + 1, card.width() - 12, 2),
-                      laneColor(index.data(TimelineRole::Lane).toInt(), pal));
+        laneColor(index.data(TimelineRole::Lane).toInt(), pal));
     // The picture collapsed to a small, dimmed thumbnail.
     const QRect img = imageRect(card);
     const QRect small(img.center().x() - img.width() / 4, img.top() + 6, img.width() / 2, img.height() / 2);
@@ -434,9 +446,9 @@ void TimelineDelegate::paintFolded(QPainter *painter, const QStyleOptionViewItem
         if (!pix.isNull()) {
             const QSizeF fitted = (QSizeF(pix.size()) / dpr).scaled(QSizeF(small.size()), Qt::KeepAspectRatio);
             painter->setOpacity(painter->opacity() * 0.45);
-            painter->drawPixmap(QRectF(small.center().x() - fitted.width() / 2, small.center().y() - fitted.height() / 2,
-                                       fitted.width(), fitted.height()),
-                                pix, QRectF(pix.rect()));
+            painter->drawPixmap(QRectF(small.center().x() - fitted.width() / 2,
+                                    small.center().y() - fitted.height() / 2, fitted.width(), fitted.height()),
+                pix, QRectF(pix.rect()));
             painter->setOpacity(painter->opacity() / 0.45);
         }
     }
@@ -445,7 +457,8 @@ void TimelineDelegate::paintFolded(QPainter *painter, const QStyleOptionViewItem
     painter->setFont(f);
     painter->setPen(mix(pal.color(QPalette::Text), pal.color(QPalette::Base), 0.35));
     const int number = index.data(TimelineRole::Number).toInt();
-    const QRect text(card.left() + kPad, small.bottom() + 4, card.width() - 2 * kPad, card.bottom() - small.bottom() - 6);
+    const QRect text(
+        card.left() + kPad, small.bottom() + 4, card.width() - 2 * kPad, card.bottom() - small.bottom() - 6);
     painter->drawText(text, Qt::AlignCenter | Qt::TextWordWrap, tr("#%1 folded").arg(number));
     if (option.state & QStyle::State_HasFocus) {
         painter->setPen(QPen(highlight, 2, selected ? Qt::SolidLine : Qt::DotLine));
@@ -455,10 +468,13 @@ void TimelineDelegate::paintFolded(QPainter *painter, const QStyleOptionViewItem
     painter->restore();
 }
 
-int TimelineDelegate::laneHeaderWidth() { return 70; }
+int TimelineDelegate::laneHeaderWidth()
+{
+    return 70;
+}
 
-void TimelineDelegate::paintLaneHeader(QPainter *painter, const QRect &rect, const QString &text,
-                                       const QColor &laneColor, const QPalette &palette)
+void TimelineDelegate::paintLaneHeader(
+    QPainter *painter, const QRect &rect, const QString &text, const QColor &laneColor, const QPalette &palette)
 {
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing, true);
@@ -471,7 +487,8 @@ void TimelineDelegate::paintLaneHeader(QPainter *painter, const QRect &rect, con
         painter->setFont(f);
         painter->setPen(palette.color(QPalette::WindowText));
         const QRect area = rect.adjusted(12, 0, -3, 0);
-        painter->drawText(area, Qt::AlignLeft | Qt::AlignVCenter, QFontMetrics(f).elidedText(text, Qt::ElideRight, area.width()));
+        painter->drawText(
+            area, Qt::AlignLeft | Qt::AlignVCenter, QFontMetrics(f).elidedText(text, Qt::ElideRight, area.width()));
     }
     painter->restore();
 }

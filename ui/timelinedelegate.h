@@ -32,11 +32,10 @@ public:
     enum class Action { None, Cancel, Retry };
     static Action actionFor(const QModelIndex &index);
 
-    void paint(QPainter *painter, const QStyleOptionViewItem &option,
-               const QModelIndex &index) const override;
+    void paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const override;
     /** As paint(), with the selected-path emphasis the view knows about. */
-    void paintFrame(QPainter *painter, const QStyleOptionViewItem &option,
-                    const QModelIndex &index, bool onSelectedPath, bool actionHovered) const;
+    void paintFrame(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index,
+        bool onSelectedPath, bool actionHovered) const;
     QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override;
 
     /** The drift badge's words for a fraction changed (0..1): "38 % changed"; empty when not measured (< 0). */
@@ -51,8 +50,8 @@ public:
      * A lane's header (the strip left of the lane, kept in view while scrolling sideways):
      * the lane's colour and its branch's own cost ("$0.078"); `text` empty paints the strip only.
      */
-    static void paintLaneHeader(QPainter *painter, const QRect &rect, const QString &text, const QColor &laneColor,
-                                const QPalette &palette);
+    static void paintLaneHeader(
+        QPainter *painter, const QRect &rect, const QString &text, const QColor &laneColor, const QPalette &palette);
 
 private:
     /** A folded variant: collapsed (a small, faint picture) and labelled, never hidden. */
@@ -61,8 +60,8 @@ private:
     void paintSpinner(QPainter *painter, const QRect &area, const QColor &color) const;
     void paintAgentMark(QPainter *painter, const QRect &image, const QFont &font) const;
     void paintDriftBadge(QPainter *painter, const QRect &image, const QFont &font, double changed, bool warning) const;
-    void paintBadge(QPainter *painter, const QPoint &center, const QColor &fill,
-                    const QString &glyph, const QColor &glyphColor) const;
+    void paintBadge(QPainter *painter, const QPoint &center, const QColor &fill, const QString &glyph,
+        const QColor &glyphColor) const;
 
     ThumbnailProvider *m_thumbs = nullptr;
 };

@@ -143,8 +143,8 @@ void TimelineModel::refresh()
     // Status etc. of existing frames may have changed with an external write.
     if (!m_rows.isEmpty() && changed.isEmpty())
         Q_EMIT dataChanged(index(0), index(m_rows.size() - 1),
-                           {TimelineRole::State, TimelineRole::ImagePath, Qt::ToolTipRole, Qt::DisplayRole,
-                            TimelineRole::Starred, TimelineRole::ErrorText, TimelineRole::ReAnchored});
+            {TimelineRole::State, TimelineRole::ImagePath, Qt::ToolTipRole, Qt::DisplayRole, TimelineRole::Starred,
+                TimelineRole::ErrorText, TimelineRole::ReAnchored});
     updateFind();
 }
 
@@ -212,8 +212,8 @@ Qt::ItemFlags TimelineModel::flags(const QModelIndex &index) const
 
 QVariant TimelineModel::data(const QModelIndex &index, int role) const
 {
-    if (!index.isValid() || !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid) || !m_session
-        || !m_session->isOpen())
+    if (!index.isValid() || !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)
+        || !m_session || !m_session->isOpen())
         return {};
     const Row &row = m_rows.at(index.row());
     const Frame *f = m_session->graph().frame(row.id);
@@ -246,8 +246,12 @@ QVariant TimelineModel::frameData(const Frame &f, const Row &row, int role) cons
         return f.title.isEmpty() ? f.prompt : f.title;
     case Qt::AccessibleTextRole:
         if (f.origin == kFrameOriginMcp)
-            return tr("Frame %1, %2 by an agent: %3").arg(row.number).arg(frameKindName(f.kind), f.title.isEmpty() ? f.prompt : f.title);
-        return tr("Frame %1, %2: %3").arg(row.number).arg(frameKindName(f.kind), f.title.isEmpty() ? f.prompt : f.title);
+            return tr("Frame %1, %2 by an agent: %3")
+                .arg(row.number)
+                .arg(frameKindName(f.kind), f.title.isEmpty() ? f.prompt : f.title);
+        return tr("Frame %1, %2: %3")
+            .arg(row.number)
+            .arg(frameKindName(f.kind), f.title.isEmpty() ? f.prompt : f.title);
     case Qt::ToolTipRole: {
         QString tip = QStringLiteral("<b>#%1</b> %2").arg(row.number).arg(frameKindName(f.kind).toHtmlEscaped());
         if (!f.title.isEmpty())
@@ -258,7 +262,8 @@ QVariant TimelineModel::frameData(const Frame &f, const Row &row, int role) cons
         if (!status.isEmpty() && !f.isDone())
             tip += QStringLiteral("<br><i>") + status.toHtmlEscaped() + QStringLiteral("</i>");
         if (!f.error.isEmpty()) {
-            tip += QStringLiteral("<br><span style='color:#d03a3a'>") + f.error.message.toHtmlEscaped() + QStringLiteral("</span>");
+            tip += QStringLiteral("<br><span style='color:#d03a3a'>") + f.error.message.toHtmlEscaped()
+                + QStringLiteral("</span>");
             if (!f.error.serverMessage.isEmpty() && !f.error.message.contains(f.error.serverMessage))
                 tip += QStringLiteral("<br>") + tr("Server: %1").arg(f.error.serverMessage.toHtmlEscaped());
         }

@@ -51,12 +51,12 @@ enum : int {
     InteractionId,              // QString
     MadeByAgent,                // bool: an agent asked for this frame through `nb2lite mcp` (shown as an "agent" mark)
     FindState,                  // int(nb2::FindState): the find filter's verdict on the frame
-    CostUsd,                    // double: estimated cost of the turn (price table), -1 when the server reported no usage
-    DriftChanged,               // double: fraction of the parent the edit changed (drift meter), -1 when not measured
-    DriftWarning,               // bool: the edit changed more than a small edit should (EditFinisher::warrantsWarning)
-    Folded,                     // bool: a variant not picked (drawn collapsed; never deleted)
-    BranchCostUsd,              // double, on branch heads only: the cost of the frames only this branch has (-1 elsewhere)
-    BranchReproduceUsd,         // double, on branch heads only: what re-running root..head would cost (-1 elsewhere)
+    CostUsd,            // double: estimated cost of the turn (price table), -1 when the server reported no usage
+    DriftChanged,       // double: fraction of the parent the edit changed (drift meter), -1 when not measured
+    DriftWarning,       // bool: the edit changed more than a small edit should (EditFinisher::warrantsWarning)
+    Folded,             // bool: a variant not picked (drawn collapsed; never deleted)
+    BranchCostUsd,      // double, on branch heads only: the cost of the frames only this branch has (-1 elsewhere)
+    BranchReproduceUsd, // double, on branch heads only: what re-running root..head would cost (-1 elsewhere)
 };
 }
 

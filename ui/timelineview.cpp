@@ -1,9 +1,9 @@
 #include "ui/timelineview.h"
 
+#include "core/session/pricetable.h"
 #include "ui/thumbnailprovider.h"
 #include "ui/timelinedelegate.h"
 #include "ui/timelineroles.h"
-#include "core/session/pricetable.h"
 
 #include <QDateTime>
 #include <QDrag>
@@ -21,15 +21,18 @@ namespace nb2 {
 namespace {
 constexpr int kEdgeX = 14;
 /** Left edge of the first column: after the lane headers (TimelineDelegate::paintLaneHeader). */
-int marginX() { return kEdgeX + TimelineDelegate::laneHeaderWidth(); }
+int marginX()
+{
+    return kEdgeX + TimelineDelegate::laneHeaderWidth();
+}
 constexpr int kMarginY = 10;
-constexpr int kGapX = 28;   // room for the connector between columns
+constexpr int kGapX = 28; // room for the connector between columns
 constexpr int kGapY = 12;
 
 QColor mixColor(const QColor &a, const QColor &b, qreal t)
 {
-    return QColor::fromRgbF(a.redF() * (1 - t) + b.redF() * t, a.greenF() * (1 - t) + b.greenF() * t,
-                            a.blueF() * (1 - t) + b.blueF() * t);
+    return QColor::fromRgbF(
+        a.redF() * (1 - t) + b.redF() * t, a.greenF() * (1 - t) + b.greenF() * t, a.blueF() * (1 - t) + b.blueF() * t);
 }
 } // namespace
 
@@ -66,7 +69,7 @@ void TimelineView::setThumbnailProvider(ThumbnailProvider *provider)
     m_delegate->setThumbnailProvider(provider);
     if (provider) {
         connect(provider, &ThumbnailProvider::thumbnailReady, viewport(), qOverload<>(&QWidget::update),
-                Qt::UniqueConnection);
+            Qt::UniqueConnection);
     }
 }
 
@@ -97,8 +100,8 @@ void TimelineView::setAttachHint(AttachHint hint)
 QRect TimelineView::contentRect(int depth, int lane) const
 {
     const QSize card = TimelineDelegate::cardSize();
-    return QRect(marginX() + depth * (card.width() + kGapX), kMarginY + lane * (card.height() + kGapY),
-                 card.width(), card.height());
+    return QRect(marginX() + depth * (card.width() + kGapX), kMarginY + lane * (card.height() + kGapY), card.width(),
+        card.height());
 }
 
 QRect TimelineView::itemContentRect(int row) const
@@ -251,9 +254,18 @@ QModelIndex TimelineView::moveCursor(CursorAction action, Qt::KeyboardModifiers)
     return cur;
 }
 
-int TimelineView::horizontalOffset() const { return horizontalScrollBar()->value(); }
-int TimelineView::verticalOffset() const { return verticalScrollBar()->value(); }
-bool TimelineView::isIndexHidden(const QModelIndex &) const { return false; }
+int TimelineView::horizontalOffset() const
+{
+    return horizontalScrollBar()->value();
+}
+int TimelineView::verticalOffset() const
+{
+    return verticalScrollBar()->value();
+}
+bool TimelineView::isIndexHidden(const QModelIndex &) const
+{
+    return false;
+}
 
 void TimelineView::setSelection(const QRect &rect, QItemSelectionModel::SelectionFlags command)
 {
@@ -312,10 +324,13 @@ void TimelineView::scheduleRelayout()
     if (m_relayoutPending)
         return;
     m_relayoutPending = true;
-    QMetaObject::invokeMethod(this, [this] {
-        if (m_relayoutPending)
-            relayout();
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            if (m_relayoutPending)
+                relayout();
+        },
+        Qt::QueuedConnection);
 }
 
 void TimelineView::relayout()
@@ -364,7 +379,7 @@ void TimelineView::updatePendingTimer()
     for (int row = 0; model() && row < m_nodes.size() && !anyPending; ++row) {
         const QModelIndex idx = model()->index(row, 0, rootIndex());
         anyPending = TimelineState(idx.data(TimelineRole::State).toInt()) == TimelineState::Pending
-                     || idx.data(TimelineRole::RetryAt).toDateTime().isValid();
+            || idx.data(TimelineRole::RetryAt).toDateTime().isValid();
     }
     if (anyPending && !m_spinTimer.isActive())
         m_spinTimer.start();
@@ -399,7 +414,7 @@ void TimelineView::dataChanged(const QModelIndex &topLeft, const QModelIndex &bo
     QAbstractItemView::dataChanged(topLeft, bottomRight, roles);
     m_laneHeaderTexts.clear(); // a frame's cost or state may have changed its branch's cost
     const bool structural = roles.isEmpty() || roles.contains(TimelineRole::Depth) || roles.contains(TimelineRole::Lane)
-                            || roles.contains(TimelineRole::ParentRow);
+        || roles.contains(TimelineRole::ParentRow);
     if (structural)
         scheduleRelayout();
     updatePendingTimer();
@@ -493,7 +508,7 @@ void TimelineView::paintEvent(QPaintEvent *event)
         f.setBold(true);
         p.setFont(f);
         const QString label = m_attachHint == AttachHint::Branch ? tr("new branch")
-                              : m_attachHint == AttachHint::Edit ? tr("next edit")
+            : m_attachHint == AttachHint::Edit                   ? tr("next edit")
                                                                  : tr("new image");
         p.drawText(r.adjusted(4, 30, -4, 0), Qt::AlignCenter, label);
     }
@@ -543,12 +558,12 @@ void TimelineView::paintEvent(QPaintEvent *event)
         p.setPen(mixColor(pal.color(QPalette::Window), pal.color(QPalette::WindowText), 0.6));
         const QRect slotRect = attachSlotRect();
         const int left = slotRect.isNull() ? 24 : slotRect.right() + 24;
-        const QRect textRect = slotRect.isNull() ? QRect(left, 0, viewport()->width() - left - 16, viewport()->height())
-                                                 : QRect(left, slotRect.top(), viewport()->width() - left - 16, slotRect.height());
-        p.drawText(textRect,
-                   Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap,
-                   tr("No frames yet. Describe an image in the prompt and press Generate, "
-                      "or drop or paste a picture to start from it."));
+        const QRect textRect = slotRect.isNull()
+            ? QRect(left, 0, viewport()->width() - left - 16, viewport()->height())
+            : QRect(left, slotRect.top(), viewport()->width() - left - 16, slotRect.height());
+        p.drawText(textRect, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap,
+            tr("No frames yet. Describe an image in the prompt and press Generate, "
+               "or drop or paste a picture to start from it."));
     }
 }
 
@@ -662,11 +677,11 @@ bool TimelineView::viewportEvent(QEvent *event)
             }
             if (attachSlotRect().contains(help->pos())) {
                 QToolTip::showText(help->globalPos(),
-                                   m_attachHint == AttachHint::Branch
-                                       ? tr("The next request starts a new branch from the selected frame")
-                                       : m_attachHint == AttachHint::Edit ? tr("The next request continues this chain")
-                                                                          : tr("The next request starts a new image"),
-                                   viewport());
+                    m_attachHint == AttachHint::Branch
+                        ? tr("The next request starts a new branch from the selected frame")
+                        : m_attachHint == AttachHint::Edit ? tr("The next request continues this chain")
+                                                           : tr("The next request starts a new image"),
+                    viewport());
                 return true;
             }
             QToolTip::hideText();
@@ -767,7 +782,7 @@ void TimelineView::paintLaneHeaders(QPainter &p, const QRect &dirty)
     // The column stays put while the cards scroll under it.
     p.fillRect(QRect(0, 0, width, viewport()->height()), pal.color(QPalette::Window));
     p.fillRect(QRect(width - 1, 0, 1, viewport()->height()),
-               mixColor(pal.color(QPalette::Window), pal.color(QPalette::WindowText), 0.12));
+        mixColor(pal.color(QPalette::Window), pal.color(QPalette::WindowText), 0.12));
     for (int lane = 0; lane < m_laneHeads.size(); ++lane) {
         const QRect r = laneHeaderRect(lane);
         if (r.intersects(dirty) && m_laneHeads[lane] >= 0)

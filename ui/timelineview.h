@@ -82,8 +82,8 @@ protected:
 protected Q_SLOTS:
     void rowsInserted(const QModelIndex &parent, int start, int end) override;
     void rowsAboutToBeRemoved(const QModelIndex &parent, int start, int end) override;
-    void dataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight,
-                     const QList<int> &roles = QList<int>()) override;
+    void dataChanged(
+        const QModelIndex &topLeft, const QModelIndex &bottomRight, const QList<int> &roles = QList<int>()) override;
     void currentChanged(const QModelIndex &current, const QModelIndex &previous) override;
     void reset() override;
 
@@ -96,19 +96,19 @@ private:
     };
     void scheduleRelayout();
     void relayout();
-    QRect contentRect(int depth, int lane) const;   // card rect in content coordinates
+    QRect contentRect(int depth, int lane) const; // card rect in content coordinates
     QRect itemContentRect(int row) const;
     QSet<int> selectedPath() const;
     void updatePendingTimer();
-    QPoint attachSlotCell() const;                  // (depth, lane); x < 0 when hidden
-    QModelIndex laneHead(int lane) const;           // the branch head that ends the lane
+    QPoint attachSlotCell() const;        // (depth, lane); x < 0 when hidden
+    QModelIndex laneHead(int lane) const; // the branch head that ends the lane
     void paintLaneHeaders(QPainter &p, const QRect &dirty);
 
     TimelineDelegate *m_delegate = nullptr;
     QList<Node> m_nodes;
     int m_maxDepth = -1;
     int m_maxLane = -1;
-    QList<int> m_laneHeads; // per lane: the row of its deepest frame (the branch head)
+    QList<int> m_laneHeads;                        // per lane: the row of its deepest frame (the branch head)
     mutable QHash<int, QString> m_laneHeaderTexts; // lane -> its header text; cleared when the model changes
     bool m_relayoutPending = false;
     AttachHint m_attachHint = AttachHint::None;

@@ -32,23 +32,32 @@ QString errorHint(const Error &e)
     }
 }
 
-int seconds(qint64 ms) { return int((ms + 999) / 1000); }
+int seconds(qint64 ms)
+{
+    return int((ms + 999) / 1000);
+}
 } // namespace
 
 TurnDispatcher::TurnDispatcher(SessionManager *sessions, FrameSelection *selection, PromptPanel *prompt,
-                               ImportController *imports, NoticePresenter *notices, TimelineModel *model,
-                               PendingIndicator *pending, QObject *parent)
-    : QObject(parent), m_sessions(sessions), m_selection(selection), m_prompt(prompt), m_imports(imports),
-      m_notices(notices), m_model(model), m_pending(pending)
+    ImportController *imports, NoticePresenter *notices, TimelineModel *model, PendingIndicator *pending,
+    QObject *parent)
+    : QObject(parent)
+    , m_sessions(sessions)
+    , m_selection(selection)
+    , m_prompt(prompt)
+    , m_imports(imports)
+    , m_notices(notices)
+    , m_model(model)
+    , m_pending(pending)
 {
     SessionController *s = m_sessions->session();
     connect(s, &SessionController::turnFinished, this, &TurnDispatcher::onTurnFinished);
     connect(s, &SessionController::turnFailed, this, &TurnDispatcher::onTurnFailed);
     connect(s, &SessionController::turnRetrying, this,
-            [this](const QString &id, int failedAttempt, int maxAttempts, int delayMs, const Error &error) {
-                if (error.kind == ErrorKind::RateLimited) // shown as the attempt that comes after the wait
-                    onRetryWaiting(id, failedAttempt + 1, maxAttempts, delayMs);
-            });
+        [this](const QString &id, int failedAttempt, int maxAttempts, int delayMs, const Error &error) {
+            if (error.kind == ErrorKind::RateLimited) // shown as the attempt that comes after the wait
+                onRetryWaiting(id, failedAttempt + 1, maxAttempts, delayMs);
+        });
     connect(s, &SessionController::turnStarted, this, &TurnDispatcher::updatePending);
     connect(s, &SessionController::frameAdded, this, &TurnDispatcher::updatePending);
     connect(s, &SessionController::frameRemoved, this, &TurnDispatcher::updatePending);
@@ -73,7 +82,7 @@ TurnPlan TurnDispatcher::plan() const
     in.generateAspect = WindowPreferences::generateAspect();
     if (m_selections && m_selections->hasSelection())
         in.selection = m_prompt->selectionChoice()->mode() == RegionMode::None ? RegionMode::Region
-                                                                              : m_prompt->selectionChoice()->mode();
+                                                                               : m_prompt->selectionChoice()->mode();
     in.continueFromRaw = m_prompt->selectionChoice()->continueFromRaw();
     return TurnPlanner::plan(in);
 }
@@ -91,8 +100,9 @@ void TurnDispatcher::setPrecision(SelectionController *selections, PrecisionRunn
         m_notices->show(NoticeKind::Error, NoticePresenter::describe(error)); // the prompt stays for another try
     });
     connect(runner, &PrecisionRunner::compositeFailed, this, [this](const QString &frameId, const Error &error) {
-        m_notices->show(NoticeKind::Error, tr("%1: the edit came back but could not be composited with its parent: %2")
-                                               .arg(m_selection->label(frameId), NoticePresenter::describe(error)));
+        m_notices->show(NoticeKind::Error,
+            tr("%1: the edit came back but could not be composited with its parent: %2")
+                .arg(m_selection->label(frameId), NoticePresenter::describe(error)));
     });
     updatePlan();
 }
@@ -103,7 +113,7 @@ void TurnDispatcher::updatePlan()
     const QString id = m_selection->isNewImageRequested() || !s->isOpen() ? QString() : m_selection->currentId();
     const Frame f = id.isEmpty() ? Frame() : s->graph().value(id);
     m_prompt->selectionChoice()->setState(m_selections && m_selections->hasSelection() && !id.isEmpty(),
-                                          !f.regionEdit.isEmpty() && f.isDone() && !f.interactionId.isEmpty());
+        !f.regionEdit.isEmpty() && f.isDone() && !f.interactionId.isEmpty());
     const TurnPlan p = plan();
     m_prompt->setPlan(p);
     Q_EMIT planChanged(p);
@@ -126,8 +136,8 @@ void TurnDispatcher::submit()
     const QString id = p.kind == TurnMode::Generate ? QString() : m_selection->currentId();
     if (!p.sendable) {
         m_notices->show(NoticeKind::Warning,
-                        tr("%1 has no finished image to edit yet. Select a finished frame, or press New Image.")
-                            .arg(m_selection->label(id)));
+            tr("%1 has no finished image to edit yet. Select a finished frame, or press New Image.")
+                .arg(m_selection->label(id)));
         return;
     }
     TurnParams params;
@@ -145,7 +155,7 @@ void TurnDispatcher::submit()
         Q_EMIT variantsRequested(p, params, id, copy.isEmpty() ? styleFile : copy);
         return;
     }
-    Result<QString> r = Error{};
+    Result<QString> r = Error {};
     switch (p.kind) {
     case TurnMode::Generate:
         if (p.styleIgnored)
@@ -169,7 +179,8 @@ void TurnDispatcher::submit()
     }
     if (!r) {
         const Error &e = r.error();
-        m_notices->show(NoticeKind::Error, e.message.isEmpty() ? tr("The request was not sent.") : NoticePresenter::describe(e));
+        m_notices->show(
+            NoticeKind::Error, e.message.isEmpty() ? tr("The request was not sent.") : NoticePresenter::describe(e));
         if (!e.api.allowedValues.isEmpty())
             Q_EMIT thinkingLevelsChanged();
         return;
@@ -212,7 +223,8 @@ void TurnDispatcher::submitRegion(const TurnPlan &p, const QString &parentId, co
     }
     m_regionSends.insert(ticket.value(), {parentId, params.prompt});
     m_notices->status(p.region == RegionMode::Region ? tr("Preparing the selected region…")
-                                                     : tr("Preparing the protected selection…"), 3000);
+                                                     : tr("Preparing the protected selection…"),
+        3000);
 }
 
 void TurnDispatcher::onRegionStarted(int ticket, const QString &frameId)
@@ -229,7 +241,10 @@ void TurnDispatcher::onRegionStarted(int ticket, const QString &frameId)
     updatePending();
 }
 
-void TurnDispatcher::retry(const QString &frameId) { retryNow(frameId, false); }
+void TurnDispatcher::retry(const QString &frameId)
+{
+    retryNow(frameId, false);
+}
 
 void TurnDispatcher::retryNow(const QString &frameId, bool automatic)
 {
@@ -303,47 +318,53 @@ void TurnDispatcher::onTurnFailed(const QString &frameId, const Error &error)
         const int attempt = m_autoRetries.value(frameId) + 1;
         if (attempt > kMaxAutoRetries) {
             m_notices->show(NoticeKind::Error,
-                            tr("%1: still rate limited after %n automatic retries. Retry when the quota allows "
-                               "(the server asked to wait %2 s).", nullptr, kMaxAutoRetries)
-                                .arg(label).arg(seconds(delay)),
-                            tr("Retry"), [this, frameId] { retry(frameId); });
+                tr("%1: still rate limited after %n automatic retries. Retry when the quota allows "
+                   "(the server asked to wait %2 s).",
+                    nullptr, kMaxAutoRetries)
+                    .arg(label)
+                    .arg(seconds(delay)),
+                tr("Retry"), [this, frameId] { retry(frameId); });
             break;
         }
         m_autoRetries.insert(frameId, attempt);
         scheduleRetry(frameId, delay);
         m_notices->show(NoticeKind::Warning,
-                        tr("%1: rate limited, retrying in %2 s (attempt %3 of %4).")
-                            .arg(label).arg(seconds(delay)).arg(attempt).arg(kMaxAutoRetries),
-                        tr("Retry Now"), [this, frameId] { retry(frameId); });
+            tr("%1: rate limited, retrying in %2 s (attempt %3 of %4).")
+                .arg(label)
+                .arg(seconds(delay))
+                .arg(attempt)
+                .arg(kMaxAutoRetries),
+            tr("Retry Now"), [this, frameId] { retry(frameId); });
         break;
     }
     case ErrorKind::Auth:
         if (isKeyFromEnvironment()) {
             // Settings cannot change an environment variable: say where the key is instead.
             m_notices->show(NoticeKind::Error,
-                            tr("%1: the server refused the API key from %2. Settings cannot change it: set a valid "
-                               "key in %2 (or unset it to use the key saved in Settings) and restart.")
-                                .arg(label, m_keySource));
+                tr("%1: the server refused the API key from %2. Settings cannot change it: set a valid "
+                   "key in %2 (or unset it to use the key saved in Settings) and restart.")
+                    .arg(label, m_keySource));
             break;
         }
         m_notices->show(NoticeKind::Error, tr("%1: %2").arg(label, base), tr("Open Settings…"),
-                        [this] { Q_EMIT settingsRequested(); });
+            [this] { Q_EMIT settingsRequested(); });
         if (!qEnvironmentVariableIsSet("NB2_NO_AUTO_SETTINGS"))
             QMetaObject::invokeMethod(this, &TurnDispatcher::settingsRequested, Qt::QueuedConnection);
         break;
     case ErrorKind::NotFound:
         m_notices->show(NoticeKind::Error,
-                        tr("%1: the parent's server id has expired or was deleted. Re-anchor sends the parent's stored "
-                           "pixels instead.").arg(label),
-                        tr("Re-anchor"), [this, frameId] { reAnchor(frameId); });
+            tr("%1: the parent's server id has expired or was deleted. Re-anchor sends the parent's stored "
+               "pixels instead.")
+                .arg(label),
+            tr("Re-anchor"), [this, frameId] { reAnchor(frameId); });
         break;
     case ErrorKind::InvalidRequest:
         if (!error.api.allowedValues.isEmpty()) {
             Q_EMIT thinkingLevelsChanged();
             m_notices->show(NoticeKind::Error,
-                            tr("%1: %2 The thinking choices now list what the server accepts: %3.")
-                                .arg(label, base, error.api.allowedValues.join(QStringLiteral(", "))),
-                            tr("Retry"), [this, frameId] { retry(frameId); });
+                tr("%1: %2 The thinking choices now list what the server accepts: %3.")
+                    .arg(label, base, error.api.allowedValues.join(QStringLiteral(", "))),
+                tr("Retry"), [this, frameId] { retry(frameId); });
             break;
         }
         m_notices->show(NoticeKind::Error, tr("%1: %2").arg(label, base));
@@ -351,12 +372,13 @@ void TurnDispatcher::onTurnFailed(const QString &frameId, const Error &error)
     case ErrorKind::NoImage:
         restoreRefusedPrompt(frameId);
         m_notices->show(NoticeKind::Warning,
-                        tr("%1: the model answered without an image: “%2”. Rephrase the prompt — it is back in the "
-                           "prompt box — and send again.")
-                            .arg(label, NoticePresenter::shortenIds(error.api.modelText.isEmpty() ? base : error.api.modelText)));
+            tr("%1: the model answered without an image: “%2”. Rephrase the prompt — it is back in the "
+               "prompt box — and send again.")
+                .arg(label, NoticePresenter::shortenIds(error.api.modelText.isEmpty() ? base : error.api.modelText)));
         break;
     default:
-        m_notices->show(NoticeKind::Error, tr("%1: %2").arg(label, base), tr("Retry"), [this, frameId] { retry(frameId); });
+        m_notices->show(
+            NoticeKind::Error, tr("%1: %2").arg(label, base), tr("Retry"), [this, frameId] { retry(frameId); });
         break;
     }
     updatePending();

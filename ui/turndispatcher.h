@@ -39,7 +39,7 @@ public:
     static constexpr int kMaxAutoRetries = 3;
 
     TurnDispatcher(SessionManager *sessions, FrameSelection *selection, PromptPanel *prompt, ImportController *imports,
-                   NoticePresenter *notices, TimelineModel *model, PendingIndicator *pending, QObject *parent);
+        NoticePresenter *notices, TimelineModel *model, PendingIndicator *pending, QObject *parent);
 
     /**
      * Region and protect edits (issue 13): the canvas selection and the runner that prepares,
@@ -77,8 +77,8 @@ Q_SIGNALS:
      * Send was pressed with "Variants" above 1: the checked plan and parameters go to
      * VariantsDispatch, which sends the batch (styleFile: the style picture to send, for Style).
      */
-    void variantsRequested(const nb2::TurnPlan &plan, const nb2::TurnParams &params, const QString &frameId,
-                           const QString &styleFile);
+    void variantsRequested(
+        const nb2::TurnPlan &plan, const nb2::TurnParams &params, const QString &frameId, const QString &styleFile);
 
 private:
     void onTurnFinished(const QString &frameId);
@@ -101,7 +101,7 @@ private:
     PendingIndicator *m_pending;
     QString m_keySource;
     QHash<QString, QTimer *> m_retryTimers;
-    QHash<QString, int> m_autoRetries;     // automatic retries made for a frame (rate limits)
+    QHash<QString, int> m_autoRetries; // automatic retries made for a frame (rate limits)
     struct ClientWait {
         QDateTime until;
         int attempt = 0;

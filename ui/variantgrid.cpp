@@ -21,8 +21,8 @@ constexpr int kMaxColumns = 4;
 
 QColor blend(const QColor &a, const QColor &b, qreal t)
 {
-    return QColor::fromRgbF(a.redF() * (1 - t) + b.redF() * t, a.greenF() * (1 - t) + b.greenF() * t,
-                            a.blueF() * (1 - t) + b.blueF() * t);
+    return QColor::fromRgbF(
+        a.redF() * (1 - t) + b.redF() * t, a.greenF() * (1 - t) + b.greenF() * t, a.blueF() * (1 - t) + b.blueF() * t);
 }
 } // namespace
 
@@ -76,7 +76,8 @@ void VariantGrid::setVariants(const QStringList &frameIds, const QString &what)
     m_ids = frameIds;
     m_picked.clear();
     m_header->setText(tr("<b>%n variants</b> — %1. Pick one: it is starred, the others are folded "
-                         "(kept in the session; unfold them from the timeline).", nullptr, int(frameIds.size()))
+                         "(kept in the session; unfold them from the timeline).",
+        nullptr, int(frameIds.size()))
                           .arg(what.toHtmlEscaped()));
     const int side = cellSide();
     const int columns = qMin(kMaxColumns, qMax(1, int(frameIds.size())));
@@ -100,7 +101,10 @@ int VariantGrid::pendingCount() const
     return n;
 }
 
-QWidget *VariantGrid::cell(const QString &frameId) const { return m_cells.value(frameId); }
+QWidget *VariantGrid::cell(const QString &frameId) const
+{
+    return m_cells.value(frameId);
+}
 
 QPushButton *VariantGrid::pickButton(const QString &frameId) const
 {
@@ -137,7 +141,7 @@ void VariantGrid::refresh(const QString &frameId)
         }
     } else {
         cell->setState(VariantCell::State::Failed,
-                       tr("failed: %1").arg(f.error.message.isEmpty() ? f.statusText() : f.error.message));
+            tr("failed: %1").arg(f.error.message.isEmpty() ? f.statusText() : f.error.message));
     }
     cell->setPicked(frameId == m_picked || (m_picked.isEmpty() && f.starred));
     if (pendingCount() == 0)
@@ -174,9 +178,15 @@ VariantCell::VariantCell(int number, int side, QWidget *parent) : QWidget(parent
     setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
 }
 
-QSize VariantCell::sizeHint() const { return {m_side + 12, m_side + 12 + 22 + m_pick->sizeHint().height()}; }
+QSize VariantCell::sizeHint() const
+{
+    return {m_side + 12, m_side + 12 + 22 + m_pick->sizeHint().height()};
+}
 
-QRect VariantCell::imageRect() const { return QRect(6, 6, m_side, m_side); }
+QRect VariantCell::imageRect() const
+{
+    return QRect(6, 6, m_side, m_side);
+}
 
 void VariantCell::setState(State state, const QString &text)
 {
@@ -207,7 +217,7 @@ void VariantCell::paintEvent(QPaintEvent *)
     const QPalette &pal = palette();
     const QColor highlight = pal.color(QPalette::Highlight);
     p.setPen(QPen(m_picked ? highlight : blend(pal.color(QPalette::Base), pal.color(QPalette::Text), 0.22),
-                  m_picked ? 2.5 : 1.0));
+        m_picked ? 2.5 : 1.0));
     p.setBrush(pal.color(QPalette::Base));
     p.drawRoundedRect(QRectF(rect()).adjusted(1, 1, -1, -1), 6, 6);
     const QRect img = imageRect();
@@ -215,9 +225,10 @@ void VariantCell::paintEvent(QPaintEvent *)
     p.setBrush(blend(pal.color(QPalette::Base), pal.color(QPalette::Text), 0.07));
     p.drawRoundedRect(img, 4, 4);
     if (!m_pixmap.isNull() && m_state == State::Done) {
-        const QSizeF fitted = (QSizeF(m_pixmap.size()) / m_pixmap.devicePixelRatio()).scaled(QSizeF(img.size()), Qt::KeepAspectRatio);
-        const QRectF target(img.left() + (img.width() - fitted.width()) / 2, img.top() + (img.height() - fitted.height()) / 2,
-                            fitted.width(), fitted.height());
+        const QSizeF fitted
+            = (QSizeF(m_pixmap.size()) / m_pixmap.devicePixelRatio()).scaled(QSizeF(img.size()), Qt::KeepAspectRatio);
+        const QRectF target(img.left() + (img.width() - fitted.width()) / 2,
+            img.top() + (img.height() - fitted.height()) / 2, fitted.width(), fitted.height());
         p.setRenderHint(QPainter::SmoothPixmapTransform, true);
         p.drawPixmap(target, m_pixmap, QRectF(m_pixmap.rect()));
     }
@@ -238,8 +249,10 @@ void VariantCell::paintEvent(QPaintEvent *)
     const QRect caption(img.left(), img.bottom() + 2, img.width(), 20);
     p.setPen(pal.color(QPalette::Text));
     const QString &state = m_text;
-    const QString line = state.isEmpty() ? QStringLiteral("#%1").arg(m_number) : QStringLiteral("#%1  %2").arg(QString::number(m_number), state);
-    p.drawText(caption, Qt::AlignLeft | Qt::AlignVCenter, fontMetrics().elidedText(line, Qt::ElideRight, caption.width()));
+    const QString line = state.isEmpty() ? QStringLiteral("#%1").arg(m_number)
+                                         : QStringLiteral("#%1  %2").arg(QString::number(m_number), state);
+    p.drawText(
+        caption, Qt::AlignLeft | Qt::AlignVCenter, fontMetrics().elidedText(line, Qt::ElideRight, caption.width()));
 }
 
 } // namespace nb2

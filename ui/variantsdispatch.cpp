@@ -39,10 +39,15 @@ FrameKind kindOf(TurnMode mode)
 } // namespace
 
 VariantsDispatch::VariantsDispatch(SessionManager *sessions, FrameSelection *selection, PromptPanel *prompt,
-                                   TurnDispatcher *turns, NoticePresenter *notices, ThumbnailProvider *thumbs,
-                                   QWidget *window)
-    : QObject(window), m_sessions(sessions), m_selection(selection), m_prompt(prompt), m_turns(turns),
-      m_notices(notices), m_thumbs(thumbs), m_window(window)
+    TurnDispatcher *turns, NoticePresenter *notices, ThumbnailProvider *thumbs, QWidget *window)
+    : QObject(window)
+    , m_sessions(sessions)
+    , m_selection(selection)
+    , m_prompt(prompt)
+    , m_turns(turns)
+    , m_notices(notices)
+    , m_thumbs(thumbs)
+    , m_window(window)
 {
     connect(m_turns, &TurnDispatcher::planChanged, this, &VariantsDispatch::updateNote);
     connect(m_prompt, &PromptPanel::variantsChanged, this, &VariantsDispatch::updateNote);
@@ -53,8 +58,14 @@ VariantsDispatch::VariantsDispatch(SessionManager *sessions, FrameSelection *sel
     });
 }
 
-VariantGrid *VariantsDispatch::grid() const { return m_grid.data(); }
-QDialog *VariantsDispatch::gridDialog() const { return m_dialog.data(); }
+VariantGrid *VariantsDispatch::grid() const
+{
+    return m_grid.data();
+}
+QDialog *VariantsDispatch::gridDialog() const
+{
+    return m_dialog.data();
+}
 
 QString VariantsDispatch::describe(const TurnPlan &plan, int count, const QString &frameLabel)
 {
@@ -72,13 +83,13 @@ void VariantsDispatch::updateNote()
         return;
     }
     const QString label = plan.kind == TurnMode::Generate ? QString() : m_selection->label(m_selection->currentId());
-    m_prompt->setVariantsNote(QStringLiteral("<b>%1</b> (%2).")
-                                  .arg(tr("Send %n variants", nullptr, n).toHtmlEscaped(),
-                                       describe(plan, n, label).toHtmlEscaped()));
+    m_prompt->setVariantsNote(
+        QStringLiteral("<b>%1</b> (%2).")
+            .arg(tr("Send %n variants", nullptr, n).toHtmlEscaped(), describe(plan, n, label).toHtmlEscaped()));
 }
 
-Result<QStringList> VariantsDispatch::send(const TurnPlan &plan, const TurnParams &params, const QString &frameId,
-                                           const QString &styleFile, int count)
+Result<QStringList> VariantsDispatch::send(
+    const TurnPlan &plan, const TurnParams &params, const QString &frameId, const QString &styleFile, int count)
 {
     SessionController *s = m_sessions->session();
     // The whole batch against the budget first: nothing is added or sent when it would not hold.
@@ -88,7 +99,7 @@ Result<QStringList> VariantsDispatch::send(const TurnPlan &plan, const TurnParam
     one.newBranch = plan.kind != TurnMode::Generate; // siblings of one frame are the point: the fork is intended
     QStringList ids;
     for (int i = 0; i < count; ++i) {
-        Result<QString> r = Error{};
+        Result<QString> r = Error {};
         switch (plan.kind) {
         case TurnMode::Generate:
             r = s->generate(one);
@@ -114,15 +125,16 @@ Result<QStringList> VariantsDispatch::send(const TurnPlan &plan, const TurnParam
     return ids;
 }
 
-void VariantsDispatch::submit(const TurnPlan &plan, const TurnParams &params, const QString &frameId,
-                              const QString &styleFile)
+void VariantsDispatch::submit(
+    const TurnPlan &plan, const TurnParams &params, const QString &frameId, const QString &styleFile)
 {
     const int n = m_prompt->variants();
     const QString label = plan.kind == TurnMode::Generate ? QString() : m_selection->label(frameId);
     const Result<QStringList> sent = send(plan, params, frameId, styleFile, n);
     if (!sent) {
-        m_notices->show(NoticeKind::Error, sent.error().message.isEmpty() ? tr("The variants were not sent.")
-                                                                          : NoticePresenter::describe(sent.error()));
+        m_notices->show(NoticeKind::Error,
+            sent.error().message.isEmpty() ? tr("The variants were not sent.")
+                                           : NoticePresenter::describe(sent.error()));
         return;
     }
     m_notices->clear();
@@ -158,7 +170,8 @@ void VariantsDispatch::showGrid(const QStringList &ids, const QString &what)
         connect(m_grid, &VariantGrid::picked, this, [this](const QString &id) {
             m_selection->select(id);
             m_notices->status(tr("Picked %1: starred; the other variants are folded (still in the session).")
-                                  .arg(m_selection->label(id)), 6000);
+                                  .arg(m_selection->label(id)),
+                6000);
         });
     }
     m_grid->setVariants(ids, what);
@@ -176,11 +189,11 @@ void VariantsDispatch::addFoldAction(QMenu *menu, const QString &frameId)
     if (!f)
         return;
     const bool folded = f->folded;
-    QAction *a = menu->addAction(folded ? tr("Unfold") : tr("Fold"), this, [s, frameId, folded] {
-        s->setFolded({frameId}, !folded);
-    });
+    QAction *a = menu->addAction(
+        folded ? tr("Unfold") : tr("Fold"), this, [s, frameId, folded] { s->setFolded({frameId}, !folded); });
     a->setObjectName(QStringLiteral("foldAction"));
-    a->setToolTip(folded ? tr("Show this frame in full again") : tr("Draw this frame collapsed (it stays in the session)"));
+    a->setToolTip(
+        folded ? tr("Show this frame in full again") : tr("Draw this frame collapsed (it stays in the session)"));
 }
 
 } // namespace nb2

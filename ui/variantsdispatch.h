@@ -33,7 +33,7 @@ class VariantsDispatch : public QObject
     Q_OBJECT
 public:
     VariantsDispatch(SessionManager *sessions, FrameSelection *selection, PromptPanel *prompt, TurnDispatcher *turns,
-                     NoticePresenter *notices, ThumbnailProvider *thumbs, QWidget *window);
+        NoticePresenter *notices, ThumbnailProvider *thumbs, QWidget *window);
 
     /** What a batch of `count` does for `plan` ("3 new branches from #4"), plain text. */
     static QString describe(const TurnPlan &plan, int count, const QString &frameLabel);
@@ -43,8 +43,8 @@ public:
      * for a Style plan). All or nothing: refused before sending when the budget would not
      * hold the batch; if one cannot be queued, those already queued are cancelled.
      */
-    Result<QStringList> send(const TurnPlan &plan, const TurnParams &params, const QString &frameId,
-                             const QString &styleFile, int count);
+    Result<QStringList> send(
+        const TurnPlan &plan, const TurnParams &params, const QString &frameId, const QString &styleFile, int count);
 
     /** The grid of the last batch (nullptr before the first). */
     VariantGrid *grid() const;
@@ -57,7 +57,8 @@ public Q_SLOTS:
     /** Re-says what the batch will do under the prompt panel's reason line. */
     void updateNote();
     /** The prompt panel asked for more than one variant: send them (TurnDispatcher::variantsRequested). */
-    void submit(const nb2::TurnPlan &plan, const nb2::TurnParams &params, const QString &frameId, const QString &styleFile);
+    void submit(
+        const nb2::TurnPlan &plan, const nb2::TurnParams &params, const QString &frameId, const QString &styleFile);
 
 private:
     void showGrid(const QStringList &ids, const QString &what);

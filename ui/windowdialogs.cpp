@@ -32,14 +32,19 @@ void openFitted(QDialog *dialog)
 } // namespace
 
 WindowDialogs::WindowDialogs(SessionManager *sessions, FrameSelection *selection, NoticePresenter *notices,
-                             ActionManager *actions, ThinkingLevels *levels, QWidget *window)
-    : QObject(window), m_sessions(sessions), m_selection(selection), m_notices(notices), m_actions(actions),
-      m_levels(levels), m_window(window),
-      // App-wide, not the window's child: a pending QtKeychain (libsecret) job must outlive a
-      // closed window, or its late answer lands on a deleted object.
-      m_keyStore(new KeyStore(QCoreApplication::instance()))
-{
-}
+    ActionManager *actions, ThinkingLevels *levels, QWidget *window)
+    : QObject(window)
+    , m_sessions(sessions)
+    , m_selection(selection)
+    , m_notices(notices)
+    , m_actions(actions)
+    , m_levels(levels)
+    , m_window(window)
+    ,
+    // App-wide, not the window's child: a pending QtKeychain (libsecret) job must outlive a
+    // closed window, or its late answer lands on a deleted object.
+    m_keyStore(new KeyStore(QCoreApplication::instance()))
+{}
 
 void WindowDialogs::setBackend(const ClientConfig &config, bool demo)
 {
@@ -85,24 +90,25 @@ void WindowDialogs::showExport()
     // The dialog works on a copy of the graph and exports on a worker thread; a bundle also
     // reads manifest.json, so the store's queued writes go to disk first.
     if (const Result<void> flushed = m_sessions->flush(); !flushed) {
-        m_notices->show(NoticeKind::Error,
-                        tr("The session could not be saved before exporting: %1").arg(flushed.error().message));
+        m_notices->show(
+            NoticeKind::Error, tr("The session could not be saved before exporting: %1").arg(flushed.error().message));
         return;
     }
     const QString current = m_selection->currentId();
     SessionController *session = m_sessions->session();
-    auto *dialog = new ExportDialog(ExportSession::fromGraph(session->graph(), m_sessions->dir(), session->priceTable()),
-                                    current.isEmpty() ? QStringList() : QStringList{current}, current, m_window);
+    auto *dialog
+        = new ExportDialog(ExportSession::fromGraph(session->graph(), m_sessions->dir(), session->priceTable()),
+            current.isEmpty() ? QStringList() : QStringList {current}, current, m_window);
     openFitted(dialog);
 }
 
 void WindowDialogs::showAbout()
 {
     QMessageBox::about(m_window, tr("About NB2Lite Studio"),
-                       tr("<h3>NB2Lite Studio %1</h3><p>Iterative image editing over the Gemini Interactions "
-                          "API (model gemini-3.1-flash-lite-image).</p><p>Every frame is kept on disk in the "
-                          "session folder; server ids are a shortcut, not the history.</p>")
-                           .arg(QStringLiteral(NB2_VERSION)));
+        tr("<h3>NB2Lite Studio %1</h3><p>Iterative image editing over the Gemini Interactions "
+           "API (model gemini-3.1-flash-lite-image).</p><p>Every frame is kept on disk in the "
+           "session folder; server ids are a shortcut, not the history.</p>")
+            .arg(QStringLiteral(NB2_VERSION)));
 }
 
 void WindowDialogs::showShortcuts()

@@ -25,8 +25,8 @@ class WindowDialogs : public QObject
 {
     Q_OBJECT
 public:
-    WindowDialogs(SessionManager *sessions, FrameSelection *selection, NoticePresenter *notices,
-                  ActionManager *actions, ThinkingLevels *levels, QWidget *window);
+    WindowDialogs(SessionManager *sessions, FrameSelection *selection, NoticePresenter *notices, ActionManager *actions,
+        ThinkingLevels *levels, QWidget *window);
 
     void setBackend(const ClientConfig &config, bool demo);
 

@@ -13,7 +13,10 @@ AppSettings WindowPreferences::studio()
     return AppSettings::load(s);
 }
 
-QString WindowPreferences::sessionsFolder() { return studio().effectiveSessionsFolder(); }
+QString WindowPreferences::sessionsFolder()
+{
+    return studio().effectiveSessionsFolder();
+}
 
 QString WindowPreferences::preferredThinkingLevel()
 {

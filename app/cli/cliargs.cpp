@@ -27,7 +27,7 @@ struct OptionWord {
 /** "--opt=value" (long options only) or a bare option name. */
 OptionWord splitOptionWord(const QString &word)
 {
-    OptionWord o{word, {}, false};
+    OptionWord o {word, {}, false};
     const qsizetype eq = word.indexOf(QLatin1Char('='));
     if (word.startsWith(QLatin1String("--")) && eq > 2) {
         o.name = word.left(eq);
@@ -91,7 +91,7 @@ bool takesPrompt(const CommandSpec &command)
 bool usesApi(CommandId id)
 {
     return id != CommandId::Export && id != CommandId::OpenBundle && id != CommandId::Completion
-           && id != CommandId::Help;
+        && id != CommandId::Help;
 }
 
 QString usageLine(const CommandSpec &command, bool inSession)
@@ -141,7 +141,8 @@ QString Parser::run()
     if (m_args.help || m_args.version)
         return {}; // help (for the command, or all of it) or the version: nothing else matters
     if (!m_command)
-        return CliText::tr("no command given (one of: %1); see nb2lite --help").arg(commandNames(false).join(QStringLiteral(", ")));
+        return CliText::tr("no command given (one of: %1); see nb2lite --help")
+            .arg(commandNames(false).join(QStringLiteral(", ")));
 
     m_args.inSession = m_sessionGiven && m_command->session.exists();
     if (m_command->needsSession() && !m_sessionGiven)
@@ -191,8 +192,9 @@ QString Parser::findCommandWord()
         const OptionWord o = splitOptionWord(word);
         // Secret hygiene first: a key on the command line must not get any further.
         if (o.name == QLatin1String("--api-key") || o.name == QLatin1String("--key"))
-            return CliText::tr("there is no %1 option: a key on the command line leaks into shell history and process lists; "
-                      "set GEMINI_API_KEY or put it in ~/gemini.key")
+            return CliText::tr(
+                "there is no %1 option: a key on the command line leaks into shell history and process lists; "
+                "set GEMINI_API_KEY or put it in ~/gemini.key")
                 .arg(o.name);
         const QList<const OptionSpec *> specs = findOptions(o.name);
         if (specs.isEmpty())
@@ -200,7 +202,8 @@ QString Parser::findCommandWord()
         const bool takesValue = specs.first()->value != ValueKind::None;
         for (const OptionSpec *spec : specs) {
             if ((spec->value != ValueKind::None) != takesValue)
-                return CliText::tr("put %1 after the command: 'export' takes %1 N|FRAME, the edit commands take %1 alone")
+                return CliText::tr(
+                    "put %1 after the command: 'export' takes %1 N|FRAME, the edit commands take %1 alone")
                     .arg(o.name);
         }
         if (takesValue && !o.hasInlineValue)
@@ -301,7 +304,8 @@ QString Parser::checkCondition(const OptionSpec &option, Only only, const QStrin
     if (only == Only::InSession && !m_args.inSession)
         return CliText::tr("%1 applies to '%2' only in a session: add --session DIR").arg(typed, m_args.commandName);
     if (only == Only::OutsideSession && m_args.inSession)
-        return CliText::tr("%1 does not apply to '%2' in a session (leave out --session to use it)").arg(typed, m_args.commandName);
+        return CliText::tr("%1 does not apply to '%2' in a session (leave out --session to use it)")
+            .arg(typed, m_args.commandName);
     return {};
 }
 
@@ -311,7 +315,8 @@ QString Parser::applyOption(const OptionSpec &option, const QString &value)
         bool ok = false;
         const int ms = value.toInt(&ok);
         if (!ok || ms < 0)
-            return CliText::tr("%1 takes a number of milliseconds >= 0, not '%2'").arg(QLatin1String(option.name), value);
+            return CliText::tr("%1 takes a number of milliseconds >= 0, not '%2'")
+                .arg(QLatin1String(option.name), value);
         *out = ms;
         return {};
     };
@@ -321,17 +326,28 @@ QString Parser::applyOption(const OptionSpec &option, const QString &value)
             return CliText::tr("--session needs a folder");
         m_args.sessionDir = value;
         break;
-    case OptionId::Demo: m_args.demo = true; break;
-    case OptionId::DemoLatency: return milliseconds(&m_args.demoLatencyMs);
-    case OptionId::BaseUrl: m_args.baseUrl = value; break;
-    case OptionId::Model: m_args.model = value; break;
+    case OptionId::Demo:
+        m_args.demo = true;
+        break;
+    case OptionId::DemoLatency:
+        return milliseconds(&m_args.demoLatencyMs);
+    case OptionId::BaseUrl:
+        m_args.baseUrl = value;
+        break;
+    case OptionId::Model:
+        m_args.model = value;
+        break;
     case OptionId::ApiVersion:
         if (!choicesFor(ValueKind::ApiVersion).contains(value))
             return CliText::tr("--api-version must be v1 or v1beta, not '%1'").arg(value);
         m_args.apiVersion = value;
         break;
-    case OptionId::Json: m_args.json = true; break;
-    case OptionId::Out: m_args.outDir = value; break;
+    case OptionId::Json:
+        m_args.json = true;
+        break;
+    case OptionId::Out:
+        m_args.outDir = value;
+        break;
     case OptionId::Timeout: {
         bool ok = false;
         const double seconds = value.toDouble(&ok);
@@ -340,8 +356,12 @@ QString Parser::applyOption(const OptionSpec &option, const QString &value)
         m_args.timeoutMs = std::max(1, int(std::lround(seconds * 1000)));
         break;
     }
-    case OptionId::Help: m_args.help = true; break;
-    case OptionId::Version: m_args.version = true; break;
+    case OptionId::Help:
+        m_args.help = true;
+        break;
+    case OptionId::Version:
+        m_args.version = true;
+        break;
     case OptionId::Aspect:
         m_args.aspectRatio = value;
         m_args.hasAspectRatio = true;
@@ -350,16 +370,36 @@ QString Parser::applyOption(const OptionSpec &option, const QString &value)
         m_args.thinkingLevel = value;
         m_args.hasThinkingLevel = true;
         break;
-    case OptionId::Style: m_args.styleFile = value; break;
-    case OptionId::Stream: m_args.stream = true; break;
-    case OptionId::NoStream: m_args.noStream = true; break;
-    case OptionId::Reencode: m_args.reencode = true; break;
-    case OptionId::Force: m_args.force = true; break;
-    case OptionId::File: m_args.sourceFile = value; break;
-    case OptionId::Fork: m_args.fork = true; break;
-    case OptionId::Title: m_args.title = value; break;
-    case OptionId::NoContinue: m_args.noContinue = true; break;
-    case OptionId::NoReAnchor: m_args.noReAnchor = true; break;
+    case OptionId::Style:
+        m_args.styleFile = value;
+        break;
+    case OptionId::Stream:
+        m_args.stream = true;
+        break;
+    case OptionId::NoStream:
+        m_args.noStream = true;
+        break;
+    case OptionId::Reencode:
+        m_args.reencode = true;
+        break;
+    case OptionId::Force:
+        m_args.force = true;
+        break;
+    case OptionId::File:
+        m_args.sourceFile = value;
+        break;
+    case OptionId::Fork:
+        m_args.fork = true;
+        break;
+    case OptionId::Title:
+        m_args.title = value;
+        break;
+    case OptionId::NoContinue:
+        m_args.noContinue = true;
+        break;
+    case OptionId::NoReAnchor:
+        m_args.noReAnchor = true;
+        break;
     case OptionId::Retention: {
         bool numeric = false;
         const int days = value.toInt(&numeric);
@@ -391,7 +431,9 @@ QString Parser::applyOption(const OptionSpec &option, const QString &value)
         m_args.region = QRect(n[0], n[1], n[2], n[3]);
         break;
     }
-    case OptionId::Mask: m_args.maskFile = value; break;
+    case OptionId::Mask:
+        m_args.maskFile = value;
+        break;
     case OptionId::Feather: {
         bool ok = false;
         m_args.feather = value.toInt(&ok);
@@ -413,21 +455,32 @@ QString Parser::applyOption(const OptionSpec &option, const QString &value)
         bool ok = false;
         m_args.keepRemove = value.toInt(&ok);
         if (!ok || m_args.keepRemove < 1)
-            return CliText::tr("--remove takes the number of a constraint as 'keep REF' lists them (1, 2, ...), not '%1'").arg(value);
+            return CliText::tr(
+                "--remove takes the number of a constraint as 'keep REF' lists them (1, 2, ...), not '%1'")
+                .arg(value);
         break;
     }
-    case OptionId::KeepClear: m_args.keepClear = true; break;
-    case OptionId::KeepInherit: m_args.keepInherit = true; break;
-    case OptionId::All: m_args.all = true; break;
+    case OptionId::KeepClear:
+        m_args.keepClear = true;
+        break;
+    case OptionId::KeepInherit:
+        m_args.keepInherit = true;
+        break;
+    case OptionId::All:
+        m_args.all = true;
+        break;
     case OptionId::Budget: {
         bool ok = false;
         const double usd = value.toDouble(&ok);
         if (!ok || !std::isfinite(usd) || !prefs::budgetUsd.isValid(usd))
-            return CliText::tr("--budget takes an amount in US dollars from 0.01 to 100000 (0: no budget), not '%1'").arg(value);
+            return CliText::tr("--budget takes an amount in US dollars from 0.01 to 100000 (0: no budget), not '%1'")
+                .arg(value);
         m_args.budgetUsd = usd;
         break;
     }
-    case OptionId::DryRun: m_args.dryRun = true; break;
+    case OptionId::DryRun:
+        m_args.dryRun = true;
+        break;
     case OptionId::Variants: {
         bool ok = false;
         const int n = value.toInt(&ok);
@@ -436,28 +489,59 @@ QString Parser::applyOption(const OptionSpec &option, const QString &value)
         m_args.variants = n;
         break;
     }
-    case OptionId::Onto: m_args.onto = value; break;
-    case OptionId::Photos: m_args.photos = true; break;
-    case OptionId::Resume: m_args.resume = true; break;
-    case OptionId::Grep: m_args.grep = value; break;
-    case OptionId::Starred: m_args.starredOnly = true; break;
-    case OptionId::Ids: m_args.idsOnly = true; break;
+    case OptionId::Onto:
+        m_args.onto = value;
+        break;
+    case OptionId::Photos:
+        m_args.photos = true;
+        break;
+    case OptionId::Resume:
+        m_args.resume = true;
+        break;
+    case OptionId::Grep:
+        m_args.grep = value;
+        break;
+    case OptionId::Starred:
+        m_args.starredOnly = true;
+        break;
+    case OptionId::Ids:
+        m_args.idsOnly = true;
+        break;
     case OptionId::Format:
         if (!choicesFor(ValueKind::ExportFormat).contains(value))
             return CliText::tr("unknown export format \"%1\" (one of: %2)")
                 .arg(value, choicesFor(ValueKind::ExportFormat).join(QStringLiteral(", ")));
         m_args.format = value;
         break;
-    case OptionId::ExportBranch: m_args.exportBranch = value; break;
-    case OptionId::Frames: break; // collected by parseWords()
-    case OptionId::StripPrompts: m_args.stripPrompts = true; break;
-    case OptionId::StripIds: m_args.stripIds = true; break;
-    case OptionId::StripCost: m_args.stripCost = true; break;
-    case OptionId::SingleFile: m_args.singleFile = true; break;
-    case OptionId::NoFailed: m_args.noFailed = true; break;
-    case OptionId::Copy: m_args.copy = true; break;
-    case OptionId::NoImageBlocks: m_args.noImageBlocks = true; break;
-    case OptionId::PrintSkill: m_args.printSkill = true; break;
+    case OptionId::ExportBranch:
+        m_args.exportBranch = value;
+        break;
+    case OptionId::Frames:
+        break; // collected by parseWords()
+    case OptionId::StripPrompts:
+        m_args.stripPrompts = true;
+        break;
+    case OptionId::StripIds:
+        m_args.stripIds = true;
+        break;
+    case OptionId::StripCost:
+        m_args.stripCost = true;
+        break;
+    case OptionId::SingleFile:
+        m_args.singleFile = true;
+        break;
+    case OptionId::NoFailed:
+        m_args.noFailed = true;
+        break;
+    case OptionId::Copy:
+        m_args.copy = true;
+        break;
+    case OptionId::NoImageBlocks:
+        m_args.noImageBlocks = true;
+        break;
+    case OptionId::PrintSkill:
+        m_args.printSkill = true;
+        break;
     }
     return {};
 }
@@ -469,7 +553,7 @@ QString Parser::finishFrames()
         return {};
     const CommandForm &form = m_args.inSession ? m_command->session : m_command->plain;
     while (m_args.positional.size() < form.minArgs && m_frameWords.size() > 1
-           && !m_frameWords.last().contains(QLatin1Char(',')))
+        && !m_frameWords.last().contains(QLatin1Char(',')))
         m_args.positional.prepend(m_frameWords.takeLast());
     for (const QString &word : std::as_const(m_frameWords))
         m_args.frames += word.split(QLatin1Char(','), Qt::SkipEmptyParts);
@@ -487,7 +571,8 @@ QString Parser::checkArguments()
     const QString usage = usageLine(*m_command, m_args.inSession);
     if (count > form.maxArgs) {
         if (takesPrompt(*m_command))
-            return CliText::tr("too many arguments for '%1' (usage: %2; quote a prompt with spaces)").arg(m_args.commandName, usage);
+            return CliText::tr("too many arguments for '%1' (usage: %2; quote a prompt with spaces)")
+                .arg(m_args.commandName, usage);
         return CliText::tr("too many arguments for '%1' (usage: %2)").arg(m_args.commandName, usage);
     }
     return CliText::tr("missing arguments for '%1' (usage: %2)").arg(m_args.commandName, usage);
@@ -521,19 +606,22 @@ QString Parser::checkCombinations() const
         const qsizetype wanted = a.sourceFile.isEmpty() ? 2 : 1;
         if (a.positional.size() != wanted)
             return a.sourceFile.isEmpty()
-                       ? CliText::tr("'%1' needs a frame and a prompt: %2 REF PROMPT, or %2 --file IMAGE PROMPT").arg(a.commandName, a.commandName)
-                       : CliText::tr("with --file, '%1' takes only the prompt: %1 --file IMAGE PROMPT").arg(a.commandName);
+                ? CliText::tr("'%1' needs a frame and a prompt: %2 REF PROMPT, or %2 --file IMAGE PROMPT")
+                      .arg(a.commandName, a.commandName)
+                : CliText::tr("with --file, '%1' takes only the prompt: %1 --file IMAGE PROMPT").arg(a.commandName);
     }
     if (a.command == CommandId::Export) {
         if (a.format.isEmpty())
-            return CliText::tr("export needs --format %1").arg(choicesFor(ValueKind::ExportFormat).join(QLatin1Char('|')));
+            return CliText::tr("export needs --format %1")
+                .arg(choicesFor(ValueKind::ExportFormat).join(QLatin1Char('|')));
         if (!a.exportBranch.isEmpty() && m_framesGiven)
             return CliText::tr("use either --branch or --frames, not both");
     }
     if (a.command == CommandId::Completion && !choicesFor(ValueKind::Shell).contains(a.positional.value(0)))
         return CliText::tr("completion needs the shell: nb2lite completion bash, or nb2lite completion zsh");
     if (a.command == CommandId::Help && !a.positional.isEmpty() && !findCommand(a.positional.first()))
-        return CliText::tr("no command '%1' (one of: %2)").arg(a.positional.first(), commandNames(false).join(QStringLiteral(", ")));
+        return CliText::tr("no command '%1' (one of: %2)")
+            .arg(a.positional.first(), commandNames(false).join(QStringLiteral(", ")));
     return {};
 }
 
@@ -546,7 +634,9 @@ void Parser::fillCommandArguments()
         return;
     }
     switch (a.command) {
-    case CommandId::Generate: a.prompt = p.at(0); break;
+    case CommandId::Generate:
+        a.prompt = p.at(0);
+        break;
     case CommandId::Edit:
         a.interactionId = p.at(0);
         a.prompt = p.at(1);
@@ -556,8 +646,11 @@ void Parser::fillCommandArguments()
         a.prompt = p.at(1);
         break;
     case CommandId::Get:
-    case CommandId::Delete: a.interactionId = p.at(0); break;
-    default: break;
+    case CommandId::Delete:
+        a.interactionId = p.at(0);
+        break;
+    default:
+        break;
     }
 }
 
@@ -573,8 +666,9 @@ QString Parser::unknownOption(const QString &name) const
     if (const QString guess = nearest(name, spellings); !guess.isEmpty())
         return message + CliText::tr("; did you mean %1?").arg(guess);
     if (takesPrompt(*m_command))
-        return message + CliText::tr(" (see nb2lite help %1; a prompt that starts with '-' goes after '--')")
-                             .arg(m_args.commandName);
+        return message
+            + CliText::tr(" (see nb2lite help %1; a prompt that starts with '-' goes after '--')")
+                  .arg(m_args.commandName);
     return message + CliText::tr(" (see nb2lite help %1)").arg(m_args.commandName);
 }
 

@@ -18,9 +18,9 @@ using CliCommand = cli::CommandId;
 struct CliArgs {
     CliCommand command = CliCommand::Help;
     bool hasCommand = false;
-    QString commandName;        // as typed ("edit-local")
-    bool inSession = false;     // --session was given and the command has a session form
-    QStringList positional;     // arguments after the command name, in order
+    QString commandName;    // as typed ("edit-local")
+    bool inSession = false; // --session was given and the command has a session form
+    QStringList positional; // arguments after the command name, in order
 
     // Command arguments (filled from positional for the API commands).
     QString prompt;
@@ -29,7 +29,7 @@ struct CliArgs {
 
     // Turn options.
     QString aspectRatio;
-    bool hasAspectRatio = false;    // --aspect given (even empty: that is the client's error to report)
+    bool hasAspectRatio = false; // --aspect given (even empty: that is the client's error to report)
     QString thinkingLevel;
     bool hasThinkingLevel = false;
     QString styleFile;
@@ -44,16 +44,16 @@ struct CliArgs {
     QString model;
     QString apiVersion;
     QString sessionDir;
-    int demoLatencyMs = -1;     // -1: not given
-    int timeoutMs = -1;         // --timeout, -1: not given
+    int demoLatencyMs = -1; // -1: not given
+    int timeoutMs = -1;     // --timeout, -1: not given
     bool json = false;
     bool demo = false;
     bool help = false;
     bool version = false;
 
     // Session commands.
-    QString sourceFile;         // --file
-    bool fork = false;          // --branch (edit family)
+    QString sourceFile; // --file
+    bool fork = false;  // --branch (edit family)
     QString title;
     bool noContinue = false;
     bool noReAnchor = false;
@@ -63,23 +63,23 @@ struct CliArgs {
     bool idsOnly = false;
 
     // Cost and find.
-    double budgetUsd = -1;      // --budget, -1: not given (0: no budget)
+    double budgetUsd = -1; // --budget, -1: not given (0: no budget)
     bool dryRun = false;
-    QString grep;               // log --grep
-    bool starredOnly = false;   // log --starred
-    int variants = 1;           // --variants N (1..8)
+    QString grep;             // log --grep
+    bool starredOnly = false; // log --starred
+    int variants = 1;         // --variants N (1..8)
     // Replay.
-    QString onto;               // --onto REF
-    bool photos = false;        // --photos: the positional arguments after the range are pictures
-    bool resume = false;        // --resume [ID]
+    QString onto;        // --onto REF
+    bool photos = false; // --photos: the positional arguments after the range are pictures
+    bool resume = false; // --resume [ID]
     // Precision edits.
-    QRect region;               // --region, parent pixels; null: not given
-    QString maskFile;           // --mask
-    int feather = -1;           // --feather, -1: default
-    QString regionMode;         // --mode: region | protect; empty: region
+    QRect region;       // --region, parent pixels; null: not given
+    QString maskFile;   // --mask
+    int feather = -1;   // --feather, -1: default
+    QString regionMode; // --mode: region | protect; empty: region
     // keep.
-    QString keepAdd;            // --add TEXT
-    int keepRemove = 0;         // --remove N (1-based), 0: not given
+    QString keepAdd;    // --add TEXT
+    int keepRemove = 0; // --remove N (1-based), 0: not given
     bool keepClear = false;
     bool keepInherit = false;
 

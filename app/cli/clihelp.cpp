@@ -84,21 +84,23 @@ QString usage(const CommandSpec &command, bool session)
 
 QString globalHelpText()
 {
-    QString text = CliText::tr("nb2lite - generate and edit images with gemini-3.1-flash-lite-image (Gemini Interactions API)")
-                   + QStringLiteral("\n\n") + CliText::tr("Usage:") + QLatin1Char('\n');
+    QString text
+        = CliText::tr("nb2lite - generate and edit images with gemini-3.1-flash-lite-image (Gemini Interactions API)")
+        + QStringLiteral("\n\n") + CliText::tr("Usage:") + QLatin1Char('\n');
     for (const CommandSpec &c : commandTable()) {
         if (c.plain.exists())
             text += usage(c, false);
     }
-    text += QLatin1Char('\n') + CliText::tr("Session commands (a session is a folder: manifest.json, images/, journal.jsonl):")
-            + QLatin1Char('\n');
+    text += QLatin1Char('\n')
+        + CliText::tr("Session commands (a session is a folder: manifest.json, images/, journal.jsonl):")
+        + QLatin1Char('\n');
     for (const CommandSpec &c : commandTable()) {
         if (c.session.exists())
             text += usage(c, true);
     }
     text += wrap(CliText::tr("REF is a frame id, a unique prefix of one, or 'head'. Editing a frame that already has a "
-                    "continuation forks a new branch: pass --branch to do it."),
-                 2, 2)
+                             "continuation forks a new branch: pass --branch to do it."),
+        2, 2)
                 .prepend(QStringLiteral("  "));
 
     text += QLatin1Char('\n') + CliText::tr("Commands:") + QLatin1Char('\n');
@@ -106,15 +108,16 @@ QString globalHelpText()
         text += commandLine(c);
 
     text += QLatin1Char('\n') + CliText::tr("Options (before or after the command; ignored where they do not apply):")
-            + QLatin1Char('\n');
+        + QLatin1Char('\n');
     for (const OptionSpec &o : optionTable()) {
         if (o.global)
             text += optionLine(o);
     }
     text += QStringLiteral("  --").leftJustified(kOptionColumn, QLatin1Char(' '))
-            + wrap(CliText::tr("end of options (for a prompt that starts with '-')"), kOptionColumn, kOptionColumn);
+        + wrap(CliText::tr("end of options (for a prompt that starts with '-')"), kOptionColumn, kOptionColumn);
 
-    text += QLatin1Char('\n') + CliText::tr("Command options (nb2lite help COMMAND lists a command's own):") + QLatin1Char('\n');
+    text += QLatin1Char('\n') + CliText::tr("Command options (nb2lite help COMMAND lists a command's own):")
+        + QLatin1Char('\n');
     for (const OptionSpec &o : optionTable()) {
         if (!o.global)
             text += optionLine(o);
@@ -122,14 +125,15 @@ QString globalHelpText()
 
     text += QLatin1Char('\n') + CliText::tr("Output:") + QLatin1Char('\n');
     text += QStringLiteral("  ")
-            + wrap(CliText::tr("--json prints exactly one JSON object on stdout. The API commands print {ok, path, "
-                      "interaction_id, mime_type, width, height, text, usage, attempts, error: {kind, http_status, "
-                      "message} | null}; a session turn prints the same object, then frame_id, status, session and "
-                      "the whole frame; recover and rebuild {ok, session, frames, recovered, interrupted}; log --json "
-                      "the whole graph; export {ok, format, output, frames, ...}. A failure before any of these "
-                      "prints {ok: false, ..., error}. "
-                      "Progress and notes go to stderr."),
-                   2, 2);
+        + wrap(CliText::tr(
+                   "--json prints exactly one JSON object on stdout. The API commands print {ok, path, "
+                   "interaction_id, mime_type, width, height, text, usage, attempts, error: {kind, http_status, "
+                   "message} | null}; a session turn prints the same object, then frame_id, status, session and "
+                   "the whole frame; recover and rebuild {ok, session, frames, recovered, interrupted}; log --json "
+                   "the whole graph; export {ok, format, output, frames, ...}. A failure before any of these "
+                   "prints {ok: false, ..., error}. "
+                   "Progress and notes go to stderr."),
+            2, 2);
 
     text += QLatin1Char('\n') + CliText::tr("API key:") + QLatin1Char('\n');
     // Broken by hand: "no --api-key option" must stay on one line for people who search for it.
@@ -143,8 +147,9 @@ QString globalHelpText()
 
 QString commandHelpText(const CommandSpec &command)
 {
-    QString text = wrap(QStringLiteral("nb2lite %1 - %2").arg(QLatin1String(command.name), tableText(command.summary)), 4, 0)
-                   + QLatin1Char('\n');
+    QString text
+        = wrap(QStringLiteral("nb2lite %1 - %2").arg(QLatin1String(command.name), tableText(command.summary)), 4, 0)
+        + QLatin1Char('\n');
     text += CliText::tr("Usage:") + QLatin1Char('\n');
     if (command.plain.exists())
         text += usage(command, false);
@@ -165,10 +170,11 @@ QString commandHelpText(const CommandSpec &command)
                                     : QLatin1String(o.name));
     }
     text += QLatin1Char('\n')
-            + wrap(CliText::tr("Global options (accepted here too, ignored where they do not apply): %1. See nb2lite --help "
-                      "for what they do and for the exit statuses.")
-                       .arg(globals.join(QStringLiteral(", "))),
-                   0, 0);
+        + wrap(
+            CliText::tr("Global options (accepted here too, ignored where they do not apply): %1. See nb2lite --help "
+                        "for what they do and for the exit statuses.")
+                .arg(globals.join(QStringLiteral(", "))),
+            0, 0);
     return text;
 }
 

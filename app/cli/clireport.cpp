@@ -138,7 +138,8 @@ QString ReportPrinter::errorLine(const CliReport &report) const
     if (error.api.httpStatus > 0)
         line += QStringLiteral(", HTTP %1").arg(error.api.httpStatus);
     line += QStringLiteral("): ") + oneLine(fullMessage(error));
-    if (error.kind == ErrorKind::NoImage && !error.api.modelText.isEmpty() && !line.contains(oneLine(error.api.modelText)))
+    if (error.kind == ErrorKind::NoImage && !error.api.modelText.isEmpty()
+        && !line.contains(oneLine(error.api.modelText)))
         line += cli::CliText::tr(" Model said: \"%1\"").arg(oneLine(error.api.modelText));
     if (error.api.attempts > 1)
         line += QStringLiteral(" [%1 attempts]").arg(error.api.attempts);

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/common/error.h"
 #include "core/api/interaction.h"
+#include "core/common/error.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -13,23 +13,23 @@ namespace nb2 {
 /** The outcome of one nb2lite command, in the shape --json promises. */
 struct CliReport {
     bool ok = false;
-    QString path;               // absolute path of the saved image; empty when none
+    QString path; // absolute path of the saved image; empty when none
     QString interactionId;
     QString mimeType;
-    int width = -1;             // -1: unknown / no image
+    int width = -1; // -1: unknown / no image
     int height = -1;
-    QString text;               // the model's caption (or, for no_image, what it said instead)
+    QString text; // the model's caption (or, for no_image, what it said instead)
     std::optional<Usage> usage;
     int attempts = 0;
     std::optional<Error> error;
-    QString errorKind;          // overrides errorKindName(error->kind): "usage", "internal"
-    QJsonObject extra;          // --json only: more keys after the documented ones (a session turn's frame_id, frame, ...)
+    QString errorKind; // overrides errorKindName(error->kind): "usage", "internal"
+    QJsonObject extra; // --json only: more keys after the documented ones (a session turn's frame_id, frame, ...)
 
     // Human output only.
     QString status;
     QString model;
     QString previousInteractionId;
-    QString notice;             // e.g. "Deleted interaction X"
+    QString notice; // e.g. "Deleted interaction X"
 };
 
 /**
@@ -42,9 +42,9 @@ class ReportPrinter
 public:
     explicit ReportPrinter(QString secret = {}) : m_secret(std::move(secret)) {}
 
-    QByteArray json(const CliReport &report) const;     // one line, ends with '\n'
-    QString human(const CliReport &report) const;       // stdout text (may be empty)
-    QString errorLine(const CliReport &report) const;   // "nb2lite: error (<kind>, HTTP n): <message>\n"
+    QByteArray json(const CliReport &report) const;   // one line, ends with '\n'
+    QString human(const CliReport &report) const;     // stdout text (may be empty)
+    QString errorLine(const CliReport &report) const; // "nb2lite: error (<kind>, HTTP n): <message>\n"
     QString redact(const QString &text) const;
 
 private:

@@ -82,13 +82,14 @@ int runApiCommand(const CliArgs &args, Console &console, const CommandContext &c
     if (args.dryRun) {
         // No session: nothing to learn from, so the estimate is the price table's.
         const FrameKind kind = args.command == CliCommand::Generate ? FrameKind::Generate
-                             : args.command == CliCommand::Edit    ? FrameKind::Edit
-                             : args.styleFile.isEmpty()            ? FrameKind::EditLocal
-                                                                   : FrameKind::StyleEdit;
+            : args.command == CliCommand::Edit                      ? FrameKind::Edit
+            : args.styleFile.isEmpty()                              ? FrameKind::EditLocal
+                                                                    : FrameKind::StyleEdit;
         return printDryRun(FrameGraph(), PriceTable::defaults(), 0, kind, setup.config.model, 1, args, console);
     }
     InteractionsClient client(setup.config);
-    CommandRunner runner(client, &levels, setup.outputDir, [&console](const QString &line) { console.err(line + QLatin1Char('\n')); });
+    CommandRunner runner(
+        client, &levels, setup.outputDir, [&console](const QString &line) { console.err(line + QLatin1Char('\n')); });
     if (args.timeoutMs >= 0)
         runner.setDeadline(QDeadlineTimer(args.timeoutMs)); // the whole command, every retry included
     if (context.canceller) {
@@ -110,19 +111,22 @@ int runCommandLine(const QStringList &arguments, Console &console, const Command
     const CliParseResult parsed = parseCliArgs(arguments);
     const CliArgs &args = parsed.args;
     if (!parsed.ok())
-        return console.finish(failureReport(QStringLiteral("usage"), parsed.error), args.json || jsonRequested(arguments));
+        return console.finish(
+            failureReport(QStringLiteral("usage"), parsed.error), args.json || jsonRequested(arguments));
     if (args.help) {
         console.out(args.hasCommand ? commandHelpText(commandSpec(args.command)) : globalHelpText());
         return kExitSuccess;
     }
     if (args.version) {
-        console.out(QStringLiteral("nb2lite %1\n").arg(QCoreApplication::applicationVersion())); // notr: name and version
+        console.out(
+            QStringLiteral("nb2lite %1\n").arg(QCoreApplication::applicationVersion())); // notr: name and version
         return kExitSuccess;
     }
 
     switch (args.command) {
     case CliCommand::Help:
-        console.out(args.positional.isEmpty() ? globalHelpText() : commandHelpText(*findCommand(args.positional.first())));
+        console.out(
+            args.positional.isEmpty() ? globalHelpText() : commandHelpText(*findCommand(args.positional.first())));
         return kExitSuccess;
     case CliCommand::Completion:
         console.out(args.positional.first() == QLatin1String("bash") ? bashCompletionScript() : zshCompletionScript());
@@ -155,7 +159,8 @@ int runNb2lite(int argc, char *argv[])
     // Qt's image decoders talk to stderr ("qt.gui.imageio.jpeg: Corrupt JPEG data: ..."); that is
     // not nb2lite speaking, and a damaged picture is reported by nb2lite itself where it matters.
     // QT_LOGGING_RULES in the environment still wins, for debugging.
-    QLoggingCategory::setFilterRules(QStringLiteral("qt.gui.imageio*.warning=false\nqt.gui.imageio*.debug=false")); // notr
+    QLoggingCategory::setFilterRules(
+        QStringLiteral("qt.gui.imageio*.warning=false\nqt.gui.imageio*.debug=false")); // notr
     QCoreApplication::setOrganizationName(QStringLiteral("NB2Lite"));
     QCoreApplication::setApplicationName(QStringLiteral("nb2lite-studio"));
     QCoreApplication::setApplicationVersion(QStringLiteral(NB2_VERSION));
@@ -164,7 +169,7 @@ int runNb2lite(int argc, char *argv[])
     QTextStream out(stdout);
     QTextStream err(stderr);
     Console console(out, err);
-    return runCommandLine(QCoreApplication::arguments().mid(1), console, CommandContext{&canceller});
+    return runCommandLine(QCoreApplication::arguments().mid(1), console, CommandContext {&canceller});
 }
 
 } // namespace nb2::cli

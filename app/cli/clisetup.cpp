@@ -15,10 +15,13 @@ namespace {
 QString sourceName(SettingSource source, const char *flag, const Preference<QString> &preference)
 {
     switch (source) {
-    case SettingSource::CommandLine: return QString::fromLatin1(flag);
-    case SettingSource::Environment: return QString::fromLatin1(preference.environmentVariable);
-    case SettingSource::Settings:    // the CLI has no settings layer
-    case SettingSource::Default: break;
+    case SettingSource::CommandLine:
+        return QString::fromLatin1(flag);
+    case SettingSource::Environment:
+        return QString::fromLatin1(preference.environmentVariable);
+    case SettingSource::Settings: // the CLI has no settings layer
+    case SettingSource::Default:
+        break;
     }
     return QStringLiteral("default");
 }
@@ -33,8 +36,8 @@ std::optional<QString> flag(const QString &value)
 CliSetup resolveCliSetup(const CliArgs &args, const QProcessEnvironment &env, const QString &homeDir)
 {
     CliSetup setup;
-    const Connection connection =
-        resolveConnection(env, nullptr, {flag(args.model), flag(args.baseUrl), flag(args.apiVersion)}, homeDir);
+    const Connection connection
+        = resolveConnection(env, nullptr, {flag(args.model), flag(args.baseUrl), flag(args.apiVersion)}, homeDir);
     setup.config = connection.config;
     setup.modelSource = sourceName(connection.modelSource, "--model", appprefs::model);
     setup.baseUrlSource = args.demo ? cli::CliText::tr("--demo: built-in offline fake API")

@@ -12,9 +12,9 @@ struct CliArgs;
 /** The client configuration and output folder for one run, and where each value came from. */
 struct CliSetup {
     ClientConfig config;
-    QString outputDir;      // absolute
-    QString modelSource;    // "--model", "GEMINI_MODEL_NAME", "default"
-    QString baseUrlSource;  // "--base-url", "GOOGLE_GEMINI_BASE_URL", "default", "--demo"
+    QString outputDir;     // absolute
+    QString modelSource;   // "--model", "GEMINI_MODEL_NAME", "default"
+    QString baseUrlSource; // "--base-url", "GOOGLE_GEMINI_BASE_URL", "default", "--demo"
 };
 
 /**

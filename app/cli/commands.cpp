@@ -25,20 +25,22 @@ CliReport errorReport(const Error &error)
 
 } // namespace
 
-CommandRunner::CommandRunner(InteractionsClient &client, ThinkingLevels *levels, QString outputDir,
-                             ProgressSink progress)
+CommandRunner::CommandRunner(
+    InteractionsClient &client, ThinkingLevels *levels, QString outputDir, ProgressSink progress)
     : m_client(client), m_levels(levels), m_outputDir(std::move(outputDir)), m_progress(std::move(progress))
-{
-}
+{}
 
 QString CommandRunner::filePrefix(const CliArgs &args)
 {
     switch (args.command) {
-    case CliCommand::Generate: return QStringLiteral("gen");
-    case CliCommand::Edit: return QStringLiteral("edit");
+    case CliCommand::Generate:
+        return QStringLiteral("gen");
+    case CliCommand::Edit:
+        return QStringLiteral("edit");
     case CliCommand::EditLocal:
         return args.styleFile.isEmpty() ? QStringLiteral("edit_local") : QStringLiteral("style_edit");
-    default: return QStringLiteral("get");
+    default:
+        return QStringLiteral("get");
     }
 }
 
@@ -49,7 +51,7 @@ std::optional<Error> CommandRunner::missingKey() const
     Error error;
     error.kind = ErrorKind::Auth;
     error.message = cli::CliText::tr("no API key: set GEMINI_API_KEY (or GOOGLE_API_KEY), or put the key on the first "
-                                   "line of ~/gemini.key (chmod 600); or try --demo for the offline fake API");
+                                     "line of ~/gemini.key (chmod 600); or try --demo for the offline fake API");
     return error;
 }
 
@@ -74,10 +76,14 @@ CliReport CommandRunner::run(const CliArgs &args)
     switch (args.command) {
     case CliCommand::Generate:
     case CliCommand::Edit:
-    case CliCommand::EditLocal: return create(args);
-    case CliCommand::Get: return get(args);
-    case CliCommand::Delete: return remove(args);
-    default: return failureReport(QStringLiteral("internal"), cli::CliText::tr("not an API command"));
+    case CliCommand::EditLocal:
+        return create(args);
+    case CliCommand::Get:
+        return get(args);
+    case CliCommand::Delete:
+        return remove(args);
+    default:
+        return failureReport(QStringLiteral("internal"), cli::CliText::tr("not an API command"));
     }
 }
 
@@ -92,7 +98,7 @@ Result<QString> CommandRunner::parentAspectRatio(const QString &interactionId)
         Error error;
         error.kind = ErrorKind::InvalidInput;
         error.message = cli::CliText::tr("cannot tell the aspect ratio of interaction %1 (it has no readable image); "
-                                       "pass --aspect")
+                                         "pass --aspect")
                             .arg(interactionId);
         return error;
     }
@@ -120,8 +126,8 @@ CliReport CommandRunner::create(const CliArgs &args)
         if (!ratio)
             return errorReport(ratio.error());
         effective.aspectRatio = ratio.value();
-        m_progress(cli::CliText::tr("note: aspect ratio %1, kept from interaction %2")
-                       .arg(ratio.value(), args.interactionId));
+        m_progress(
+            cli::CliText::tr("note: aspect ratio %1, kept from interaction %2").arg(ratio.value(), args.interactionId));
     }
 
     TurnBuilder builder(m_client.config().model, m_levels, args.reencode);
@@ -237,7 +243,7 @@ void CommandRunner::noteLearnedLevels(const Error &error)
         m_levels->learn(model, error.api.allowedValues);
     m_progress(cli::CliText::tr("note: the server accepts these thinking levels for %1: %2 (remembered in %3)")
                    .arg(model, error.api.allowedValues.join(QStringLiteral(", ")),
-                        m_levels->filePath().isEmpty() ? QStringLiteral("memory") : m_levels->filePath()));
+                       m_levels->filePath().isEmpty() ? QStringLiteral("memory") : m_levels->filePath()));
 }
 
 } // namespace nb2

@@ -53,7 +53,7 @@ private:
     QString m_outputDir;
     ProgressSink m_progress;
     CancelTokenPtr m_cancel;
-    QDeadlineTimer m_deadline{QDeadlineTimer::Forever};
+    QDeadlineTimer m_deadline {QDeadlineTimer::Forever};
 };
 
 } // namespace nb2

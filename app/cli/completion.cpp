@@ -13,35 +13,51 @@ namespace {
 QString kindName(ValueKind kind)
 {
     switch (kind) {
-    case ValueKind::None: return QStringLiteral("flag");
-    case ValueKind::Text: return QStringLiteral("text");
-    case ValueKind::Count: return QStringLiteral("count");
-    case ValueKind::Seconds: return QStringLiteral("seconds");
-    case ValueKind::Dir: return QStringLiteral("dir");
-    case ValueKind::OutPath: return QStringLiteral("outpath");
-    case ValueKind::ImageFile: return QStringLiteral("imagefile");
-    case ValueKind::BundleFile: return QStringLiteral("bundlefile");
-    case ValueKind::FrameRef: return QStringLiteral("frameref");
-    case ValueKind::FrameRefList: return QStringLiteral("framereflist");
-    case ValueKind::AspectRatio: return QStringLiteral("aspectratio");
-    case ValueKind::ThinkingLevel: return QStringLiteral("thinkinglevel");
-    case ValueKind::ApiVersion: return QStringLiteral("apiversion");
-    case ValueKind::ExportFormat: return QStringLiteral("exportformat");
-    case ValueKind::Retention: return QStringLiteral("retention");
-    case ValueKind::Shell: return QStringLiteral("shell");
-    case ValueKind::Command: return QStringLiteral("command");
+    case ValueKind::None:
+        return QStringLiteral("flag");
+    case ValueKind::Text:
+        return QStringLiteral("text");
+    case ValueKind::Count:
+        return QStringLiteral("count");
+    case ValueKind::Seconds:
+        return QStringLiteral("seconds");
+    case ValueKind::Dir:
+        return QStringLiteral("dir");
+    case ValueKind::OutPath:
+        return QStringLiteral("outpath");
+    case ValueKind::ImageFile:
+        return QStringLiteral("imagefile");
+    case ValueKind::BundleFile:
+        return QStringLiteral("bundlefile");
+    case ValueKind::FrameRef:
+        return QStringLiteral("frameref");
+    case ValueKind::FrameRefList:
+        return QStringLiteral("framereflist");
+    case ValueKind::AspectRatio:
+        return QStringLiteral("aspectratio");
+    case ValueKind::ThinkingLevel:
+        return QStringLiteral("thinkinglevel");
+    case ValueKind::ApiVersion:
+        return QStringLiteral("apiversion");
+    case ValueKind::ExportFormat:
+        return QStringLiteral("exportformat");
+    case ValueKind::Retention:
+        return QStringLiteral("retention");
+    case ValueKind::Shell:
+        return QStringLiteral("shell");
+    case ValueKind::Command:
+        return QStringLiteral("command");
     }
     return QStringLiteral("text");
 }
 
 constexpr ValueKind kFixedKinds[] = {ValueKind::AspectRatio, ValueKind::ThinkingLevel, ValueKind::ApiVersion,
-                                     ValueKind::ExportFormat, ValueKind::Retention, ValueKind::Shell,
-                                     ValueKind::Command};
+    ValueKind::ExportFormat, ValueKind::Retention, ValueKind::Shell, ValueKind::Command};
 
 /** Every spelling of an option that people type (aliases keep working but are not offered). */
 QStringList spellings(const OptionSpec &o)
 {
-    QStringList s{QLatin1String(o.name)};
+    QStringList s {QLatin1String(o.name)};
     if (o.shortName)
         s << QLatin1String(o.shortName);
     return s;
@@ -128,7 +144,10 @@ QString bashArgumentCases()
             for (int i = 0; i < 2; ++i) {
                 if (form.args[i] != ValueKind::None)
                     cases += QStringLiteral("        %1:%2:%3) _nb2lite_k=%4 ;;\n")
-                                 .arg(QLatin1String(c.name)).arg(session ? 1 : 0).arg(i).arg(kindName(form.args[i]));
+                                 .arg(QLatin1String(c.name))
+                                 .arg(session ? 1 : 0)
+                                 .arg(i)
+                                 .arg(kindName(form.args[i]));
             }
         }
     }
@@ -139,7 +158,8 @@ QString bashValueCases()
 {
     QString cases;
     for (const ValueKind kind : kFixedKinds)
-        cases += QStringLiteral("        %1) words=\"%2\" ;;\n").arg(kindName(kind), choicesFor(kind).join(QLatin1Char(' ')));
+        cases += QStringLiteral("        %1) words=\"%2\" ;;\n")
+                     .arg(kindName(kind), choicesFor(kind).join(QLatin1Char(' ')));
     return cases;
 }
 
@@ -155,7 +175,8 @@ QString zq(QString text)
 QString shortHelp(const char *help)
 {
     QString text = tableText(help);
-    for (const QString &stop : {QStringLiteral(". "), QStringLiteral("; "), QStringLiteral(" ("), QStringLiteral(": ")}) {
+    for (const QString &stop :
+        {QStringLiteral(". "), QStringLiteral("; "), QStringLiteral(" ("), QStringLiteral(": ")}) {
         const qsizetype at = text.indexOf(stop);
         if (at > 0)
             text.truncate(at);
@@ -168,13 +189,18 @@ QString shortHelp(const char *help)
 QString zshAction(ValueKind kind)
 {
     switch (kind) {
-    case ValueKind::Dir: return QStringLiteral("_files -/");
+    case ValueKind::Dir:
+        return QStringLiteral("_files -/");
     case ValueKind::OutPath:
-    case ValueKind::ImageFile: return QStringLiteral("_files");
-    case ValueKind::BundleFile: return QStringLiteral("_files -g \"*.nb2session(-.)\"");
+    case ValueKind::ImageFile:
+        return QStringLiteral("_files");
+    case ValueKind::BundleFile:
+        return QStringLiteral("_files -g \"*.nb2session(-.)\"");
     case ValueKind::FrameRef:
-    case ValueKind::FrameRefList: return QStringLiteral("_nb2lite_frames");
-    default: break;
+    case ValueKind::FrameRefList:
+        return QStringLiteral("_nb2lite_frames");
+    default:
+        break;
     }
     QStringList values = choicesFor(kind);
     if (values.isEmpty())
@@ -187,13 +213,20 @@ QString zshAction(ValueKind kind)
 QString argumentMessage(ValueKind kind)
 {
     switch (kind) {
-    case ValueKind::FrameRef: return QStringLiteral("frame");
-    case ValueKind::ImageFile: return CliText::tr("image file");
-    case ValueKind::BundleFile: return QStringLiteral("bundle");
-    case ValueKind::OutPath: return QStringLiteral("output");
-    case ValueKind::Shell: return QStringLiteral("shell");
-    case ValueKind::Command: return QStringLiteral("command");
-    default: return QStringLiteral("text");
+    case ValueKind::FrameRef:
+        return QStringLiteral("frame");
+    case ValueKind::ImageFile:
+        return CliText::tr("image file");
+    case ValueKind::BundleFile:
+        return QStringLiteral("bundle");
+    case ValueKind::OutPath:
+        return QStringLiteral("output");
+    case ValueKind::Shell:
+        return QStringLiteral("shell");
+    case ValueKind::Command:
+        return QStringLiteral("command");
+    default:
+        return QStringLiteral("text");
     }
 }
 
@@ -206,7 +239,7 @@ QString zshOptionSpec(const OptionSpec &o, const QString &spelling)
     const QString form = spelling.startsWith(QLatin1String("--")) ? spelling + QLatin1Char('=') : spelling;
     return QStringLiteral("'%1[%2]:%3:%4'")
         .arg(form, description, zq(QLatin1String(o.valueName)).replace(QLatin1Char(':'), QStringLiteral("\\:")),
-             zq(zshAction(o.value)));
+            zq(zshAction(o.value)));
 }
 
 QString zshCommandCase(const CommandSpec &c)
@@ -223,7 +256,9 @@ QString zshCommandCase(const CommandSpec &c)
         const CommandForm &form = session ? c.session : c.plain;
         for (int i = 0; i < 2; ++i) {
             if (form.args[i] != ValueKind::None)
-                specs << QStringLiteral("'%1:%2:%3'").arg(i + 1).arg(argumentMessage(form.args[i]), zq(zshAction(form.args[i])));
+                specs << QStringLiteral("'%1:%2:%3'")
+                             .arg(i + 1)
+                             .arg(argumentMessage(form.args[i]), zq(zshAction(form.args[i])));
         }
         return QStringLiteral("_arguments -S : $global %1 && ret=0").arg(specs.join(QLatin1Char(' ')));
     };

@@ -32,24 +32,23 @@ OutJson priceTableJson(const PriceTable &prices)
 {
     OutJson rows = OutJson::array();
     for (const ModelPrice &p : prices.models)
-        rows.push_back(OutJson{{"model", p.model.toStdString()},
-                               {"input_per_mtok", p.inputPerMTok},
-                               {"output_per_mtok", p.outputPerMTok},
-                               {"image_output_per_mtok", p.imageOutputPerMTok}});
-    return OutJson{{"currency", "USD"}, {"as_of", prices.asOf.toStdString()}, {"source", prices.source.toStdString()},
-                   {"estimate", true}, {"models", rows}};
+        rows.push_back(OutJson {{"model", p.model.toStdString()}, {"input_per_mtok", p.inputPerMTok},
+            {"output_per_mtok", p.outputPerMTok}, {"image_output_per_mtok", p.imageOutputPerMTok}});
+    return OutJson {{"currency", "USD"}, {"as_of", prices.asOf.toStdString()}, {"source", prices.source.toStdString()},
+        {"estimate", true}, {"models", rows}};
 }
 
 QString priceTableText(const PriceTable &prices)
 {
-    QString text = CliText::tr("prices (USD per 1M tokens; %1, as of %2):").arg(prices.source, prices.asOf) + QLatin1Char('\n');
+    QString text
+        = CliText::tr("prices (USD per 1M tokens; %1, as of %2):").arg(prices.source, prices.asOf) + QLatin1Char('\n');
     for (const ModelPrice &p : prices.models)
         text += CliText::tr("  %1: input %2, output %3, image output %4")
                     .arg(p.model)
                     .arg(p.inputPerMTok, 0, 'f', 2)
                     .arg(p.outputPerMTok, 0, 'f', 2)
                     .arg(p.imageOutputPerMTok, 0, 'f', 2)
-                + QLatin1Char('\n');
+            + QLatin1Char('\n');
     return text;
 }
 
@@ -74,21 +73,15 @@ int printCost(const SessionController &session, const CliArgs &a, Console &conso
         OutJson frames = OutJson::array();
         for (const Frame &f : g.frames()) {
             const FrameCost c = frameCost(f, prices);
-            frames.push_back(OutJson{{"id", f.id.toStdString()},
-                                     {"kind", frameKindName(f.kind).toStdString()},
-                                     {"status", frameStatusName(f.status).toStdString()},
-                                     {"model", stringOrNull(f.model)},
-                                     {"trashed", f.isTrashed()},
-                                     {"has_usage", c.hasUsage},
-                                     {"exact_price", c.exactPrice},
-                                     {"usd", roundUsd(c.usd)}});
+            frames.push_back(OutJson {{"id", f.id.toStdString()}, {"kind", frameKindName(f.kind).toStdString()},
+                {"status", frameStatusName(f.status).toStdString()}, {"model", stringOrNull(f.model)},
+                {"trashed", f.isTrashed()}, {"has_usage", c.hasUsage}, {"exact_price", c.exactPrice},
+                {"usd", roundUsd(c.usd)}});
         }
         OutJson branchRows = OutJson::array();
         for (const BranchCost &b : branches)
-            branchRows.push_back(OutJson{{"head", b.branch.head().toStdString()},
-                                         {"frames", b.branch.path.size()},
-                                         {"own_usd", roundUsd(b.ownUsd)},
-                                         {"reproduce_usd", roundUsd(b.reproduceUsd)}});
+            branchRows.push_back(OutJson {{"head", b.branch.head().toStdString()}, {"frames", b.branch.path.size()},
+                {"own_usd", roundUsd(b.ownUsd)}, {"reproduce_usd", roundUsd(b.reproduceUsd)}});
         OutJson o = OutJson::object();
         o["session"] = toOutJson(session.store()->dir());
         o["total_usd"] = roundUsd(total);
@@ -105,32 +98,35 @@ int printCost(const SessionController &session, const CliArgs &a, Console &conso
     QString text;
     for (const Frame &f : g.frames()) {
         const FrameCost c = frameCost(f, prices);
-        QString cost = c.hasUsage ? formatUsd(c.usd) : (f.kind == FrameKind::Import ? CliText::tr("free") : CliText::tr("no usage"));
+        QString cost = c.hasUsage ? formatUsd(c.usd)
+                                  : (f.kind == FrameKind::Import ? CliText::tr("free") : CliText::tr("no usage"));
         if (c.hasUsage && !c.exactPrice)
             cost += CliText::tr(" (model not in the price table: priced as %1)").arg(prices.models.value(0).model);
         text += QStringLiteral("%1 %2 %3 \"%4\"%5\n")
                     .arg(f.id, frameKindName(f.kind).leftJustified(10), cost.rightJustified(8), oneLine(f.prompt),
-                         f.isTrashed() ? QStringLiteral(" [trash]") : QString());
+                        f.isTrashed() ? QStringLiteral(" [trash]") : QString());
     }
     text += CliText::tr("branches:") + QLatin1Char('\n');
     for (int i = 0; i < branches.size(); ++i)
-        text += CliText::tr("  %1. head %2: %3 own, %4 to reproduce (%n turn(s))", nullptr, int(branches[i].branch.path.size()))
+        text += CliText::tr(
+                    "  %1. head %2: %3 own, %4 to reproduce (%n turn(s))", nullptr, int(branches[i].branch.path.size()))
                     .arg(i + 1)
                     .arg(branches[i].branch.head(), formatUsd(branches[i].ownUsd), formatUsd(branches[i].reproduceUsd))
-                + QLatin1Char('\n');
+            + QLatin1Char('\n');
     text += CliText::tr("total: %1 (estimate)").arg(formatUsd(total));
     if (const int missing = ledger.framesWithoutUsage())
         text += CliText::tr("; %n finished turn(s) without usage are not counted", nullptr, missing);
     text += QLatin1Char('\n');
     if (budget > 0)
-        text += CliText::tr("budget: %1, left: %2").arg(formatUsd(budget), formatUsd(budget - total)) + QLatin1Char('\n');
+        text += CliText::tr("budget: %1, left: %2").arg(formatUsd(budget), formatUsd(budget - total))
+            + QLatin1Char('\n');
     text += priceTableText(prices);
     console.out(text);
     return kExitSuccess;
 }
 
 int printDryRun(const FrameGraph &graph, const PriceTable &prices, double budgetUsd, FrameKind kind,
-                const QString &model, int turns, const CliArgs &a, Console &console)
+    const QString &model, int turns, const CliArgs &a, Console &console)
 {
     const CostLedger ledger(graph, prices);
     const TurnEstimate estimate = estimateTurn(graph, prices, kind, model);
@@ -151,10 +147,11 @@ int printDryRun(const FrameGraph &graph, const PriceTable &prices, double budget
     } else {
         console.out(CliText::tr("dry run, nothing sent: %n turn(s) (%1) on %2, estimated %3 (%4)", nullptr, turns)
                         .arg(frameKindName(kind), model, formatUsd(estimate.usd * turns), estimate.basis)
-                    + QLatin1Char('\n'));
+            + QLatin1Char('\n'));
         if (budgetUsd > 0 && allowed)
-            console.out(CliText::tr("within the budget of %1 (spent so far: %2)").arg(formatUsd(budgetUsd), formatUsd(ledger.sessionTotal()))
-                        + QLatin1Char('\n'));
+            console.out(CliText::tr("within the budget of %1 (spent so far: %2)")
+                            .arg(formatUsd(budgetUsd), formatUsd(ledger.sessionTotal()))
+                + QLatin1Char('\n'));
     }
     if (!allowed) {
         CliReport report;
@@ -165,7 +162,8 @@ int printDryRun(const FrameGraph &graph, const PriceTable &prices, double budget
     return kExitSuccess;
 }
 
-void printFilteredLog(const SessionStore &store, const CliArgs &a, Console &console, QString (*frameLine)(const Frame &))
+void printFilteredLog(
+    const SessionStore &store, const CliArgs &a, Console &console, QString (*frameLine)(const Frame &))
 {
     FrameFilter filter;
     filter.text = a.grep;

@@ -25,10 +25,10 @@ int printCost(const SessionController &session, const CliArgs &args, Console &co
  * budget would refuse the turn. `graph` may be empty (no session: the estimate is the table's).
  */
 int printDryRun(const FrameGraph &graph, const PriceTable &prices, double budgetUsd, FrameKind kind,
-                const QString &model, int turns, const CliArgs &args, Console &console);
+    const QString &model, int turns, const CliArgs &args, Console &console);
 
 /** `log --grep TEXT / --starred`: the matching frames, one line each, and how many matched. */
-void printFilteredLog(const SessionStore &store, const CliArgs &args, Console &console,
-                      QString (*frameLine)(const Frame &));
+void printFilteredLog(
+    const SessionStore &store, const CliArgs &args, Console &console, QString (*frameLine)(const Frame &));
 
 } // namespace nb2::cli

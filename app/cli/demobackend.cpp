@@ -36,8 +36,8 @@ void DemoBackend::keepNewest(const QString &storeDir, int count)
 {
     if (storeDir.isEmpty())
         return;
-    const QFileInfoList records =
-        QDir(storeDir).entryInfoList({QStringLiteral("*.json")}, QDir::Files | QDir::NoSymLinks, QDir::Time);
+    const QFileInfoList records
+        = QDir(storeDir).entryInfoList({QStringLiteral("*.json")}, QDir::Files | QDir::NoSymLinks, QDir::Time);
     for (qsizetype i = count; i < records.size(); ++i)
         QFile::remove(records.at(i).absoluteFilePath());
 }

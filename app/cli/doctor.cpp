@@ -40,10 +40,7 @@ int DoctorReport::exitCode() const
     return exitCodeFor(connectivityError.kind == ErrorKind::None ? ErrorKind::Network : connectivityError.kind);
 }
 
-Doctor::Doctor(ClientConfig config, const ThinkingLevels *levels)
-    : m_config(std::move(config)), m_levels(levels)
-{
-}
+Doctor::Doctor(ClientConfig config, const ThinkingLevels *levels) : m_config(std::move(config)), m_levels(levels) {}
 
 void Doctor::setSources(const QString &modelSource, const QString &baseUrlSource)
 {
@@ -80,8 +77,9 @@ DoctorReport Doctor::run()
 
     if (!report.keyPresent) {
         report.connectivityError.kind = ErrorKind::Auth;
-        report.connectivity = cli::CliText::tr("skipped: no API key (set GEMINI_API_KEY or put the key in ~/gemini.key; "
-                                             "or try --demo)");
+        report.connectivity
+            = cli::CliText::tr("skipped: no API key (set GEMINI_API_KEY or put the key in ~/gemini.key; "
+                               "or try --demo)");
         return report;
     }
     if (const Result<void> secure = checkTransportSecurity(m_config.baseUrl); !secure) {
@@ -106,14 +104,15 @@ DoctorReport Doctor::run()
     if (result.ok() || result.error().kind == ErrorKind::NotFound) {
         report.connectivityOk = true;
         report.connectivity = cli::CliText::tr("OK: %1 is reachable and accepted the key "
-                                             "(a probe GET of a made-up id answered %2 as expected, %3 ms)")
+                                               "(a probe GET of a made-up id answered %2 as expected, %3 ms)")
                                   .arg(url, result.ok() ? QStringLiteral("200") : QStringLiteral("404"))
                                   .arg(report.connectivityMs);
         return report;
     }
     const Error &error = result.error();
     report.connectivityError = error;
-    const QString status = error.api.httpStatus > 0 ? QStringLiteral(" (HTTP %1)").arg(error.api.httpStatus) : QString();
+    const QString status
+        = error.api.httpStatus > 0 ? QStringLiteral(" (HTTP %1)").arg(error.api.httpStatus) : QString();
     QString what;
     switch (error.kind) {
     case ErrorKind::Auth:
@@ -139,9 +138,11 @@ QString Doctor::human(const DoctorReport &report)
         out += QStringLiteral("  %1 %2\n").arg(label, -17).arg(value);
     };
     if (report.keyPresent)
-        line(cli::CliText::tr("API key:"), cli::CliText::tr("set, from %1 (%2)").arg(report.keySource, report.keyMasked));
+        line(cli::CliText::tr("API key:"),
+            cli::CliText::tr("set, from %1 (%2)").arg(report.keySource, report.keyMasked));
     else
-        line(cli::CliText::tr("API key:"), cli::CliText::tr("NOT SET (looked in GEMINI_API_KEY, GOOGLE_API_KEY, ~/gemini.key)"));
+        line(cli::CliText::tr("API key:"),
+            cli::CliText::tr("NOT SET (looked in GEMINI_API_KEY, GOOGLE_API_KEY, ~/gemini.key)"));
     if (!report.keyWarning.isEmpty())
         line(QString(), QStringLiteral("warning: ") + report.keyWarning);
     line(QStringLiteral("Model:"), QStringLiteral("%1 (%2)").arg(report.model, report.modelSource));
@@ -149,9 +150,9 @@ QString Doctor::human(const DoctorReport &report)
     line(cli::CliText::tr("API version:"), report.apiVersion);
     line(cli::CliText::tr("Output folder:"), QStringLiteral("%1 (%2)").arg(report.outputDir, report.outputDirState));
     line(cli::CliText::tr("Thinking levels:"),
-         QStringLiteral("%1 (%2)").arg(report.thinkingLevels.join(QStringLiteral(", ")),
-                                       report.thinkingLevelsLearned ? cli::CliText::tr("learned from the server")
-                                                                    : cli::CliText::tr("default; nothing learned yet")));
+        QStringLiteral("%1 (%2)").arg(report.thinkingLevels.join(QStringLiteral(", ")),
+            report.thinkingLevelsLearned ? cli::CliText::tr("learned from the server")
+                                         : cli::CliText::tr("default; nothing learned yet")));
     if (!report.thinkingLevelsFile.isEmpty())
         line(cli::CliText::tr("Levels file:"), report.thinkingLevelsFile);
     line(QStringLiteral("Connectivity:"), report.connectivity);
@@ -164,10 +165,8 @@ QByteArray Doctor::json(const DoctorReport &report)
     const auto str = [](const QString &s) { return s.isEmpty() ? Json(nullptr) : Json(s.toStdString()); };
     Json object;
     object["ok"] = report.connectivityOk;
-    object["key"] = Json{{"present", report.keyPresent},
-                         {"source", str(report.keySource)},
-                         {"masked", str(report.keyMasked)},
-                         {"warning", str(report.keyWarning)}};
+    object["key"] = Json {{"present", report.keyPresent}, {"source", str(report.keySource)},
+        {"masked", str(report.keyMasked)}, {"warning", str(report.keyWarning)}};
     object["model"] = report.model.toStdString();
     object["model_source"] = report.modelSource.toStdString();
     object["base_url"] = report.baseUrl.toStdString();
@@ -177,20 +176,19 @@ QByteArray Doctor::json(const DoctorReport &report)
     Json levels = Json::array();
     for (const QString &level : report.thinkingLevels)
         levels.push_back(level.toStdString());
-    object["thinking_levels"] = Json{{"allowed", levels},
-                                     {"learned", report.thinkingLevelsLearned},
-                                     {"file", str(report.thinkingLevelsFile)}};
-    object["connectivity"] = Json{{"checked", report.connectivityChecked},
-                                  {"ok", report.connectivityOk},
-                                  {"ms", report.connectivityMs < 0 ? Json(nullptr) : Json(report.connectivityMs)},
-                                  {"message", report.connectivity.toStdString()}};
+    object["thinking_levels"] = Json {
+        {"allowed", levels}, {"learned", report.thinkingLevelsLearned}, {"file", str(report.thinkingLevelsFile)}};
+    object["connectivity"] = Json {{"checked", report.connectivityChecked}, {"ok", report.connectivityOk},
+        {"ms", report.connectivityMs < 0 ? Json(nullptr) : Json(report.connectivityMs)},
+        {"message", report.connectivity.toStdString()}};
     if (report.connectivityOk) {
         object["error"] = nullptr;
     } else {
         const Error &e = report.connectivityError;
-        object["error"] = Json{{"kind", errorKindName(e.kind == ErrorKind::None ? ErrorKind::Network : e.kind).toStdString()},
-                               {"http_status", e.api.httpStatus > 0 ? Json(e.api.httpStatus) : Json(nullptr)},
-                               {"message", report.connectivity.toStdString()}};
+        object["error"]
+            = Json {{"kind", errorKindName(e.kind == ErrorKind::None ? ErrorKind::Network : e.kind).toStdString()},
+                {"http_status", e.api.httpStatus > 0 ? Json(e.api.httpStatus) : Json(nullptr)},
+                {"message", report.connectivity.toStdString()}};
     }
     return cli::jsonLine(object);
 }

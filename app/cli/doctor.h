@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/common/error.h"
 #include "core/api/clientconfig.h"
+#include "core/common/error.h"
 
 #include <QString>
 #include <QStringList>
@@ -22,13 +22,13 @@ struct DoctorReport {
     QString baseUrlSource;
     QString apiVersion;
     QString outputDir;
-    QString outputDirState;     // "exists, writable", "will be created", "not writable"
+    QString outputDirState; // "exists, writable", "will be created", "not writable"
     QStringList thinkingLevels;
     bool thinkingLevelsLearned = false;
     QString thinkingLevelsFile;
     bool connectivityChecked = false;
     bool connectivityOk = false;
-    QString connectivity;       // one readable sentence
+    QString connectivity; // one readable sentence
     qint64 connectivityMs = -1;
     Error connectivityError; // kind None when fine
 

@@ -37,10 +37,10 @@ Result<QString> resolveFrame(const SessionStore &store, const QString &ref)
     if (matches.isEmpty())
         return Error::make(ErrorKind::InvalidInput, CliText::tr("no frame \"%1\" in this session").arg(ref));
     return Error::make(ErrorKind::InvalidInput,
-                                  CliText::tr("\"%1\" matches %2 frames (%3); give more characters")
-                                      .arg(ref)
-                                      .arg(matches.size())
-                                      .arg(matches.mid(0, 5).join(QStringLiteral(", "))));
+        CliText::tr("\"%1\" matches %2 frames (%3); give more characters")
+            .arg(ref)
+            .arg(matches.size())
+            .arg(matches.mid(0, 5).join(QStringLiteral(", "))));
 }
 
 QString sizeText(qint64 bytes)
@@ -60,9 +60,10 @@ int openBundle(const CliArgs &args, Console &console)
         return failure(r.error(), args, console);
     SessionStore store;
     if (const Result<void> opened = store.open(args.sessionDir, SessionStore::OpenMode::ReadOnly); !opened)
-        return failure(Error::make(opened.error().kind, CliText::tr("the bundle was extracted but does not open as a session: %1")
-                                                            .arg(opened.error().message)),
-                       args, console);
+        return failure(
+            Error::make(opened.error().kind,
+                CliText::tr("the bundle was extracted but does not open as a session: %1").arg(opened.error().message)),
+            args, console);
     if (args.json) {
         OutJson o = OutJson::object();
         o["ok"] = true;
@@ -71,10 +72,11 @@ int openBundle(const CliArgs &args, Console &console)
         o["files"] = qint64(r.value().files.size());
         console.out(jsonLine(o));
     } else {
-        console.out(CliText::tr("Opened the bundle as a session in %1: %n frame(s), ", nullptr, int(store.graph().size()))
-                        .arg(QDir::toNativeSeparators(args.sessionDir))
-                    + CliText::tr("%n file(s) (checksums verified).", nullptr, int(r.value().files.size()))
-                    + QLatin1Char('\n'));
+        console.out(
+            CliText::tr("Opened the bundle as a session in %1: %n frame(s), ", nullptr, int(store.graph().size()))
+                .arg(QDir::toNativeSeparators(args.sessionDir))
+            + CliText::tr("%n file(s) (checksums verified).", nullptr, int(r.value().files.size()))
+            + QLatin1Char('\n'));
     }
     return kExitSuccess;
 }
@@ -88,8 +90,9 @@ int runExportCommand(const CliArgs &args, Console &console)
 
     SessionStore store;
     if (const Result<void> opened = store.open(args.sessionDir, SessionStore::OpenMode::ReadOnly); !opened)
-        return failure(Error::make(opened.error().kind, CliText::tr("cannot open the session: %1").arg(opened.error().message)),
-                       args, console);
+        return failure(
+            Error::make(opened.error().kind, CliText::tr("cannot open the session: %1").arg(opened.error().message)),
+            args, console);
 
     ExportRequest request;
     request.format = *Exporter::formatFromName(args.format); // the parser accepts only known formats
@@ -153,7 +156,7 @@ int runExportCommand(const CliArgs &args, Console &console)
                            .arg(args.format, QDir::toNativeSeparators(r.output));
         if (request.format == ExportFormat::Html && r.imagesLinked + r.imagesCopied > 0)
             text += CliText::tr(" (%n image(s) hard-linked, ", nullptr, int(r.imagesLinked))
-                    + CliText::tr("%n copied)", nullptr, int(r.imagesCopied));
+                + CliText::tr("%n copied)", nullptr, int(r.imagesCopied));
         else if (request.format == ExportFormat::Frames)
             text += CliText::tr(" (%n picture(s), each with its provenance record)", nullptr, int(r.files.size()));
         text += CliText::tr(", %1 written in %2 ms.").arg(sizeText(r.bytesWritten)).arg(timer.elapsed());

@@ -14,7 +14,6 @@ namespace nb2 {
 
 namespace {
 
-
 Error ioError(const QString &message)
 {
     Error error;
@@ -54,8 +53,9 @@ Result<QString> saveResultImage(const ImageData &image, const QString &folder, c
         return ioError(cli::CliText::tr("there is no image to save"));
     QDir dir(folder);
     if (!dir.exists() && !QDir().mkpath(dir.absolutePath()))
-        return ioError(cli::CliText::tr("cannot create the output folder %1; choose another with --out or IMAGE_OUTPUT_DIR")
-                           .arg(dir.absolutePath()));
+        return ioError(
+            cli::CliText::tr("cannot create the output folder %1; choose another with --out or IMAGE_OUTPUT_DIR")
+                .arg(dir.absolutePath()));
 
     const QString extension = imageExtension(image.bytes, image.mimeType);
     const qint64 now = QDateTime::currentSecsSinceEpoch();
@@ -70,9 +70,11 @@ Result<QString> saveResultImage(const ImageData &image, const QString &folder, c
 
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
-        return ioError(cli::CliText::tr("cannot write %1: %2; choose another folder with --out").arg(path, file.errorString()));
+        return ioError(
+            cli::CliText::tr("cannot write %1: %2; choose another folder with --out").arg(path, file.errorString()));
     if (file.write(image.bytes) != image.bytes.size() || !file.commit())
-        return ioError(cli::CliText::tr("writing %1 failed: %2 (nothing was left behind)").arg(path, file.errorString()));
+        return ioError(
+            cli::CliText::tr("writing %1 failed: %2 (nothing was left behind)").arg(path, file.errorString()));
     return QFileInfo(path).absoluteFilePath();
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/common/error.h"
 #include "core/api/interaction.h"
+#include "core/common/error.h"
 
 #include <QDateTime>
 #include <QSize>

@@ -15,15 +15,18 @@ OutJson toOutJson(const QJsonValue &value)
 {
     switch (value.type()) {
     case QJsonValue::Null:
-    case QJsonValue::Undefined: return nullptr;
-    case QJsonValue::Bool: return value.toBool();
+    case QJsonValue::Undefined:
+        return nullptr;
+    case QJsonValue::Bool:
+        return value.toBool();
     case QJsonValue::Double: {
         // Qt keeps every number as a double; whole numbers go out as integers, as they came in.
         const double d = value.toDouble();
         const qint64 whole = value.toInteger();
         return double(whole) == d ? OutJson(whole) : OutJson(d);
     }
-    case QJsonValue::String: return toOutJson(value.toString());
+    case QJsonValue::String:
+        return toOutJson(value.toString());
     case QJsonValue::Array: {
         OutJson array = OutJson::array();
         for (const QJsonValue &item : value.toArray())

@@ -30,17 +30,18 @@ int runKeep(SessionController &session, const QString &frameId, const CliArgs &a
     if (!a.keepAdd.isEmpty()) {
         if (before.items.size() >= KeepList::kMaxItems)
             return failWith(Error::make(ErrorKind::InvalidInput,
-                                        CliText::tr("the keep-list already has %1 constraints, the most it takes; remove one "
-                                                    "first (--remove N)").arg(KeepList::kMaxItems)),
-                            a.json, console);
-        session.setKeepList(frameId, before.items + QStringList{a.keepAdd});
+                                CliText::tr("the keep-list already has %1 constraints, the most it takes; remove one "
+                                            "first (--remove N)")
+                                    .arg(KeepList::kMaxItems)),
+                a.json, console);
+        session.setKeepList(frameId, before.items + QStringList {a.keepAdd});
     } else if (a.keepRemove > 0) {
         if (a.keepRemove > before.items.size())
             return failWith(Error::make(ErrorKind::InvalidInput,
-                                        CliText::tr("there is no constraint %1 in force at frame %2 (it has %3); see "
-                                                    "'keep %2'").arg(QString::number(a.keepRemove), frameId,
-                                                                     QString::number(before.items.size()))),
-                            a.json, console);
+                                CliText::tr("there is no constraint %1 in force at frame %2 (it has %3); see "
+                                            "'keep %2'")
+                                    .arg(QString::number(a.keepRemove), frameId, QString::number(before.items.size()))),
+                a.json, console);
         QStringList items = before.items;
         items.removeAt(a.keepRemove - 1);
         session.setKeepList(frameId, items);
@@ -72,9 +73,10 @@ int runKeep(SessionController &session, const QString &frameId, const CliArgs &a
     else if (now.items.isEmpty())
         text = CliText::tr("keep-list cleared at frame %1 (set on %2)").arg(frameId, now.setOn) + QLatin1Char('\n');
     else
-        text = (now.setOn == frameId ? CliText::tr("keep-list of frame %1 (set here):").arg(frameId)
-                                     : CliText::tr("keep-list of frame %1 (inherited from %2):").arg(frameId, now.setOn))
-               + QLatin1Char('\n');
+        text
+            = (now.setOn == frameId ? CliText::tr("keep-list of frame %1 (set here):").arg(frameId)
+                                    : CliText::tr("keep-list of frame %1 (inherited from %2):").arg(frameId, now.setOn))
+            + QLatin1Char('\n');
     for (int i = 0; i < now.items.size(); ++i)
         text += QStringLiteral("  %1. %2\n").arg(QString::number(i + 1), now.items.at(i));
     console.out(text);

@@ -15,8 +15,8 @@ QString columns(int depth)
 
 } // namespace
 
-QStringList logGraphLines(const FrameGraph &graph, FrameGraph::Visibility visibility,
-                          const std::function<QString(const Frame &)> &describe)
+QStringList logGraphLines(
+    const FrameGraph &graph, FrameGraph::Visibility visibility, const std::function<QString(const Frame &)> &describe)
 {
     struct Step {
         QString id;
@@ -30,7 +30,7 @@ QStringList logGraphLines(const FrameGraph &graph, FrameGraph::Visibility visibi
         if (!lines.isEmpty())
             lines << QString();
         // An explicit stack: a chain of thousands of frames must not recurse thousands deep.
-        QList<Step> stack{{root, 0, false}};
+        QList<Step> stack {{root, 0, false}};
         while (!stack.isEmpty()) {
             const Step step = stack.takeLast();
             const Frame *frame = graph.frame(step.id);

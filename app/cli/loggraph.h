@@ -16,7 +16,7 @@ namespace nb2::cli {
  * width therefore grows with how deeply forks nest, never with the length of a chain. Each
  * root starts a new block after an empty line.
  */
-QStringList logGraphLines(const FrameGraph &graph, FrameGraph::Visibility visibility,
-                          const std::function<QString(const Frame &)> &describe);
+QStringList logGraphLines(
+    const FrameGraph &graph, FrameGraph::Visibility visibility, const std::function<QString(const Frame &)> &describe);
 
 } // namespace nb2::cli

@@ -10,8 +10,8 @@
 #include "core/mcp/mcphandler.h"
 #include "core/mcp/mcphelp.h"
 #include "core/mcp/mcpsessiontools.h"
-#include "core/session/appsettings.h"
 #include "core/mcp/mcpstdiotransport.h"
+#include "core/session/appsettings.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
 
@@ -22,9 +22,9 @@
 #include <QUrl>
 
 #include <csignal>
-#include <optional>
 #include <cstdio>
 #include <fcntl.h>
+#include <optional>
 #include <unistd.h>
 
 namespace nb2::cli {
@@ -115,10 +115,11 @@ int runMcpServer(const McpServerOptions &options, SignalCanceller *signalHandler
     ThinkingLevels levels(options.demo ? QString() : thinkingLevelsFilePath());
     config.thinkingLevels = &levels;
     if (!config.apiKey.warning().isEmpty())
-        writeErr(QString::fromUtf8(redact(cli::CliText::tr("nb2lite mcp: warning: %1\n").arg(config.apiKey.warning()).toUtf8())));
+        writeErr(QString::fromUtf8(
+            redact(cli::CliText::tr("nb2lite mcp: warning: %1\n").arg(config.apiKey.warning()).toUtf8())));
 
-    const QString sessionDir =
-        mcpSessionDir(options.sessionDir, env.value(QStringLiteral("NB2LITE_SESSION")), QDir::currentPath());
+    const QString sessionDir
+        = mcpSessionDir(options.sessionDir, env.value(QStringLiteral("NB2LITE_SESSION")), QDir::currentPath());
     SessionController session;
     session.setSettings(SessionSettings::load(QSettings())); // the person's preferences (retention, re-anchoring)
     session.setClient(std::make_shared<InteractionsClient>(config));
@@ -145,44 +146,47 @@ int runMcpServer(const McpServerOptions &options, SignalCanceller *signalHandler
     McpHandler handler({QStringLiteral("nb2lite"), QStringLiteral("NB2Lite"), bridge.version}, &tools);
     McpStdioTransport transport(STDIN_FILENO, protocolFd, McpHandler::kMaxMessageBytes);
     QObject::connect(&transport, &McpStdioTransport::lineReceived, &handler,
-                     [&handler](const QByteArray &line) { handler.handleLine(line); });
+        [&handler](const QByteArray &line) { handler.handleLine(line); });
     QObject::connect(&transport, &McpStdioTransport::oversizedLineReceived, &handler,
-                     [&handler](const QByteArray &head, const QByteArray &tail, qint64 size) {
-                         handler.handleOversizedLine(head, tail, size);
-                     });
+        [&handler](const QByteArray &head, const QByteArray &tail, qint64 size) {
+            handler.handleOversizedLine(head, tail, size);
+        });
     QObject::connect(&transport, &McpStdioTransport::endOfInput, &handler, &McpHandler::handleEndOfInput);
     QObject::connect(&transport, &McpStdioTransport::transportError, &handler,
-                     [](const QString &message) { writeErr(QStringLiteral("nb2lite mcp: %1\n").arg(message)); });
+        [](const QString &message) { writeErr(QStringLiteral("nb2lite mcp: %1\n").arg(message)); });
     QObject::connect(&handler, &McpHandler::lineReady, &transport,
-                     [&transport, &redact](const QByteArray &line) { transport.send(redact(line)); });
+        [&transport, &redact](const QByteArray &line) { transport.send(redact(line)); });
     QObject::connect(&handler, &McpHandler::diagnostic, &handler,
-                     [&redact](const QString &text) { writeErr(QString::fromUtf8(redact((text + QLatin1Char('\n')).toUtf8()))); });
+        [&redact](const QString &text) { writeErr(QString::fromUtf8(redact((text + QLatin1Char('\n')).toUtf8()))); });
     QObject::connect(&handler, &McpHandler::finished, qApp, &QCoreApplication::quit, Qt::QueuedConnection);
 
     bool signalled = false;
     struct HookGuard {
         CancelTokenPtr token;
         ~HookGuard() { token->setAbortHook({}); }
-    } hookGuard{signalCanceller.token()};
+    } hookGuard {signalCanceller.token()};
     hookGuard.token->setAbortHook([&handler, &signalled] {
         // On the signal thread: hand over to the event loop.
-        QMetaObject::invokeMethod(&handler, [&handler, &signalled] {
-            signalled = true;
-            handler.log(mcp::LogLevel::Notice, cli::CliText::tr("stopping: cancelling the calls in flight"));
-            handler.cancelAll();
-            QCoreApplication::quit();
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            &handler,
+            [&handler, &signalled] {
+                signalled = true;
+                handler.log(mcp::LogLevel::Notice, cli::CliText::tr("stopping: cancelling the calls in flight"));
+                handler.cancelAll();
+                QCoreApplication::quit();
+            },
+            Qt::QueuedConnection);
     });
 
-    writeErr(QString::fromUtf8(redact(cli::CliText::tr("nb2lite mcp %1: session %2 (%n frame(s)), model %3, %4\n", nullptr,
-                                                           session.isOpen() ? int(session.graph().frameIds().size()) : 0)
-                                          .arg(bridge.version, sessionDir)
-                                          .arg(config.model,
-                                               options.demo ? cli::CliText::tr("demo backend (no key needed)")
-                                               : bridge.keySource.isEmpty()
-                                                   ? cli::CliText::tr("NO API KEY (set GEMINI_API_KEY)")
-                                                   : cli::CliText::tr("key from %1").arg(bridge.keySource))
-                                          .toUtf8())));
+    writeErr(QString::fromUtf8(
+        redact(cli::CliText::tr("nb2lite mcp %1: session %2 (%n frame(s)), model %3, %4\n", nullptr,
+            session.isOpen() ? int(session.graph().frameIds().size()) : 0)
+                   .arg(bridge.version, sessionDir)
+                   .arg(config.model,
+                       options.demo                     ? cli::CliText::tr("demo backend (no key needed)")
+                           : bridge.keySource.isEmpty() ? cli::CliText::tr("NO API KEY (set GEMINI_API_KEY)")
+                                                        : cli::CliText::tr("key from %1").arg(bridge.keySource))
+                   .toUtf8())));
     transport.start();
     QCoreApplication::exec();
     transport.stop();
@@ -190,7 +194,8 @@ int runMcpServer(const McpServerOptions &options, SignalCanceller *signalHandler
     // Whatever is still running (cancelled on a signal) comes back; then every finished frame is on disk.
     if (!session.waitForIdle(kShutdownWaitMs))
         writeErr(cli::CliText::tr("nb2lite mcp: turns still running after %1 s; they are marked interrupted on the "
-                                 "next open\n").arg(kShutdownWaitMs / 1000));
+                                  "next open\n")
+                     .arg(kShutdownWaitMs / 1000));
     if (const Result<void> flushed = session.isOpen() ? session.store()->flush() : Result<void>(); !flushed) {
         writeErr(cli::CliText::tr("nb2lite mcp: the session could not be written: %1\n").arg(flushed.error().message));
         return exitCodeFor(flushed.error().kind);

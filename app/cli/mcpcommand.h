@@ -11,11 +11,11 @@ namespace nb2::cli {
 
 /** `nb2lite mcp` options (the CLI's parser fills them). */
 struct McpServerOptions {
-    QString sessionDir;        // --session DIR; empty: $NB2LITE_SESSION, else .nb2lite/session under the working directory
-    bool demo = false;         // --demo: the built-in offline fake API, no key needed
-    int demoLatencyMs = 0;     // --demo-latency MS: the demo answers this much later (to watch progress and cancel)
-    bool imageBlocks = true;   // --no-image-blocks: results without the preview image content block
-    bool printSkill = false;   // --print-skill: print the agents' skill file (Markdown) and exit
+    QString sessionDir;    // --session DIR; empty: $NB2LITE_SESSION, else .nb2lite/session under the working directory
+    bool demo = false;     // --demo: the built-in offline fake API, no key needed
+    int demoLatencyMs = 0; // --demo-latency MS: the demo answers this much later (to watch progress and cancel)
+    bool imageBlocks = true; // --no-image-blocks: results without the preview image content block
+    bool printSkill = false; // --print-skill: print the agents' skill file (Markdown) and exit
 };
 
 /**
@@ -28,6 +28,5 @@ int runMcpServer(const McpServerOptions &options, SignalCanceller *signalHandler
 
 /** The session folder the bridge uses: the option, $NB2LITE_SESSION, or <workingDir>/.nb2lite/session (absolute). */
 QString mcpSessionDir(const QString &option, const QString &environmentValue, const QString &workingDir);
-
 
 } // namespace nb2::cli

@@ -12,25 +12,31 @@
 
 namespace nb2::cli {
 
-Result<QString> startPrecisionEdit(SessionController &session, const QString &parentId, const CliArgs &a,
-                                   const TurnParams &paramsIn)
+Result<QString> startPrecisionEdit(
+    SessionController &session, const QString &parentId, const CliArgs &a, const TurnParams &paramsIn)
 {
     const Frame parent = session.graph().value(parentId);
     if (!parent.isDone() || parent.image.isNull())
         return Error::make(ErrorKind::InvalidInput,
-                           CliText::tr("frame %1 has no finished image to select from; pick a done frame").arg(parentId));
+            CliText::tr("frame %1 has no finished image to select from; pick a done frame").arg(parentId));
     const QString parentPath = session.store()->absolutePath(parent.image.file);
     const QSize size = QImageReader(parentPath).size();
     if (!size.isValid())
-        return Error::make(ErrorKind::Io, CliText::tr("could not read the image of frame %1 (%2)").arg(parentId, parentPath));
+        return Error::make(
+            ErrorKind::Io, CliText::tr("could not read the image of frame %1 (%2)").arg(parentId, parentPath));
 
     EditMask mask;
     if (!a.region.isNull()) {
         if (!QRect(QPoint(0, 0), size).intersects(a.region))
             return Error::make(ErrorKind::InvalidInput,
-                               CliText::tr("--region %1,%2,%3,%4 lies outside frame %5, which is %6x%7 pixels")
-                                   .arg(a.region.x()).arg(a.region.y()).arg(a.region.width()).arg(a.region.height())
-                                   .arg(parentId).arg(size.width()).arg(size.height()));
+                CliText::tr("--region %1,%2,%3,%4 lies outside frame %5, which is %6x%7 pixels")
+                    .arg(a.region.x())
+                    .arg(a.region.y())
+                    .arg(a.region.width())
+                    .arg(a.region.height())
+                    .arg(parentId)
+                    .arg(size.width())
+                    .arg(size.height()));
         mask = EditMask::fromRect(size, a.region);
     } else {
         Result<EditMask> read = EditMask::fromFile(a.maskFile, size);

@@ -8,7 +8,7 @@ namespace nb2 {
 class SessionController;
 struct CliArgs;
 struct TurnParams;
-}
+} // namespace nb2
 
 namespace nb2::cli {
 
@@ -17,8 +17,8 @@ namespace nb2::cli {
  * turn — Region sends the crop of the parent inline (edit-local form) at a supported ratio,
  * Protect edits the whole frame by its interaction id. Returns the new frame's id.
  */
-Result<QString> startPrecisionEdit(SessionController &session, const QString &parentId, const CliArgs &args,
-                                   const TurnParams &params);
+Result<QString> startPrecisionEdit(
+    SessionController &session, const QString &parentId, const CliArgs &args, const TurnParams &params);
 
 /**
  * After any edit turn has finished: composite a region/protect edit (the raw image stays

@@ -45,18 +45,16 @@ OutJson stateJson(const ReplayState &s, const SessionController &session)
 {
     OutJson steps = OutJson::array();
     for (const ReplayStep &step : s.plan.steps)
-        steps.push_back(OutJson{{"source", step.sourceFrameId.toStdString()},
-                                {"prompt", step.prompt.toStdString()},
-                                {"note", stringOrNull(step.note)}});
+        steps.push_back(OutJson {{"source", step.sourceFrameId.toStdString()}, {"prompt", step.prompt.toStdString()},
+            {"note", stringOrNull(step.note)}});
     OutJson chains = OutJson::array();
     for (const ReplayChain &c : s.chains) {
         OutJson runs = OutJson::array();
         for (int i = 0; i < c.steps.size(); ++i) {
             const ReplayStepRun &r = c.steps.at(i);
             const Frame *f = r.frameId.isEmpty() ? nullptr : session.graph().frame(r.frameId);
-            OutJson o{{"source", s.plan.steps.at(i).sourceFrameId.toStdString()},
-                      {"state", replayStepStateName(r.state).toStdString()},
-                      {"frame_id", stringOrNull(r.frameId)}};
+            OutJson o {{"source", s.plan.steps.at(i).sourceFrameId.toStdString()},
+                {"state", replayStepStateName(r.state).toStdString()}, {"frame_id", stringOrNull(r.frameId)}};
             if (f && f->isDone() && !f->image.isNull())
                 o["path"] = QDir::toNativeSeparators(session.store()->absolutePath(f->image.file)).toStdString();
             if (!r.error.isEmpty())
@@ -68,7 +66,7 @@ OutJson stateJson(const ReplayState &s, const SessionController &session)
             target["photo"] = c.target.photoFile.toStdString();
         else
             target["frame"] = c.target.frameId.toStdString();
-        chains.push_back(OutJson{{"target", target}, {"start_frame", stringOrNull(c.startFrameId)}, {"steps", runs}});
+        chains.push_back(OutJson {{"target", target}, {"start_frame", stringOrNull(c.startFrameId)}, {"steps", runs}});
     }
     OutJson o = OutJson::object();
     o["replay"] = s.id.toStdString();
@@ -87,8 +85,9 @@ OutJson stateJson(const ReplayState &s, const SessionController &session)
 
 QString planText(const ReplayState &s, const ReplayEstimate &e)
 {
-    QString text = CliText::tr("replay %1: %2..%3, %n step(s)", nullptr, int(s.plan.steps.size())).arg(s.id, s.plan.fromId, s.plan.toId)
-                   + QLatin1Char('\n');
+    QString text = CliText::tr("replay %1: %2..%3, %n step(s)", nullptr, int(s.plan.steps.size()))
+                       .arg(s.id, s.plan.fromId, s.plan.toId)
+        + QLatin1Char('\n');
     for (int i = 0; i < s.plan.steps.size(); ++i) {
         const ReplayStep &step = s.plan.steps.at(i);
         text += QStringLiteral("  %1. %2 \"%3\"").arg(QString::number(i + 1), step.sourceFrameId, step.prompt);
@@ -100,9 +99,10 @@ QString planText(const ReplayState &s, const ReplayEstimate &e)
         text += (c.target.kind == ReplayTarget::Kind::Photo ? CliText::tr("  onto picture %1 (a new root)")
                                                             : CliText::tr("  onto frame %1 (a new branch)"))
                     .arg(targetName(c.target))
-                + QLatin1Char('\n');
-    text += CliText::tr("%n turn(s) on %1, estimated %2 (%3)", nullptr, e.turns).arg(s.model, formatUsd(e.totalUsd), e.basis)
             + QLatin1Char('\n');
+    text += CliText::tr("%n turn(s) on %1, estimated %2 (%3)", nullptr, e.turns)
+                .arg(s.model, formatUsd(e.totalUsd), e.basis)
+        + QLatin1Char('\n');
     return text;
 }
 
@@ -132,9 +132,9 @@ int runOne(SessionController &session, ReplayState state, const CliArgs &a, Cons
         if (r.state == ReplayStepState::Waiting)
             return;
         console.err(CliText::tr("replay: %1 step %2/%3 %4 %5")
-                        .arg(targetName(s.chains.at(chain).target), QString::number(step + 1), QString::number(s.plan.steps.size()),
-                             replayStepStateName(r.state), r.frameId)
-                    + QLatin1Char('\n'));
+                        .arg(targetName(s.chains.at(chain).target), QString::number(step + 1),
+                            QString::number(s.plan.steps.size()), replayStepStateName(r.state), r.frameId)
+            + QLatin1Char('\n'));
     });
     if (const Result<void> started = runner.start(); !started)
         return console.finish(errorReport(started.error()), a.json);
@@ -156,11 +156,13 @@ int runOne(SessionController &session, ReplayState state, const CliArgs &a, Cons
             QStringList frames;
             for (const ReplayStepRun &r : c.steps)
                 frames << (r.frameId.isEmpty() ? QStringLiteral("-") : r.frameId);
-            text += QStringLiteral("%1: %2 -> %3\n").arg(targetName(c.target), c.startFrameId, frames.join(QStringLiteral(" -> ")));
+            text += QStringLiteral("%1: %2 -> %3\n")
+                        .arg(targetName(c.target), c.startFrameId, frames.join(QStringLiteral(" -> ")));
         }
         text += CliText::tr("replay %1 %2: %3 of %4 steps done")
-                    .arg(s.id, replayStatusName(s.status), QString::number(s.doneSteps()), QString::number(s.totalSteps()))
-                + QLatin1Char('\n');
+                    .arg(s.id, replayStatusName(s.status), QString::number(s.doneSteps()),
+                        QString::number(s.totalSteps()))
+            + QLatin1Char('\n');
         console.out(text);
     }
     if (s.status == ReplayStatus::Finished)
@@ -169,11 +171,13 @@ int runOne(SessionController &session, ReplayState state, const CliArgs &a, Cons
     ErrorKind kind = ErrorKind::Server;
     for (const ReplayChain &c : s.chains) {
         for (const ReplayStepRun &r : c.steps) {
-            if (kind != ErrorKind::Server || (r.state != ReplayStepState::Failed && r.state != ReplayStepState::Cancelled))
+            if (kind != ErrorKind::Server
+                || (r.state != ReplayStepState::Failed && r.state != ReplayStepState::Cancelled))
                 continue;
             const Frame f = session.graph().value(r.frameId);
-            const ErrorKind k = r.state == ReplayStepState::Cancelled || f.status == FrameStatus::Cancelled ? ErrorKind::Cancelled
-                                                                                                          : errorKindFromName(f.error.kind);
+            const ErrorKind k = r.state == ReplayStepState::Cancelled || f.status == FrameStatus::Cancelled
+                ? ErrorKind::Cancelled
+                : errorKindFromName(f.error.kind);
             if (k != ErrorKind::None)
                 kind = k;
         }
@@ -192,7 +196,8 @@ int runOne(SessionController &session, ReplayState state, const CliArgs &a, Cons
 int printPlan(const SessionController &session, const ReplayState &state, const CliArgs &a, Console &console)
 {
     const QString model = state.model;
-    const ReplayEstimate e = estimateReplay(session.graph(), session.priceTable(), state.plan, model, state.unsentSteps());
+    const ReplayEstimate e
+        = estimateReplay(session.graph(), session.priceTable(), state.plan, model, state.unsentSteps());
     const Result<void> allowed = CostLedger(session.graph(), session.priceTable())
                                      .checkBudget(session.settings().budgetUsd, FrameKind::Edit, model, e.turns);
     if (a.json) {
@@ -230,7 +235,8 @@ static QString replayUsageError(const CliArgs &a)
     if (a.onto.isEmpty() == !a.photos)
         return CliText::tr("replay needs exactly one of --onto REF or --photos FILE|DIR ...");
     if (!a.positional.value(0).contains(QStringLiteral("..")))
-        return CliText::tr("replay needs a range FROM..TO (two frames of one branch), not '%1'").arg(a.positional.value(0));
+        return CliText::tr("replay needs a range FROM..TO (two frames of one branch), not '%1'")
+            .arg(a.positional.value(0));
     if (!a.onto.isEmpty() && a.positional.size() != 1)
         return CliText::tr("replay --onto takes only the range: replay FROM..TO --onto REF");
     if (a.photos && a.positional.size() < 2)
@@ -256,7 +262,7 @@ int runReplay(SessionController &session, const CliArgs &a, Console &console)
         }
         if (states.isEmpty()) {
             if (a.json)
-                console.out(jsonLine(OutJson{{"ok", true}, {"resumed", OutJson::array()}}));
+                console.out(jsonLine(OutJson {{"ok", true}, {"resumed", OutJson::array()}}));
             else
                 console.out(CliText::tr("no unfinished replay in this session") + QLatin1Char('\n'));
             return kExitSuccess;
@@ -264,8 +270,9 @@ int runReplay(SessionController &session, const CliArgs &a, Console &console)
         int status = kExitSuccess;
         for (ReplayState &s : states) {
             if (!s.model.isEmpty() && s.model != model && !a.json)
-                console.err(CliText::tr("note: replay %1 was started with %2; it goes on with %3").arg(s.id, s.model, model)
-                            + QLatin1Char('\n'));
+                console.err(
+                    CliText::tr("note: replay %1 was started with %2; it goes on with %3").arg(s.id, s.model, model)
+                    + QLatin1Char('\n'));
             s.model = model;
             const int one = a.dryRun ? printPlan(session, s, a, console) : runOne(session, s, a, console);
             if (status == kExitSuccess)
@@ -290,7 +297,8 @@ int runReplay(SessionController &session, const CliArgs &a, Console &console)
             const QString start = session.graph().parent(from.value());
             if (start.isEmpty())
                 return Error::make(ErrorKind::InvalidInput,
-                                   CliText::tr("Frame %1 is a root: it has no start to replay onto; name a frame with --onto.").arg(from.value()));
+                    CliText::tr("Frame %1 is a root: it has no start to replay onto; name a frame with --onto.")
+                        .arg(from.value()));
             return planReplayOnto(session.graph(), from.value(), to.value(), start);
         }
         const Result<QString> onto = session.resolveFrameRef(a.onto);

@@ -8,8 +8,8 @@
 #include "app/cli/demobackend.h"
 #include "app/cli/exitcodes.h"
 #include "app/cli/jsonout.h"
-#include "app/cli/loggraph.h"
 #include "app/cli/keepcommand.h"
+#include "app/cli/loggraph.h"
 #include "app/cli/precisioncommand.h"
 #include "app/cli/replaycommand.h"
 #include "app/cli/signalcancel.h"
@@ -69,7 +69,7 @@ OutJson graphJson(const SessionStore &store)
         frames.push_back(toOutJson(QJsonValue(f.toJson())));
     OutJson branches = OutJson::array();
     for (const Branch &b : g.branches())
-        branches.push_back(OutJson{{"head", b.head().toStdString()}, {"path", toOutJson(b.path)}});
+        branches.push_back(OutJson {{"head", b.head().toStdString()}, {"path", toOutJson(b.path)}});
     OutJson o = OutJson::object();
     o["session"] = toOutJson(store.dir());
     o["current_frame"] = toOutJson(store.currentFrameId());
@@ -120,16 +120,18 @@ int runLog(const CliArgs &a, Console &console)
     // session is refused before anything else looks at it.
     if (!QFileInfo(QDir(a.sessionDir).filePath(QStringLiteral("manifest.json"))).isFile()
         && !QFileInfo(QDir(a.sessionDir).filePath(QStringLiteral("journal.jsonl"))).isFile())
-        return console.finish(errorReport(Error::make(ErrorKind::InvalidInput, CliText::tr("%1 is not a session (no manifest.json)")
-                                                                        .arg(QDir::toNativeSeparators(a.sessionDir)))),
-                              a.json && !a.idsOnly);
+        return console.finish(
+            errorReport(Error::make(ErrorKind::InvalidInput,
+                CliText::tr("%1 is not a session (no manifest.json)").arg(QDir::toNativeSeparators(a.sessionDir)))),
+            a.json && !a.idsOnly);
     SessionStore store;
     if (const Result<void> opened = store.open(a.sessionDir, SessionStore::OpenMode::ReadOnly); !opened) {
         Error error = opened.error();
         if (error.kind == ErrorKind::Corrupt)
-            error.message += CliText::tr(" -- the session can be rebuilt from its journal and images (nothing is deleted): "
-                                         "nb2lite --session %1 rebuild")
-                                 .arg(a.sessionDir);
+            error.message
+                += CliText::tr(" -- the session can be rebuilt from its journal and images (nothing is deleted): "
+                               "nb2lite --session %1 rebuild")
+                       .arg(a.sessionDir);
         return console.finish(errorReport(error), a.json && !a.idsOnly);
     }
     const FrameGraph &g = store.graph();
@@ -149,7 +151,8 @@ int runLog(const CliArgs &a, Console &console)
     }
     const QStringList lines = logGraphLines(g, visibility, frameLine);
     QString text = lines.isEmpty() ? QString() : lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
-    text += CliText::tr("%n branch(es), ", nullptr, int(g.heads().size())) + CliText::tr("%n frame(s)", nullptr, int(g.frameIds().size()));
+    text += CliText::tr("%n branch(es), ", nullptr, int(g.heads().size()))
+        + CliText::tr("%n frame(s)", nullptr, int(g.frameIds().size()));
     const int interrupted = int(g.withStatus(FrameStatus::Interrupted).size());
     if (interrupted)
         text += CliText::tr(", %n interrupted (retry REF to re-send)", nullptr, interrupted);
@@ -158,11 +161,13 @@ int runLog(const CliArgs &a, Console &console)
     for (const Frame &f : g.frames())
         recoverable += (f.isRecoverable() || f.isPending()) && !f.isTrashed() ? 1 : 0;
     if (recoverable)
-        console.err(CliText::tr("note: %n turn(s) not finished here (still running, or stopped by a crash or a cut connection); "
-                                "nb2lite --session %1 recover fetches what the server has",
-                                nullptr, recoverable)
-                        .arg(a.sessionDir)
-                    + QLatin1Char('\n'));
+        console.err(
+            CliText::tr(
+                "note: %n turn(s) not finished here (still running, or stopped by a crash or a cut connection); "
+                "nb2lite --session %1 recover fetches what the server has",
+                nullptr, recoverable)
+                .arg(a.sessionDir)
+            + QLatin1Char('\n'));
     return kExitSuccess;
 }
 
@@ -193,14 +198,16 @@ ImportOptions importOptions(const CliArgs &a, const QString &file, Console &cons
 void explainImport(const Provenance &record, bool noContinue, Console &console)
 {
     if (record.interactionId.isEmpty())
-        console.out(CliText::tr("the record has no interaction id: edits of this frame re-anchor from its pixels") + QLatin1Char('\n'));
+        console.out(CliText::tr("the record has no interaction id: edits of this frame re-anchor from its pixels")
+            + QLatin1Char('\n'));
     else if (noContinue)
         console.out(CliText::tr("--no-continue: edits of this frame start from its pixels") + QLatin1Char('\n'));
     else
-        console.out(CliText::tr("edits of this frame continue interaction %1 (re-anchoring from the pixels if the server no "
-                       "longer has it)")
-                        .arg(record.interactionId)
-                    + QLatin1Char('\n'));
+        console.out(
+            CliText::tr("edits of this frame continue interaction %1 (re-anchoring from the pixels if the server no "
+                        "longer has it)")
+                .arg(record.interactionId)
+            + QLatin1Char('\n'));
 }
 
 /**
@@ -232,7 +239,7 @@ int reportTurn(const SessionController &session, const Frame &f, const CliArgs &
         if (f.status == FrameStatus::Cancelled)
             kind = ErrorKind::Cancelled;
         Error e = Error::make(kind == ErrorKind::None ? ErrorKind::Server : kind,
-                              f.error.message.isEmpty() ? f.statusText() : f.error.message);
+            f.error.message.isEmpty() ? f.statusText() : f.error.message);
         e.api.serverMessage = f.error.serverMessage;
         e.api.httpStatus = f.error.httpStatus;
         e.api.attempts = f.attempts;
@@ -250,12 +257,14 @@ int reportTurn(const SessionController &session, const Frame &f, const CliArgs &
     if (!f.isDone()) {
         const ErrorKind kind = report.error->kind;
         if (f.isRecoverable())
-            console.err(CliText::tr("hint: the server knows this turn (%1): nb2lite --session %2 recover fetches it without "
-                                    "sending it again")
-                            .arg(f.interactionId, a.sessionDir)
-                        + QLatin1Char('\n'));
+            console.err(
+                CliText::tr("hint: the server knows this turn (%1): nb2lite --session %2 recover fetches it without "
+                            "sending it again")
+                    .arg(f.interactionId, a.sessionDir)
+                + QLatin1Char('\n'));
         else if (f.status == FrameStatus::Failed && f.kind == FrameKind::Edit && kind == ErrorKind::NotFound)
-            console.err(CliText::tr("hint: nb2lite --session %1 reanchor %2").arg(a.sessionDir, f.id) + QLatin1Char('\n'));
+            console.err(
+                CliText::tr("hint: nb2lite --session %1 reanchor %2").arg(a.sessionDir, f.id) + QLatin1Char('\n'));
         else if (f.status != FrameStatus::Pending)
             console.err(CliText::tr("hint: nb2lite --session %1 retry %2").arg(a.sessionDir, f.id) + QLatin1Char('\n'));
     }
@@ -271,7 +280,7 @@ int reportTurn(const SessionController &session, const Frame &f, const CliArgs &
  * the first is sent. Generate: N sibling roots; edit: N sibling branches of one frame.
  */
 int runVariants(SessionController &session, CliCommand cmd, const QString &ref, TurnParams params, const CliArgs &a,
-                Console &console)
+    Console &console)
 {
     const FrameKind kind = cmd == CliCommand::Generate ? FrameKind::Generate : FrameKind::Edit;
     if (const Result<void> allowed = session.checkBudget(kind, a.variants); !allowed)
@@ -282,7 +291,8 @@ int runVariants(SessionController &session, CliCommand cmd, const QString &ref, 
     params.newBranch = true; // siblings of one frame are the point: the fork is intended
     QStringList ids;
     for (int i = 0; i < a.variants; ++i) {
-        const Result<QString> started = kind == FrameKind::Generate ? session.generate(params) : session.edit(ref, params);
+        const Result<QString> started
+            = kind == FrameKind::Generate ? session.generate(params) : session.edit(ref, params);
         if (!started) {
             for (const QString &id : std::as_const(ids))
                 session.cancel(id);
@@ -298,7 +308,7 @@ int runVariants(SessionController &session, CliCommand cmd, const QString &ref, 
         OutJson frames = OutJson::array();
         for (const QString &id : std::as_const(ids))
             frames.push_back(toOutJson(QJsonValue(session.graph().value(id).toJson())));
-        console.out(jsonLine(OutJson{{"variants", frames}}));
+        console.out(jsonLine(OutJson {{"variants", frames}}));
     }
     int status = kExitSuccess;
     CliArgs quiet = a;
@@ -309,7 +319,8 @@ int runVariants(SessionController &session, CliCommand cmd, const QString &ref, 
         if (!a.json) {
             one = reportTurn(session, f, quiet, console);
         } else if (!f.isDone()) {
-            const ErrorKind k = f.status == FrameStatus::Cancelled ? ErrorKind::Cancelled : errorKindFromName(f.error.kind);
+            const ErrorKind k
+                = f.status == FrameStatus::Cancelled ? ErrorKind::Cancelled : errorKindFromName(f.error.kind);
             one = exitCodeOf(errorReport(Error::make(k == ErrorKind::None ? ErrorKind::Server : k, f.error.message)));
         }
         if (status == kExitSuccess)
@@ -351,65 +362,73 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
     if (a.timeoutMs >= 0)
         session.setTurnTimeoutMs(a.timeoutMs);
     QObject::connect(&session, &SessionController::turnRetrying, &session,
-                     [&console](const QString &, int attempt, int maxAttempts, int delayMs, const Error &error) {
-                         RetryNotice n;
-                         n.attempt = attempt;
-                         n.maxAttempts = maxAttempts;
-                         n.delayMs = delayMs;
-                         n.error = error;
-                         console.err(retryNoticeLine(n) + QLatin1Char('\n'));
-                     });
+        [&console](const QString &, int attempt, int maxAttempts, int delayMs, const Error &error) {
+            RetryNotice n;
+            n.attempt = attempt;
+            n.maxAttempts = maxAttempts;
+            n.delayMs = delayMs;
+            n.error = error;
+            console.err(retryNoticeLine(n) + QLatin1Char('\n'));
+        });
     const bool needsApi = cmd != CliCommand::Import && cmd != CliCommand::Rebuild && cmd != CliCommand::Cost
-                          && cmd != CliCommand::Keep && !a.dryRun;
+        && cmd != CliCommand::Keep && !a.dryRun;
     if (needsApi || !config.apiKey.isEmpty())
         session.setClient(std::make_shared<InteractionsClient>(config));
 
     struct HookGuard {
         CancelTokenPtr token;
         ~HookGuard() { token->setAbortHook({}); }
-    } hookGuard{cancel};
+    } hookGuard {cancel};
     hookGuard.token->setAbortHook([&session] {
-        QMetaObject::invokeMethod(&session, [&session] {
-            for (const QString &id : session.graph().withStatus(FrameStatus::Pending))
-                session.cancel(id);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            &session,
+            [&session] {
+                for (const QString &id : session.graph().withStatus(FrameStatus::Pending))
+                    session.cancel(id);
+            },
+            Qt::QueuedConnection);
     });
     QObject::connect(&session, &SessionController::errorOccurred, &session,
-                     [&console](const QString &m) { console.err(CliText::tr("warning: %1").arg(m) + QLatin1Char('\n')); });
-    QObject::connect(&session, &SessionController::inputConverted, &session, [&console](const QString &, const QString &note) {
-        console.err(CliText::tr("note: %1").arg(note) + QLatin1Char('\n'));
-    });
+        [&console](const QString &m) { console.err(CliText::tr("warning: %1").arg(m) + QLatin1Char('\n')); });
+    QObject::connect(
+        &session, &SessionController::inputConverted, &session, [&console](const QString &, const QString &note) {
+            console.err(CliText::tr("note: %1").arg(note) + QLatin1Char('\n'));
+        });
     QObject::connect(&session, &SessionController::frameReAnchored, &session, [&console](const QString &id) {
-        console.err(CliText::tr("note: frame %1 re-anchored (the parent's id is gone; its image was sent inline, continuity may "
-                       "differ)")
-                        .arg(id)
-                    + QLatin1Char('\n'));
+        console.err(
+            CliText::tr(
+                "note: frame %1 re-anchored (the parent's id is gone; its image was sent inline, continuity may "
+                "differ)")
+                .arg(id)
+            + QLatin1Char('\n'));
     });
     int recoveredCount = 0, interruptedCount = 0;
     QObject::connect(&session, &SessionController::recoveryFinished, &session,
-                     [&console, &recoveredCount, &interruptedCount](int recovered, int interrupted) {
-        recoveredCount = recovered;
-        interruptedCount = interrupted;
-        if (recovered || interrupted)
-            console.err(CliText::tr("recovery: %n turn(s) fetched with get", nullptr, recovered) + QStringLiteral(", ")
-                        + CliText::tr("%n marked interrupted (retry to re-send)", nullptr, interrupted)
-                        + QLatin1Char('\n'));
-    });
+        [&console, &recoveredCount, &interruptedCount](int recovered, int interrupted) {
+            recoveredCount = recovered;
+            interruptedCount = interrupted;
+            if (recovered || interrupted)
+                console.err(CliText::tr("recovery: %n turn(s) fetched with get", nullptr, recovered)
+                    + QStringLiteral(", ")
+                    + CliText::tr("%n marked interrupted (retry to re-send)", nullptr, interrupted)
+                    + QLatin1Char('\n'));
+        });
 
     const Result<void> opened = cmd == CliCommand::Rebuild ? session.rebuild(a.sessionDir) : session.open(a.sessionDir);
     if (!opened) {
         Error error = opened.error();
         // Only damage is what a rebuild repairs (not a read-only folder, a lock or a newer format).
         if (cmd != CliCommand::Rebuild && error.kind == ErrorKind::Corrupt)
-            error.message += CliText::tr(" -- the session can be rebuilt from its journal and images (nothing is deleted): "
-                                         "nb2lite --session %1 rebuild")
-                                 .arg(a.sessionDir);
+            error.message
+                += CliText::tr(" -- the session can be rebuilt from its journal and images (nothing is deleted): "
+                               "nb2lite --session %1 rebuild")
+                       .arg(a.sessionDir);
         return fail(error);
     }
     // Recovery of crashed turns runs first; its results are part of what log shows.
     session.waitForIdle(10 * 60 * 1000);
 
-    const TurnParams params{a.prompt, a.aspectRatio, a.thinkingLevel, a.fork, {}};
+    const TurnParams params {a.prompt, a.aspectRatio, a.thinkingLevel, a.fork, {}};
     QString ref; // the frame the command names
     if (cmd == CliCommand::Edit || cmd == CliCommand::Retry || cmd == CliCommand::ReAnchor || cmd == CliCommand::Keep
         || ((cmd == CliCommand::EditLocal || cmd == CliCommand::StyleEdit) && a.sourceFile.isEmpty())) {
@@ -429,12 +448,13 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
         else if (cmd == CliCommand::EditLocal || cmd == CliCommand::StyleEdit)
             kind = a.styleFile.isEmpty() ? FrameKind::EditLocal : FrameKind::StyleEdit;
         if (cmd == CliCommand::Edit && session.graph().hasChildren(ref) && !a.fork && a.variants == 1)
-            return usage(CliText::tr("frame %1 already has children; editing it would fork a new branch. Pass --branch to fork "
-                                     "on purpose, or edit the branch head (%2, or 'head').")
-                             .arg(ref, session.graph().headFrom(ref)));
+            return usage(
+                CliText::tr("frame %1 already has children; editing it would fork a new branch. Pass --branch to fork "
+                            "on purpose, or edit the branch head (%2, or 'head').")
+                    .arg(ref, session.graph().headFrom(ref)));
         const int turns = cmd == CliCommand::Generate || cmd == CliCommand::Edit ? a.variants : 1;
-        return printDryRun(session.graph(), session.priceTable(), session.settings().budgetUsd, kind, config.model, turns, a,
-                           console);
+        return printDryRun(
+            session.graph(), session.priceTable(), session.settings().budgetUsd, kind, config.model, turns, a, console);
     }
 
     if (a.variants > 1 && (cmd == CliCommand::Generate || cmd == CliCommand::Edit))
@@ -458,18 +478,22 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
             o["interrupted"] = interruptedCount;
             console.out(jsonLine(o));
         } else {
-            console.out(CliText::tr("session %1: %n frame(s)", nullptr, int(session.graph().size())).arg(session.store()->dir())
-                        + QLatin1Char('\n'));
+            console.out(
+                CliText::tr("session %1: %n frame(s)", nullptr, int(session.graph().size())).arg(session.store()->dir())
+                + QLatin1Char('\n'));
         }
         return kExitSuccess;
-    case CliCommand::Generate: started = session.generate(params); break;
+    case CliCommand::Generate:
+        started = session.generate(params);
+        break;
     case CliCommand::Edit:
         started = a.region.isNull() && a.maskFile.isEmpty() ? session.edit(ref, params)
                                                             : startPrecisionEdit(session, ref, a, params);
         if (!started && session.graph().hasChildren(ref) && !a.fork)
-            return usage(CliText::tr("frame %1 already has children; editing it would fork a new branch. Pass --branch to fork "
+            return usage(
+                CliText::tr("frame %1 already has children; editing it would fork a new branch. Pass --branch to fork "
                             "on purpose, or edit the branch head (%2, or 'head').")
-                             .arg(ref, session.graph().headFrom(ref)));
+                    .arg(ref, session.graph().headFrom(ref)));
         break;
     case CliCommand::EditLocal:
     case CliCommand::StyleEdit:
@@ -482,11 +506,16 @@ int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &
         started = session.importImage(file, importOptions(a, file, console, &record));
         break;
     }
-    case CliCommand::Retry: started = session.retry(ref); break;
-    case CliCommand::ReAnchor: started = session.reAnchor(ref); break;
+    case CliCommand::Retry:
+        started = session.retry(ref);
+        break;
+    case CliCommand::ReAnchor:
+        started = session.reAnchor(ref);
+        break;
     default:
-        return console.finish(failureReport(QStringLiteral("internal"), CliText::tr("'%1' is not a session command").arg(a.commandName)),
-                              a.json);
+        return console.finish(
+            failureReport(QStringLiteral("internal"), CliText::tr("'%1' is not a session command").arg(a.commandName)),
+            a.json);
     }
     if (!started)
         return fail(started.error());

@@ -19,13 +19,12 @@ sigset_t cancelSignals()
 
 } // namespace
 
-SignalCanceller::SignalCanceller()
-    : m_token(std::make_shared<CancelToken>())
+SignalCanceller::SignalCanceller() : m_token(std::make_shared<CancelToken>())
 {
     const sigset_t set = cancelSignals();
     pthread_sigmask(SIG_BLOCK, &set, nullptr); // inherited by every thread started later
     m_waiter = std::thread([this, set] {
-        const timespec tick{0, 100'000'000}; // re-check m_stop ten times a second
+        const timespec tick {0, 100'000'000}; // re-check m_stop ten times a second
         while (!m_stop.load()) {
             const int signal = sigtimedwait(&set, nullptr, &tick);
             if (signal <= 0)

@@ -31,8 +31,8 @@ public:
 
 private:
     CancelTokenPtr m_token;
-    std::atomic<bool> m_stop{false};
-    std::atomic<bool> m_cancelsCleanly{false};
+    std::atomic<bool> m_stop {false};
+    std::atomic<bool> m_cancelsCleanly {false};
     std::thread m_waiter;
 };
 

@@ -29,8 +29,7 @@ QString megabytes(qint64 bytes)
 
 TurnBuilder::TurnBuilder(const QString &model, const ThinkingLevels *levels, bool allowReencode)
     : m_model(model), m_levels(levels), m_allowReencode(allowReencode)
-{
-}
+{}
 
 QString TurnBuilder::defaultThinkingLevel() const
 {
@@ -85,8 +84,8 @@ Result<TurnRequest> TurnBuilder::build(const CliArgs &args)
 
     switch (args.command) {
     case CliCommand::Generate:
-        return TurnRequest::generate(args.prompt, args.hasAspectRatio ? args.aspectRatio : QStringLiteral("1:1"),
-                                     thinking);
+        return TurnRequest::generate(
+            args.prompt, args.hasAspectRatio ? args.aspectRatio : QStringLiteral("1:1"), thinking);
     case CliCommand::Edit:
         return TurnRequest::edit(args.interactionId, args.prompt, args.aspectRatio, thinking);
     case CliCommand::EditLocal:

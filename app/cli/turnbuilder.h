@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/common/error.h"
 #include "core/api/turnrequest.h"
+#include "core/common/error.h"
 
 #include <QString>
 #include <QStringList>

@@ -39,37 +39,38 @@ int main(int argc, char *argv[])
         "exactly one line, \"listening on http://127.0.0.1:PORT\", when ready.\n"
         "Control at runtime: POST /_fake/control {\"fault\":KIND,\"count\":N,\"retry_after\":S,\n"
         "\"retry_after_ms\":MS,\"trickle_ms\":MS,\"latency_ms\":MS,\"forget\":ID,\"thinking_levels\":[...],\n"
-        "\"clear_faults\":true,\"clear_requests\":true,\"require_key\":bool,\"thinking_error\":WORDING}; GET /_fake/requests (request log,\n"
+        "\"clear_faults\":true,\"clear_requests\":true,\"require_key\":bool,\"thinking_error\":WORDING}; GET "
+        "/_fake/requests (request log,\n"
         "bodies as JSON, key redacted); DELETE /_fake/requests; GET /_fake/state.\n"
         "Fault kinds: rate_limit, server_error, unavailable_html, connection_reset, truncated_json,\n"
         "slow_trickle, text_only, invalid_key."));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption portOpt(QStringLiteral("port"), QStringLiteral("TCP port (0 = any free port)."),
-                                     QStringLiteral("PORT"), QStringLiteral("0"));
-    const QCommandLineOption keyOpt(QStringLiteral("key"), QStringLiteral("API key the server accepts (default test-key)."),
-                                    QStringLiteral("KEY"));
+        QStringLiteral("PORT"), QStringLiteral("0"));
+    const QCommandLineOption keyOpt(
+        QStringLiteral("key"), QStringLiteral("API key the server accepts (default test-key)."), QStringLiteral("KEY"));
     const QCommandLineOption anyKeyOpt(QStringLiteral("any-key"), QStringLiteral("Accept any or no API key."));
     const QCommandLineOption latencyOpt(QStringLiteral("latency"), QStringLiteral("Delay before each answer, ms."),
-                                        QStringLiteral("MS"), QStringLiteral("0"));
+        QStringLiteral("MS"), QStringLiteral("0"));
     const QCommandLineOption levelsOpt(QStringLiteral("thinking-levels"),
-                                       QStringLiteral("Comma-separated allowed thinking levels (default low,high)."),
-                                       QStringLiteral("LIST"));
+        QStringLiteral("Comma-separated allowed thinking levels (default low,high)."), QStringLiteral("LIST"));
     const QCommandLineOption faultOpt(QStringLiteral("fault"),
-                                      QStringLiteral("Inject KIND into the next COUNT create/get requests (repeatable)."),
-                                      QStringLiteral("KIND[:COUNT]"));
-    const QCommandLineOption retryOpt(QStringLiteral("retry-after"), QStringLiteral("Retry-After seconds for rate_limit."),
-                                      QStringLiteral("S"), QStringLiteral("1"));
-    const QCommandLineOption trickleOpt(QStringLiteral("trickle-ms"), QStringLiteral("Duration of slow_trickle bodies, ms."),
-                                        QStringLiteral("MS"), QStringLiteral("2000"));
+        QStringLiteral("Inject KIND into the next COUNT create/get requests (repeatable)."),
+        QStringLiteral("KIND[:COUNT]"));
+    const QCommandLineOption retryOpt(QStringLiteral("retry-after"),
+        QStringLiteral("Retry-After seconds for rate_limit."), QStringLiteral("S"), QStringLiteral("1"));
+    const QCommandLineOption trickleOpt(QStringLiteral("trickle-ms"),
+        QStringLiteral("Duration of slow_trickle bodies, ms."), QStringLiteral("MS"), QStringLiteral("2000"));
     const QCommandLineOption wordingOpt(QStringLiteral("thinking-error"),
-                                        QStringLiteral("Wording of a rejected thinking level: allowed_values (default) "
-                                                       "or not_supported."),
-                                        QStringLiteral("WORDING"), QStringLiteral("allowed_values"));
+        QStringLiteral("Wording of a rejected thinking level: allowed_values (default) "
+                       "or not_supported."),
+        QStringLiteral("WORDING"), QStringLiteral("allowed_values"));
     parser.addOptions({portOpt, keyOpt, anyKeyOpt, latencyOpt, levelsOpt, faultOpt, retryOpt, trickleOpt, wordingOpt});
     parser.process(app);
     if (!parser.positionalArguments().isEmpty())
-        return fail(QStringLiteral("unexpected argument \"%1\" (see --help)").arg(parser.positionalArguments().first()));
+        return fail(
+            QStringLiteral("unexpected argument \"%1\" (see --help)").arg(parser.positionalArguments().first()));
 
     bool ok = false;
     const uint port = parser.value(portOpt).toUInt(&ok);
@@ -107,9 +108,10 @@ int main(int argc, char *argv[])
         if (parts.size() > 1)
             count = parts.at(1).toInt(&ok);
         if (!kind || parts.size() > 2 || (parts.size() > 1 && (!ok || count < 1)))
-            return fail(QStringLiteral("bad --fault \"%1\": use KIND[:COUNT] with KIND one of rate_limit, server_error, "
-                                       "unavailable_html, connection_reset, truncated_json, slow_trickle, text_only, invalid_key, "
-                                       "reset_before_first_byte")
+            return fail(QStringLiteral(
+                "bad --fault \"%1\": use KIND[:COUNT] with KIND one of rate_limit, server_error, "
+                "unavailable_html, connection_reset, truncated_json, slow_trickle, text_only, invalid_key, "
+                "reset_before_first_byte")
                             .arg(spec));
         nb2::FakeFault fault;
         fault.kind = *kind;

@@ -43,7 +43,8 @@ public:
             && static_cast<QWidget *>(watched)->window() == m_window) {
             m_done = true;
             const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
-                                std::chrono::system_clock::now().time_since_epoch()).count();
+                std::chrono::system_clock::now().time_since_epoch())
+                                .count();
             std::printf("first_paint_us %lld\n", static_cast<long long>(us));
             std::fflush(stdout);
             if (qEnvironmentVariableIntValue("NB2_BENCH_FIRST_PAINT") >= 2)
@@ -67,7 +68,8 @@ private:
             poll->stop();
             m_window->repaint(); // what the user sees with the session in it
             const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
-                                std::chrono::system_clock::now().time_since_epoch()).count();
+                std::chrono::system_clock::now().time_since_epoch())
+                                .count();
             std::printf("session_open_us %lld\n", static_cast<long long>(us));
             std::fflush(stdout);
             QTimer::singleShot(0, qApp, &QCoreApplication::quit);
@@ -117,8 +119,8 @@ void scrollProbe(MainWindow *window)
     const double scrollMs = t.nsecsElapsed() / 1e6;
     settle(1500); // the last thumbnails arrive and are cached
     const int rows = view->model() ? view->model()->rowCount() : 0;
-    std::printf("{\"rss_open_mb\": %.1f, \"rss_scrolled_mb\": %.1f, \"scroll_ms\": %.0f, \"rows\": %d}\n", open, rssMb(),
-                scrollMs, rows);
+    std::printf("{\"rss_open_mb\": %.1f, \"rss_scrolled_mb\": %.1f, \"scroll_ms\": %.0f, \"rows\": %d}\n", open,
+        rssMb(), scrollMs, rows);
     std::fflush(stdout);
     QTimer::singleShot(0, qApp, &QCoreApplication::quit);
 }

@@ -3,9 +3,9 @@
 #include "core/api/apikey.h"
 #include "core/common/translations.h"
 #include "core/fakeapi/fakeserver.h"
-#include "ui/bundleopener.h"
 #include "core/session/appsettings.h"
 #include "core/session/sessionstore.h"
+#include "ui/bundleopener.h"
 #include "ui/importcontroller.h"
 #include "ui/keystore.h"
 #include "ui/mainwindow.h"
@@ -78,24 +78,25 @@ private:
 /** The command line, shared by the no-display path (--help, --version) and the real start. */
 struct StudioCommandLine {
     QCommandLineParser parser;
-    QCommandLineOption demo{QStringLiteral("demo"),
-                            QCoreApplication::translate("main", "Use the built-in demo backend even when a key is set.")};
+    QCommandLineOption demo {QStringLiteral("demo"),
+        QCoreApplication::translate("main", "Use the built-in demo backend even when a key is set.")};
 
     StudioCommandLine()
     {
-        parser.setApplicationDescription(QCoreApplication::translate(
-            "main", "Iterative image editing over the Gemini Interactions API.\n\n"
-                    "Without an API key (GEMINI_API_KEY, GOOGLE_API_KEY, the key saved in Settings, "
-                    "or ~/gemini.key) the app runs on a built-in offline demo backend that draws "
-                    "synthetic images."));
+        parser.setApplicationDescription(QCoreApplication::translate("main",
+            "Iterative image editing over the Gemini Interactions API.\n\n"
+            "Without an API key (GEMINI_API_KEY, GOOGLE_API_KEY, the key saved in Settings, "
+            "or ~/gemini.key) the app runs on a built-in offline demo backend that draws "
+            "synthetic images."));
         parser.addHelpOption();
         parser.addVersionOption();
         parser.addOption(demo);
         parser.addPositionalArgument(QStringLiteral("paths"),
-                                     QCoreApplication::translate("main", "A session folder to open (created if missing), "
-                                                                         "a .nb2session bundle to unpack and open, "
-                                                                         "and/or image files to import."),
-                                     QStringLiteral("[session|bundle] [images...]"));
+            QCoreApplication::translate("main",
+                "A session folder to open (created if missing), "
+                "a .nb2session bundle to unpack and open, "
+                "and/or image files to import."),
+            QStringLiteral("[session|bundle] [images...]"));
     }
 };
 
@@ -122,14 +123,17 @@ QtMessageHandler g_previousHandler = nullptr;
  */
 void startMessageHandler(QtMsgType type, const QMessageLogContext &context, const QString &message)
 {
-    if (type == QtFatalMsg && message.contains(QLatin1String("no Qt platform plugin could be initialized"))) { // notr: Qt's own message, matched
+    if (type == QtFatalMsg
+        && message.contains(
+            QLatin1String("no Qt platform plugin could be initialized"))) { // notr: Qt's own message, matched
         const QByteArray display = qgetenv("DISPLAY");
-        const QString text = QCoreApplication::translate(
-            "main", "nb2lite-studio: cannot open a window: no display could be opened (DISPLAY=%1, platform %2). "
-                    "Start it in a desktop session, or under xvfb-run when there is no screen. Nothing was changed.")
-                                 .arg(display.isEmpty() ? QStringLiteral("unset") : QString::fromLocal8Bit(display),
-                                      qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") ? QStringLiteral("default")
-                                                                                      : qEnvironmentVariable("QT_QPA_PLATFORM"));
+        const QString text
+            = QCoreApplication::translate("main",
+                "nb2lite-studio: cannot open a window: no display could be opened (DISPLAY=%1, platform %2). "
+                "Start it in a desktop session, or under xvfb-run when there is no screen. Nothing was changed.")
+                  .arg(display.isEmpty() ? QStringLiteral("unset") : QString::fromLocal8Bit(display),
+                      qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") ? QStringLiteral("default")
+                                                                     : qEnvironmentVariable("QT_QPA_PLATFORM"));
         std::fputs(qPrintable(text + QLatin1Char('\n')), stderr);
         std::fflush(stderr);
         std::_Exit(1); // no destructors: QApplication is half-built
@@ -208,7 +212,8 @@ int main(int argc, char *argv[])
         if (!sessionArg.isEmpty()) {
             const nb2::Result<void> opened = QDir().mkpath(sessionArg)
                 ? window.sessions()->open(QDir(sessionArg).absolutePath())
-                : nb2::Result<void>(nb2::Error::make(nb2::ErrorKind::NotWritable, QCoreApplication::translate("main", "cannot create the folder")));
+                : nb2::Result<void>(nb2::Error::make(
+                    nb2::ErrorKind::NotWritable, QCoreApplication::translate("main", "cannot create the folder")));
             if (!opened) {
                 qWarning("Cannot open session %s: %s", qPrintable(sessionArg), qPrintable(opened.error().message));
                 window.sessions()->restoreLast();

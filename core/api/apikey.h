@@ -14,8 +14,11 @@ public:
 
     bool isEmpty() const { return m_value.isEmpty(); }
     const QString &value() const { return m_value; }
-    const QString &source() const { return m_source; }   // "GEMINI_API_KEY", "GOOGLE_API_KEY", "~/gemini.key", "settings", ...
-    QString masked() const;                              // "…abcd": at most the last 4 characters
+    const QString &source() const
+    {
+        return m_source;
+    }                       // "GEMINI_API_KEY", "GOOGLE_API_KEY", "~/gemini.key", "settings", ...
+    QString masked() const; // "…abcd": at most the last 4 characters
     const QString &warning() const { return m_warning; } // e.g. key file readable by others
     void setWarning(const QString &warning) { m_warning = warning; }
 

@@ -70,8 +70,10 @@ Endpoint parseEndpoint(const QString &baseUrl)
     e.host = url.host();
     const int port = url.port(e.https ? 443 : 80);
     const QString host = e.host.contains(QLatin1Char(':')) ? QStringLiteral("[%1]").arg(e.host) : e.host;
-    e.schemeHostPort = QStringLiteral("%1://%2:%3").arg(e.https ? QStringLiteral("https") : QStringLiteral("http"),
-                                                       host).arg(port).toStdString();
+    e.schemeHostPort = QStringLiteral("%1://%2:%3")
+                           .arg(e.https ? QStringLiteral("https") : QStringLiteral("http"), host)
+                           .arg(port)
+                           .toStdString();
     QString path = url.path(QUrl::FullyEncoded);
     while (path.endsWith(QLatin1Char('/')))
         path.chop(1);
@@ -81,7 +83,7 @@ Endpoint parseEndpoint(const QString &baseUrl)
 
 int backoffMs(const ClientConfig &config, int attempt)
 {
-    thread_local std::mt19937 rng{std::random_device{}()};
+    thread_local std::mt19937 rng {std::random_device {}()};
     std::uniform_real_distribution<double> jitter(0.0, 1.0);
     const double delay = config.backoffBaseMs * std::pow(2.0, attempt) * (1.0 - jitter(rng) * 0.25);
     return int(std::min<double>(delay, config.backoffCapMs));
@@ -92,8 +94,8 @@ bool isRetryableStatus(int status)
     return status == 408 || status == 409 || status == 429 || status >= 500;
 }
 
-AttemptOutcome ClientCall::attempt(const std::string &method, const std::string &path,
-                                   const std::string &body, bool stream, const ChunkHandler &onChunk)
+AttemptOutcome ClientCall::attempt(const std::string &method, const std::string &path, const std::string &body,
+    bool stream, const ChunkHandler &onChunk)
 {
     const Endpoint endpoint = parseEndpoint(m_config.baseUrl);
     auto st = std::make_shared<Transfer>();

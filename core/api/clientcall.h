@@ -29,7 +29,6 @@ struct Endpoint {
     bool https = false;
 };
 
-
 /** Parses a base URL into what httplib wants and the path prefix. */
 Endpoint parseEndpoint(const QString &baseUrl);
 
@@ -41,26 +40,25 @@ bool isRetryableStatus(int status);
 
 // Everything one HTTP attempt produced, seen from the calling thread.
 struct AttemptOutcome {
-    int status = 0;                 // 0: no response
+    int status = 0; // 0: no response
     QString contentType;
     QString retryAfter;
     QString retryAfterMs;
-    QByteArray body;                // unless a chunk handler consumed it
+    QByteArray body; // unless a chunk handler consumed it
     httplib::Error error = httplib::Error::Success;
     long tlsVerifyResult = 0;
     bool cancelled = false;
-    bool timedOut = false;          // our own watchdog or a read that ran into the timeout
-    bool stoppedByHandler = false;  // the chunk handler had all it needed
-    bool deadlineHit = false;       // CallOptions::deadline passed during the attempt
+    bool timedOut = false;         // our own watchdog or a read that ran into the timeout
+    bool stoppedByHandler = false; // the chunk handler had all it needed
+    bool deadlineHit = false;      // CallOptions::deadline passed during the attempt
 };
-
 
 using ChunkHandler = std::function<bool(int status, const QString &contentType, const QByteArray &chunk)>;
 
 struct RequestContext {
     const TurnRequest *turn = nullptr;
-    QString interactionId;  // get / remove
-    QString operation;      // "create", "get", "delete"
+    QString interactionId; // get / remove
+    QString operation;     // "create", "get", "delete"
 };
 
 /**
@@ -72,11 +70,10 @@ struct RequestContext {
 class ClientCall
 {
 public:
-    ClientCall(const ClientConfig &config, const CallOptions &options)
-        : m_config(config), m_options(options) {}
+    ClientCall(const ClientConfig &config, const CallOptions &options) : m_config(config), m_options(options) {}
 
-    AttemptOutcome attempt(const std::string &method, const std::string &path, const std::string &body,
-                           bool stream, const ChunkHandler &onChunk);
+    AttemptOutcome attempt(const std::string &method, const std::string &path, const std::string &body, bool stream,
+        const ChunkHandler &onChunk);
 
 private:
     const ClientConfig &m_config;

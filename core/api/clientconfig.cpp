@@ -25,8 +25,8 @@ Result<void> checkTransportSecurity(const QString &baseUrl)
     const QUrl url(baseUrl.trimmed(), QUrl::StrictMode);
     if (!url.isValid() || url.host().isEmpty()) {
         return Error::make(ErrorKind::Tls,
-                           QStringLiteral("The base URL '%1' is not a valid URL; use e.g. https://generativelanguage.googleapis.com.")
-                               .arg(baseUrl));
+            QStringLiteral("The base URL '%1' is not a valid URL; use e.g. https://generativelanguage.googleapis.com.")
+                .arg(baseUrl));
     }
     const QString scheme = url.scheme().toLower();
     if (scheme == QLatin1String("https"))
@@ -35,13 +35,12 @@ Result<void> checkTransportSecurity(const QString &baseUrl)
         if (isLoopbackHost(url.host()))
             return {};
         return Error::make(ErrorKind::Tls,
-                           QStringLiteral("Refusing plain http to '%1': the API key would travel unencrypted. "
-                                          "Use https, or http only for a local server (127.0.0.1, ::1, localhost).")
-                               .arg(url.host()));
+            QStringLiteral("Refusing plain http to '%1': the API key would travel unencrypted. "
+                           "Use https, or http only for a local server (127.0.0.1, ::1, localhost).")
+                .arg(url.host()));
     }
     return Error::make(ErrorKind::Tls,
-                       QStringLiteral("The base URL '%1' must start with https:// (or http:// for a local server).")
-                           .arg(baseUrl));
+        QStringLiteral("The base URL '%1' must start with https:// (or http:// for a local server).").arg(baseUrl));
 }
 
 } // namespace nb2

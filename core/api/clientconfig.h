@@ -24,11 +24,11 @@ struct ClientConfig {
     ApiKey apiKey;
     int connectTimeoutMs = 10'000;
     int readTimeoutMs = 120'000;
-    int maxRetries = 4;                 // => at most 5 attempts
-    int backoffBaseMs = 500;            // 500, 1000, 2000, 4000 ms (with jitter)
+    int maxRetries = 4;      // => at most 5 attempts
+    int backoffBaseMs = 500; // 500, 1000, 2000, 4000 ms (with jitter)
     int backoffCapMs = 8'000;
-    int maxRateLimitWaitMs = 30'000;    // a longer server-requested wait is returned, not slept
-    QString caBundlePath;               // empty: the system CA store
+    int maxRateLimitWaitMs = 30'000;          // a longer server-requested wait is returned, not slept
+    QString caBundlePath;                     // empty: the system CA store
     ThinkingLevels *thinkingLevels = nullptr; // learned allowed levels (not owned; may be null)
 };
 

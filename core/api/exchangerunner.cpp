@@ -24,38 +24,53 @@ Error transportError(const AttemptOutcome &o, const ClientConfig &config)
     switch (o.error) {
     case httplib::Error::SSLServerVerification: {
         const char *why = X509_verify_cert_error_string(o.tlsVerifyResult);
-        const QString reason = o.tlsVerifyResult != 0 && why ? QString::fromUtf8(why) : QStringLiteral("host name mismatch");
+        const QString reason
+            = o.tlsVerifyResult != 0 && why ? QString::fromUtf8(why) : QStringLiteral("host name mismatch");
         return Error::make(ErrorKind::Tls,
-                         QStringLiteral("The TLS certificate of %1 could not be verified (%2). Check the base URL; "
-                                        "for a private CA set the CA bundle path.").arg(base, reason));
+            QStringLiteral("The TLS certificate of %1 could not be verified (%2). Check the base URL; "
+                           "for a private CA set the CA bundle path.")
+                .arg(base, reason));
     }
     case httplib::Error::SSLConnection:
-        return Error::make(ErrorKind::Tls, QStringLiteral("The TLS handshake with %1 failed. Check that the base URL "
-                                                        "really serves https.").arg(base));
+        return Error::make(ErrorKind::Tls,
+            QStringLiteral("The TLS handshake with %1 failed. Check that the base URL "
+                           "really serves https.")
+                .arg(base));
     case httplib::Error::SSLLoadingCerts:
-        return Error::make(ErrorKind::Tls, QStringLiteral("The CA certificates could not be loaded from '%1'. Install "
-                                                        "ca-certificates or fix the CA bundle path.")
-                                             .arg(config.caBundlePath.isEmpty() ? QString::fromLatin1(kSystemCaBundle)
-                                                                                : config.caBundlePath));
+        return Error::make(ErrorKind::Tls,
+            QStringLiteral("The CA certificates could not be loaded from '%1'. Install "
+                           "ca-certificates or fix the CA bundle path.")
+                .arg(config.caBundlePath.isEmpty() ? QString::fromLatin1(kSystemCaBundle) : config.caBundlePath));
     default:
         break;
     }
     if (o.timedOut) {
         if (o.status == 0 && o.error == httplib::Error::ConnectionTimeout)
-            return Error::make(ErrorKind::Timeout, QStringLiteral("Connecting to %1 timed out after %2 s. Check the "
-                                                                "network and the base URL.")
-                                                     .arg(base).arg(config.connectTimeoutMs / 1000.0));
-        return Error::make(ErrorKind::Timeout, QStringLiteral("%1 did not answer within %2 s. Try again, or raise the "
-                                                            "read timeout.").arg(base).arg(config.readTimeoutMs / 1000.0));
+            return Error::make(ErrorKind::Timeout,
+                QStringLiteral("Connecting to %1 timed out after %2 s. Check the "
+                               "network and the base URL.")
+                    .arg(base)
+                    .arg(config.connectTimeoutMs / 1000.0));
+        return Error::make(ErrorKind::Timeout,
+            QStringLiteral("%1 did not answer within %2 s. Try again, or raise the "
+                           "read timeout.")
+                .arg(base)
+                .arg(config.readTimeoutMs / 1000.0));
     }
     if (o.error == httplib::Error::Connection)
-        return Error::make(ErrorKind::Network, QStringLiteral("Could not connect to %1. Check the network connection "
-                                                            "and the base URL.").arg(base));
+        return Error::make(ErrorKind::Network,
+            QStringLiteral("Could not connect to %1. Check the network connection "
+                           "and the base URL.")
+                .arg(base));
     if (o.status != 0)
-        return Error::make(ErrorKind::Network, QStringLiteral("The connection to %1 broke while the answer was "
-                                                            "arriving. Try again.").arg(base));
-    return Error::make(ErrorKind::Network, QStringLiteral("The connection to %1 failed (%2). Check the network and "
-                                                        "try again.").arg(base, QString::fromStdString(httplib::to_string(o.error))));
+        return Error::make(ErrorKind::Network,
+            QStringLiteral("The connection to %1 broke while the answer was "
+                           "arriving. Try again.")
+                .arg(base));
+    return Error::make(ErrorKind::Network,
+        QStringLiteral("The connection to %1 failed (%2). Check the network and "
+                       "try again.")
+            .arg(base, QString::fromStdString(httplib::to_string(o.error))));
 }
 
 // Whether a 400 is about the thinking level: the message says so, or the allowed values it
@@ -64,8 +79,8 @@ bool isAboutThinking(const Error &e)
 {
     if (e.api.serverMessage.contains(QLatin1String("thinking"), Qt::CaseInsensitive))
         return true;
-    static const QStringList known = {QStringLiteral("minimal"), QStringLiteral("low"),
-                                      QStringLiteral("medium"), QStringLiteral("high")};
+    static const QStringList known
+        = {QStringLiteral("minimal"), QStringLiteral("low"), QStringLiteral("medium"), QStringLiteral("high")};
     if (e.api.allowedValues.isEmpty())
         return false;
     for (const QString &v : e.api.allowedValues) {
@@ -83,14 +98,15 @@ void refineError(Error &e, const RequestContext &ctx, const ClientConfig &config
     // Server text and ids go in through one multi-argument arg() (or the last one): in a chain
     // of arg() calls a "%1" inside the server's text would be taken for the next placeholder.
     const QString verbatim = e.api.serverMessage.isEmpty() ? QStringLiteral("(no message)")
-                                                       : ResponseParser::withoutFinalDot(e.api.serverMessage);
+                                                           : ResponseParser::withoutFinalDot(e.api.serverMessage);
     if (e.kind == ErrorKind::InvalidRequest && turn && !turn->thinkingLevel.isEmpty() && isAboutThinking(e)) {
         const QString level = turn->thinkingLevel.trimmed().toLower();
         if (!e.api.allowedValues.isEmpty()) {
             if (config.thinkingLevels)
                 config.thinkingLevels->learn(config.model, e.api.allowedValues);
-            e.message = QStringLiteral("The server rejected thinking level '%1': %2. Allowed levels for this model: %3.")
-                            .arg(level, verbatim, e.api.allowedValues.join(QStringLiteral(", ")));
+            e.message
+                = QStringLiteral("The server rejected thinking level '%1': %2. Allowed levels for this model: %3.")
+                      .arg(level, verbatim, e.api.allowedValues.join(QStringLiteral(", ")));
         } else {
             e.message = QStringLiteral("The server rejected thinking level '%1': %2. Choose another thinking level.")
                             .arg(level, verbatim);
@@ -101,33 +117,37 @@ void refineError(Error &e, const RequestContext &ctx, const ClientConfig &config
     } else if (e.kind == ErrorKind::NotFound) {
         // Say it once: the server's words when they already explain it, ours only for what they leave out.
         const bool saysWhy = verbatim.contains(QLatin1String("expired"), Qt::CaseInsensitive)
-                             || verbatim.contains(QLatin1String("deleted"), Qt::CaseInsensitive);
-        if (turn && turn->kind == TurnKind::Edit && !e.api.serverMessage.contains(QLatin1String("model"), Qt::CaseInsensitive)) {
+            || verbatim.contains(QLatin1String("deleted"), Qt::CaseInsensitive);
+        if (turn && turn->kind == TurnKind::Edit
+            && !e.api.serverMessage.contains(QLatin1String("model"), Qt::CaseInsensitive)) {
             e.message = QStringLiteral("The previous interaction '%1' is no longer on the server (HTTP %2: %3).%4 "
                                        "Re-send the last image inline (edit-local) to continue.")
                             .arg(turn->previousInteractionId, QString::number(e.api.httpStatus), verbatim,
-                                 saysWhy ? QString()
-                                         : QStringLiteral(" Stored interactions expire (55 days, 1 day on free keys) or "
-                                                          "may have been deleted."));
+                                saysWhy ? QString()
+                                        : QStringLiteral(" Stored interactions expire (55 days, 1 day on free keys) or "
+                                                         "may have been deleted."));
         } else if (turn) {
             e.message = QStringLiteral("Model '%1' or the endpoint was not found (HTTP %2: %3). Check the model name "
-                                       "and the base URL.").arg(config.model, QString::number(e.api.httpStatus), verbatim);
+                                       "and the base URL.")
+                            .arg(config.model, QString::number(e.api.httpStatus), verbatim);
         } else if (verbatim.contains(ctx.interactionId) && saysWhy) {
             e.message = QStringLiteral("%1 (HTTP %2).").arg(verbatim, QString::number(e.api.httpStatus));
         } else {
             e.message = QStringLiteral("Interaction '%1' was not found (HTTP %2: %3).%4")
                             .arg(ctx.interactionId, QString::number(e.api.httpStatus), verbatim,
-                                 saysWhy ? QString() : QStringLiteral(" It may have expired or been deleted."));
+                                saysWhy ? QString() : QStringLiteral(" It may have expired or been deleted."));
         }
     } else if (e.kind == ErrorKind::Auth && config.apiKey.isEmpty()) {
         e.message = QStringLiteral("The server requires an API key and none was sent (HTTP %1: %2). Set "
                                    "GEMINI_API_KEY (or GOOGLE_API_KEY), or put the key on the first line of "
-                                   "~/gemini.key.").arg(e.api.httpStatus).arg(verbatim);
+                                   "~/gemini.key.")
+                        .arg(e.api.httpStatus)
+                        .arg(verbatim);
     } else if (e.kind == ErrorKind::Auth) {
         e.message = QStringLiteral("The server rejected the API key (HTTP %1: %2). The key came from %3; check it "
                                    "(GEMINI_API_KEY, GOOGLE_API_KEY or ~/gemini.key).")
-                        .arg(e.api.httpStatus).arg(verbatim,
-                             config.apiKey.source());
+                        .arg(e.api.httpStatus)
+                        .arg(verbatim, config.apiKey.source());
     } else if (e.kind == ErrorKind::TooLarge && turn && e.api.httpStatus == 413) {
         e.message += turn->images.isEmpty()
             ? QStringLiteral(" The request carries no image, only the prompt: shorten the prompt.")
@@ -153,9 +173,9 @@ Error ExchangeRunner::deadlineError(int attempts, const std::optional<Error> &la
 {
     // last: the failure of an earlier attempt (what kept it from finishing in time), if any.
     Error e = Error::make(ErrorKind::Timeout,
-                          QStringLiteral("Gave up after %1 attempt(s): no complete answer within the time limit. Try "
-                                         "again later, or allow more time (nb2lite --timeout).")
-                              .arg(attempts));
+        QStringLiteral("Gave up after %1 attempt(s): no complete answer within the time limit. Try "
+                       "again later, or allow more time (nb2lite --timeout).")
+            .arg(attempts));
     if (last && !last->message.isEmpty())
         e.message += QStringLiteral(" Before that: %1").arg(last->message);
     if (last)
@@ -164,9 +184,8 @@ Error ExchangeRunner::deadlineError(int attempts, const std::optional<Error> &la
     return e;
 }
 
-Result<Exchange> ExchangeRunner::run(const std::string &method, const std::string &path,
-                                     const std::string &body, bool stream, StreamAssembler *assembler,
-                                     int &attempts, bool idempotent, ExchangeTrace *trace)
+Result<Exchange> ExchangeRunner::run(const std::string &method, const std::string &path, const std::string &body,
+    bool stream, StreamAssembler *assembler, int &attempts, bool idempotent, ExchangeTrace *trace)
 {
     attempts = 0;
     std::optional<Error> last;
@@ -218,15 +237,17 @@ Result<Exchange> ExchangeRunner::run(const std::string &method, const std::strin
         Error error;
         bool retryable = false;
         int serverDelay = -1;
-        const bool transportFailed = !o.stoppedByHandler
-            && (o.error != httplib::Error::Success || o.timedOut || o.status == 0);
+        const bool transportFailed
+            = !o.stoppedByHandler && (o.error != httplib::Error::Success || o.timedOut || o.status == 0);
         if (transportFailed && !(streaming && assembler && assembler->isDone())) {
             // Our own time limit, not the server's failure: say that, not "did not answer in 120 s".
             error = o.deadlineHit ? deadlineError(attempts, last) : transportError(o, m_config);
             // Once any of the answer arrived the interaction exists: re-sending a create would
             // make (and bill) a second one. Only a get of its id may follow.
-            const bool began = o.status != 0 || !o.body.isEmpty() || streaming || (assembler && assembler->sawAnyEvent());
-            retryable = (error.kind == ErrorKind::Network || error.kind == ErrorKind::Timeout) && (idempotent || !began);
+            const bool began
+                = o.status != 0 || !o.body.isEmpty() || streaming || (assembler && assembler->sawAnyEvent());
+            retryable
+                = (error.kind == ErrorKind::Network || error.kind == ErrorKind::Timeout) && (idempotent || !began);
             if (!idempotent && began) {
                 if (trace) {
                     trace->answerBegan = true;
@@ -234,8 +255,8 @@ Result<Exchange> ExchangeRunner::run(const std::string &method, const std::strin
                 }
                 error.api.httpStatus = o.status;
                 error.api.interactionId = assembler && !assembler->interactionId().isEmpty()
-                                              ? assembler->interactionId()
-                                              : ResponseParser::salvageInteractionId(o.body);
+                    ? assembler->interactionId()
+                    : ResponseParser::salvageInteractionId(o.body);
                 error.message += error.api.interactionId.isEmpty()
                     ? QStringLiteral(" The answer had begun, so nothing was sent again (a second request would be "
                                      "billed twice); the server may have made the picture without naming it.")
@@ -268,9 +289,10 @@ Result<Exchange> ExchangeRunner::run(const std::string &method, const std::strin
             // Too long to sleep on a worker: hand the delay to the caller to schedule. Any
             // status that names a wait (429, or a 503 with Retry-After) is "come back later".
             error.kind = ErrorKind::RateLimited;
-            error.message = QStringLiteral("%1 The server asks to wait %2, longer than the %3 this client "
-                                           "waits by itself; try again later.")
-                                .arg(error.message, humanDuration(serverDelay), humanDuration(m_config.maxRateLimitWaitMs));
+            error.message
+                = QStringLiteral("%1 The server asks to wait %2, longer than the %3 this client "
+                                 "waits by itself; try again later.")
+                      .arg(error.message, humanDuration(serverDelay), humanDuration(m_config.maxRateLimitWaitMs));
             return error;
         }
         // The server's hint is a lower bound, never a reason to come back sooner than our own
@@ -302,14 +324,16 @@ std::optional<Error> preflight(const ClientConfig &config)
     if (const Result<void> transport = checkTransportSecurity(config.baseUrl); !transport)
         return transport.error();
     if (config.apiVersion != QLatin1String("v1") && config.apiVersion != QLatin1String("v1beta"))
-        return Error::make(ErrorKind::InvalidInput, QStringLiteral("API version '%1' is not supported; use v1 or v1beta.")
-                                                      .arg(config.apiVersion));
+        return Error::make(ErrorKind::InvalidInput,
+            QStringLiteral("API version '%1' is not supported; use v1 or v1beta.").arg(config.apiVersion));
     if (config.apiKey.isEmpty()) {
         const QString host = QUrl(config.baseUrl).host();
-        if (checkTransportSecurity(QStringLiteral("http://%1/").arg(host.contains(QLatin1Char(':')) ? QStringLiteral("[%1]").arg(host) : host)))
+        if (checkTransportSecurity(QStringLiteral("http://%1/")
+                                       .arg(host.contains(QLatin1Char(':')) ? QStringLiteral("[%1]").arg(host) : host)))
             return std::nullopt; // a local (fake) server may run without a key
-        return Error::make(ErrorKind::Auth, QStringLiteral("No API key found. Set GEMINI_API_KEY (or GOOGLE_API_KEY), "
-                                                         "or put the key on the first line of ~/gemini.key."));
+        return Error::make(ErrorKind::Auth,
+            QStringLiteral("No API key found. Set GEMINI_API_KEY (or GOOGLE_API_KEY), "
+                           "or put the key on the first line of ~/gemini.key."));
     }
     return std::nullopt;
 }

@@ -44,24 +44,22 @@ struct Exchange {
 
 /** Why an exchange ended early, beyond its Error: what of the answer arrived. */
 struct ExchangeTrace {
-    bool answerBegan = false;   // headers, bytes or stream events arrived before it broke
-    QByteArray partialBody;     // the bytes of a plain (non-stream) answer that was cut
+    bool answerBegan = false; // headers, bytes or stream events arrived before it broke
+    QByteArray partialBody;   // the bytes of a plain (non-stream) answer that was cut
 };
 
 /** One logical call: attempts, classification of failures, backoff and Retry-After, the deadline. */
 class ExchangeRunner
 {
 public:
-    ExchangeRunner(const ClientConfig &config, const CallOptions &options)
-        : m_config(config), m_options(options) {}
+    ExchangeRunner(const ClientConfig &config, const CallOptions &options) : m_config(config), m_options(options) {}
 
     /**
      * Runs the request with retries; streamed 200 bodies go through assembler. A request
      * that is not idempotent (create) is never sent again once its answer began (trace).
      */
-    Result<Exchange> run(const std::string &method, const std::string &path, const std::string &body,
-                         bool stream, StreamAssembler *assembler, int &attempts, bool idempotent,
-                         ExchangeTrace *trace = nullptr);
+    Result<Exchange> run(const std::string &method, const std::string &path, const std::string &body, bool stream,
+        StreamAssembler *assembler, int &attempts, bool idempotent, ExchangeTrace *trace = nullptr);
 
 private:
     bool deadlinePassed() const { return !m_options.deadline.isForever() && m_options.deadline.hasExpired(); }

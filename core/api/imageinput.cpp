@@ -77,8 +77,8 @@ QString sniffImageMimeType(const QByteArray &b)
         return QStringLiteral("image/tiff");
     if (b.size() >= 12 && b.mid(4, 4) == "ftyp") {
         const QByteArray brand = b.mid(8, 4);
-        if (brand == "heic" || brand == "heix" || brand == "hevc" || brand == "hevx"
-            || brand == "heim" || brand == "heis")
+        if (brand == "heic" || brand == "heix" || brand == "hevc" || brand == "hevx" || brand == "heim"
+            || brand == "heis")
             return QStringLiteral("image/heic");
         if (brand == "mif1" || brand == "msf1" || brand == "heif")
             return QStringLiteral("image/heif");
@@ -89,9 +89,16 @@ QString sniffImageMimeType(const QByteArray &b)
 const QStringList &supportedAspectRatios()
 {
     static const QStringList ratios = {
-        QStringLiteral("1:1"), QStringLiteral("3:2"), QStringLiteral("2:3"), QStringLiteral("3:4"),
-        QStringLiteral("4:3"), QStringLiteral("4:5"), QStringLiteral("5:4"), QStringLiteral("9:16"),
-        QStringLiteral("16:9"), QStringLiteral("21:9"),
+        QStringLiteral("1:1"),
+        QStringLiteral("3:2"),
+        QStringLiteral("2:3"),
+        QStringLiteral("3:4"),
+        QStringLiteral("4:3"),
+        QStringLiteral("4:5"),
+        QStringLiteral("5:4"),
+        QStringLiteral("9:16"),
+        QStringLiteral("16:9"),
+        QStringLiteral("21:9"),
     };
     return ratios;
 }
@@ -120,7 +127,7 @@ namespace {
 quint32 bigEndian32(const QByteArray &b, qsizetype at)
 {
     return (quint32(quint8(b[at])) << 24) | (quint32(quint8(b[at + 1])) << 16) | (quint32(quint8(b[at + 2])) << 8)
-         | quint32(quint8(b[at + 3]));
+        | quint32(quint8(b[at + 3]));
 }
 
 QString pngDamage(const QByteArray &b)
@@ -131,7 +138,8 @@ QString pngDamage(const QByteArray &b)
         const QByteArray type = b.mid(at + 4, 4);
         const qint64 end = at + 8 + length + 4; // length, type, data, CRC
         if (length > 0x7fffffff || end > b.size())
-            return QStringLiteral("the PNG ends inside its %1 chunk (the file is cut short)").arg(QString::fromLatin1(type));
+            return QStringLiteral("the PNG ends inside its %1 chunk (the file is cut short)")
+                .arg(QString::fromLatin1(type));
         if (type == "IEND")
             return {};
         at = end;
@@ -182,8 +190,8 @@ QString imageDamage(const QByteArray &bytes)
     if (mime == QLatin1String("image/jpeg"))
         return jpegDamage(bytes);
     if (mime == QLatin1String("image/webp") && bytes.size() >= 12) {
-        const qint64 riff = qint64(quint8(bytes[4])) | (qint64(quint8(bytes[5])) << 8) | (qint64(quint8(bytes[6])) << 16)
-                          | (qint64(quint8(bytes[7])) << 24);
+        const qint64 riff = qint64(quint8(bytes[4])) | (qint64(quint8(bytes[5])) << 8)
+            | (qint64(quint8(bytes[6])) << 16) | (qint64(quint8(bytes[7])) << 24);
         if (8 + riff > bytes.size())
             return QStringLiteral("the WebP is shorter than its header says (the file is cut short)");
     }
@@ -194,20 +202,21 @@ static Result<ImageInput> checkBytes(const QByteArray &bytes, const QString &nam
 {
     if (bytes.isEmpty())
         return Error::make(ErrorKind::InvalidInput,
-                          QStringLiteral("%1 is empty; choose a PNG, JPEG or WebP image.").arg(displayName(name)));
+            QStringLiteral("%1 is empty; choose a PNG, JPEG or WebP image.").arg(displayName(name)));
     const QString mime = sniffImageMimeType(bytes);
     if (mime.isEmpty()) {
         return Error::make(ErrorKind::InvalidInput,
-                          QStringLiteral("%1 is not an image (its first bytes match no PNG, JPEG, WebP, GIF, "
-                                         "BMP, TIFF or HEIC signature); choose an image file.")
-                              .arg(displayName(name)));
+            QStringLiteral("%1 is not an image (its first bytes match no PNG, JPEG, WebP, GIF, "
+                           "BMP, TIFF or HEIC signature); choose an image file.")
+                .arg(displayName(name)));
     }
     // A cut-short picture decodes without an error (half grey): refuse it here, where every
     // import, edit-local target and style reference comes in, instead of keeping it as if whole.
     if (const QString damage = imageDamage(bytes); !damage.isEmpty())
-        return Error::make(ErrorKind::Corrupt, QStringLiteral("%1 is damaged: %2. It was not imported or sent; use a "
-                                                              "complete copy of the picture.")
-                                                   .arg(displayName(name), damage));
+        return Error::make(ErrorKind::Corrupt,
+            QStringLiteral("%1 is damaged: %2. It was not imported or sent; use a "
+                           "complete copy of the picture.")
+                .arg(displayName(name), damage));
     const qint64 encoded = base64Size(bytes.size());
     if (!allowOversize && encoded > kMaxRequestBytes) {
         Error e = Error::make(ErrorKind::TooLarge,
@@ -233,19 +242,20 @@ Result<ImageInput> loadImageInput(const QString &path, bool allowOversize)
         return Error::make(ErrorKind::Io, QStringLiteral("'%1' is a folder, not an image file.").arg(path));
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        return Error::make(ErrorKind::Io, QStringLiteral("Cannot read image file '%1': %2. Check its permissions.")
-                                             .arg(path, file.errorString()));
+        return Error::make(ErrorKind::Io,
+            QStringLiteral("Cannot read image file '%1': %2. Check its permissions.").arg(path, file.errorString()));
     }
     // Refuse absurd files before reading them into memory (a re-encode can still shrink them).
     constexpr qint64 kHardLimit = 512LL * 1000 * 1000;
     if (file.size() > kHardLimit) {
-        return Error::make(ErrorKind::TooLarge, QStringLiteral("'%1' is %2; images over %3 are not accepted.")
-                                                   .arg(path, megabytes(file.size()), megabytes(kHardLimit)));
+        return Error::make(ErrorKind::TooLarge,
+            QStringLiteral("'%1' is %2; images over %3 are not accepted.")
+                .arg(path, megabytes(file.size()), megabytes(kHardLimit)));
     }
     const QByteArray bytes = file.readAll();
     if (file.error() != QFileDevice::NoError) {
-        return Error::make(ErrorKind::Io, QStringLiteral("Cannot read image file '%1': %2.")
-                                             .arg(path, file.errorString()));
+        return Error::make(
+            ErrorKind::Io, QStringLiteral("Cannot read image file '%1': %2.").arg(path, file.errorString()));
     }
     return checkBytes(bytes, path, allowOversize);
 }
@@ -260,8 +270,8 @@ Result<ImageInput> reencodeToFit(const ImageInput &input, qint64 maxBytes)
     QImage image;
     if (!image.loadFromData(input.bytes)) {
         return Error::make(ErrorKind::InvalidInput,
-                          QStringLiteral("%1 cannot be decoded for re-encoding (unsupported or damaged image).")
-                              .arg(displayName(input.fileName)));
+            QStringLiteral("%1 cannot be decoded for re-encoding (unsupported or damaged image).")
+                .arg(displayName(input.fileName)));
     }
     if (image.hasAlphaChannel()) {
         // JPEG has no alpha: flatten onto white rather than let transparent pixels turn black.
@@ -304,8 +314,8 @@ Result<ImageInput> reencodeToFit(const ImageInput &input, qint64 maxBytes)
             break;
         current = current.scaled(current.size() * 0.8, Qt::KeepAspectRatio, Qt::SmoothTransformation);
     }
-    return Error::make(ErrorKind::TooLarge, QStringLiteral("%1 cannot be re-encoded under %2.")
-                                               .arg(displayName(input.fileName), megabytes(maxBytes)));
+    return Error::make(ErrorKind::TooLarge,
+        QStringLiteral("%1 cannot be re-encoded under %2.").arg(displayName(input.fileName), megabytes(maxBytes)));
 }
 
 } // namespace nb2

@@ -12,9 +12,9 @@ namespace nb2 {
 /** An image the user supplies (edit-local target or style reference): bytes plus sniffed type. */
 struct ImageInput {
     QByteArray bytes;
-    QString mimeType;   // sniffed from the magic bytes, never from the file name
-    QString fileName;   // for messages only; may be empty
-    QSize size;         // pixel size read from the header (no full decode)
+    QString mimeType; // sniffed from the magic bytes, never from the file name
+    QString fileName; // for messages only; may be empty
+    QSize size;       // pixel size read from the header (no full decode)
 };
 
 /** The whole create request may not exceed this (spec §2.1, inline data limit). */

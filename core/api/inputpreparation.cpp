@@ -46,9 +46,8 @@ QByteArray encodePng(const QImage &image)
 
 bool isApiInputType(const QString &mimeType)
 {
-    static const QStringList types{QStringLiteral("image/png"), QStringLiteral("image/jpeg"),
-                                   QStringLiteral("image/webp"), QStringLiteral("image/heic"),
-                                   QStringLiteral("image/heif")};
+    static const QStringList types {QStringLiteral("image/png"), QStringLiteral("image/jpeg"),
+        QStringLiteral("image/webp"), QStringLiteral("image/heic"), QStringLiteral("image/heif")};
     return types.contains(mimeType.toLower());
 }
 
@@ -74,8 +73,7 @@ Result<QImage> decodeImageBounded(const QByteArray &bytes, const QString &name, 
     if (size.isValid() && qint64(size.width()) * size.height() > maxPixels) {
         const qint64 pixels = qint64(size.width()) * size.height();
         const QSize target = modelInputSize(size);
-        Error e = Error::make(
-            ErrorKind::TooLarge,
+        Error e = Error::make(ErrorKind::TooLarge,
             QStringLiteral("%1 is too large to open: %2×%3 pixels (%4 megapixels); the limit is %5 megapixels. "
                            "Downscale it to the model's input size (%6×%7) to use it.")
                 .arg(displayName(name))
@@ -90,10 +88,10 @@ Result<QImage> decodeImageBounded(const QByteArray &bytes, const QString &name, 
     if (image.isNull()) {
         if (reader.error() == QImageReader::UnsupportedFormatError)
             return Error::make(ErrorKind::InvalidInput,
-                               QStringLiteral("%1 is of a type this system cannot decode; convert it to PNG or JPEG first.")
-                                   .arg(displayName(name)));
-        return Error::make(ErrorKind::InvalidInput, QStringLiteral("%1 is damaged or incomplete: %2.")
-                                                        .arg(displayName(name), reader.errorString()));
+                QStringLiteral("%1 is of a type this system cannot decode; convert it to PNG or JPEG first.")
+                    .arg(displayName(name)));
+        return Error::make(ErrorKind::InvalidInput,
+            QStringLiteral("%1 is damaged or incomplete: %2.").arg(displayName(name), reader.errorString()));
     }
     return image;
 }
@@ -105,11 +103,13 @@ Result<ImageInput> downscaleToModelInput(const ImageInput &input)
         return decoded.error();
     const QImage &full = decoded.value();
     const QSize target = modelInputSize(full.size());
-    const QImage scaled = target == full.size() ? full : full.scaled(target, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+    const QImage scaled
+        = target == full.size() ? full : full.scaled(target, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
     ImageInput out;
     out.bytes = encodePng(scaled);
     if (out.bytes.isEmpty())
-        return Error::make(ErrorKind::Io, QStringLiteral("%1 could not be encoded as PNG.").arg(displayName(input.fileName)));
+        return Error::make(
+            ErrorKind::Io, QStringLiteral("%1 could not be encoded as PNG.").arg(displayName(input.fileName)));
     out.mimeType = QStringLiteral("image/png");
     out.fileName = input.fileName;
     out.size = scaled.size();
@@ -133,7 +133,8 @@ Result<ImageInput> convertToApiType(const ImageInput &input, QString *note)
     ImageInput out;
     out.bytes = encodePng(first.value());
     if (out.bytes.isEmpty())
-        return Error::make(ErrorKind::Io, QStringLiteral("%1 could not be converted to PNG.").arg(displayName(input.fileName)));
+        return Error::make(
+            ErrorKind::Io, QStringLiteral("%1 could not be converted to PNG.").arg(displayName(input.fileName)));
     out.mimeType = QStringLiteral("image/png");
     out.fileName = input.fileName;
     out.size = first.value().size();

@@ -10,7 +10,7 @@ namespace nb2 {
 /** Encoded image bytes exactly as received or read (never re-encoded), with their MIME type. */
 struct ImageData {
     QByteArray bytes;
-    QString mimeType;    // from the response, verified against the magic bytes
+    QString mimeType; // from the response, verified against the magic bytes
     bool isNull() const { return bytes.isEmpty(); }
 };
 
@@ -26,22 +26,22 @@ struct Usage {
 
 /** One interaction as the client understood it (spec §3): the current turn's image and text. */
 struct Interaction {
-    QString id;                     // may be empty (store:false responses can lack it)
-    QString status;                 // "completed", "in_progress", ... (unknown strings kept)
+    QString id;     // may be empty (store:false responses can lack it)
+    QString status; // "completed", "in_progress", ... (unknown strings kept)
     QString model;
     QString previousInteractionId;
-    QDateTime created;              // invalid when absent
+    QDateTime created; // invalid when absent
     QDateTime updated;
-    ImageData image;                // last image of the current turn's model_output steps
-    QString text;                   // the model's caption: text parts of the same turn
-    QList<ImageData> drafts;        // images from thought steps (never the result)
+    ImageData image;         // last image of the current turn's model_output steps
+    QString text;            // the model's caption: text parts of the same turn
+    QList<ImageData> drafts; // images from thought steps (never the result)
     Usage usage;
-    int attempts = 0;               // HTTP requests made for this call
+    int attempts = 0; // HTTP requests made for this call
 };
 
 /** Result of a call with no payload (delete). */
 struct Done {
-    int attempts = 0;               // HTTP requests made for this call
+    int attempts = 0; // HTTP requests made for this call
 };
 
 /** What a streaming create reports while it runs. */

@@ -21,15 +21,15 @@ namespace nb2 {
 using ordered_json = nlohmann::ordered_json;
 using namespace apidetail;
 
-InteractionsClient::InteractionsClient(ClientConfig config)
-    : m_config(std::move(config))
+InteractionsClient::InteractionsClient(ClientConfig config) : m_config(std::move(config))
 {
     // OpenSSL writes to a socket the peer already closed (e.g. a server that rejects a large
     // upload early) raise SIGPIPE, whose default action kills the process. Plain sockets use
     // MSG_NOSIGNAL; for TLS the only remedy is to ignore the signal, unless the app chose a handler.
     static std::once_flag once;
     std::call_once(once, [] {
-        struct sigaction current {};
+        struct sigaction current {
+        };
         if (::sigaction(SIGPIPE, nullptr, &current) == 0 && current.sa_handler == SIG_DFL)
             ::signal(SIGPIPE, SIG_IGN);
     });
@@ -62,7 +62,7 @@ ordered_json buildBody(const ClientConfig &config, const TurnRequest &request, b
             part["mime_type"] = mime.toStdString();
             parts.push_back(part);
         }
-        parts.push_back(ordered_json{{"type", "text"}, {"text", request.prompt.toStdString()}});
+        parts.push_back(ordered_json {{"type", "text"}, {"text", request.prompt.toStdString()}});
         b["input"] = parts;
     }
     ordered_json format;
@@ -71,7 +71,8 @@ ordered_json buildBody(const ClientConfig &config, const TurnRequest &request, b
         format["aspect_ratio"] = request.aspectRatio.toStdString();
     b["response_format"] = format;
     if (!request.thinkingLevel.trimmed().isEmpty())
-        b["generation_config"] = ordered_json{{"thinking_level", request.thinkingLevel.trimmed().toLower().toStdString()}};
+        b["generation_config"]
+            = ordered_json {{"thinking_level", request.thinkingLevel.trimmed().toLower().toStdString()}};
     b["store"] = true;
     if (stream)
         b["stream"] = true;
@@ -94,19 +95,18 @@ std::optional<Error> InteractionsClient::validate(const TurnRequest &request) co
 {
     if (request.prompt.trimmed().isEmpty()) {
         return Error::make(ErrorKind::InvalidInput,
-                         QStringLiteral("The prompt is empty; describe the image (or the change) you want."));
+            QStringLiteral("The prompt is empty; describe the image (or the change) you want."));
     }
     if (request.kind == TurnKind::Edit && request.previousInteractionId.trimmed().isEmpty()) {
         return Error::make(ErrorKind::InvalidInput,
-                         QStringLiteral("An edit needs the id of the interaction to continue from; "
-                                        "generate an image first or use edit-local with a file."));
+            QStringLiteral("An edit needs the id of the interaction to continue from; "
+                           "generate an image first or use edit-local with a file."));
     }
     const bool ratioOptional = request.kind == TurnKind::EditLocal || request.kind == TurnKind::StyleEdit;
     if (request.aspectRatio.isEmpty() ? !ratioOptional : !supportedAspectRatios().contains(request.aspectRatio)) {
         return Error::make(ErrorKind::InvalidInput,
-                         QStringLiteral("Aspect ratio '%1' is not supported by %2; choose one of: %3.")
-                             .arg(request.aspectRatio, m_config.model,
-                                  supportedAspectRatios().join(QStringLiteral(", "))));
+            QStringLiteral("Aspect ratio '%1' is not supported by %2; choose one of: %3.")
+                .arg(request.aspectRatio, m_config.model, supportedAspectRatios().join(QStringLiteral(", "))));
     }
     const QString level = request.thinkingLevel.trimmed().toLower();
     if (!level.isEmpty()) {
@@ -115,28 +115,31 @@ std::optional<Error> InteractionsClient::validate(const TurnRequest &request) co
         if (!allowed.contains(level)) {
             const bool learned = m_config.thinkingLevels && m_config.thinkingLevels->isLearned(m_config.model);
             return Error::make(ErrorKind::InvalidInput,
-                             QStringLiteral("Thinking level '%1' is not accepted by %2 (%3); choose one of: %4.")
-                                 .arg(request.thinkingLevel, m_config.model,
-                                      learned ? QStringLiteral("as the server told us")
-                                              : QStringLiteral("default set until the server says otherwise"),
-                                      allowed.join(QStringLiteral(", "))));
+                QStringLiteral("Thinking level '%1' is not accepted by %2 (%3); choose one of: %4.")
+                    .arg(request.thinkingLevel, m_config.model,
+                        learned ? QStringLiteral("as the server told us")
+                                : QStringLiteral("default set until the server says otherwise"),
+                        allowed.join(QStringLiteral(", "))));
         }
     }
     const int expectedImages = request.kind == TurnKind::EditLocal ? 1 : request.kind == TurnKind::StyleEdit ? 2 : 0;
     if (request.images.size() != expectedImages) {
         return Error::make(ErrorKind::InvalidInput,
-                         QStringLiteral("%1 needs %2 image(s), got %3.")
-                             .arg(turnKindName(request.kind)).arg(expectedImages).arg(request.images.size()));
+            QStringLiteral("%1 needs %2 image(s), got %3.")
+                .arg(turnKindName(request.kind))
+                .arg(expectedImages)
+                .arg(request.images.size()));
     }
     qint64 imageBytes = 0;
     for (const ImageInput &image : request.images) {
-        const QString name = image.fileName.isEmpty() ? QStringLiteral("The image") : QStringLiteral("'%1'").arg(image.fileName);
+        const QString name
+            = image.fileName.isEmpty() ? QStringLiteral("The image") : QStringLiteral("'%1'").arg(image.fileName);
         if (image.bytes.isEmpty())
             return Error::make(ErrorKind::InvalidInput, QStringLiteral("%1 is empty; choose an image file.").arg(name));
         if (sniffImageMimeType(image.bytes).isEmpty()) {
             return Error::make(ErrorKind::InvalidInput,
-                             QStringLiteral("%1 is not an image (unknown file signature); choose a PNG, JPEG or WebP file.")
-                                 .arg(name));
+                QStringLiteral("%1 is not an image (unknown file signature); choose a PNG, JPEG or WebP file.")
+                    .arg(name));
         }
         imageBytes += 4 * ((image.bytes.size() + 2) / 3);
     }
@@ -148,14 +151,14 @@ std::optional<Error> InteractionsClient::validate(const TurnRequest &request) co
                 ? QStringLiteral("The request would be %1; the limit is %2. It carries no image, only the prompt: "
                                  "shorten the prompt.")
                       .arg(megabytes(total), megabytes(kMaxRequestBytes))
-                : QStringLiteral("The request would be %1 (images are base64-encoded, 4/3 of their size); the limit is %2. "
-                                 "Use smaller images, or choose the explicit re-encode option to compress them as JPEG.")
+                : QStringLiteral(
+                    "The request would be %1 (images are base64-encoded, 4/3 of their size); the limit is %2. "
+                    "Use smaller images, or choose the explicit re-encode option to compress them as JPEG.")
                       .arg(megabytes(total), megabytes(kMaxRequestBytes)));
         return e;
     }
     return std::nullopt;
 }
-
 
 Result<Interaction> InteractionsClient::create(const TurnRequest &request, const CallOptions &options)
 {
@@ -172,8 +175,8 @@ Result<Interaction> InteractionsClient::create(const TurnRequest &request, const
     ExchangeRunner runner(m_config, options);
     int attempts = 0;
     ExchangeTrace trace;
-    Result<Exchange> ex = runner.run("POST", collectionPath(m_config), body, options.stream, &assembler, attempts,
-                                     false, &trace);
+    Result<Exchange> ex
+        = runner.run("POST", collectionPath(m_config), body, options.stream, &assembler, attempts, false, &trace);
 
     // The interaction was made but its answer did not arrive whole: fetch it by id (free)
     // rather than ever sending the create again (billed). Polls while the server finishes.
@@ -198,8 +201,9 @@ Result<Interaction> InteractionsClient::create(const TurnRequest &request, const
             const QString status = got.value().status;
             if (status == QLatin1String("in_progress") || status == QLatin1String("queued")) {
                 const bool timeLeft = options.deadline.isForever() || options.deadline.remainingTime() > 500;
-                const bool slept = timeLeft && (options.cancel ? options.cancel->sleepFor(500)
-                                                               : (std::this_thread::sleep_for(std::chrono::milliseconds(500)), true));
+                const bool slept = timeLeft
+                    && (options.cancel ? options.cancel->sleepFor(500)
+                                       : (std::this_thread::sleep_for(std::chrono::milliseconds(500)), true));
                 if (!slept)
                     break;
                 continue;
@@ -251,7 +255,8 @@ Result<Interaction> InteractionsClient::create(const TurnRequest &request, const
     if (!assembler.isCompleted()) {
         Error e = Error::make(ErrorKind::MalformedResponse,
             QStringLiteral("The stream ended early, before the interaction was reported complete%1.")
-                .arg(assembler.interactionId().isEmpty() ? QString() : QStringLiteral(" (id %1)").arg(assembler.interactionId())));
+                .arg(assembler.interactionId().isEmpty() ? QString()
+                                                         : QStringLiteral(" (id %1)").arg(assembler.interactionId())));
         e.api.interactionId = assembler.interactionId();
         if (!e.api.interactionId.isEmpty() && timeLeft)
             return fetchStarted(e);
@@ -267,15 +272,16 @@ Result<Interaction> InteractionsClient::get(const QString &interactionId, const 
     ctx.interactionId = interactionId;
     ctx.operation = QStringLiteral("get");
     if (interactionId.trimmed().isEmpty())
-        return Error::make(ErrorKind::InvalidInput, QStringLiteral("No interaction id given; pass the id a generate or edit printed."));
+        return Error::make(ErrorKind::InvalidInput,
+            QStringLiteral("No interaction id given; pass the id a generate or edit printed."));
     if (auto e = preflight(m_config))
         return finish<Interaction>(*e, 0, ctx, m_config);
     CallOptions unary = options;
     unary.stream = false;
     ExchangeRunner runner(m_config, unary);
     int attempts = 0;
-    Result<Exchange> ex = runner.run("GET", itemPath(m_config, interactionId) + "?stream=false", std::string(),
-                                     false, nullptr, attempts, true);
+    Result<Exchange> ex = runner.run(
+        "GET", itemPath(m_config, interactionId) + "?stream=false", std::string(), false, nullptr, attempts, true);
     if (!ex.ok())
         return finish<Interaction>(ex.error(), attempts, ctx, m_config);
     return finish(ResponseParser::parseInteraction(ex.value().body, true), attempts, ctx, m_config);
@@ -294,14 +300,16 @@ Result<Done> InteractionsClient::remove(const QString &interactionId, const Call
     unary.stream = false;
     ExchangeRunner runner(m_config, unary);
     int attempts = 0;
-    Result<Exchange> ex = runner.run("DELETE", itemPath(m_config, interactionId), std::string(), false, nullptr, attempts, true);
+    Result<Exchange> ex
+        = runner.run("DELETE", itemPath(m_config, interactionId), std::string(), false, nullptr, attempts, true);
     if (!ex.ok())
         return finish<Done>(ex.error(), attempts, ctx, m_config);
     if (ex.value().status != 200) {
         return finish<Done>(Error::make(ErrorKind::Server,
-                                      QStringLiteral("Delete answered HTTP %1 instead of 200; the interaction may "
-                                                     "not be deleted. Try again.").arg(ex.value().status)),
-                            attempts, ctx, m_config);
+                                QStringLiteral("Delete answered HTTP %1 instead of 200; the interaction may "
+                                               "not be deleted. Try again.")
+                                    .arg(ex.value().status)),
+            attempts, ctx, m_config);
     }
     Done done;
     return finish<Done>(done, attempts, ctx, m_config);

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "core/common/error.h"
 #include "core/api/cancellation.h"
 #include "core/api/clientconfig.h"
 #include "core/api/interaction.h"
 #include "core/api/turnrequest.h"
+#include "core/common/error.h"
 
 #include <QDeadlineTimer>
 
@@ -17,22 +17,22 @@ using StreamHandler = std::function<void(const StreamEvent &)>;
 
 /** An attempt failed and the call will try again after delayMs (for progress lines). */
 struct RetryNotice {
-    int attempt = 0;        // the attempt that failed, 1-based
+    int attempt = 0; // the attempt that failed, 1-based
     int maxAttempts = 0;
-    int delayMs = 0;        // the wait before the next attempt
-    Error error;            // why it failed
+    int delayMs = 0; // the wait before the next attempt
+    Error error;     // why it failed
 };
 
 /** Per-call options. */
 struct CallOptions {
-    bool stream = false;          // use SSE (spec §5); events go to onEvent
-    StreamHandler onEvent;        // called on the worker thread, in order
-    CancelTokenPtr cancel;        // optional
+    bool stream = false;   // use SSE (spec §5); events go to onEvent
+    StreamHandler onEvent; // called on the worker thread, in order
+    CancelTokenPtr cancel; // optional
     /**
      * The whole call's time limit, every attempt, wait and follow-up get included: the call
      * ends with a Timeout error when it passes (nb2lite --timeout). Forever by default.
      */
-    QDeadlineTimer deadline{QDeadlineTimer::Forever};
+    QDeadlineTimer deadline {QDeadlineTimer::Forever};
     /** Called (on the calling thread) before each wait between attempts, so a front end can say so. */
     std::function<void(const RetryNotice &)> onRetry;
 };

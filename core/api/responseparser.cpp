@@ -78,8 +78,7 @@ bool decodeImage(const json &part, ImageData &out, QString &why)
     }
     const QString sniffed = sniffImageMimeType(bytes);
     if (sniffed.isEmpty()) {
-        why = QStringLiteral("the image data is not a recognisable image (declared %1)")
-                  .arg(str(part, "mime_type"));
+        why = QStringLiteral("the image data is not a recognisable image (declared %1)").arg(str(part, "mime_type"));
         return false;
     }
     out.bytes = bytes;
@@ -120,7 +119,7 @@ QByteArray ResponseParser::decodeBase64(const QByteArray &text, bool *ok)
     while (clean.size() % 4 != 0)
         clean.append('=');
     const auto options = (urlSafe ? QByteArray::Base64UrlEncoding : QByteArray::Base64Encoding)
-                         | QByteArray::AbortOnBase64DecodingErrors;
+        | QByteArray::AbortOnBase64DecodingErrors;
     const auto result = QByteArray::fromBase64Encoding(clean, options);
     if (ok)
         *ok = result.decodingStatus == QByteArray::Base64DecodingStatus::Ok;
@@ -138,8 +137,7 @@ int ResponseParser::parseDurationMs(const QString &text)
     return int(std::min(ms, 1e9));
 }
 
-int ResponseParser::parseRetryAfter(const QString &retryAfter, const QString &retryAfterMs,
-                                    const QDateTime &now)
+int ResponseParser::parseRetryAfter(const QString &retryAfter, const QString &retryAfterMs, const QDateTime &now)
 {
     bool ok = false;
     const double ms = retryAfterMs.trimmed().toDouble(&ok);
@@ -188,12 +186,14 @@ QString ResponseParser::salvageInteractionId(const QByteArray &body)
                 continue;
             // The key "id" at the top level: its value must be a complete string.
             qsizetype j = i + 1;
-            while (j < body.size() && (body.at(j) == ' ' || body.at(j) == '\n' || body.at(j) == '\r' || body.at(j) == '\t'))
+            while (j < body.size()
+                && (body.at(j) == ' ' || body.at(j) == '\n' || body.at(j) == '\r' || body.at(j) == '\t'))
                 ++j;
             if (j >= body.size() || body.at(j) != ':')
                 return {};
             ++j;
-            while (j < body.size() && (body.at(j) == ' ' || body.at(j) == '\n' || body.at(j) == '\r' || body.at(j) == '\t'))
+            while (j < body.size()
+                && (body.at(j) == ' ' || body.at(j) == '\n' || body.at(j) == '\r' || body.at(j) == '\t'))
                 ++j;
             if (j >= body.size() || body.at(j) != '"')
                 return {};
@@ -203,7 +203,8 @@ QString ResponseParser::salvageInteractionId(const QByteArray &body)
             const QByteArray id = body.mid(j + 1, close - j - 1);
             // Ids are printable tokens (v1_ + base64url on the real service); anything else is not one.
             for (char ch : id) {
-                if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.' || ch == '/' || ch == '='))
+                if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.' || ch == '/'
+                        || ch == '='))
                     return {};
             }
             return QString::fromLatin1(id);
@@ -255,9 +256,10 @@ Result<Interaction> ResponseParser::parseInteraction(const QByteArray &body, boo
     const json doc = json::parse(body.constBegin(), body.constEnd(), nullptr, false);
     if (doc.is_discarded() || !doc.is_object()) {
         return Error::make(ErrorKind::MalformedResponse,
-                         QStringLiteral("The server's answer is not a JSON interaction (%1 bytes: \"%2\"). "
-                                        "Check the base URL; if it is right, try again.")
-                             .arg(body.size()).arg(shorten(QString::fromUtf8(body.left(200)), 80)));
+            QStringLiteral("The server's answer is not a JSON interaction (%1 bytes: \"%2\"). "
+                           "Check the base URL; if it is right, try again.")
+                .arg(body.size())
+                .arg(shorten(QString::fromUtf8(body.left(200)), 80)));
     }
 
     Interaction it;
@@ -362,8 +364,9 @@ Result<Interaction> ResponseParser::parseInteraction(const QByteArray &body, boo
             e.kind = status == QLatin1String("cancelled") ? ErrorKind::Cancelled : ErrorKind::Server;
             e.message = QStringLiteral("The interaction ended with status '%1'%2. Try again; if it keeps "
                                        "failing, change the prompt or settings.")
-                            .arg(status, errorMessage.isEmpty() ? QString()
-                                                                : QStringLiteral(": %1").arg(withoutFinalDot(errorMessage)));
+                            .arg(status,
+                                errorMessage.isEmpty() ? QString()
+                                                       : QStringLiteral(": %1").arg(withoutFinalDot(errorMessage)));
         }
         return e;
     }
@@ -384,7 +387,7 @@ Result<Interaction> ResponseParser::parseInteraction(const QByteArray &body, boo
     QString why;
     if (!decodeImage(*lastImage, it.image, why)) {
         Error e = Error::make(ErrorKind::MalformedResponse,
-                               QStringLiteral("The server's image could not be used: %1. Try again.").arg(why));
+            QStringLiteral("The server's image could not be used: %1. Try again.").arg(why));
         e.api.interactionId = it.id;
         e.api.modelText = it.text;
         return e;
@@ -430,10 +433,10 @@ Error ResponseParser::parseError(int httpStatus, const QByteArray &body)
                         e.api.retryAfterMs = parseDurationMs(delay);
                 }
             }
-            e.api.serverCode = boundedServerText(!reasons.isEmpty()     ? reasons.front()
-                                                 : !stringCode.isEmpty() ? stringCode
-                                                                         : status,
-                                                 kMaxServerCodeChars);
+            e.api.serverCode = boundedServerText(!reasons.isEmpty() ? reasons.front()
+                    : !stringCode.isEmpty()                         ? stringCode
+                                                                    : status,
+                kMaxServerCodeChars);
         } else if (err.is_string()) {
             e.api.serverMessage = boundedServerText(QString::fromStdString(err.get<std::string>()));
         }
@@ -441,8 +444,7 @@ Error ResponseParser::parseError(int httpStatus, const QByteArray &body)
         // Non-JSON (an HTML error page from a proxy): keep the readable text only.
         QString text = QString::fromUtf8(body.left(4096));
         static const QRegularExpression scripts(QStringLiteral("<(script|style)[^>]*>.*?</\\1>"),
-                                                QRegularExpression::CaseInsensitiveOption
-                                                    | QRegularExpression::DotMatchesEverythingOption);
+            QRegularExpression::CaseInsensitiveOption | QRegularExpression::DotMatchesEverythingOption);
         static const QRegularExpression tags(QStringLiteral("<[^>]*>"));
         text.remove(scripts);
         text.replace(tags, QStringLiteral(" "));
@@ -450,19 +452,25 @@ Error ResponseParser::parseError(int httpStatus, const QByteArray &body)
     }
 
     const bool keyInvalid = reasons.contains(QLatin1String("API_KEY_INVALID"))
-                            || e.api.serverMessage.contains(QLatin1String("API key not valid"), Qt::CaseInsensitive)
-                            || e.api.serverCode == QLatin1String("API_KEY_INVALID");
+        || e.api.serverMessage.contains(QLatin1String("API key not valid"), Qt::CaseInsensitive)
+        || e.api.serverCode == QLatin1String("API_KEY_INVALID");
     e.api.allowedValues = ThinkingLevels::parseAllowedValues(e.api.serverMessage);
 
-    const QString said = e.api.serverMessage.isEmpty() ? QString() : QStringLiteral(": %1").arg(ResponseParser::withoutFinalDot(e.api.serverMessage));
+    const QString said = e.api.serverMessage.isEmpty()
+        ? QString()
+        : QStringLiteral(": %1").arg(ResponseParser::withoutFinalDot(e.api.serverMessage));
     if ((httpStatus == 400 && keyInvalid) || httpStatus == 401 || httpStatus == 403) {
         e.kind = ErrorKind::Auth;
         e.message = QStringLiteral("The server rejected the API key (HTTP %1%2). Check the key in "
-                                   "GEMINI_API_KEY, GOOGLE_API_KEY or ~/gemini.key.").arg(httpStatus).arg(said);
+                                   "GEMINI_API_KEY, GOOGLE_API_KEY or ~/gemini.key.")
+                        .arg(httpStatus)
+                        .arg(said);
     } else if (httpStatus == 404 || httpStatus == 410) {
         e.kind = ErrorKind::NotFound;
         e.message = QStringLiteral("Not found (HTTP %1%2). The interaction may have expired or been deleted, "
-                                   "or the model name is wrong.").arg(httpStatus).arg(said);
+                                   "or the model name is wrong.")
+                        .arg(httpStatus)
+                        .arg(said);
     } else if (httpStatus == 413) {
         e.kind = ErrorKind::TooLarge;
         // What helps depends on what was sent (images or only text): the client adds it.
@@ -476,15 +484,19 @@ Error ResponseParser::parseError(int httpStatus, const QByteArray &body)
     } else if (httpStatus >= 500 || httpStatus == 409) {
         e.kind = ErrorKind::Server;
         e.message = QStringLiteral("The server failed (HTTP %1%2). This is usually temporary; try again later.")
-                        .arg(httpStatus).arg(said);
+                        .arg(httpStatus)
+                        .arg(said);
     } else if (httpStatus >= 400) {
         e.kind = ErrorKind::InvalidRequest;
         e.message = QStringLiteral("The server rejected the request (HTTP %1%2). Change the named setting "
-                                   "and try again.").arg(httpStatus).arg(said);
+                                   "and try again.")
+                        .arg(httpStatus)
+                        .arg(said);
     } else {
         e.kind = ErrorKind::Server;
         e.message = QStringLiteral("Unexpected answer from the server (HTTP %1%2). Check the base URL.")
-                        .arg(httpStatus).arg(said);
+                        .arg(httpStatus)
+                        .arg(said);
     }
     return e;
 }

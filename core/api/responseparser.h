@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/common/error.h"
 #include "core/api/interaction.h"
+#include "core/common/error.h"
 
 #include <QByteArray>
 #include <QDateTime>
@@ -39,8 +39,8 @@ public:
     static QByteArray decodeBase64(const QByteArray &text, bool *ok = nullptr);
 
     /** Retry-After (seconds or HTTP-date) / retry-after-ms headers in ms; -1 when absent or unparsable. */
-    static int parseRetryAfter(const QString &retryAfter, const QString &retryAfterMs,
-                               const QDateTime &now = QDateTime::currentDateTimeUtc());
+    static int parseRetryAfter(
+        const QString &retryAfter, const QString &retryAfterMs, const QDateTime &now = QDateTime::currentDateTimeUtc());
 
     /** A protobuf Duration string ("7s", "1.5s", "250ms") in ms; -1 when unparsable. */
     static int parseDurationMs(const QString &text);

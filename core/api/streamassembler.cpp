@@ -69,7 +69,7 @@ bool looksComplete(const std::string &data)
         return true; // PNG IEND chunk
     if (headBytes.startsWith("RIFF") && headBytes.size() >= 8) {
         const auto size = quint32(quint8(headBytes[4])) | quint32(quint8(headBytes[5])) << 8
-                          | quint32(quint8(headBytes[6])) << 16 | quint32(quint8(headBytes[7])) << 24;
+            | quint32(quint8(headBytes[6])) << 16 | quint32(quint8(headBytes[7])) << 24;
         return length / 4 * 3 >= size + 8;
     }
     return false;
@@ -101,7 +101,7 @@ struct StreamAssembler::Private {
     {
         auto it = steps.find(index);
         if (it == steps.end())
-            it = steps.emplace(index, json{{"type", defaultType}}).first;
+            it = steps.emplace(index, json {{"type", defaultType}}).first;
         return it->second;
     }
 
@@ -163,18 +163,30 @@ struct StreamAssembler::Private {
     }
 };
 
-StreamAssembler::StreamAssembler()
-    : d(std::make_unique<Private>())
-{
-}
+StreamAssembler::StreamAssembler() : d(std::make_unique<Private>()) {}
 
 StreamAssembler::~StreamAssembler() = default;
 
-bool StreamAssembler::sawAnyEvent() const { return d->sawAny; }
-bool StreamAssembler::isCompleted() const { return d->completed; }
-bool StreamAssembler::isDone() const { return d->done; }
-const std::optional<Error> &StreamAssembler::error() const { return d->error; }
-QString StreamAssembler::interactionId() const { return str(d->interaction, "id"); }
+bool StreamAssembler::sawAnyEvent() const
+{
+    return d->sawAny;
+}
+bool StreamAssembler::isCompleted() const
+{
+    return d->completed;
+}
+bool StreamAssembler::isDone() const
+{
+    return d->done;
+}
+const std::optional<Error> &StreamAssembler::error() const
+{
+    return d->error;
+}
+QString StreamAssembler::interactionId() const
+{
+    return str(d->interaction, "id");
+}
 
 QByteArray StreamAssembler::interactionJson() const
 {
@@ -196,7 +208,8 @@ QList<StreamEvent> StreamAssembler::feed(const SseEvent &event)
         Error e;
         e.kind = ErrorKind::MalformedResponse;
         e.api.interactionId = interactionId();
-        e.message = QStringLiteral("The server sent a stream event of an unexpected shape; try again without streaming.");
+        e.message
+            = QStringLiteral("The server sent a stream event of an unexpected shape; try again without streaming.");
         d->error = e;
         d->done = true;
         return {};
@@ -268,7 +281,7 @@ QList<StreamEvent> StreamAssembler::apply(const SseEvent &event)
                 if (last && str(*last, "type") == QLatin1String("text"))
                     (*last)["text"] = last->value("text", std::string()) + text;
                 else
-                    content.push_back(json{{"type", "text"}, {"text", text}});
+                    content.push_back(json {{"type", "text"}, {"text", text}});
                 StreamEvent e;
                 e.type = StreamEvent::Type::Text;
                 e.interactionId = interactionId();
@@ -278,8 +291,9 @@ QList<StreamEvent> StreamAssembler::apply(const SseEvent &event)
                 const std::string data = delta.value("data", std::string());
                 // A delta starts a new image only if the previous data is a whole file and this
                 // one begins with an image signature; anything else continues the same image.
-                const bool startsImage = !sniffImageMimeType(
-                    ResponseParser::decodeBase64(QByteArray::fromStdString(data.substr(0, 16)))).isEmpty();
+                const bool startsImage
+                    = !sniffImageMimeType(ResponseParser::decodeBase64(QByteArray::fromStdString(data.substr(0, 16))))
+                           .isEmpty();
                 if (last && str(*last, "type") == QLatin1String("image") && last->contains("data")
                     && (*last)["data"].is_string()
                     && !(startsImage && looksComplete((*last)["data"].get<std::string>()))) {
@@ -341,7 +355,9 @@ QList<StreamEvent> StreamAssembler::apply(const SseEvent &event)
         e.api.interactionId = interactionId();
         e.message = QStringLiteral("The server reported an error during the stream%1%2. Try again.")
                         .arg(e.api.serverCode.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(e.api.serverCode),
-                             e.api.serverMessage.isEmpty() ? QString() : QStringLiteral(": %1").arg(ResponseParser::withoutFinalDot(e.api.serverMessage)));
+                            e.api.serverMessage.isEmpty()
+                                ? QString()
+                                : QStringLiteral(": %1").arg(ResponseParser::withoutFinalDot(e.api.serverMessage)));
         d->error = e;
         d->done = true;
     }

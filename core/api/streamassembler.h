@@ -1,8 +1,8 @@
 #pragma once
 
-#include "core/common/error.h"
 #include "core/api/interaction.h"
 #include "core/api/sseparser.h"
+#include "core/common/error.h"
 
 #include <QList>
 #include <QString>
@@ -31,8 +31,8 @@ public:
     QList<StreamEvent> feed(const SseEvent &event);
 
     bool sawAnyEvent() const;
-    bool isCompleted() const;                 // interaction.completed arrived
-    bool isDone() const;                      // completed, [DONE] or an error: stop reading
+    bool isCompleted() const; // interaction.completed arrived
+    bool isDone() const;      // completed, [DONE] or an error: stop reading
     const std::optional<Error> &error() const;
     QString interactionId() const;
 

@@ -12,8 +12,7 @@
 
 namespace nb2 {
 
-ThinkingLevels::ThinkingLevels(QString filePath)
-    : m_filePath(std::move(filePath))
+ThinkingLevels::ThinkingLevels(QString filePath) : m_filePath(std::move(filePath))
 {
     load();
 }
@@ -67,8 +66,8 @@ void ThinkingLevels::learn(const QString &model, const QStringList &levels)
 QStringList ThinkingLevels::parseAllowedValues(const QString &serverMessage)
 {
     // "... Allowed values are: low, high." / "Allowed values are: 'LOW', 'HIGH'".
-    static const QRegularExpression re(QStringLiteral("allowed values are\\s*:?\\s*([^\\n\\]\\}]*)"),
-                                       QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression re(
+        QStringLiteral("allowed values are\\s*:?\\s*([^\\n\\]\\}]*)"), QRegularExpression::CaseInsensitiveOption);
     const QRegularExpressionMatch m = re.match(serverMessage);
     if (!m.hasMatch())
         return {}; // e.g. "THINKING_LEVEL_LOW is not supported": the server named no set
@@ -101,8 +100,8 @@ void ThinkingLevels::load()
     QFile file(m_filePath);
     if (!file.open(QIODevice::ReadOnly))
         return; // first run: nothing learned yet
-    const QJsonObject models = QJsonDocument::fromJson(file.readAll()).object()
-                                   .value(QStringLiteral("models")).toObject();
+    const QJsonObject models
+        = QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("models")).toObject();
     QMutexLocker lock(&m_mutex);
     for (auto it = models.begin(); it != models.end(); ++it) {
         QStringList levels;

@@ -17,8 +17,8 @@ class ThinkingLevels
 public:
     explicit ThinkingLevels(QString filePath = {});
 
-    static QStringList defaultLevels();       // {"low", "high"}
-    static QString defaultLevel();            // "low"
+    static QStringList defaultLevels(); // {"low", "high"}
+    static QString defaultLevel();      // "low"
 
     QStringList allowed(const QString &model) const;
     bool isLearned(const QString &model) const;

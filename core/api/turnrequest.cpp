@@ -2,8 +2,7 @@
 
 namespace nb2 {
 
-TurnRequest TurnRequest::generate(const QString &prompt, const QString &aspectRatio,
-                                  const QString &thinkingLevel)
+TurnRequest TurnRequest::generate(const QString &prompt, const QString &aspectRatio, const QString &thinkingLevel)
 {
     TurnRequest r;
     r.kind = TurnKind::Generate;
@@ -13,8 +12,8 @@ TurnRequest TurnRequest::generate(const QString &prompt, const QString &aspectRa
     return r;
 }
 
-TurnRequest TurnRequest::edit(const QString &previousInteractionId, const QString &prompt,
-                              const QString &aspectRatio, const QString &thinkingLevel)
+TurnRequest TurnRequest::edit(const QString &previousInteractionId, const QString &prompt, const QString &aspectRatio,
+    const QString &thinkingLevel)
 {
     TurnRequest r = generate(prompt, aspectRatio, thinkingLevel);
     r.kind = TurnKind::Edit;
@@ -22,8 +21,8 @@ TurnRequest TurnRequest::edit(const QString &previousInteractionId, const QStrin
     return r;
 }
 
-TurnRequest TurnRequest::editLocal(const ImageInput &target, const QString &prompt,
-                                   const QString &aspectRatio, const QString &thinkingLevel)
+TurnRequest TurnRequest::editLocal(
+    const ImageInput &target, const QString &prompt, const QString &aspectRatio, const QString &thinkingLevel)
 {
     TurnRequest r = generate(prompt, aspectRatio, thinkingLevel);
     r.kind = TurnKind::EditLocal;
@@ -31,9 +30,8 @@ TurnRequest TurnRequest::editLocal(const ImageInput &target, const QString &prom
     return r;
 }
 
-TurnRequest TurnRequest::styleEdit(const ImageInput &target, const ImageInput &style,
-                                   const QString &prompt, const QString &aspectRatio,
-                                   const QString &thinkingLevel)
+TurnRequest TurnRequest::styleEdit(const ImageInput &target, const ImageInput &style, const QString &prompt,
+    const QString &aspectRatio, const QString &thinkingLevel)
 {
     TurnRequest r = generate(prompt, aspectRatio, thinkingLevel);
     r.kind = TurnKind::StyleEdit;
@@ -45,10 +43,14 @@ TurnRequest TurnRequest::styleEdit(const ImageInput &target, const ImageInput &s
 QString turnKindName(TurnKind kind)
 {
     switch (kind) {
-    case TurnKind::Generate: return QStringLiteral("generate");
-    case TurnKind::Edit: return QStringLiteral("edit");
-    case TurnKind::EditLocal: return QStringLiteral("edit_local");
-    case TurnKind::StyleEdit: return QStringLiteral("style_edit");
+    case TurnKind::Generate:
+        return QStringLiteral("generate");
+    case TurnKind::Edit:
+        return QStringLiteral("edit");
+    case TurnKind::EditLocal:
+        return QStringLiteral("edit_local");
+    case TurnKind::StyleEdit:
+        return QStringLiteral("style_edit");
     }
     return QStringLiteral("generate");
 }

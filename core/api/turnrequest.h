@@ -16,20 +16,18 @@ enum class TurnKind { Generate, Edit, EditLocal, StyleEdit };
 struct TurnRequest {
     TurnKind kind = TurnKind::Generate;
     QString prompt;
-    QString aspectRatio;            // empty: let the model choose (only sensible for edits)
-    QString thinkingLevel;          // empty: omit generation_config
-    QString previousInteractionId;  // Edit only
-    QList<ImageInput> images;       // EditLocal: {target}; StyleEdit: {style, target} in that order
+    QString aspectRatio;           // empty: let the model choose (only sensible for edits)
+    QString thinkingLevel;         // empty: omit generation_config
+    QString previousInteractionId; // Edit only
+    QList<ImageInput> images;      // EditLocal: {target}; StyleEdit: {style, target} in that order
 
-    static TurnRequest generate(const QString &prompt, const QString &aspectRatio,
-                                const QString &thinkingLevel);
-    static TurnRequest edit(const QString &previousInteractionId, const QString &prompt,
-                            const QString &aspectRatio, const QString &thinkingLevel);
-    static TurnRequest editLocal(const ImageInput &target, const QString &prompt,
-                                 const QString &aspectRatio, const QString &thinkingLevel);
-    static TurnRequest styleEdit(const ImageInput &target, const ImageInput &style,
-                                 const QString &prompt, const QString &aspectRatio,
-                                 const QString &thinkingLevel);
+    static TurnRequest generate(const QString &prompt, const QString &aspectRatio, const QString &thinkingLevel);
+    static TurnRequest edit(const QString &previousInteractionId, const QString &prompt, const QString &aspectRatio,
+        const QString &thinkingLevel);
+    static TurnRequest editLocal(
+        const ImageInput &target, const QString &prompt, const QString &aspectRatio, const QString &thinkingLevel);
+    static TurnRequest styleEdit(const ImageInput &target, const ImageInput &style, const QString &prompt,
+        const QString &aspectRatio, const QString &thinkingLevel);
 };
 
 QString turnKindName(TurnKind kind); // "generate", "edit", "edit_local", "style_edit"

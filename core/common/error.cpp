@@ -11,7 +11,7 @@ namespace {
 
 // One table so that the name <-> kind mapping cannot drift between the two directions. The
 // names are stored in session files and printed by --json: never rename one.
-constexpr std::array<std::pair<ErrorKind, const char *>, 22> kKindNames{{
+constexpr std::array<std::pair<ErrorKind, const char *>, 22> kKindNames {{
     {ErrorKind::None, "none"},
     {ErrorKind::InvalidInput, "invalid_input"},
     {ErrorKind::InvalidRequest, "invalid_request"},

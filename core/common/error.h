@@ -49,20 +49,20 @@ ErrorKind errorKindFromName(const QString &name);
 
 /** What an API call's failure adds to an Error; left at its defaults for every other failure. */
 struct ApiDetail {
-    int httpStatus = 0;           // 0 when no HTTP response was received
-    QString serverMessage;        // the server's own words, verbatim (may be empty)
-    QString serverCode;           // "invalid_request", "INVALID_ARGUMENT", "API_KEY_INVALID", ...
-    QString modelText;            // NoImage: what the model said instead of drawing
-    QStringList allowedValues;    // InvalidRequest naming "Allowed values are: ..."
-    int retryAfterMs = -1;        // RateLimited: server-suggested delay, -1 if none
-    int attempts = 0;             // HTTP requests made for this call (a retried create may bill twice)
-    QString interactionId;        // set when the server created an interaction anyway (NoImage, failed, stream cut)
+    int httpStatus = 0;        // 0 when no HTTP response was received
+    QString serverMessage;     // the server's own words, verbatim (may be empty)
+    QString serverCode;        // "invalid_request", "INVALID_ARGUMENT", "API_KEY_INVALID", ...
+    QString modelText;         // NoImage: what the model said instead of drawing
+    QStringList allowedValues; // InvalidRequest naming "Allowed values are: ..."
+    int retryAfterMs = -1;     // RateLimited: server-suggested delay, -1 if none
+    int attempts = 0;          // HTTP requests made for this call (a retried create may bill twice)
+    QString interactionId;     // set when the server created an interaction anyway (NoImage, failed, stream cut)
 };
 
 /** A failure anywhere in the product: its kind, a readable message that names the fix, and the API detail if any. */
 struct Error {
     ErrorKind kind = ErrorKind::None;
-    QString message;              // readable, one or two sentences, names the fix
+    QString message; // readable, one or two sentences, names the fix
     ApiDetail api;
 
     static Error make(ErrorKind kind, QString message);
@@ -83,8 +83,7 @@ const Error &noError();
  * layer. value() of a failed Result is a programming error (std::bad_variant_access);
  * error() of a successful one is noError().
  */
-template <typename T>
-class Result
+template <typename T> class Result
 {
 public:
     Result(T value) : m_data(std::move(value)) {}
@@ -101,8 +100,7 @@ private:
 };
 
 /** A call with nothing to return but success: default-constructed (or success()) is success. */
-template <>
-class Result<void>
+template <> class Result<void>
 {
 public:
     Result() = default;

@@ -31,8 +31,7 @@ enum class SettingSource {
 };
 
 /** A setting's effective value and its source. */
-template <typename T>
-struct Resolved {
+template <typename T> struct Resolved {
     T value;
     SettingSource source = SettingSource::Default;
 };
@@ -49,9 +48,8 @@ struct Resolved {
  * environment text fromText() cannot read is ignored. A preference with no key is not
  * stored in the settings file (e.g. the CLI's output folder).
  */
-template <typename T>
-struct Preference {
-    const char *key;                          // QSettings key; nullptr: never stored
+template <typename T> struct Preference {
+    const char *key; // QSettings key; nullptr: never stored
     T defaultValue;
     bool (*isValid)(const T &value);
     const char *environmentVariable = nullptr; // overrides the stored value when set (environmentOverride)
@@ -105,7 +103,7 @@ struct Preference {
      * skipped.
      */
     Resolved<T> resolve(const QProcessEnvironment &env, const std::optional<T> &storedValue = std::nullopt,
-                        const std::optional<T> &commandLine = std::nullopt) const
+        const std::optional<T> &commandLine = std::nullopt) const
     {
         if (commandLine)
             return {*commandLine, SettingSource::CommandLine};
@@ -118,8 +116,7 @@ struct Preference {
 };
 
 /** Accepts every value: for preferences with nothing to check. */
-template <typename T>
-bool anyValue(const T &)
+template <typename T> bool anyValue(const T &)
 {
     return true;
 }

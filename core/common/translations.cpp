@@ -16,7 +16,7 @@ QTranslator *loadFor(QCoreApplication *app, const QLocale &locale, const QString
     for (QString language : locale.uiLanguages()) {
         language.replace(QLatin1Char('-'), QLatin1Char('_'));
         // "de_AT" first, then "de": the UI-language list does not always carry the bare language.
-        const QStringList candidates{language, language.section(QLatin1Char('_'), 0, 0)};
+        const QStringList candidates {language, language.section(QLatin1Char('_'), 0, 0)};
         for (const QString &candidate : candidates) {
             if (translator->load(name + QLatin1Char('_') + candidate, dir))
                 return translator;
@@ -48,8 +48,8 @@ InstalledTranslations installTranslations(QCoreApplication *app, const QLocale &
     // Qt's catalogue follows ours: German standard buttons in an otherwise English window
     // would be a mixed UI. English needs nothing from it.
     if (installed.localeMatched && locale.language() != QLocale::English) {
-        if (QTranslator *qt = loadFor(app, locale, QStringLiteral("qtbase"),
-                                      QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
+        if (QTranslator *qt
+            = loadFor(app, locale, QStringLiteral("qtbase"), QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
             QCoreApplication::installTranslator(qt);
             installed.qtCatalogue = qt->filePath();
         }

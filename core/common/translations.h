@@ -9,8 +9,8 @@ namespace nb2 {
 
 /** Which catalogues installTranslations() put in place (file paths; empty when none). */
 struct InstalledTranslations {
-    QString catalogue;   // NB2Lite's own: the locale's, or the English one as the fallback
-    QString qtCatalogue; // Qt's own (qtbase_xx: standard buttons, file dialogs), when installed
+    QString catalogue;          // NB2Lite's own: the locale's, or the English one as the fallback
+    QString qtCatalogue;        // Qt's own (qtbase_xx: standard buttons, file dialogs), when installed
     bool localeMatched = false; // the catalogue is the locale's, not the English fallback
 };
 
@@ -23,7 +23,7 @@ struct InstalledTranslations {
  * Qt's own catalogue (qtbase_<lang>.qm from Qt's translations folder) is added when the
  * system has it. The translators are children of `app`, so they live as long as it does.
  */
-InstalledTranslations installTranslations(QCoreApplication *app, const QLocale &locale = QLocale::system(),
-                                          const QString &dir = QStringLiteral(":/i18n"));
+InstalledTranslations installTranslations(
+    QCoreApplication *app, const QLocale &locale = QLocale::system(), const QString &dir = QStringLiteral(":/i18n"));
 
 } // namespace nb2

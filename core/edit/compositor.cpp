@@ -9,8 +9,7 @@ namespace nb2 {
 static Error sizeError(const char *what)
 {
     return Error::make(ErrorKind::InvalidInput,
-                       QStringLiteral("Cannot composite: %1. Pick the frame again and resend the edit.")
-                           .arg(QLatin1String(what)));
+        QStringLiteral("Cannot composite: %1. Pick the frame again and resend the edit.").arg(QLatin1String(what)));
 }
 
 Result<QImage> Compositor::blend(const QImage &parent, const QImage &child, const QImage &weight)
@@ -41,7 +40,7 @@ Result<QImage> Compositor::blend(const QImage &parent, const QImage &child, cons
             }
             auto mix = [k](uint p, uint c) { return (p * (255 - k) + c * k + 127) / 255; };
             o[x] = qRgba(int(mix(uint(qRed(b[x])), uint(qRed(t[x])))), int(mix(uint(qGreen(b[x])), uint(qGreen(t[x])))),
-                         int(mix(uint(qBlue(b[x])), uint(qBlue(t[x])))), int(mix(uint(qAlpha(b[x])), uint(qAlpha(t[x])))));
+                int(mix(uint(qBlue(b[x])), uint(qBlue(t[x])))), int(mix(uint(qAlpha(b[x])), uint(qAlpha(t[x])))));
         }
     }
     return out;
@@ -54,8 +53,8 @@ Result<QImage> Compositor::protect(const QImage &parent, const QImage &edited, c
     return blend(parent, edited, mask.feathered(feather));
 }
 
-Result<QImage> Compositor::pasteRegion(const QImage &parent, const QImage &regionResult, const QRect &crop,
-                                       const EditMask &mask, int feather)
+Result<QImage> Compositor::pasteRegion(
+    const QImage &parent, const QImage &regionResult, const QRect &crop, const EditMask &mask, int feather)
 {
     if (mask.size() != parent.size())
         return sizeError("the mask is not the parent's size");
@@ -67,7 +66,7 @@ Result<QImage> Compositor::pasteRegion(const QImage &parent, const QImage &regio
                               .convertToFormat(QImage::Format_ARGB32);
     for (int y = 0; y < crop.height(); ++y)
         std::copy_n(reinterpret_cast<const QRgb *>(scaled.constScanLine(y)), crop.width(),
-                    reinterpret_cast<QRgb *>(canvas.scanLine(crop.top() + y)) + crop.left());
+            reinterpret_cast<QRgb *>(canvas.scanLine(crop.top() + y)) + crop.left());
     QImage weight = mask.feathered(feather);
     // Only the crop came back from the model: nothing outside it may change.
     for (int y = 0; y < weight.height(); ++y) {

@@ -32,8 +32,8 @@ public:
      * scaled to the crop, put in place, and blended in by the feathered mask. Outside the crop
      * the parent is untouched whatever the feather.
      */
-    static Result<QImage> pasteRegion(const QImage &parent, const QImage &regionResult, const QRect &crop,
-                                      const EditMask &mask, int feather);
+    static Result<QImage> pasteRegion(
+        const QImage &parent, const QImage &regionResult, const QRect &crop, const EditMask &mask, int feather);
 };
 
 } // namespace nb2

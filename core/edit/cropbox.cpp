@@ -60,10 +60,10 @@ CropBox cropBoxFor(const QRect &selection, const QSize &image, int margin)
         // Grow around the box's centre, then push back inside the image.
         const int x = shiftInside(box.left() - (w - box.width()) / 2, w, image.width());
         const int y = shiftInside(box.top() - (h - box.height()) / 2, h, image.height());
-        best = CropBox{QRect(x, y, w, h), ratio, true};
+        best = CropBox {QRect(x, y, w, h), ratio, true};
     }
     if (best.aspectRatio.isEmpty())
-        best = CropBox{box, nearestAspectRatio(box.size()), false};
+        best = CropBox {box, nearestAspectRatio(box.size()), false};
     return best;
 }
 

@@ -8,8 +8,8 @@ namespace nb2 {
 
 /** The part of the parent a region edit sends, and the ratio the server is asked for. */
 struct CropBox {
-    QRect rect;          // in parent pixels; contains the selection (plus margin where it fits)
-    QString aspectRatio; // one of supportedAspectRatios()
+    QRect rect;             // in parent pixels; contains the selection (plus margin where it fits)
+    QString aspectRatio;    // one of supportedAspectRatios()
     bool exactRatio = true; // false: no supported ratio fits inside the image around the selection;
                             // rect is then the selection's box plus margin and the result is scaled unevenly
 };

@@ -17,7 +17,7 @@ struct Lab {
 const std::array<float, 256> &srgbToLinear()
 {
     static const std::array<float, 256> table = [] {
-        std::array<float, 256> t{};
+        std::array<float, 256> t {};
         for (int i = 0; i < 256; ++i) {
             const double c = i / 255.0;
             t[size_t(i)] = float(c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4));
@@ -107,7 +107,7 @@ DriftReading DriftMeter::measure(const QImage &before, const QImage &after, cons
             if ((pa[x] & 0xffffff) != (pb[x] & 0xffffff)) {
                 const Lab la = toLab(pa[x]), lb = toLab(pb[x]);
                 d2 = double(la.l - lb.l) * (la.l - lb.l) + double(la.a - lb.a) * (la.a - lb.a)
-                     + double(la.b - lb.b) * (la.b - lb.b);
+                    + double(la.b - lb.b) * (la.b - lb.b);
             }
             const bool isChanged = d2 > threshold2;
             changed += isChanged;

@@ -7,9 +7,9 @@ namespace nb2 {
 
 /** What one edit changed, as the drift meter saw it. */
 struct DriftReading {
-    double changed = 0;          // fraction of the picture that changed visibly, 0..1
-    double outsideChanged = -1;  // fraction of the protected area the model changed (-1: no selection)
-    QImage heatmap;              // small (longest side kGrid), black = same, red..yellow = more change
+    double changed = 0;         // fraction of the picture that changed visibly, 0..1
+    double outsideChanged = -1; // fraction of the protected area the model changed (-1: no selection)
+    QImage heatmap;             // small (longest side kGrid), black = same, red..yellow = more change
     bool isValid() const { return !heatmap.isNull(); }
 };
 

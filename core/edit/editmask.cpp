@@ -13,8 +13,7 @@ static constexpr float kFar = 1e20f; // "no selected pixel": finite, so the para
 
 EditMask::EditMask(const QImage &grey)
     : m_grey(grey.isNull() ? QImage() : grey.convertToFormat(QImage::Format_Grayscale8))
-{
-}
+{}
 
 EditMask EditMask::fromRect(const QSize &size, const QRect &region)
 {
@@ -30,7 +29,7 @@ Result<EditMask> EditMask::fromImage(const QImage &image, const QSize &size)
 {
     if (image.isNull() || image.size().isEmpty() || size.isEmpty())
         return Error::make(ErrorKind::InvalidInput,
-                           QStringLiteral("The mask is empty; use a grey image where white may change and black is protected."));
+            QStringLiteral("The mask is empty; use a grey image where white may change and black is protected."));
     QImage grey = image.convertToFormat(QImage::Format_Grayscale8);
     if (grey.size() != size)
         grey = grey.scaled(size, Qt::IgnoreAspectRatio, Qt::SmoothTransformation)
@@ -45,13 +44,16 @@ Result<EditMask> EditMask::fromFile(const QString &path, const QSize &size)
     const QSize declared = reader.size();
     if (declared.isValid() && qint64(declared.width()) * declared.height() > 100'000'000LL)
         return Error::make(ErrorKind::TooLarge,
-                           QStringLiteral("The mask %1 is %2×%3 pixels; use a mask under 100 megapixels (it is scaled to the frame anyway).")
-                               .arg(path).arg(declared.width()).arg(declared.height()));
+            QStringLiteral(
+                "The mask %1 is %2×%3 pixels; use a mask under 100 megapixels (it is scaled to the frame anyway).")
+                .arg(path)
+                .arg(declared.width())
+                .arg(declared.height()));
     const QImage image = reader.read();
     if (image.isNull())
         return Error::make(ErrorKind::InvalidInput,
-                           QStringLiteral("Could not read the mask %1 (%2); use a PNG or JPEG grey image.")
-                               .arg(path, reader.errorString()));
+            QStringLiteral("Could not read the mask %1 (%2); use a PNG or JPEG grey image.")
+                .arg(path, reader.errorString()));
     return fromImage(image, size);
 }
 
@@ -194,7 +196,8 @@ QImage EditMask::feathered(int feather) const
             else if (d2 > limit)
                 out[x] = 0;
             else
-                out[x] = uchar(std::clamp(std::lround(255.0 * (1.0 - std::sqrt(double(d2)) / (feather + 1))), 1L, 254L));
+                out[x]
+                    = uchar(std::clamp(std::lround(255.0 * (1.0 - std::sqrt(double(d2)) / (feather + 1))), 1L, 254L));
         }
     }
     return alpha;

@@ -20,17 +20,17 @@ class BundlePreview
 {
 public:
     struct Limits {
-        qint64 maxManifestBytes = qint64(32) << 20;  // a 1,000-frame manifest is ~1 MB
-        qint64 maxImageBytes = qint64(64) << 20;     // API images are a few MB (inline limit 20 MB)
-        qint64 maxImagePixels = qint64(64) << 20;    // 64 MP: 8192 x 8192
-        int maxEntries = 200000;                     // a session with more files is not one we wrote
+        qint64 maxManifestBytes = qint64(32) << 20; // a 1,000-frame manifest is ~1 MB
+        qint64 maxImageBytes = qint64(64) << 20;    // API images are a few MB (inline limit 20 MB)
+        qint64 maxImagePixels = qint64(64) << 20;   // 64 MP: 8192 x 8192
+        int maxEntries = 200000;                    // a session with more files is not one we wrote
     };
 
     struct Preview {
-        QImage image;         // decoded; scaled down to fit maxEdge when one was given
-        QSize originalSize;   // the stored image's size in pixels
-        QString frameId;      // the frame whose image this is
-        QString entryName;    // its path inside the bundle ("images/…")
+        QImage image;       // decoded; scaled down to fit maxEdge when one was given
+        QSize originalSize; // the stored image's size in pixels
+        QString frameId;    // the frame whose image this is
+        QString entryName;  // its path inside the bundle ("images/…")
     };
 
     /** The last finished, non-trashed frame's image; scaled to fit maxEdge x maxEdge (0: full size). */

@@ -25,12 +25,12 @@ struct Text {
 
 constexpr int kGap = 16;
 constexpr int kMargin = 24;
-constexpr int kCaptionHeight = 34;   // two lines of the bitmap font
+constexpr int kCaptionHeight = 34; // two lines of the bitmap font
 constexpr int kTitleHeight = 44;
-constexpr int kSmallSheetColumns = 6;   // up to 36 frames: large cells
-constexpr int kMaxAutoColumns = 24;     // more: smaller cells, more columns
+constexpr int kSmallSheetColumns = 6; // up to 36 frames: large cells
+constexpr int kMaxAutoColumns = 24;   // more: smaller cells, more columns
 constexpr int kMinCell = 48;
-constexpr int kMaxSide = 6400;          // at most ~41 megapixels (160 MB) however large the session
+constexpr int kMaxSide = 6400; // at most ~41 megapixels (160 MB) however large the session
 const QColor kBackground(0xf6, 0xf5, 0xf2);
 const QColor kInk(0x1d, 0x1d, 0x1f);
 const QColor kMuted(0x6b, 0x6b, 0x70);
@@ -41,7 +41,8 @@ bool haveGui()
 }
 
 // Draws one line of text at (x, top) within width, elided; font when possible, bitmap otherwise.
-void drawLine(QImage *img, QPainter *p, int x, int top, int width, const QString &text, const QColor &color, bool bold, int pixelSize)
+void drawLine(QImage *img, QPainter *p, int x, int top, int width, const QString &text, const QColor &color, bool bold,
+    int pixelSize)
 {
     if (haveGui()) {
         QFont f(QStringLiteral("DejaVu Sans"));
@@ -71,7 +72,8 @@ QImage thumbnail(const QString &path, int box)
 
 QString ContactSheet::caption(int n, const ExportFrame &frame, bool stripPrompts)
 {
-    QString s = QLatin1Char('#') + QString::number(frame.turn > 0 ? frame.turn : n) + QLatin1Char(' ') + frame.kindText();
+    QString s
+        = QLatin1Char('#') + QString::number(frame.turn > 0 ? frame.turn : n) + QLatin1Char(' ') + frame.kindText();
     if (frame.isFailed())
         s += QLatin1Char(' ') + Text::tr("(failed)");
     if (!stripPrompts && !frame.prompt.isEmpty())
@@ -80,12 +82,13 @@ QString ContactSheet::caption(int n, const ExportFrame &frame, bool stripPrompts
 }
 
 QImage ContactSheet::render(const QList<const ExportFrame *> &frames, const QString &title,
-                            const ContactSheetOptions &options, QStringList *warnings)
+    const ContactSheetOptions &options, QStringList *warnings)
 {
     const int count = int(frames.size());
-    const int cols = options.columns > 0 ? options.columns
-                                         : qBound(1, int(std::ceil(std::sqrt(double(count)))),
-                                                  count <= kSmallSheetColumns * kSmallSheetColumns ? kSmallSheetColumns : kMaxAutoColumns);
+    const int cols = options.columns > 0
+        ? options.columns
+        : qBound(1, int(std::ceil(std::sqrt(double(count)))),
+            count <= kSmallSheetColumns * kSmallSheetColumns ? kSmallSheetColumns : kMaxAutoColumns);
     const int rows = qMax(1, (count + cols - 1) / cols);
     const int captionH = options.captions ? kCaptionHeight : 0;
     // Large sessions get smaller cells so that the sheet stays a sane image (<= kMaxSide).
@@ -112,8 +115,8 @@ QImage ContactSheet::render(const QList<const ExportFrame *> &frames, const QStr
         p.fillRect(box, QColor(0xe9, 0xe7, 0xe1));
         QImage thumb;
         if (f.hasImage()) {
-            const Result<QString> file = options.sessionDir.isEmpty() ? Result<QString>(f.imagePath)
-                                                                      : ExportSession::imageFileIn(paths, f);
+            const Result<QString> file
+                = options.sessionDir.isEmpty() ? Result<QString>(f.imagePath) : ExportSession::imageFileIn(paths, f);
             if (file)
                 thumb = thumbnail(file.value(), cell);
         }
@@ -161,7 +164,7 @@ QImage ContactSheet::render(const QList<const ExportFrame *> &frames, const QStr
 }
 
 Result<ExportReport> ContactSheet::write(const QList<const ExportFrame *> &frames, const QString &title,
-                                         const QString &outFile, const ContactSheetOptions &options)
+    const QString &outFile, const ContactSheetOptions &options)
 {
     ExportReport report;
     report.output = outFile;
@@ -170,10 +173,13 @@ Result<ExportReport> ContactSheet::write(const QList<const ExportFrame *> &frame
         return Error::make(ErrorKind::InvalidInput, Text::tr("There are no frames to put on a contact sheet."));
     }
     const int cols = options.columns > 0 ? options.columns : kMaxAutoColumns;
-    const int maxRows = (kMaxSide - 2 * kMargin - kTitleHeight) / (kMinCell + (options.captions ? kCaptionHeight : 0) + kGap);
+    const int maxRows
+        = (kMaxSide - 2 * kMargin - kTitleHeight) / (kMinCell + (options.captions ? kCaptionHeight : 0) + kGap);
     if (frames.size() > qsizetype(cols) * maxRows) {
-        return Error::make(ErrorKind::InvalidInput, Text::tr("%1 frames do not fit on one contact sheet (at most %2); choose a branch or some frames.")
-                        .arg(frames.size()).arg(cols * maxRows));
+        return Error::make(ErrorKind::InvalidInput,
+            Text::tr("%1 frames do not fit on one contact sheet (at most %2); choose a branch or some frames.")
+                .arg(frames.size())
+                .arg(cols * maxRows));
     }
     if (const Result<void> target = OutputFile::checkTarget(outFile, options.existing); !target)
         return target.error(); // before the (slow) drawing

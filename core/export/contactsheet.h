@@ -8,10 +8,10 @@
 namespace nb2 {
 
 struct ContactSheetOptions {
-    int columns = 0;             // 0: chosen from the frame count (at most 6)
-    int cellSize = 240;          // thumbnail box, pixels
-    bool captions = true;        // "#3 edit · add a lantern" under each picture
-    bool stripPrompts = false;   // captions without the prompt
+    int columns = 0;           // 0: chosen from the frame count (at most 6)
+    int cellSize = 240;        // thumbnail box, pixels
+    bool captions = true;      // "#3 edit · add a lantern" under each picture
+    bool stripPrompts = false; // captions without the prompt
     /**
      * The session folder every image must resolve inside (ExportSession::imageFileIn), checked
      * as each is read. write() refuses frames with images when it is empty; render() alone
@@ -32,9 +32,9 @@ class ContactSheet
 {
 public:
     static QImage render(const QList<const ExportFrame *> &frames, const QString &title,
-                         const ContactSheetOptions &options, QStringList *warnings = nullptr);
+        const ContactSheetOptions &options, QStringList *warnings = nullptr);
     static Result<ExportReport> write(const QList<const ExportFrame *> &frames, const QString &title,
-                                      const QString &outFile, const ContactSheetOptions &options);
+        const QString &outFile, const ContactSheetOptions &options);
     /** The caption of a frame: its turn number (n, 1-based position, when it has none), kind, prompt. */
     static QString caption(int n, const ExportFrame &frame, bool stripPrompts);
 };

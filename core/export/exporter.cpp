@@ -42,10 +42,14 @@ HtmlExportOptions Exporter::htmlOptions(const ExportRequest &request)
 QString Exporter::formatName(ExportFormat format)
 {
     switch (format) {
-    case ExportFormat::Html: return QStringLiteral("html");
-    case ExportFormat::Bundle: return QStringLiteral("bundle");
-    case ExportFormat::Sheet: return QStringLiteral("sheet");
-    case ExportFormat::Frames: return QStringLiteral("frames");
+    case ExportFormat::Html:
+        return QStringLiteral("html");
+    case ExportFormat::Bundle:
+        return QStringLiteral("bundle");
+    case ExportFormat::Sheet:
+        return QStringLiteral("sheet");
+    case ExportFormat::Frames:
+        return QStringLiteral("frames");
     }
     return {};
 }
@@ -70,12 +74,14 @@ Result<ExportReport> Exporter::run(const ExportSession &session, const ExportReq
         if (request.scope.kind != ExportScope::Kind::Session)
             return invalid(Text::tr("A bundle always holds the whole session; --branch and --frames do not apply."));
         if (request.stripPrompts || request.stripIds)
-            return invalid(Text::tr("A bundle is a lossless copy of the session; --strip-prompts and --strip-ids do not apply."));
+            return invalid(
+                Text::tr("A bundle is a lossless copy of the session; --strip-prompts and --strip-ids do not apply."));
         return SessionBundle::write(session, request.output, request.existing);
     }
 
     // A file output whose name is taken fails before any work (it is checked again when written).
-    const bool folder = request.format == ExportFormat::Frames || (request.format == ExportFormat::Html && !request.singleFile);
+    const bool folder
+        = request.format == ExportFormat::Frames || (request.format == ExportFormat::Html && !request.singleFile);
     if (!folder) {
         if (const Result<void> target = OutputFile::checkTarget(request.output, request.existing); !target)
             return target.error();
@@ -107,7 +113,7 @@ Result<ExportReport> Exporter::run(const ExportSession &session, const ExportReq
 }
 
 Result<ExportReport> Exporter::write(const ExportSession &session, const QList<const ExportFrame *> &frames,
-                                     const ExportRequest &request, bool includeFailed)
+    const ExportRequest &request, bool includeFailed)
 {
     switch (request.format) {
     case ExportFormat::Html: {

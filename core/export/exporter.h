@@ -14,13 +14,13 @@ enum class ExportFormat { Html, Bundle, Sheet, Frames };
 struct ExportRequest {
     ExportFormat format = ExportFormat::Html;
     ExportScope scope;
-    QString output;              // folder (html, frames) or file (html --single-file, bundle, sheet)
-    bool singleFile = false;     // html only
-    bool stripPrompts = false;   // not for bundles (a bundle is the whole session, lossless)
-    bool stripIds = false;       // not for bundles
-    bool stripCost = false;      // html: leave the estimated cost out (only there when the session was read with prices)
-    bool includeFailed = true;   // html and sheet
-    bool linkImages = true;      // html folder: hard links where possible
+    QString output;            // folder (html, frames) or file (html --single-file, bundle, sheet)
+    bool singleFile = false;   // html only
+    bool stripPrompts = false; // not for bundles (a bundle is the whole session, lossless)
+    bool stripIds = false;     // not for bundles
+    bool stripCost = false;    // html: leave the estimated cost out (only there when the session was read with prices)
+    bool includeFailed = true; // html and sheet
+    bool linkImages = true;    // html folder: hard links where possible
     /**
      * File outputs (bundle, sheet, html --single-file): Replace lets an existing regular file
      * be replaced (nb2lite --force; the dialog after it said so). Never a symlink, FIFO,
@@ -41,12 +41,12 @@ public:
     /** The HTML exporter's options for a request (what run() passes it; the dialog's preview uses the same). */
     static HtmlExportOptions htmlOptions(const ExportRequest &request);
 
-    static QString formatName(ExportFormat format);                       // "html", "bundle", "sheet", "frames"
+    static QString formatName(ExportFormat format); // "html", "bundle", "sheet", "frames"
     static std::optional<ExportFormat> formatFromName(const QString &name);
 
 private:
     static Result<ExportReport> write(const ExportSession &session, const QList<const ExportFrame *> &frames,
-                                      const ExportRequest &request, bool includeFailed);
+        const ExportRequest &request, bool includeFailed);
 };
 
 } // namespace nb2

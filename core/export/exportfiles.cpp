@@ -55,20 +55,24 @@ Result<void> prepareEmptyDir(const QString &dir)
 {
     QFileInfo fi(dir);
     if (fi.isSymLink())
-        return Error::make(ErrorKind::Unsafe, Text::tr("%1 is a symbolic link; an export never writes through a link. Choose a "
-                                                "new or empty folder.")
-                                                 .arg(QDir::toNativeSeparators(dir)));
+        return Error::make(ErrorKind::Unsafe,
+            Text::tr("%1 is a symbolic link; an export never writes through a link. Choose a "
+                     "new or empty folder.")
+                .arg(QDir::toNativeSeparators(dir)));
     if (fi.exists()) {
         if (!fi.isDir())
-            return Error::make(ErrorKind::Conflict, Text::tr("%1 exists and is not a folder.").arg(QDir::toNativeSeparators(dir)));
+            return Error::make(
+                ErrorKind::Conflict, Text::tr("%1 exists and is not a folder.").arg(QDir::toNativeSeparators(dir)));
         if (!QDir(dir).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System))
             return Error::make(ErrorKind::Conflict,
-                               Text::tr("The folder %1 is not empty; choose a new or empty folder so that nothing in it is overwritten.")
-                                   .arg(QDir::toNativeSeparators(dir)));
+                Text::tr(
+                    "The folder %1 is not empty; choose a new or empty folder so that nothing in it is overwritten.")
+                    .arg(QDir::toNativeSeparators(dir)));
         return {};
     }
     if (!QDir().mkpath(dir))
-        return Error::make(writeFailureKind(dir), Text::tr("Cannot create the folder %1.").arg(QDir::toNativeSeparators(dir)));
+        return Error::make(
+            writeFailureKind(dir), Text::tr("Cannot create the folder %1.").arg(QDir::toNativeSeparators(dir)));
     return {};
 }
 
@@ -115,12 +119,23 @@ QString htmlEscape(const QString &text)
     out.reserve(text.size() + text.size() / 8);
     for (QChar c : text) {
         switch (c.unicode()) {
-        case '&': out += QLatin1String("&amp;"); break;
-        case '<': out += QLatin1String("&lt;"); break;
-        case '>': out += QLatin1String("&gt;"); break;
-        case '"': out += QLatin1String("&quot;"); break;
-        case '\'': out += QLatin1String("&#39;"); break;
-        default: out += c;
+        case '&':
+            out += QLatin1String("&amp;");
+            break;
+        case '<':
+            out += QLatin1String("&lt;");
+            break;
+        case '>':
+            out += QLatin1String("&gt;");
+            break;
+        case '"':
+            out += QLatin1String("&quot;");
+            break;
+        case '\'':
+            out += QLatin1String("&#39;");
+            break;
+        default:
+            out += c;
         }
     }
     return out;

@@ -11,13 +11,13 @@ namespace nb2 {
 
 /** What an export did, for the dialog, the CLI and the benchmark. */
 struct ExportReport {
-    QString output;             // the file or folder written
-    int frames = 0;             // frames in the export
-    int imagesLinked = 0;       // hard links to the session's files (same bytes, no copy)
-    int imagesCopied = 0;       // byte copies
+    QString output;       // the file or folder written
+    int frames = 0;       // frames in the export
+    int imagesLinked = 0; // hard links to the session's files (same bytes, no copy)
+    int imagesCopied = 0; // byte copies
     qint64 bytesWritten = 0;
-    QStringList files;          // written files, relative to output (folder formats)
-    QStringList warnings;       // e.g. "frame 7 is WebP: no provenance written"
+    QStringList files;    // written files, relative to output (folder formats)
+    QStringList warnings; // e.g. "frame 7 is WebP: no provenance written"
 };
 
 /**
@@ -32,8 +32,8 @@ namespace exportfiles {
  * or anything but a regular file at path is never written through or replaced, and an
  * existing file only with ExistingTarget::Replace.
  */
-Result<qint64> writeAtomically(const QString &path, const QByteArray &bytes,
-                               ExistingTarget existing = ExistingTarget::Refuse);
+Result<qint64> writeAtomically(
+    const QString &path, const QByteArray &bytes, ExistingTarget existing = ExistingTarget::Refuse);
 
 /**
  * The same without the fsync: for the many files of an export folder, where syncing each one

@@ -58,7 +58,8 @@ ExportFrame fromFrame(const Frame &f, const QDir &dir)
     e.finished = f.finishedAt;
     e.replayOf = f.replayOf;
     if (f.reAnchored || f.kind == FrameKind::ReAnchor)
-        e.reanchor = Text::tr("the parent's server id was gone, so its stored pixels were sent instead; continuity may differ");
+        e.reanchor = Text::tr(
+            "the parent's server id was gone, so its stored pixels were sent instead; continuity may differ");
     if (!f.error.isEmpty()) {
         e.error = f.error.message;
         if (!f.error.serverMessage.isEmpty() && !e.error.contains(f.error.serverMessage))
@@ -230,8 +231,9 @@ Result<QList<const ExportFrame *>> ExportSession::select(const ExportScope &scop
             QStringList names;
             for (const ExportBranch &b : branches)
                 names.append(b.name);
-            return invalid(QCoreApplication::translate("nb2::Export",
-                "No branch or frame named \"%1\" in this session. Branches: %2.")
+            return invalid(
+                QCoreApplication::translate(
+                    "nb2::Export", "No branch or frame named \"%1\" in this session. Branches: %2.")
                     .arg(scope.branch, names.isEmpty() ? QStringLiteral("(none)") : names.join(QStringLiteral(", "))));
         }
         chosen = pathTo(head);
@@ -243,8 +245,8 @@ Result<QList<const ExportFrame *>> ExportSession::select(const ExportScope &scop
         QSet<QString> wanted;
         for (const QString &id : scope.frameIds) {
             if (!frame(id))
-                return invalid(QCoreApplication::translate("nb2::Export",
-                    "No frame with id \"%1\" in this session.").arg(id));
+                return invalid(
+                    QCoreApplication::translate("nb2::Export", "No frame with id \"%1\" in this session.").arg(id));
             wanted.insert(id);
         }
         for (const ExportFrame *f : treeOrder()) {

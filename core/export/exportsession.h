@@ -16,26 +16,26 @@ struct PriceTable;
 
 /** One frame as the exporters see it: plain values, no link to the live session. */
 struct ExportFrame {
-    QString id;                 // the session's frame id (stable, not a server id)
-    int turn = 0;               // 1-based creation order in the session ("#3"); 0: use the position
-    QString parentId;           // empty for a root
-    QString kind;               // "generate", "edit", "edit_local", "style_edit", "import", ...
-    QString status;             // "done", "failed", "pending", ...
+    QString id;       // the session's frame id (stable, not a server id)
+    int turn = 0;     // 1-based creation order in the session ("#3"); 0: use the position
+    QString parentId; // empty for a root
+    QString kind;     // "generate", "edit", "edit_local", "style_edit", "import", ...
+    QString status;   // "done", "failed", "pending", ...
     QString prompt;
-    QString modelText;          // the model's own words for this turn
+    QString modelText; // the model's own words for this turn
     QString model;
-    QString interactionId;      // server id; may be empty or expired
+    QString interactionId;                     // server id; may be empty or expired
     QList<QPair<QString, QString>> parameters; // aspect ratio, thinking level, ... (display order)
     QDateTime created;
-    QDateTime finished;         // invalid while pending
-    QString replayOf;           // a replayed step: the frame whose prompt it repeats (issue 14)
-    QString reanchor;           // non-empty: this turn re-sent stored pixels instead of the server id (why)
-    QString error;              // failed turns: the readable message
-    QString imagePath;          // absolute path of the image file on disk; empty when none
-    QString imageRelPath;       // the same file relative to the session folder (what exports show)
-    QString imageSha256;        // lower-case hex of the image bytes, from the manifest; may be empty
-    QStringList inputRelPaths;  // imported inputs (style reference, edit-local target), relative
-    double costUsd = -1;        // the turn's estimated cost from its usage and the price table; -1: unknown / not priced
+    QDateTime finished;        // invalid while pending
+    QString replayOf;          // a replayed step: the frame whose prompt it repeats (issue 14)
+    QString reanchor;          // non-empty: this turn re-sent stored pixels instead of the server id (why)
+    QString error;             // failed turns: the readable message
+    QString imagePath;         // absolute path of the image file on disk; empty when none
+    QString imageRelPath;      // the same file relative to the session folder (what exports show)
+    QString imageSha256;       // lower-case hex of the image bytes, from the manifest; may be empty
+    QStringList inputRelPaths; // imported inputs (style reference, edit-local target), relative
+    double costUsd = -1;       // the turn's estimated cost from its usage and the price table; -1: unknown / not priced
 
     bool hasImage() const { return !imagePath.isEmpty(); }
     bool isFailed() const { return status == QLatin1String("failed"); }
@@ -53,8 +53,8 @@ struct ExportBranch {
 struct ExportScope {
     enum class Kind { Session, Branch, Frames };
     Kind kind = Kind::Session;
-    QString branch;             // Branch: a branch name, or a frame id taken as the head
-    QStringList frameIds;       // Frames
+    QString branch;       // Branch: a branch name, or a frame id taken as the head
+    QStringList frameIds; // Frames
 
     static ExportScope session() { return {}; }
     static ExportScope ofBranch(const QString &nameOrHead) { return {Kind::Branch, nameOrHead, {}}; }
@@ -67,15 +67,14 @@ struct ExportScope {
  * paths) and for resolving an ExportScope to frames; owns copies, never the live graph, so
  * an export can run on a worker thread while the user keeps working.
  */
-struct ExportSession
-{
+struct ExportSession {
     QString title;
-    QString sessionDir;                 // absolute; never written into an export
-    QList<ExportFrame> frames;          // creation order
+    QString sessionDir;        // absolute; never written into an export
+    QList<ExportFrame> frames; // creation order
     QList<ExportBranch> branches;
-    QStringList sessionFiles;           // every file the session consists of, relative to sessionDir
-    QString priceAsOf;                  // the price table's date when costs were filled in (empty: no costs)
-    QString priceSource;                // where the prices came from
+    QStringList sessionFiles; // every file the session consists of, relative to sessionDir
+    QString priceAsOf;        // the price table's date when costs were filled in (empty: no costs)
+    QString priceSource;      // where the prices came from
 
     /**
      * The adapter from the live session: live (not trashed) frames of the graph, branches
@@ -96,7 +95,7 @@ struct ExportSession
     static Result<QString> imageFileIn(const SessionPaths &paths, const ExportFrame &frame);
 
     const ExportFrame *frame(const QString &id) const;
-    QList<const ExportFrame *> children(const QString &id) const;   // creation order
+    QList<const ExportFrame *> children(const QString &id) const; // creation order
     QList<const ExportFrame *> roots() const;
     /** Root first, ending at id. Empty if id is unknown. */
     QList<const ExportFrame *> pathTo(const QString &id) const;

@@ -17,7 +17,7 @@ QString FramesExporter::fileName(int position, int total, const ExportFrame &fra
 }
 
 Result<ExportReport> FramesExporter::write(const ExportSession &session, const QList<const ExportFrame *> &frames,
-                                           const QString &outDir, const FramesExportOptions &options)
+    const QString &outDir, const FramesExportOptions &options)
 {
     ExportReport report;
     report.output = outDir;
@@ -27,7 +27,8 @@ Result<ExportReport> FramesExporter::write(const ExportSession &session, const Q
             withImages.append(f);
     }
     if (withImages.isEmpty()) {
-        return Error::make(ErrorKind::InvalidInput, QCoreApplication::translate("nb2::FramesExporter", "None of the chosen frames has an image."));
+        return Error::make(ErrorKind::InvalidInput,
+            QCoreApplication::translate("nb2::FramesExporter", "None of the chosen frames has an image."));
     }
     auto ready = exportfiles::prepareEmptyDir(outDir);
     if (!ready)
@@ -51,7 +52,8 @@ Result<ExportReport> FramesExporter::write(const ExportSession &session, const Q
                 out = embedded.value();
             } else {
                 report.warnings.append(QCoreApplication::translate("nb2::FramesExporter",
-                    "Frame #%1 is neither PNG nor JPEG; it was copied without a provenance record.").arg(i + 1));
+                    "Frame #%1 is neither PNG nor JPEG; it was copied without a provenance record.")
+                                           .arg(i + 1));
             }
         }
         const QString name = fileName(i + 1, int(withImages.size()), f, exportfiles::imageExtension(out));

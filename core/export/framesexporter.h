@@ -7,7 +7,7 @@
 namespace nb2 {
 
 struct FramesExportOptions {
-    bool embedProvenance = true;     // write the lineage record into each PNG/JPEG
+    bool embedProvenance = true; // write the lineage record into each PNG/JPEG
     ProvenanceOptions provenance;
 };
 
@@ -21,7 +21,7 @@ class FramesExporter
 {
 public:
     static Result<ExportReport> write(const ExportSession &session, const QList<const ExportFrame *> &frames,
-                                      const QString &outDir, const FramesExportOptions &options);
+        const QString &outDir, const FramesExportOptions &options);
     /** "03-add-a-lantern.jpg"; digits = max(2, digits of total). */
     static QString fileName(int position, int total, const ExportFrame &frame, const QString &extension);
 };

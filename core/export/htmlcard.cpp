@@ -32,27 +32,28 @@ QString durationText(const QDateTime &a, const QDateTime &b)
 }
 
 // QT_TRANSLATE_NOOP is spelled out so lupdate finds the labels in the table.
-const QList<CardFieldSpec> kFields{
+const QList<CardFieldSpec> kFields {
     {CardField::Kind, "kind", QT_TRANSLATE_NOOP("nb2::HtmlCard", "Kind"), CardPlace::Head, CardStrip::Never},
     {CardField::Created, "created", QT_TRANSLATE_NOOP("nb2::HtmlCard", "Created"), CardPlace::Head, CardStrip::Never},
     {CardField::Duration, "duration", QT_TRANSLATE_NOOP("nb2::HtmlCard", "Took"), CardPlace::Head, CardStrip::Never},
     {CardField::Status, "status", QT_TRANSLATE_NOOP("nb2::HtmlCard", "Status"), CardPlace::Head, CardStrip::Never},
-    {CardField::Prompt, "prompt", QT_TRANSLATE_NOOP("nb2::HtmlCard", "Prompt"), CardPlace::Text, CardStrip::StripPrompts},
+    {CardField::Prompt, "prompt", QT_TRANSLATE_NOOP("nb2::HtmlCard", "Prompt"), CardPlace::Text,
+        CardStrip::StripPrompts},
     {CardField::ModelText, "model_text", QT_TRANSLATE_NOOP("nb2::HtmlCard", "Model text"), CardPlace::Text,
-     CardStrip::StripPrompts},
+        CardStrip::StripPrompts},
     {CardField::Model, "model", QT_TRANSLATE_NOOP("nb2::HtmlCard", "Model"), CardPlace::Parameter, CardStrip::Never},
     {CardField::Parameter, "parameter", QT_TRANSLATE_NOOP("nb2::HtmlCard", "Parameters"), CardPlace::Parameter,
-     CardStrip::Never},
+        CardStrip::Never},
     {CardField::FrameId, "frame_id", QT_TRANSLATE_NOOP("nb2::HtmlCard", "Frame id"), CardPlace::Parameter,
-     CardStrip::StripIds},
+        CardStrip::StripIds},
     {CardField::InteractionId, "interaction_id", QT_TRANSLATE_NOOP("nb2::HtmlCard", "Interaction id"),
-     CardPlace::Parameter, CardStrip::StripIds},
+        CardPlace::Parameter, CardStrip::StripIds},
     {CardField::ReplayOf, "replay_of", QT_TRANSLATE_NOOP("nb2::HtmlCard", "Replays"), CardPlace::Parameter,
-     CardStrip::StripIds},
+        CardStrip::StripIds},
     {CardField::Cost, "cost", QT_TRANSLATE_NOOP("nb2::HtmlCard", "Cost (estimate)"), CardPlace::Parameter,
-     CardStrip::StripCost},
+        CardStrip::StripCost},
     {CardField::ReAnchor, "reanchor", QT_TRANSLATE_NOOP("nb2::HtmlCard", "Re-anchored"), CardPlace::Note,
-     CardStrip::Never},
+        CardStrip::Never},
     {CardField::Failure, "failure", QT_TRANSLATE_NOOP("nb2::HtmlCard", "Failed"), CardPlace::Note, CardStrip::Never},
 };
 
@@ -80,10 +81,14 @@ QString HtmlCard::label(const CardFieldSpec &spec)
 bool HtmlCard::isIncluded(const CardFieldSpec &spec, const HtmlExportOptions &options)
 {
     switch (spec.strippedBy) {
-    case CardStrip::Never: return true;
-    case CardStrip::StripPrompts: return !options.stripPrompts;
-    case CardStrip::StripIds: return !options.stripIds;
-    case CardStrip::StripCost: return !options.stripCost;
+    case CardStrip::Never:
+        return true;
+    case CardStrip::StripPrompts:
+        return !options.stripPrompts;
+    case CardStrip::StripIds:
+        return !options.stripIds;
+    case CardStrip::StripCost:
+        return !options.stripCost;
     }
     return true;
 }
@@ -104,9 +109,15 @@ QList<CardRow> HtmlCard::rows(const ExportFrame &f, const HtmlExportOptions &opt
                 rows.append({spec.field, spec.place, label(spec), value, placeholder});
         };
         switch (spec.field) {
-        case CardField::Kind: add(f.kindText()); break;
-        case CardField::Created: add(timeText(f.created)); break;
-        case CardField::Duration: add(durationText(f.created, f.finished)); break;
+        case CardField::Kind:
+            add(f.kindText());
+            break;
+        case CardField::Created:
+            add(timeText(f.created));
+            break;
+        case CardField::Duration:
+            add(durationText(f.created, f.finished));
+            break;
         case CardField::Status:
             if (!f.isFailed() && f.status != QLatin1String("done"))
                 add(f.status);
@@ -117,22 +128,34 @@ QList<CardRow> HtmlCard::rows(const ExportFrame &f, const HtmlExportOptions &opt
             else
                 add(f.prompt);
             break;
-        case CardField::ModelText: add(f.modelText); break;
-        case CardField::Model: add(f.model); break;
+        case CardField::ModelText:
+            add(f.modelText);
+            break;
+        case CardField::Model:
+            add(f.model);
+            break;
         case CardField::Parameter:
             for (const auto &p : f.parameters) {
                 if (!p.second.isEmpty())
                     rows.append({spec.field, spec.place, p.first, p.second, false});
             }
             break;
-        case CardField::FrameId: add(f.id); break;
-        case CardField::InteractionId: add(f.interactionId); break;
-        case CardField::ReplayOf: add(f.replayOf.isEmpty() ? QString() : Text::tr("frame %1").arg(f.replayOf)); break;
+        case CardField::FrameId:
+            add(f.id);
+            break;
+        case CardField::InteractionId:
+            add(f.interactionId);
+            break;
+        case CardField::ReplayOf:
+            add(f.replayOf.isEmpty() ? QString() : Text::tr("frame %1").arg(f.replayOf));
+            break;
         case CardField::Cost:
             if (f.costUsd >= 0)
                 add(formatUsd(f.costUsd));
             break;
-        case CardField::ReAnchor: add(f.reanchor); break;
+        case CardField::ReAnchor:
+            add(f.reanchor);
+            break;
         case CardField::Failure:
             if (f.isFailed())
                 add(f.error.isEmpty() ? Text::tr("no message") : f.error, f.error.isEmpty());
@@ -142,8 +165,8 @@ QList<CardRow> HtmlCard::rows(const ExportFrame &f, const HtmlExportOptions &opt
     return rows;
 }
 
-QString HtmlCard::totalCostText(const ExportSession &session, const QList<const ExportFrame *> &frames,
-                                const HtmlExportOptions &options)
+QString HtmlCard::totalCostText(
+    const ExportSession &session, const QList<const ExportFrame *> &frames, const HtmlExportOptions &options)
 {
     if (!isIncluded(spec(CardField::Cost), options))
         return {};
@@ -158,9 +181,10 @@ QString HtmlCard::totalCostText(const ExportSession &session, const QList<const 
     if (priced == 0)
         return {};
     const QString source = session.priceSource.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(session.priceSource);
-    return Text::tr("Total cost (estimate): %1 for the frames on this page with known usage (%2 of %3), prices as of %4%5")
+    return Text::tr(
+        "Total cost (estimate): %1 for the frames on this page with known usage (%2 of %3), prices as of %4%5")
         .arg(formatUsd(total), QString::number(priced), QString::number(frames.size()),
-             session.priceAsOf.isEmpty() ? Text::tr("an unknown date") : session.priceAsOf, source);
+            session.priceAsOf.isEmpty() ? Text::tr("an unknown date") : session.priceAsOf, source);
 }
 
 } // namespace nb2

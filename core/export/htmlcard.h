@@ -11,20 +11,20 @@ struct HtmlExportOptions;
 
 /** One kind of text on a frame's card in the HTML history. */
 enum class CardField {
-    Kind,          // "edit", "style-edit", ...
-    Created,       // when the turn started (UTC)
-    Duration,      // how long the turn took
-    Status,        // only when neither done nor failed ("pending", "cancelled", ...)
+    Kind,     // "edit", "style-edit", ...
+    Created,  // when the turn started (UTC)
+    Duration, // how long the turn took
+    Status,   // only when neither done nor failed ("pending", "cancelled", ...)
     Prompt,
-    ModelText,     // the model's own words
+    ModelText, // the model's own words
     Model,
-    Parameter,     // one row per ExportFrame::parameters entry, labelled with its own name
+    Parameter, // one row per ExportFrame::parameters entry, labelled with its own name
     FrameId,
     InteractionId,
-    ReplayOf,      // a replayed step: the frame it replays
-    Cost,          // the turn's estimated cost (price table), when the session was exported with prices
-    ReAnchor,      // why stored pixels were sent instead of the server id
-    Failure,       // a failed turn's message
+    ReplayOf, // a replayed step: the frame it replays
+    Cost,     // the turn's estimated cost (price table), when the session was exported with prices
+    ReAnchor, // why stored pixels were sent instead of the server id
+    Failure,  // a failed turn's message
 };
 
 /** Where a field sits on the card; the HTML exporter renders each place its own way. */
@@ -84,8 +84,8 @@ public:
      * The page's total line when the cost field is kept and any shown frame has a cost:
      * "Total cost (estimate): $0.1234 for the frames on this page with known usage (5 of 6), prices as of 2026-06-30 (source)". Empty otherwise.
      */
-    static QString totalCostText(const ExportSession &session, const QList<const ExportFrame *> &frames,
-                                 const HtmlExportOptions &options);
+    static QString totalCostText(
+        const ExportSession &session, const QList<const ExportFrame *> &frames, const HtmlExportOptions &options);
 };
 
 } // namespace nb2

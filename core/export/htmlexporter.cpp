@@ -100,8 +100,8 @@ QString timeText(const QDateTime &t)
 class PageWriter
 {
 public:
-    PageWriter(const ExportSession &session, const QList<const ExportFrame *> &frames,
-               const HtmlExportOptions &options, const QHash<QString, QString> &imageSrc)
+    PageWriter(const ExportSession &session, const QList<const ExportFrame *> &frames, const HtmlExportOptions &options,
+        const QHash<QString, QString> &imageSrc)
         : m_session(session), m_frames(frames), m_options(options), m_src(imageSrc)
     {
         QSet<QString> inScope;
@@ -142,9 +142,8 @@ public:
             height.insert((*it)->id, h + 1);
         }
         for (auto it = m_children.begin(); it != m_children.end(); ++it) {
-            std::stable_sort(it->begin(), it->end(), [&](const ExportFrame *a, const ExportFrame *b) {
-                return height.value(a->id) > height.value(b->id);
-            });
+            std::stable_sort(it->begin(), it->end(),
+                [&](const ExportFrame *a, const ExportFrame *b) { return height.value(a->id) > height.value(b->id); });
         }
         for (const ExportBranch &b : session.branches)
             m_tags[b.headId].append(b.name);
@@ -164,7 +163,7 @@ public:
         h += htmlEscape(title) + QStringLiteral(" \u2014 NB2Lite history</title>\n<style>");
         h += QLatin1String(kStyle);
         h += QLatin1String("</style>\n</head>\n<body data-frames=\"") + QString::number(m_frames.size())
-             + QLatin1String("\">\n<header>\n<h1>") + htmlEscape(title) + QLatin1String("</h1>\n<p class=\"meta\">");
+            + QLatin1String("\">\n<header>\n<h1>") + htmlEscape(title) + QLatin1String("</h1>\n<p class=\"meta\">");
         const QString dot = QStringLiteral(" \u00b7 ");
         h += Text::tr("%n frame(s)", nullptr, int(m_frames.size()));
         if (failed)
@@ -174,18 +173,21 @@ public:
             branches += m_number.contains(b.headId) ? 1 : 0;
         if (branches)
             h += dot + Text::tr("%n branch(es)", nullptr, branches);
-        h += dot + Text::tr("exported %1 with NB2Lite %2").arg(timeText(QDateTime::currentDateTimeUtc()), QStringLiteral(NB2_VERSION));
+        h += dot
+            + Text::tr("exported %1 with NB2Lite %2")
+                  .arg(timeText(QDateTime::currentDateTimeUtc()), QStringLiteral(NB2_VERSION));
         h += QLatin1String("</p>\n");
         if (const QString cost = HtmlCard::totalCostText(m_session, m_frames, m_options); !cost.isEmpty())
-            h += QLatin1String("<p class=\"meta cost\" id=\"total-cost\">") + htmlEscape(cost) + QLatin1String("</p>\n");
+            h += QLatin1String("<p class=\"meta cost\" id=\"total-cost\">") + htmlEscape(cost)
+                + QLatin1String("</p>\n");
         if (!m_session.branches.isEmpty()) {
             h += QLatin1String("<ul class=\"branches\">");
             for (const ExportBranch &b : m_session.branches) {
                 if (!m_number.contains(b.headId))
                     continue;
                 h += QLatin1String("<li><a href=\"#") + anchor(b.headId) + QLatin1String("\">")
-                     + htmlEscape(Text::tr("branch %1").arg(b.name)) + QStringLiteral(" \u2192 #") + QString::number(m_number.value(b.headId))
-                     + QLatin1String("</a></li>");
+                    + htmlEscape(Text::tr("branch %1").arg(b.name)) + QStringLiteral(" \u2192 #")
+                    + QString::number(m_number.value(b.headId)) + QLatin1String("</a></li>");
             }
             h += QLatin1String("</ul>\n");
         }
@@ -232,7 +234,7 @@ private:
         if (value.isEmpty())
             return;
         h += QLatin1String("<div><dt>") + htmlEscape(name) + QLatin1String("</dt><dd>") + htmlEscape(value)
-             + QLatin1String("</dd></div>");
+            + QLatin1String("</dd></div>");
     }
 
     // The card's text comes from HtmlCard's field table (what the Export dialog previews);
@@ -247,41 +249,45 @@ private:
             // In the folder form the link opens the file itself; inline images need the overlay
             // (a data: link is too large to repeat and browsers refuse to navigate to one).
             const bool isData = src.startsWith(QLatin1String("data:"));
-            h += QLatin1String("<a class=\"thumb\" href=\"") + (isData ? QLatin1String("#") + anchor(f.id) : htmlEscape(src))
-                 + QLatin1String("\"><img src=\"") + htmlEscape(src) + QLatin1String("\" alt=\"") + alt
-                 + QLatin1String("\"></a>");
+            h += QLatin1String("<a class=\"thumb\" href=\"")
+                + (isData ? QLatin1String("#") + anchor(f.id) : htmlEscape(src)) + QLatin1String("\"><img src=\"")
+                + htmlEscape(src) + QLatin1String("\" alt=\"") + alt + QLatin1String("\"></a>");
         } else {
             h += QLatin1String("<div class=\"thumb\"><div class=\"noimage\">")
-                 + (f.isFailed() ? Text::tr("failed \u2014 no image") : Text::tr("no image")) + QLatin1String("</div></div>");
+                + (f.isFailed() ? Text::tr("failed \u2014 no image") : Text::tr("no image"))
+                + QLatin1String("</div></div>");
         }
         const QList<CardRow> rows = HtmlCard::rows(f, m_options);
         h += QLatin1String("<div class=\"body\"><div class=\"head\"><span class=\"idx\">#") + QString::number(n)
-             + QLatin1String("</span>");
+            + QLatin1String("</span>");
         for (const CardRow &row : rows) {
             if (row.field == CardField::Kind)
                 h += QLatin1String("<span class=\"kind\">") + htmlEscape(row.value) + QLatin1String("</span>");
         }
         if (forkedFrom) {
             h += QLatin1String("<a class=\"fork\" href=\"#") + anchor(forkedFrom->id) + QLatin1String("\">")
-                 + Text::tr("forks from #%1").arg(m_number.value(forkedFrom->id)) + QLatin1String("</a>");
+                + Text::tr("forks from #%1").arg(m_number.value(forkedFrom->id)) + QLatin1String("</a>");
         }
         for (const QString &tag : m_tags.value(f.id))
-            h += QLatin1String("<span class=\"tag\">") + htmlEscape(Text::tr("branch %1").arg(tag)) + QLatin1String("</span>");
+            h += QLatin1String("<span class=\"tag\">") + htmlEscape(Text::tr("branch %1").arg(tag))
+                + QLatin1String("</span>");
         for (const CardRow &row : rows) {
             if (row.place != CardPlace::Head || row.field == CardField::Kind)
                 continue;
             if (row.field == CardField::Created) {
                 h += QLatin1String("<time datetime=\"") + f.created.toUTC().toString(Qt::ISODate) + QLatin1String("\">")
-                     + htmlEscape(row.value) + QLatin1String("</time>");
+                    + htmlEscape(row.value) + QLatin1String("</time>");
             } else if (row.field == CardField::Duration) {
-                h += QLatin1String("<span>") + htmlEscape(Text::tr("took %1").arg(row.value)) + QLatin1String("</span>");
+                h += QLatin1String("<span>") + htmlEscape(Text::tr("took %1").arg(row.value))
+                    + QLatin1String("</span>");
             } else {
                 h += QLatin1String("<span>") + htmlEscape(row.value) + QLatin1String("</span>");
             }
         }
         h += QLatin1String("</div>");
         if (!HtmlCard::isIncluded(HtmlCard::spec(CardField::Prompt), m_options))
-            h += QLatin1String("<p class=\"prompt none\">") + htmlEscape(HtmlCard::strippedPromptText()) + QLatin1String("</p>");
+            h += QLatin1String("<p class=\"prompt none\">") + htmlEscape(HtmlCard::strippedPromptText())
+                + QLatin1String("</p>");
         for (const CardRow &row : rows) {
             if (row.place != CardPlace::Text)
                 continue;
@@ -300,9 +306,10 @@ private:
         for (const CardRow &row : rows) {
             if (row.field == CardField::ReAnchor)
                 h += QLatin1String("<p class=\"reanchor\">") + htmlEscape(Text::tr("Re-anchored: %1").arg(row.value))
-                     + QLatin1String("</p>");
+                    + QLatin1String("</p>");
             else if (row.field == CardField::Failure)
-                h += QLatin1String("<p class=\"error\">") + htmlEscape(Text::tr("Failed: %1").arg(row.value)) + QLatin1String("</p>");
+                h += QLatin1String("<p class=\"error\">") + htmlEscape(Text::tr("Failed: %1").arg(row.value))
+                    + QLatin1String("</p>");
         }
         h += QLatin1String("</div></article>");
     }
@@ -320,7 +327,7 @@ private:
 } // namespace
 
 Result<ExportReport> HtmlExporter::write(const ExportSession &session, const QList<const ExportFrame *> &frames,
-                                         const QString &out, const HtmlExportOptions &options)
+    const QString &out, const HtmlExportOptions &options)
 {
     ExportReport report;
     report.output = out;
@@ -340,8 +347,9 @@ Result<ExportReport> HtmlExporter::write(const ExportSession &session, const QLi
             auto bytes = exportfiles::readFile(file.value());
             if (!bytes)
                 return bytes.error();
-            src.insert(f->id, QLatin1String("data:") + exportfiles::imageMimeType(bytes.value())
-                                  + QLatin1String(";base64,") + QString::fromLatin1(bytes.value().toBase64()));
+            src.insert(f->id,
+                QLatin1String("data:") + exportfiles::imageMimeType(bytes.value()) + QLatin1String(";base64,")
+                    + QString::fromLatin1(bytes.value().toBase64()));
         }
     } else {
         auto ready = exportfiles::prepareEmptyDir(out);
@@ -349,7 +357,9 @@ Result<ExportReport> HtmlExporter::write(const ExportSession &session, const QLi
             return ready.error();
         const QDir dir(out);
         if (!dir.mkpath(QStringLiteral("images"))) {
-            return Error::make(ErrorKind::Io, Text::tr("Cannot create the folder %1.").arg(QDir::toNativeSeparators(dir.filePath(QStringLiteral("images")))));
+            return Error::make(ErrorKind::Io,
+                Text::tr("Cannot create the folder %1.")
+                    .arg(QDir::toNativeSeparators(dir.filePath(QStringLiteral("images")))));
         }
         pagePath = dir.filePath(QStringLiteral("index.html"));
         for (const ExportFrame *f : frames) {
@@ -362,7 +372,7 @@ Result<ExportReport> HtmlExporter::write(const ExportSession &session, const QLi
                 return file.error();
             const QString suffix = QFileInfo(f->imagePath).suffix().toLower();
             const QString rel = QLatin1String("images/") + exportfiles::safeName(f->id)
-                                + (suffix.isEmpty() ? QString() : QLatin1Char('.') + exportfiles::safeName(suffix));
+                + (suffix.isEmpty() ? QString() : QLatin1Char('.') + exportfiles::safeName(suffix));
             auto linked = exportfiles::linkOrCopy(file.value(), dir.filePath(rel), options.linkImages);
             if (!linked)
                 return linked.error();
@@ -376,7 +386,8 @@ Result<ExportReport> HtmlExporter::write(const ExportSession &session, const QLi
 
     const QByteArray html = PageWriter(session, frames, options, src).page().toUtf8();
     // The folder form's page goes into a folder that was new or empty: nothing to replace there.
-    auto written = exportfiles::writeAtomically(pagePath, html, options.singleFile ? options.existing : ExistingTarget::Refuse);
+    auto written
+        = exportfiles::writeAtomically(pagePath, html, options.singleFile ? options.existing : ExistingTarget::Refuse);
     if (!written)
         return written.error();
     report.bytesWritten += written.value();

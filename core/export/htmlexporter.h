@@ -6,12 +6,12 @@
 namespace nb2 {
 
 struct HtmlExportOptions {
-    bool singleFile = false;     // one .html with images inline as data: URIs
-    bool includeFailed = true;   // show failed turns (with the server's message)
-    bool linkImages = true;      // folder form: hard-link images when possible, else copy
-    bool stripPrompts = false;   // leave prompts and model text out of the page
-    bool stripIds = false;       // leave frame and interaction ids out of the page
-    bool stripCost = false;      // leave the estimated cost (per frame and the total) out of the page
+    bool singleFile = false;   // one .html with images inline as data: URIs
+    bool includeFailed = true; // show failed turns (with the server's message)
+    bool linkImages = true;    // folder form: hard-link images when possible, else copy
+    bool stripPrompts = false; // leave prompts and model text out of the page
+    bool stripIds = false;     // leave frame and interaction ids out of the page
+    bool stripCost = false;    // leave the estimated cost (per frame and the total) out of the page
     ExistingTarget existing = ExistingTarget::Refuse; // single file: may an existing file be replaced
 };
 
@@ -28,7 +28,7 @@ class HtmlExporter
 public:
     /** frames: the scope, in tree order (ExportSession::select). out: folder, or .html file when singleFile. */
     static Result<ExportReport> write(const ExportSession &session, const QList<const ExportFrame *> &frames,
-                                      const QString &out, const HtmlExportOptions &options);
+        const QString &out, const HtmlExportOptions &options);
 };
 
 } // namespace nb2

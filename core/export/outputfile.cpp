@@ -60,8 +60,7 @@ void syncDirectory(const QString &dir)
 
 OutputFile::OutputFile(QString path, ExistingTarget existing, bool durable)
     : m_path(std::move(path)), m_existing(existing), m_durable(durable)
-{
-}
+{}
 
 OutputFile::~OutputFile()
 {
@@ -70,30 +69,36 @@ OutputFile::~OutputFile()
 
 Result<void> OutputFile::checkTarget(const QString &path, ExistingTarget existing)
 {
-    struct stat st {};
+    struct stat st {
+    };
     if (::lstat(encoded(path).constData(), &st) != 0) {
         if (errno == ENOENT)
             return {};
         const int error = errno;
-        return Error::make(ErrorKind::Io, Text::tr("Cannot check %1: %2").arg(shown(path), QString::fromLocal8Bit(std::strerror(error))));
+        return Error::make(ErrorKind::Io,
+            Text::tr("Cannot check %1: %2").arg(shown(path), QString::fromLocal8Bit(std::strerror(error))));
     }
     // lstat, not stat: a link is judged as a link, never by what it points to.
     if (S_ISLNK(st.st_mode))
-        return Error::make(ErrorKind::Unsafe, Text::tr("%1 is a symbolic link; an export never writes through a link (the file it "
-                                                "points to would be overwritten). Nothing was written; choose another name.")
-                                                 .arg(shown(path)));
+        return Error::make(ErrorKind::Unsafe,
+            Text::tr("%1 is a symbolic link; an export never writes through a link (the file it "
+                     "points to would be overwritten). Nothing was written; choose another name.")
+                .arg(shown(path)));
     if (S_ISDIR(st.st_mode))
-        return Error::make(ErrorKind::Conflict, Text::tr("%1 is a folder; this output is one file. Nothing was written; choose a "
-                                                  "file name.")
-                                                   .arg(shown(path)));
+        return Error::make(ErrorKind::Conflict,
+            Text::tr("%1 is a folder; this output is one file. Nothing was written; choose a "
+                     "file name.")
+                .arg(shown(path)));
     if (!S_ISREG(st.st_mode))
-        return Error::make(ErrorKind::Unsafe, Text::tr("%1 is %2, not a regular file; an export never replaces one, even when told "
-                                                "to replace existing files. Nothing was written; choose another name.")
-                                                 .arg(shown(path), typeName(st.st_mode)));
+        return Error::make(ErrorKind::Unsafe,
+            Text::tr("%1 is %2, not a regular file; an export never replaces one, even when told "
+                     "to replace existing files. Nothing was written; choose another name.")
+                .arg(shown(path), typeName(st.st_mode)));
     if (existing == ExistingTarget::Refuse)
-        return Error::make(ErrorKind::Conflict, Text::tr("%1 already exists; nothing was overwritten. Choose another name, or "
-                                                  "replace it on purpose (nb2lite: --force).")
-                                                   .arg(shown(path)));
+        return Error::make(ErrorKind::Conflict,
+            Text::tr("%1 already exists; nothing was overwritten. Choose another name, or "
+                     "replace it on purpose (nb2lite: --force).")
+                .arg(shown(path)));
     return {};
 }
 
@@ -106,9 +111,12 @@ Error OutputFile::failure(const QString &what, int error) const
         kind = ErrorKind::NotWritable;
     const QString why = QString::fromLocal8Bit(std::strerror(error));
     if (kind == ErrorKind::NotWritable)
-        return Error::make(kind, Text::tr("Cannot write %1: the folder is not writable (%2). Choose another folder.").arg(shown(m_path), why));
+        return Error::make(kind,
+            Text::tr("Cannot write %1: the folder is not writable (%2). Choose another folder.")
+                .arg(shown(m_path), why));
     if (kind == ErrorKind::DiskFull)
-        return Error::make(kind, Text::tr("Cannot write %1: the disk is full (%2). Free some space and try again.").arg(shown(m_path), why));
+        return Error::make(kind,
+            Text::tr("Cannot write %1: the disk is full (%2). Free some space and try again.").arg(shown(m_path), why));
     return Error::make(kind, Text::tr("Cannot write %1 (%2): %3").arg(shown(m_path), what, why));
 }
 

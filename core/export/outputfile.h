@@ -54,8 +54,8 @@ public:
     static Result<void> checkTarget(const QString &path, ExistingTarget existing);
 
     /** open(), write(bytes), commit() in one call. */
-    static Result<qint64> writeAll(const QString &path, const QByteArray &bytes, ExistingTarget existing,
-                                   bool durable = true);
+    static Result<qint64> writeAll(
+        const QString &path, const QByteArray &bytes, ExistingTarget existing, bool durable = true);
 
 private:
     Error failure(const QString &what, int error) const;

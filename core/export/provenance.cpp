@@ -36,7 +36,7 @@ const QByteArray kComPrefix = QByteArray(kProvenanceKeyword) + ' ';
 quint32 crc32(const QByteArray &data)
 {
     static const std::array<quint32, 256> table = [] {
-        std::array<quint32, 256> t{};
+        std::array<quint32, 256> t {};
         for (quint32 n = 0; n < 256; ++n) {
             quint32 c = n;
             for (int k = 0; k < 8; ++k)
@@ -60,8 +60,8 @@ QByteArray be32(quint32 v)
 
 struct PngChunk {
     QByteArray type;
-    qsizetype start = 0;    // offset of the length field
-    qsizetype size = 0;     // whole chunk: length + type + data + crc
+    qsizetype start = 0; // offset of the length field
+    qsizetype size = 0;  // whole chunk: length + type + data + crc
     QByteArray data;
 };
 
@@ -102,12 +102,12 @@ bool isOurPngChunk(const PngChunk &c)
 QByteArray pngWithRecord(const QByteArray &bytes, const QList<PngChunk> &chunks, const QByteArray &json)
 {
     QByteArray data = QByteArray(kProvenanceKeyword);
-    data += '\0';          // keyword terminator
-    data += '\0';          // compression flag: uncompressed (readable by any tool)
-    data += '\0';          // compression method
-    data += '\0';          // language tag: empty
-    data += '\0';          // translated keyword: empty
-    data += json;          // UTF-8 text
+    data += '\0'; // keyword terminator
+    data += '\0'; // compression flag: uncompressed (readable by any tool)
+    data += '\0'; // compression method
+    data += '\0'; // language tag: empty
+    data += '\0'; // translated keyword: empty
+    data += json; // UTF-8 text
     QByteArray chunk = be32(quint32(data.size()));
     const QByteArray typed = QByteArray("iTXt") + data;
     chunk += typed;
@@ -121,7 +121,7 @@ QByteArray pngWithRecord(const QByteArray &bytes, const QList<PngChunk> &chunks,
             continue;
         out += QByteArrayView(bytes.constData() + c.start, c.size);
         if (c.type == "IHDR")
-            out += chunk;   // early, so that readers that stop at IDAT still see it
+            out += chunk; // early, so that readers that stop at IDAT still see it
     }
     // Anything after IEND is kept as it was: the file stays what it was apart from our chunk.
     const PngChunk &last = chunks.last();
@@ -131,8 +131,8 @@ QByteArray pngWithRecord(const QByteArray &bytes, const QList<PngChunk> &chunks,
 
 struct JpegSegment {
     quint8 marker = 0;
-    qsizetype start = 0;    // offset of 0xFF
-    qsizetype size = 0;     // marker + length + payload
+    qsizetype start = 0; // offset of 0xFF
+    qsizetype size = 0;  // marker + length + payload
     QByteArray payload;
 };
 
@@ -147,21 +147,22 @@ Result<QList<JpegSegment>> parseJpegHeader(const QByteArray &bytes, qsizetype *s
         if (pos + 4 > bytes.size())
             return Error::make(ErrorKind::InvalidInput, Text::tr("The JPEG file is truncated before its image data."));
         if (quint8(bytes[pos]) != 0xff)
-            return Error::make(ErrorKind::InvalidInput, Text::tr("The JPEG file is damaged (marker expected at byte %1).").arg(pos));
+            return Error::make(
+                ErrorKind::InvalidInput, Text::tr("The JPEG file is damaged (marker expected at byte %1).").arg(pos));
         qsizetype m = pos + 1;
         while (m < bytes.size() && quint8(bytes[m]) == 0xff)
-            ++m;                                            // fill bytes
+            ++m; // fill bytes
         if (m + 3 > bytes.size())
             return Error::make(ErrorKind::InvalidInput, Text::tr("The JPEG file is truncated."));
         const quint8 marker = quint8(bytes[m]);
-        if (marker == 0xda) {                               // SOS: entropy-coded data follows
+        if (marker == 0xda) { // SOS: entropy-coded data follows
             *scanStart = pos;
             return segs;
         }
         if (marker == 0xd9 || marker == 0xd8)
             return Error::make(ErrorKind::InvalidInput, Text::tr("The JPEG file has no image data."));
         if ((marker >= 0xd0 && marker <= 0xd7) || marker == 0x01) {
-            pos = m + 1;                                    // standalone marker, no length
+            pos = m + 1; // standalone marker, no length
             continue;
         }
         const quint16 len = qFromBigEndian<quint16>(bytes.constData() + m + 1);
@@ -195,10 +196,17 @@ QByteArray xmlEscape(const QByteArray &text)
     out.reserve(text.size() + 16);
     for (char c : text) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        default: out += c;
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        default:
+            out += c;
         }
     }
     return out;
@@ -216,8 +224,10 @@ QByteArray xmpPacket(const QByteArray &json)
     x += "<?xpacket begin=\"\xef\xbb\xbf\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>"
          "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">"
          "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
-         "<rdf:Description rdf:about=\"\" xmlns:nb2lite=\"" + kXmpNamespace + "\">"
-         "<nb2lite:provenance>";
+         "<rdf:Description rdf:about=\"\" xmlns:nb2lite=\""
+        + kXmpNamespace
+        + "\">"
+          "<nb2lite:provenance>";
     x += xmlEscape(json);
     x += "</nb2lite:provenance></rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end=\"r\"?>";
     return x;
@@ -311,7 +321,8 @@ Result<Provenance> Provenance::fromJson(const QByteArray &json)
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &pe);
     if (pe.error != QJsonParseError::NoError || !doc.isObject())
-        return Error::make(ErrorKind::InvalidInput, Text::tr("The provenance record is not valid JSON: %1.").arg(pe.errorString()));
+        return Error::make(
+            ErrorKind::InvalidInput, Text::tr("The provenance record is not valid JSON: %1.").arg(pe.errorString()));
     const QJsonObject o = doc.object();
     Provenance p;
     p.schema = o.value(QStringLiteral("schema")).toInt(0);
@@ -334,8 +345,7 @@ Result<Provenance> Provenance::fromJson(const QByteArray &json)
     return p;
 }
 
-Provenance Provenance::forFrame(const ExportSession &session, const QString &frameId,
-                                const ProvenanceOptions &options)
+Provenance Provenance::forFrame(const ExportSession &session, const QString &frameId, const ProvenanceOptions &options)
 {
     Provenance p;
     p.app = QStringLiteral("nb2lite " NB2_VERSION);
@@ -351,7 +361,7 @@ Provenance Provenance::forFrame(const ExportSession &session, const QString &fra
         p.replayOf = f->replayOf;
         const ExportFrame *parent = path.size() >= 2 ? path.at(path.size() - 2) : nullptr;
         if (parent && !parent->imageSha256.isEmpty()) {
-            p.parentSha256 = parent->imageSha256;        // the manifest's hash: no need to read the file
+            p.parentSha256 = parent->imageSha256; // the manifest's hash: no need to read the file
         } else if (parent && parent->hasImage()) {
             // Only a file inside the session is hashed; an unsafe path leaves the field out.
             if (const Result<QString> path = session.imageFile(*parent); path) {
@@ -399,7 +409,7 @@ QList<QPair<QString, QString>> Provenance::fieldsToWrite(const Provenance &r)
         for (const QString &p : r.promptChain)
             shown.append(abbreviated(p, 60));
         rows.append({Text::tr("Prompt chain (%1 of %2)").arg(r.promptChain.size()).arg(r.promptChainTotal),
-                     shown.join(QStringLiteral(" \u2192 "))});
+            shown.join(QStringLiteral(" \u2192 "))});
     }
     return rows;
 }
@@ -422,7 +432,7 @@ Result<QByteArray> embedProvenance(const QByteArray &imageBytes, const Provenanc
     if (canEmbedProvenance(imageBytes))
         return jpegWithRecord(imageBytes, json);
     return Error::make(ErrorKind::InvalidInput,
-                 Text::tr("Provenance can only be written into PNG and JPEG files; this image is neither."));
+        Text::tr("Provenance can only be written into PNG and JPEG files; this image is neither."));
 }
 
 Result<Provenance> readProvenanceFromBytes(const QByteArray &bytes)
@@ -437,9 +447,10 @@ Result<Provenance> readProvenanceFromBytes(const QByteArray &bytes)
             qsizetype pos = qstrlen(kProvenanceKeyword) + 1;
             if (c.type == "iTXt") {
                 if (c.data.size() < pos + 2 || c.data.at(pos) != '\0')
-                    return Error::make(ErrorKind::InvalidInput, Text::tr("The PNG provenance chunk is compressed or damaged."));
-                pos += 2;                                        // compression flag + method
-                for (int skip = 0; skip < 2; ++skip) {           // language tag, translated keyword
+                    return Error::make(
+                        ErrorKind::InvalidInput, Text::tr("The PNG provenance chunk is compressed or damaged."));
+                pos += 2;                              // compression flag + method
+                for (int skip = 0; skip < 2; ++skip) { // language tag, translated keyword
                     const qsizetype nul = c.data.indexOf('\0', pos);
                     if (nul < 0)
                         return Error::make(ErrorKind::InvalidInput, Text::tr("The PNG provenance chunk is damaged."));

@@ -14,8 +14,8 @@ struct ExportSession;
 
 /** Which parts of the lineage record the user allows into exported files. */
 struct ProvenanceOptions {
-    bool stripPrompts = false;  // no prompt chain
-    bool stripIds = false;      // no frame id, interaction id or parent image hash
+    bool stripPrompts = false; // no prompt chain
+    bool stripIds = false;     // no frame id, interaction id or parent image hash
 };
 
 /**
@@ -27,28 +27,30 @@ struct ProvenanceOptions {
  */
 struct Provenance {
     static constexpr int kSchemaVersion = 1;
-    static constexpr int kMaxChainPrompts = 16;      // keeps the record compact (and a JPEG segment small)
+    static constexpr int kMaxChainPrompts = 16; // keeps the record compact (and a JPEG segment small)
     static constexpr int kMaxPromptChars = 500;
 
     int schema = kSchemaVersion;
-    QString app;                 // "nb2lite 0.1.0"
+    QString app; // "nb2lite 0.1.0"
     QString frameId;
-    QString parentSha256;        // hex sha256 of the parent frame's image bytes
+    QString parentSha256; // hex sha256 of the parent frame's image bytes
     QString model;
     QString interactionId;
-    QString kind;                // generate / edit / ...
-    QString replayOf;            // a replayed step: the frame id whose prompt it repeats (an id: stripped with the ids)
-    QStringList promptChain;     // root first, this frame's prompt last (the tail when truncated)
-    int promptChainTotal = 0;    // how many prompts the full chain had (> promptChain.size() when truncated)
+    QString kind;             // generate / edit / ...
+    QString replayOf;         // a replayed step: the frame id whose prompt it repeats (an id: stripped with the ids)
+    QStringList promptChain;  // root first, this frame's prompt last (the tail when truncated)
+    int promptChainTotal = 0; // how many prompts the full chain had (> promptChain.size() when truncated)
 
-    bool isEmpty() const { return frameId.isEmpty() && model.isEmpty() && interactionId.isEmpty() && promptChain.isEmpty(); }
+    bool isEmpty() const
+    {
+        return frameId.isEmpty() && model.isEmpty() && interactionId.isEmpty() && promptChain.isEmpty();
+    }
 
-    QByteArray toJson() const;                          // compact, keys in a fixed order
+    QByteArray toJson() const; // compact, keys in a fixed order
     static Result<Provenance> fromJson(const QByteArray &json);
 
     /** The record for one frame of a session, with the options applied. */
-    static Provenance forFrame(const ExportSession &session, const QString &frameId,
-                               const ProvenanceOptions &options);
+    static Provenance forFrame(const ExportSession &session, const QString &frameId, const ProvenanceOptions &options);
 
     /**
      * Exactly the fields that will be written with these options, as (label, value) rows for

@@ -4,6 +4,7 @@
 #include "core/session/sessionstore.h"
 
 #include <QCoreApplication>
+#include <QCryptographicHash>
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
@@ -13,7 +14,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSet>
-#include <QCryptographicHash>
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -21,8 +21,8 @@
 #include <memory>
 
 #include <fcntl.h>
-#include <unistd.h>
 #include <optional>
+#include <unistd.h>
 
 #ifndef NB2_VERSION
 #define NB2_VERSION "0.0.0"
@@ -112,8 +112,9 @@ Result<ArchivePtr> openReader(const QString &bundleFile)
     archive_read_support_filter_none(a.get());
     const QByteArray path = QFile::encodeName(bundleFile);
     if (archive_read_open_filename(a.get(), path.constData(), 64 * 1024) != ARCHIVE_OK)
-        return Error::make(ErrorKind::InvalidInput, Text::tr("%1 is not a readable NB2Lite bundle: %2")
-                                                        .arg(QFileInfo(bundleFile).fileName(), archiveMessage(a.get())));
+        return Error::make(ErrorKind::InvalidInput,
+            Text::tr("%1 is not a readable NB2Lite bundle: %2")
+                .arg(QFileInfo(bundleFile).fileName(), archiveMessage(a.get())));
     return a;
 }
 
@@ -125,12 +126,14 @@ Result<QByteArray> readCapped(archive *a, const QString &name, qint64 maxBytes)
     la_ssize_t n = 0;
     while ((n = archive_read_data(a, buffer, sizeof buffer)) > 0) {
         if (data.size() + n > maxBytes)
-            return Error::make(ErrorKind::TooLarge, Text::tr("The bundle entry \"%1\" is larger than %2 bytes; nothing was extracted.")
-                                                       .arg(name, QString::number(maxBytes)));
+            return Error::make(ErrorKind::TooLarge,
+                Text::tr("The bundle entry \"%1\" is larger than %2 bytes; nothing was extracted.")
+                    .arg(name, QString::number(maxBytes)));
         data.append(buffer, n);
     }
     if (n < 0)
-        return Error::make(ErrorKind::Corrupt, Text::tr("The bundle entry \"%1\" is damaged: %2").arg(name, archiveMessage(a)));
+        return Error::make(
+            ErrorKind::Corrupt, Text::tr("The bundle entry \"%1\" is damaged: %2").arg(name, archiveMessage(a)));
     return data;
 }
 
@@ -182,7 +185,8 @@ Result<ExportReport> SessionBundle::write(const ExportSession &session, const QS
     const SessionPaths paths(session.sessionDir);
     for (const QString &rel : session.sessionFiles) {
         if (!isSafeEntryName(rel) || rel == QLatin1String(kIndexName))
-            return Error::make(ErrorKind::Unsafe, Text::tr("The session file name \"%1\" cannot go into a bundle.").arg(rel));
+            return Error::make(
+                ErrorKind::Unsafe, Text::tr("The session file name \"%1\" cannot go into a bundle.").arg(rel));
         const Result<QString> file = paths.resolve(rel, Text::tr("the session file list"));
         if (!file)
             return file.error();
@@ -194,9 +198,10 @@ Result<ExportReport> SessionBundle::write(const ExportSession &session, const QS
     OutputFile out(outFile, existing);
     if (const Result<void> opened = out.open(); !opened)
         return opened.error();
-    ArchiveSink sink{&out, std::nullopt};
+    ArchiveSink sink {&out, std::nullopt};
     // A failed write's own error (disk full, read-only) beats libarchive's generic one.
-    auto archiveError = [&](const QString &message) { return sink.error ? *sink.error : Error::make(ErrorKind::Io, message); };
+    auto archiveError
+        = [&](const QString &message) { return sink.error ? *sink.error : Error::make(ErrorKind::Io, message); };
     ArchivePtr a(archive_write_new());
     archive_write_set_format_zip(a.get());
     if (archive_write_open2(a.get(), &sink, nullptr, writeToOutput, nullptr, nullptr) != ARCHIVE_OK)
@@ -231,7 +236,7 @@ Result<ExportReport> SessionBundle::write(const ExportSession &session, const QS
     head.insert(QStringLiteral("frames"), qint64(session.frames.size()));
     head.insert(QStringLiteral("files"), index);
     auto added = addEntry(a.get(), QLatin1String(kIndexName), QJsonDocument(head).toJson(QJsonDocument::Indented),
-                          QDateTime::currentDateTimeUtc(), true);
+        QDateTime::currentDateTimeUtc(), true);
     if (!added)
         return archiveError(added.error().message);
     if (archive_write_close(a.get()) != ARCHIVE_OK)
@@ -249,7 +254,8 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
     ExportReport report;
     report.output = targetDir;
     if (!QFileInfo(bundleFile).isFile())
-        return Error::make(ErrorKind::Io, Text::tr("The bundle %1 does not exist.").arg(QDir::toNativeSeparators(bundleFile)));
+        return Error::make(
+            ErrorKind::Io, Text::tr("The bundle %1 does not exist.").arg(QDir::toNativeSeparators(bundleFile)));
     const QString shownName = QFileInfo(bundleFile).fileName();
     const bool existed = QFileInfo::exists(targetDir) || QFileInfo(targetDir).isSymLink();
     auto ready = exportfiles::prepareEmptyDir(targetDir);
@@ -287,17 +293,22 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
         int count = 0;
         while ((rc = archive_read_next_header(a, &entry)) == ARCHIVE_OK) {
             if (++count > kMaxEntries)
-                return fail(ErrorKind::TooLarge, Text::tr("%1 holds more than %2 entries; it is not a session bundle. Nothing was extracted.")
-                                                     .arg(shownName, QString::number(kMaxEntries)));
+                return fail(ErrorKind::TooLarge,
+                    Text::tr("%1 holds more than %2 entries; it is not a session bundle. Nothing was extracted.")
+                        .arg(shownName, QString::number(kMaxEntries)));
             const char *utf8 = archive_entry_pathname_utf8(entry);
             const QString name = utf8 ? QString::fromUtf8(utf8) : QString::fromLocal8Bit(archive_entry_pathname(entry));
             if (!isSafeEntryName(name))
-                return fail(ErrorKind::Unsafe, Text::tr("The bundle contains an unsafe entry name \"%1\" (absolute or leaving the folder); nothing was extracted.").arg(name));
+                return fail(ErrorKind::Unsafe,
+                    Text::tr("The bundle contains an unsafe entry name \"%1\" (absolute or leaving the folder); "
+                             "nothing was extracted.")
+                        .arg(name));
             const auto type = archive_entry_filetype(entry);
             if (type == AE_IFDIR)
                 continue;
             if (type != AE_IFREG || archive_entry_hardlink(entry) || archive_entry_symlink(entry))
-                return fail(ErrorKind::Unsafe, Text::tr("The bundle entry \"%1\" is not a plain file; nothing was extracted.").arg(name));
+                return fail(ErrorKind::Unsafe,
+                    Text::tr("The bundle entry \"%1\" is not a plain file; nothing was extracted.").arg(name));
             if (entries.contains(name) || (haveIndex && name == QLatin1String(kIndexName)))
                 return fail(ErrorKind::Corrupt, Text::tr("The bundle contains \"%1\" twice.").arg(name));
             if (name == QLatin1String(kIndexName)) {
@@ -308,7 +319,7 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
                 haveIndex = true;
                 continue;
             }
-            entries.insert(name, Seen{archive_entry_size_is_set(entry) ? qint64(archive_entry_size(entry)) : -1});
+            entries.insert(name, Seen {archive_entry_size_is_set(entry) ? qint64(archive_entry_size(entry)) : -1});
             archive_read_data_skip(a);
         }
         if (rc != ARCHIVE_EOF)
@@ -318,10 +329,12 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
     // ---- The index decides what may be extracted, and how large each file may be. ----
     const QJsonObject head = QJsonDocument::fromJson(indexBytes).object();
     if (!haveIndex || head.value(QStringLiteral("format")).toString() != QLatin1String(kFormatName))
-        return fail(ErrorKind::InvalidInput, Text::tr("This zip is not an NB2Lite session bundle (no %1).").arg(QLatin1String(kIndexName)));
+        return fail(ErrorKind::InvalidInput,
+            Text::tr("This zip is not an NB2Lite session bundle (no %1).").arg(QLatin1String(kIndexName)));
     if (head.value(QStringLiteral("version")).toInt() > kFormatVersion)
-        return fail(ErrorKind::InvalidInput, Text::tr("The bundle was made by a newer NB2Lite (bundle version %1); update to open it.")
-                                                 .arg(head.value(QStringLiteral("version")).toInt()));
+        return fail(ErrorKind::InvalidInput,
+            Text::tr("The bundle was made by a newer NB2Lite (bundle version %1); update to open it.")
+                .arg(head.value(QStringLiteral("version")).toInt()));
     QHash<QString, Listed> listed;
     qint64 listedTotal = 0;
     const QJsonArray files = head.value(QStringLiteral("files")).toArray();
@@ -331,28 +344,39 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
         const qint64 size = qint64(o.value(QStringLiteral("size")).toDouble(-1));
         const QString sha = o.value(QStringLiteral("sha256")).toString().toLower();
         if (!isSafeEntryName(rel) || rel.endsWith(QLatin1Char('/')) || rel == QLatin1String(kIndexName))
-            return fail(ErrorKind::Unsafe, Text::tr("The bundle's index lists an unsafe path \"%1\"; nothing was extracted.").arg(rel));
+            return fail(ErrorKind::Unsafe,
+                Text::tr("The bundle's index lists an unsafe path \"%1\"; nothing was extracted.").arg(rel));
         if (listed.contains(rel))
             return fail(ErrorKind::Corrupt, Text::tr("The bundle's index lists %1 twice.").arg(rel));
         if (size < 0 || sha.size() != 64)
-            return fail(ErrorKind::Corrupt, Text::tr("The bundle's index has no valid size or checksum for %1.").arg(rel));
+            return fail(
+                ErrorKind::Corrupt, Text::tr("The bundle's index has no valid size or checksum for %1.").arg(rel));
         if (size > kMaxEntryBytes)
-            return fail(ErrorKind::TooLarge, Text::tr("The bundle lists %1 at %2 bytes; no session file is larger than %3 bytes. "
-                                                "Nothing was extracted.")
-                                                 .arg(rel).arg(size).arg(kMaxEntryBytes));
+            return fail(ErrorKind::TooLarge,
+                Text::tr("The bundle lists %1 at %2 bytes; no session file is larger than %3 bytes. "
+                         "Nothing was extracted.")
+                    .arg(rel)
+                    .arg(size)
+                    .arg(kMaxEntryBytes));
         listedTotal += size;
         if (listedTotal > kMaxTotalBytes)
-            return fail(ErrorKind::TooLarge, Text::tr("The bundle would unpack to more than %1 bytes; nothing was extracted.").arg(kMaxTotalBytes));
-        listed.insert(rel, Listed{size, sha});
+            return fail(ErrorKind::TooLarge,
+                Text::tr("The bundle would unpack to more than %1 bytes; nothing was extracted.").arg(kMaxTotalBytes));
+        listed.insert(rel, Listed {size, sha});
     }
     for (auto it = entries.cbegin(); it != entries.cend(); ++it) {
         const auto l = listed.constFind(it.key());
         if (l == listed.cend())
-            return fail(ErrorKind::Corrupt, Text::tr("The bundle holds \"%1\", which its index does not list; nothing was extracted.").arg(it.key()));
+            return fail(ErrorKind::Corrupt,
+                Text::tr("The bundle holds \"%1\", which its index does not list; nothing was extracted.")
+                    .arg(it.key()));
         if (it.value().declared > l->size)
-            return fail(ErrorKind::TooLarge, Text::tr("The bundle entry \"%1\" unpacks to %2 bytes, more than the %3 its index lists; "
-                                                "nothing was extracted.")
-                                                 .arg(it.key()).arg(it.value().declared).arg(l->size));
+            return fail(ErrorKind::TooLarge,
+                Text::tr("The bundle entry \"%1\" unpacks to %2 bytes, more than the %3 its index lists; "
+                         "nothing was extracted.")
+                    .arg(it.key())
+                    .arg(it.value().declared)
+                    .arg(l->size));
     }
     for (auto it = listed.cbegin(); it != listed.cend(); ++it) {
         if (!entries.contains(it.key()))
@@ -382,7 +406,8 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
             // Pass 1 saw this archive; a file that changed since is caught by these same checks.
             if (!isSafeEntryName(name) || archive_entry_filetype(entry) != AE_IFREG || archive_entry_symlink(entry)
                 || archive_entry_hardlink(entry))
-                return fail(ErrorKind::Unsafe, Text::tr("The bundle entry \"%1\" is not a plain file; nothing was extracted.").arg(name));
+                return fail(ErrorKind::Unsafe,
+                    Text::tr("The bundle entry \"%1\" is not a plain file; nothing was extracted.").arg(name));
             const QString target = dir.filePath(name);
             if (!QDir().mkpath(QFileInfo(target).absolutePath()))
                 return fail(writeFailureKind(target), Text::tr("Cannot create a folder for %1.").arg(name));
@@ -397,19 +422,24 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
                 size += n;
                 total += n;
                 if (size > l->size)
-                    return fail(ErrorKind::TooLarge, Text::tr("The bundle entry \"%1\" unpacks to more than the %2 bytes its index "
-                                                        "lists; nothing was extracted.")
-                                                         .arg(name, QString::number(l->size)));
+                    return fail(ErrorKind::TooLarge,
+                        Text::tr("The bundle entry \"%1\" unpacks to more than the %2 bytes its index "
+                                 "lists; nothing was extracted.")
+                            .arg(name, QString::number(l->size)));
                 if (total > kMaxTotalBytes)
-                    return fail(ErrorKind::TooLarge, Text::tr("The bundle unpacks to more than %1 bytes; nothing was extracted.").arg(kMaxTotalBytes));
+                    return fail(ErrorKind::TooLarge,
+                        Text::tr("The bundle unpacks to more than %1 bytes; nothing was extracted.")
+                            .arg(kMaxTotalBytes));
                 hash.addData(QByteArrayView(buffer, n));
                 if (const Result<void> w = out.write(buffer, n); !w)
                     return fail(w.error().kind, w.error().message);
             }
             if (n < 0)
-                return fail(ErrorKind::Corrupt, Text::tr("The bundle entry \"%1\" is damaged: %2").arg(name, archiveMessage(a)));
+                return fail(ErrorKind::Corrupt,
+                    Text::tr("The bundle entry \"%1\" is damaged: %2").arg(name, archiveMessage(a)));
             if (size != l->size || QString::fromLatin1(hash.result().toHex()) != l->sha256)
-                return fail(ErrorKind::Corrupt, Text::tr("The bundle is damaged: %1 does not match its checksum.").arg(name));
+                return fail(
+                    ErrorKind::Corrupt, Text::tr("The bundle is damaged: %1 does not match its checksum.").arg(name));
             if (const Result<qint64> c = out.commit(); !c)
                 return fail(c.error().kind, c.error().message);
             written.append(name);
@@ -425,7 +455,8 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
     {
         QFile manifest(dir.filePath(QStringLiteral("manifest.json")));
         if (!manifest.open(QIODevice::ReadOnly))
-            return fail(ErrorKind::Io, Text::tr("Cannot read the extracted manifest.json: %1").arg(manifest.errorString()));
+            return fail(
+                ErrorKind::Io, Text::tr("Cannot read the extracted manifest.json: %1").arg(manifest.errorString()));
         if (const Result<void> inside = SessionPaths::checkManifest(manifest.readAll(), targetDir); !inside)
             return fail(ErrorKind::Unsafe, Text::tr("The bundle is refused: its %1").arg(inside.error().message));
     }

@@ -26,8 +26,8 @@ public:
      * (OutputFile: never through a link, never over a device or FIFO, an existing file only
      * with Replace).
      */
-    static Result<ExportReport> write(const ExportSession &session, const QString &outFile,
-                                      ExistingTarget existing = ExistingTarget::Refuse);
+    static Result<ExportReport> write(
+        const ExportSession &session, const QString &outFile, ExistingTarget existing = ExistingTarget::Refuse);
 
     /**
      * Extracts bundleFile into targetDir (created; must not exist or be empty) and verifies it.

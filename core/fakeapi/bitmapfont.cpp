@@ -81,8 +81,8 @@ const Glyph kGlyphs[] = {
 
 // Rows as bit masks (bit 4 = leftmost column), indexed by ASCII code.
 struct Table {
-    std::array<std::array<quint8, 7>, 128> rows{};
-    std::array<bool, 128> present{};
+    std::array<std::array<quint8, 7>, 128> rows {};
+    std::array<bool, 128> present {};
     Table()
     {
         for (const Glyph &g : kGlyphs) {
@@ -130,8 +130,7 @@ int BitmapFont::textWidth(const QString &text, int scale)
     return (int(text.size()) * Advance - 1) * scale;
 }
 
-void BitmapFont::drawText(QImage &image, int x, int y, const QString &text, const QColor &color,
-                          int scale)
+void BitmapFont::drawText(QImage &image, int x, int y, const QString &text, const QColor &color, int scale)
 {
     if (scale < 1)
         scale = 1;

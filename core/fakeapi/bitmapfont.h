@@ -24,8 +24,7 @@ public:
     /** Width in pixels of `text` at `scale` (one line, no wrapping). */
     static int textWidth(const QString &text, int scale);
     /** Draws one line with its top-left corner at (x, y); clips at the image border. */
-    static void drawText(QImage &image, int x, int y, const QString &text, const QColor &color,
-                         int scale);
+    static void drawText(QImage &image, int x, int y, const QString &text, const QColor &color, int scale);
     /** Splits `text` into at most `maxLines` lines of at most `maxChars` characters,
      *  breaking at spaces where possible; an overflowing last line ends in "...". */
     static QStringList wrap(const QString &text, int maxChars, int maxLines);

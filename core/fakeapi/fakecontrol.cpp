@@ -79,7 +79,7 @@ Reply FakeServer::Private::control(const httplib::Request &req, const std::strin
         std::lock_guard<std::mutex> lock(mutex);
         log.clear();
         logBytes = 0;
-        return jsonReply(200, json{{"ok", true}});
+        return jsonReply(200, json {{"ok", true}});
     }
     auto state = [this] {
         std::lock_guard<std::mutex> lock(mutex);
@@ -94,7 +94,7 @@ Reply FakeServer::Private::control(const httplib::Request &req, const std::strin
         st["thinking_levels"] = levels;
         st["require_key"] = opts.requireKey;
         st["thinking_error"] = opts.thinkingError == FakeServerOptions::ThinkingError::AllowedValues ? "allowed_values"
-                                                                                                    : "not_supported";
+                                                                                                     : "not_supported";
         return st;
     };
     if (path == "/_fake/state" && req.method == "GET")
@@ -105,12 +105,11 @@ Reply FakeServer::Private::control(const httplib::Request &req, const std::strin
     const json body = json::parse(req.body, nullptr, false);
     if (!body.is_object())
         return nativeError(400, "invalid_request", QStringLiteral("control: body must be a JSON object."));
-    static const QSet<QString> known{QStringLiteral("fault"), QStringLiteral("count"), QStringLiteral("retry_after"),
-                                     QStringLiteral("retry_after_ms"), QStringLiteral("trickle_ms"),
-                                     QStringLiteral("latency_ms"), QStringLiteral("forget"),
-                                     QStringLiteral("thinking_levels"), QStringLiteral("clear_faults"),
-                                     QStringLiteral("clear_requests"), QStringLiteral("require_key"),
-                                     QStringLiteral("thinking_error"), QStringLiteral("status")};
+    static const QSet<QString> known {QStringLiteral("fault"), QStringLiteral("count"), QStringLiteral("retry_after"),
+        QStringLiteral("retry_after_ms"), QStringLiteral("trickle_ms"), QStringLiteral("latency_ms"),
+        QStringLiteral("forget"), QStringLiteral("thinking_levels"), QStringLiteral("clear_faults"),
+        QStringLiteral("clear_requests"), QStringLiteral("require_key"), QStringLiteral("thinking_error"),
+        QStringLiteral("status")};
     for (const auto &[k, v] : body.items()) {
         if (!known.contains(q(k)))
             return nativeError(400, "invalid_request", QStringLiteral("control: unknown field \"%1\".").arg(q(k)));
@@ -120,13 +119,13 @@ Reply FakeServer::Private::control(const httplib::Request &req, const std::strin
     };
     std::optional<FakeFault> fault;
     if (body.contains("fault")) {
-        const auto kind = body["fault"].is_string() ? fakeFaultKindFromName(q(body["fault"].get<std::string>()))
-                                                    : std::nullopt;
+        const auto kind
+            = body["fault"].is_string() ? fakeFaultKindFromName(q(body["fault"].get<std::string>())) : std::nullopt;
         if (!kind)
             return nativeError(400, "invalid_request",
-                               QStringLiteral("control: unknown fault; use one of rate_limit, server_error, unavailable_html, "
-                                              "connection_reset, truncated_json, slow_trickle, text_only, invalid_key, "
-                                              "reset_before_first_byte."));
+                QStringLiteral("control: unknown fault; use one of rate_limit, server_error, unavailable_html, "
+                               "connection_reset, truncated_json, slow_trickle, text_only, invalid_key, "
+                               "reset_before_first_byte."));
         FakeFault f;
         f.kind = *kind;
         f.retryAfterSeconds = intField("retry_after", 1);
@@ -143,16 +142,18 @@ Reply FakeServer::Private::control(const httplib::Request &req, const std::strin
             wording = FakeServerOptions::ThinkingError::NotSupportedRetry;
         else
             return nativeError(400, "invalid_request",
-                               QStringLiteral("control: thinking_error must be \"allowed_values\" or \"not_supported\"."));
+                QStringLiteral("control: thinking_error must be \"allowed_values\" or \"not_supported\"."));
     }
     QStringList forgotten;
     QStringList levels;
     if (body.contains("thinking_levels")) {
         if (!body["thinking_levels"].is_array())
-            return nativeError(400, "invalid_request", QStringLiteral("control: thinking_levels must be an array of strings."));
+            return nativeError(
+                400, "invalid_request", QStringLiteral("control: thinking_levels must be an array of strings."));
         for (const json &l : body["thinking_levels"]) {
             if (!l.is_string())
-                return nativeError(400, "invalid_request", QStringLiteral("control: thinking_levels must be an array of strings."));
+                return nativeError(
+                    400, "invalid_request", QStringLiteral("control: thinking_levels must be an array of strings."));
             levels << q(l.get<std::string>());
         }
     }

@@ -26,9 +26,16 @@ struct AspectSize {
 
 // The 1K output sizes the Gemini image models document for each ratio (about 1 MP).
 const AspectSize kSizes[] = {
-    {"1:1", 1024, 1024}, {"3:2", 1248, 832},  {"2:3", 832, 1248},  {"3:4", 864, 1184},
-    {"4:3", 1184, 864},  {"4:5", 896, 1152},  {"5:4", 1152, 896},  {"9:16", 768, 1344},
-    {"16:9", 1344, 768}, {"21:9", 1536, 672},
+    {"1:1", 1024, 1024},
+    {"3:2", 1248, 832},
+    {"2:3", 832, 1248},
+    {"3:4", 864, 1184},
+    {"4:3", 1184, 864},
+    {"4:5", 896, 1152},
+    {"5:4", 1152, 896},
+    {"9:16", 768, 1344},
+    {"16:9", 1344, 768},
+    {"21:9", 1536, 672},
 };
 
 QByteArray digest(const QString &text)
@@ -135,10 +142,20 @@ bool colourWord(const QString &prompt, QColor *out)
         const char *word;
         QRgb rgb;
     } words[] = {
-        {"red", 0xd62828},    {"orange", 0xf77f00}, {"yellow", 0xfcbf49}, {"gold", 0xd4af37},
-        {"green", 0x2a9d3f},  {"blue", 0x1d4ed8},   {"purple", 0x7b2cbf}, {"violet", 0x8f5cf7},
-        {"pink", 0xff70a6},   {"white", 0xf5f5f5},  {"black", 0x111111},  {"brown", 0x7f4f24},
-        {"cyan", 0x00b4d8},   {"teal", 0x2a9d8f},
+        {"red", 0xd62828},
+        {"orange", 0xf77f00},
+        {"yellow", 0xfcbf49},
+        {"gold", 0xd4af37},
+        {"green", 0x2a9d3f},
+        {"blue", 0x1d4ed8},
+        {"purple", 0x7b2cbf},
+        {"violet", 0x8f5cf7},
+        {"pink", 0xff70a6},
+        {"white", 0xf5f5f5},
+        {"black", 0x111111},
+        {"brown", 0x7f4f24},
+        {"cyan", 0x00b4d8},
+        {"teal", 0x2a9d8f},
     };
     const QString lower = prompt.toLower();
     qsizetype best = -1;
@@ -263,7 +280,7 @@ QImage FakeImagePainter::generate(const QString &prompt, QSize size, QStringList
             const int o = 13 + i * 3;
             const qreal r = minDim * (0.06 + (byteAt(h, o) % 16) / 100.0);
             const QPointF c(size.width() * (0.1 + (byteAt(h, o + 1) % 80) / 100.0),
-                            size.height() * (0.12 + (byteAt(h, o + 2) % 60) / 100.0));
+                size.height() * (0.12 + (byteAt(h, o + 2) % 60) / 100.0));
             drawShape(p, byteAt(h, o) + i, c, r, hashColor(h, o + 1));
         }
     }
@@ -274,8 +291,8 @@ QImage FakeImagePainter::generate(const QString &prompt, QSize size, QStringList
     return img;
 }
 
-QImage FakeImagePainter::edit(const QImage &base, const QString &prompt, QSize size,
-                              const QStringList &parentCaption, QStringList *captionLines)
+QImage FakeImagePainter::edit(
+    const QImage &base, const QString &prompt, QSize size, const QStringList &parentCaption, QStringList *captionLines)
 {
     QImage img = fitTo(base, size);
     applyGlobalMood(img, prompt);
@@ -294,8 +311,8 @@ QImage FakeImagePainter::edit(const QImage &base, const QString &prompt, QSize s
     return img;
 }
 
-QImage FakeImagePainter::editLocal(const QImage &target, const QImage &style, const QString &prompt,
-                                   QSize size, QStringList *captionLines)
+QImage FakeImagePainter::editLocal(
+    const QImage &target, const QImage &style, const QString &prompt, QSize size, QStringList *captionLines)
 {
     QImage img = fitTo(target, size);
     QStringList caption;
@@ -315,8 +332,8 @@ QImage FakeImagePainter::draft(const QImage &finalImage)
         return {};
     const QSize small = finalImage.size() / 4;
     QImage tiny = finalImage.scaled(finalImage.size() / 24, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
-    QImage img = tiny.scaled(small, Qt::IgnoreAspectRatio, Qt::SmoothTransformation)
-                     .convertToFormat(QImage::Format_RGB32);
+    QImage img
+        = tiny.scaled(small, Qt::IgnoreAspectRatio, Qt::SmoothTransformation).convertToFormat(QImage::Format_RGB32);
     {
         QPainter p(&img);
         p.fillRect(img.rect(), QColor(128, 128, 128, 110));

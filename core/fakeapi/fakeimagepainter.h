@@ -32,12 +32,12 @@ public:
      *  over its right-hand part, and the caption strip redrawn as `parentCaption` + prompt.
      *  The top-left quarter is left as it was unless the prompt asks for a global change
      *  ("night", "dark", "bright", "sunny", "grey"). */
-    static QImage edit(const QImage &base, const QString &prompt, QSize size,
-                       const QStringList &parentCaption, QStringList *captionLines = nullptr);
+    static QImage edit(const QImage &base, const QString &prompt, QSize size, const QStringList &parentCaption,
+        QStringList *captionLines = nullptr);
     /** Like edit(), starting from an uploaded target; with a style image the result is first
      *  tinted toward the style image's average colour. */
-    static QImage editLocal(const QImage &target, const QImage &style, const QString &prompt,
-                            QSize size, QStringList *captionLines = nullptr);
+    static QImage editLocal(const QImage &target, const QImage &style, const QString &prompt, QSize size,
+        QStringList *captionLines = nullptr);
     /** A small, blurred, desaturated preview used as the "draft" in thought summaries. */
     static QImage draft(const QImage &finalImage);
 

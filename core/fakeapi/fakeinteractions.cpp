@@ -31,14 +31,15 @@ Reply FakeServer::Private::create(const httplib::Request &req, const std::option
 {
     if (req.body.size() > kMaxRequestBytes)
         return googleError(413, "INVALID_ARGUMENT",
-                           QStringLiteral("Request payload size exceeds the limit: %1 bytes (got %2 bytes).")
-                               .arg(kMaxRequestBytes).arg(req.body.size()));
+            QStringLiteral("Request payload size exceeds the limit: %1 bytes (got %2 bytes).")
+                .arg(kMaxRequestBytes)
+                .arg(req.body.size()));
     json body;
     try {
         body = json::parse(req.body);
     } catch (const json::parse_error &e) {
         return nativeError(400, "invalid_request",
-                           QStringLiteral("Invalid JSON payload received. %1").arg(QString::fromUtf8(e.what())));
+            QStringLiteral("Invalid JSON payload received. %1").arg(QString::fromUtf8(e.what())));
     }
     ParsedCreate pc;
     if (auto err = parseCreate(body, &pc))
@@ -56,7 +57,7 @@ Reply FakeServer::Private::create(const httplib::Request &req, const std::option
         if (it->status == QLatin1String("in_progress")
             && !(it->backgroundDoneAtMs && QDateTime::currentMSecsSinceEpoch() >= it->backgroundDoneAtMs))
             return nativeError(400, "invalid_request",
-                               QStringLiteral("previous_interaction_id: interaction '%1' is still in progress.").arg(pc.previousId));
+                QStringLiteral("previous_interaction_id: interaction '%1' is still in progress.").arg(pc.previousId));
         parentJpeg = it->jpeg;
         parentCaption = it->caption;
     }
@@ -65,13 +66,13 @@ Reply FakeServer::Private::create(const httplib::Request &req, const std::option
 
     const bool refuse = fault && fault->kind == FakeFault::Kind::TextOnlyRefusal;
     const QImage base = !pc.images.isEmpty() ? pc.images.last().pixels
-                        : !parentPixels.isNull() ? parentPixels
-                                                 : pc.historyImage;
+        : !parentPixels.isNull()             ? parentPixels
+                                             : pc.historyImage;
     QSize size = FakeImagePainter::sizeForAspect(pc.aspect);
     if (!size.isValid()) {
         if (pc.images.isEmpty() && !parentPixels.isNull())
             size = parentPixels.size(); // edits keep the chain's size unless asked otherwise
-        else if (!base.isNull()) // uploaded or replayed image: the model matches its shape
+        else if (!base.isNull())        // uploaded or replayed image: the model matches its shape
             size = FakeImagePainter::sizeForAspect(FakeImagePainter::nearestAspect(base.size()));
         else
             size = FakeImagePainter::sizeForAspect(QStringLiteral("1:1"));
@@ -91,8 +92,9 @@ Reply FakeServer::Private::create(const httplib::Request &req, const std::option
     } else if (!pc.images.isEmpty()) {
         const QImage style = pc.images.size() >= 2 ? pc.images.first().pixels : QImage();
         pixels = FakeImagePainter::editLocal(pc.images.last().pixels, style, pc.prompt, size, &caption);
-        text = style.isNull() ? QStringLiteral("I've edited your image: %1.").arg(shortPrompt)
-                              : QStringLiteral("I've edited your image in the style of the reference: %1.").arg(shortPrompt);
+        text = style.isNull()
+            ? QStringLiteral("I've edited your image: %1.").arg(shortPrompt)
+            : QStringLiteral("I've edited your image in the style of the reference: %1.").arg(shortPrompt);
     } else if (!base.isNull()) {
         pixels = FakeImagePainter::edit(base, pc.prompt, size, parentCaption, &caption);
         text = QStringLiteral("I've updated the image: %1.").arg(shortPrompt);
@@ -118,23 +120,27 @@ Reply FakeServer::Private::create(const httplib::Request &req, const std::option
     thought["type"] = "thought";
     thought["signature"] = s(newSignature());
     json summary = json::array();
-    summary.push_back(json{{"type", "text"},
-                           {"text", s(QStringLiteral("**Planning the picture**\n\nWorking out the composition for: %1").arg(shortPrompt))}});
+    summary.push_back(json {{"type", "text"},
+        {"text",
+            s(QStringLiteral("**Planning the picture**\n\nWorking out the composition for: %1").arg(shortPrompt))}});
     const bool sendFixed = fixedImage && pc.wantImage && !refuse;
     if (!pixels.isNull() || sendFixed) {
-        const QByteArray draft = sendFixed ? fixedDraftJpeg : FakeImagePainter::encodeJpeg(FakeImagePainter::draft(pixels), 70);
-        summary.push_back(json{{"type", "image"}, {"data", draft.toBase64().toStdString()}, {"mime_type", "image/jpeg"}});
+        const QByteArray draft
+            = sendFixed ? fixedDraftJpeg : FakeImagePainter::encodeJpeg(FakeImagePainter::draft(pixels), 70);
+        summary.push_back(
+            json {{"type", "image"}, {"data", draft.toBase64().toStdString()}, {"mime_type", "image/jpeg"}});
     }
     thought["summary"] = summary;
 
     json output = json::object();
     output["type"] = "model_output";
     json content = json::array();
-    content.push_back(json{{"type", "text"}, {"text", s(text)}});
+    content.push_back(json {{"type", "text"}, {"text", s(text)}});
     QByteArray jpeg;
     if (!pixels.isNull() || sendFixed) {
         jpeg = sendFixed ? opts.fixedImageJpeg : FakeImagePainter::encodeJpeg(pixels);
-        content.push_back(json{{"type", "image"}, {"data", jpeg.toBase64().toStdString()}, {"mime_type", "image/jpeg"}});
+        content.push_back(
+            json {{"type", "image"}, {"data", jpeg.toBase64().toStdString()}, {"mime_type", "image/jpeg"}});
     }
     output["content"] = content;
     interaction["steps"] = json::array({thought, output});
@@ -149,12 +155,12 @@ Reply FakeServer::Private::create(const httplib::Request &req, const std::option
     usage["total_output_tokens"] = outText + outImage;
     usage["total_thought_tokens"] = thoughtTokens;
     usage["total_tokens"] = inText + inImages + outText + outImage + thoughtTokens;
-    json inMod = json::array({json{{"modality", "text"}, {"tokens", inText}}});
+    json inMod = json::array({json {{"modality", "text"}, {"tokens", inText}}});
     if (inImages)
-        inMod.push_back(json{{"modality", "image"}, {"tokens", inImages}});
-    json outMod = json::array({json{{"modality", "text"}, {"tokens", outText}}});
+        inMod.push_back(json {{"modality", "image"}, {"tokens", inImages}});
+    json outMod = json::array({json {{"modality", "text"}, {"tokens", outText}}});
     if (outImage)
-        outMod.push_back(json{{"modality", "image"}, {"tokens", outImage}});
+        outMod.push_back(json {{"modality", "image"}, {"tokens", outImage}});
     usage["input_tokens_by_modality"] = inMod;
     usage["output_tokens_by_modality"] = outMod;
     interaction["usage"] = usage;
@@ -218,8 +224,8 @@ std::string FakeServer::Private::frame(const char *eventType, int eventNo, json 
     return std::string("event: ") + eventType + "\ndata: " + out.dump() + "\n\n";
 }
 
-std::vector<std::pair<int, std::string>> FakeServer::Private::sseEvents(const json &interaction, int latencyMs,
-                                                                         int skipThrough) const
+std::vector<std::pair<int, std::string>> FakeServer::Private::sseEvents(
+    const json &interaction, int latencyMs, int skipThrough) const
 {
     std::vector<std::pair<int, std::string>> ev;
     int no = 0;
@@ -234,7 +240,7 @@ std::vector<std::pair<int, std::string>> FakeServer::Private::sseEvents(const js
             head[k] = interaction[k];
     }
     head["status"] = "in_progress";
-    add(0, "interaction.created", json{{"interaction", head}});
+    add(0, "interaction.created", json {{"interaction", head}});
     json su = json::object();
     if (interaction.contains("id"))
         su["interaction_id"] = interaction["id"];
@@ -248,34 +254,38 @@ std::vector<std::pair<int, std::string>> FakeServer::Private::sseEvents(const js
         const int index = int(i);
         const std::string type = step.value("type", std::string());
         if (type == "thought") {
-            add(firstDelay, "step.start", json{{"index", index}, {"step", json{{"type", "thought"}}}});
+            add(firstDelay, "step.start", json {{"index", index}, {"step", json {{"type", "thought"}}}});
             firstDelay = 0;
             if (step.contains("summary")) {
                 for (const json &part : step["summary"])
-                    add(0, "step.delta", json{{"index", index}, {"delta", json{{"type", "thought_summary"}, {"content", part}}}});
+                    add(0, "step.delta",
+                        json {{"index", index}, {"delta", json {{"type", "thought_summary"}, {"content", part}}}});
             }
             if (step.contains("signature"))
-                add(0, "step.delta", json{{"index", index}, {"delta", json{{"type", "thought_signature"}, {"signature", step["signature"]}}}});
-            add(0, "step.stop", json{{"index", index}});
+                add(0, "step.delta",
+                    json {{"index", index},
+                        {"delta", json {{"type", "thought_signature"}, {"signature", step["signature"]}}}});
+            add(0, "step.stop", json {{"index", index}});
         } else {
             json startStep = json::object();
             startStep["type"] = type;
             startStep["content"] = json::array();
-            add(firstDelay + (latencyMs - latencyMs / 2), "step.start", json{{"index", index}, {"step", startStep}});
+            add(firstDelay + (latencyMs - latencyMs / 2), "step.start", json {{"index", index}, {"step", startStep}});
             firstDelay = 0;
             if (step.contains("content")) {
                 for (const json &part : step["content"])
-                    add(0, "step.delta", json{{"index", index}, {"delta", part}});
+                    add(0, "step.delta", json {{"index", index}, {"delta", part}});
             }
-            add(0, "step.stop", json{{"index", index}});
+            add(0, "step.stop", json {{"index", index}});
         }
     }
     json done = json::object();
-    for (const char *k : {"id", "status", "model", "object", "created", "updated", "previous_interaction_id", "usage"}) {
+    for (const char *k :
+        {"id", "status", "model", "object", "created", "updated", "previous_interaction_id", "usage"}) {
         if (interaction.contains(k))
             done[k] = interaction[k];
     }
-    add(0, "interaction.completed", json{{"interaction", done}});
+    add(0, "interaction.completed", json {{"interaction", done}});
     ev.emplace_back(0, "data: [DONE]\n\n");
     return ev;
 }
@@ -307,7 +317,7 @@ Reply FakeServer::Private::get(const httplib::Request &req, const QString &id)
     }
     if (req.get_param_value("include_input") == "true" && interaction.contains("steps")) {
         json steps = json::array();
-        steps.push_back(json{{"type", "user_input"}, {"content", userContent}});
+        steps.push_back(json {{"type", "user_input"}, {"content", userContent}});
         for (const json &st : interaction["steps"])
             steps.push_back(st);
         interaction["steps"] = steps;
@@ -343,12 +353,12 @@ Reply FakeServer::Private::cancel(const QString &id)
     auto it = store.find(id);
     if (it == store.end())
         return notFoundInteraction(id);
-    const bool running = it->status == QLatin1String("in_progress")
-                         && QDateTime::currentMSecsSinceEpoch() < it->backgroundDoneAtMs;
+    const bool running
+        = it->status == QLatin1String("in_progress") && QDateTime::currentMSecsSinceEpoch() < it->backgroundDoneAtMs;
     if (!running)
         return nativeError(400, "invalid_request",
-                           QStringLiteral("Only background interactions that are still in progress can be cancelled; '%1' is %2.")
-                               .arg(id, it->status == QLatin1String("in_progress") ? QStringLiteral("completed") : it->status));
+            QStringLiteral("Only background interactions that are still in progress can be cancelled; '%1' is %2.")
+                .arg(id, it->status == QLatin1String("in_progress") ? QStringLiteral("completed") : it->status));
     it->status = QStringLiteral("cancelled");
     it->jpeg.clear();
     json out = it->interaction;

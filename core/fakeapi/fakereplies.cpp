@@ -46,7 +46,7 @@ bool shutDownConnection(const httplib::Request &req)
         const int fd = name.toInt(&isNumber);
         if (!isNumber)
             continue;
-        sockaddr_storage peer{}, self{};
+        sockaddr_storage peer {}, self {};
         socklen_t peerLen = sizeof peer, selfLen = sizeof self;
         if (::getpeername(fd, reinterpret_cast<sockaddr *>(&peer), &peerLen) != 0
             || ::getsockname(fd, reinterpret_cast<sockaddr *>(&self), &selfLen) != 0)
@@ -60,7 +60,7 @@ bool shutDownConnection(const httplib::Request &req)
         };
         if (portOf(peer) == remotePort && portOf(self) == localPort) {
             // Linger 0: the close that follows is a reset (RST), not an orderly end.
-            const linger abort{1, 0};
+            const linger abort {1, 0};
             ::setsockopt(fd, SOL_SOCKET, SO_LINGER, &abort, sizeof abort);
             ::shutdown(fd, SHUT_RDWR);
             return true;
@@ -85,7 +85,7 @@ Reply nativeError(int status, const char *code, const QString &message)
     json e = json::object();
     e["message"] = s(message);
     e["code"] = code;
-    return jsonReply(status, json{{"error", e}});
+    return jsonReply(status, json {{"error", e}});
 }
 
 Reply googleError(int status, const char *statusName, const QString &message)
@@ -94,7 +94,7 @@ Reply googleError(int status, const char *statusName, const QString &message)
     e["code"] = status;
     e["message"] = s(message);
     e["status"] = statusName;
-    return jsonReply(status, json{{"error", e}});
+    return jsonReply(status, json {{"error", e}});
 }
 
 Reply keyError()
@@ -104,21 +104,17 @@ Reply keyError()
     err["code"] = 400;
     err["message"] = msg;
     err["status"] = "INVALID_ARGUMENT";
-    err["details"] = json::array(
-        {json{{"@type", "type.googleapis.com/google.rpc.ErrorInfo"},
-              {"reason", "API_KEY_INVALID"},
-              {"domain", "googleapis.com"},
-              {"metadata", json{{"service", "generativelanguage.googleapis.com"}}}},
-         json{{"@type", "type.googleapis.com/google.rpc.LocalizedMessage"},
-              {"locale", "en-US"},
-              {"message", msg}}});
-    return jsonReply(400, json::array({json{{"error", err}}}));
+    err["details"] = json::array({json {{"@type", "type.googleapis.com/google.rpc.ErrorInfo"},
+                                      {"reason", "API_KEY_INVALID"}, {"domain", "googleapis.com"},
+                                      {"metadata", json {{"service", "generativelanguage.googleapis.com"}}}},
+        json {{"@type", "type.googleapis.com/google.rpc.LocalizedMessage"}, {"locale", "en-US"}, {"message", msg}}});
+    return jsonReply(400, json::array({json {{"error", err}}}));
 }
 
 Reply notFoundInteraction(const QString &id)
 {
     return nativeError(404, "not_found",
-                       QStringLiteral("Interaction '%1' was not found. It may have expired or been deleted.").arg(id));
+        QStringLiteral("Interaction '%1' was not found. It may have expired or been deleted.").arg(id));
 }
 
 bool decodeBase64Strict(const std::string &in, QByteArray *out)
@@ -128,8 +124,8 @@ bool decodeBase64Strict(const std::string &in, QByteArray *out)
     size_t pad = 0;
     for (size_t i = 0; i < in.size(); ++i) {
         const char c = in[i];
-        const bool alpha = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
-                           || c == '+' || c == '/';
+        const bool alpha
+            = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/';
         if (c == '=') {
             if (i < in.size() - 2)
                 return false;
@@ -138,8 +134,8 @@ bool decodeBase64Strict(const std::string &in, QByteArray *out)
             return false;
         }
     }
-    auto result = QByteArray::fromBase64Encoding(QByteArray::fromStdString(in),
-                                                 QByteArray::AbortOnBase64DecodingErrors);
+    auto result
+        = QByteArray::fromBase64Encoding(QByteArray::fromStdString(in), QByteArray::AbortOnBase64DecodingErrors);
     if (!result)
         return false;
     *out = *result;
@@ -174,7 +170,7 @@ bool mimeCompatible(const QString &declared, const QString &sniffed)
 {
     if (declared == sniffed)
         return true;
-    const QSet<QString> heif{QStringLiteral("image/heic"), QStringLiteral("image/heif")};
+    const QSet<QString> heif {QStringLiteral("image/heic"), QStringLiteral("image/heif")};
     return heif.contains(declared) && heif.contains(sniffed);
 }
 
@@ -198,7 +194,7 @@ QString newInteractionId()
     raw += char(23);
     raw += randomAlnum(23).toLatin1();
     return QStringLiteral("v1_")
-           + QString::fromLatin1(raw.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+        + QString::fromLatin1(raw.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
 }
 
 QString newSignature()
@@ -281,19 +277,26 @@ std::optional<Stored> storedFromRecord(const QByteArray &bytes, const QString &i
 QString typeName(const json &j)
 {
     switch (j.type()) {
-    case json::value_t::string: return QStringLiteral("a string");
-    case json::value_t::boolean: return QStringLiteral("a boolean");
-    case json::value_t::array: return QStringLiteral("an array");
-    case json::value_t::object: return QStringLiteral("an object");
-    case json::value_t::null: return QStringLiteral("null");
-    default: return QStringLiteral("a number");
+    case json::value_t::string:
+        return QStringLiteral("a string");
+    case json::value_t::boolean:
+        return QStringLiteral("a boolean");
+    case json::value_t::array:
+        return QStringLiteral("an array");
+    case json::value_t::object:
+        return QStringLiteral("an object");
+    case json::value_t::null:
+        return QStringLiteral("null");
+    default:
+        return QStringLiteral("a number");
     }
 }
 
 Reply unknownField(const QString &where, const std::string &key)
 {
-    return invalidArgument(QStringLiteral("Invalid JSON payload received. Unknown name \"%1\" at '%2': Cannot find field.")
-                               .arg(q(key), where));
+    return invalidArgument(
+        QStringLiteral("Invalid JSON payload received. Unknown name \"%1\" at '%2': Cannot find field.")
+            .arg(q(key), where));
 }
 
 Reply wrongType(const QString &field, const json &value, const char *expected)

@@ -30,12 +30,12 @@ namespace nb2 {
 // ---------------------------------------------------------------------------------------
 // Create
 
-std::optional<Reply> FakeServer::Private::parseContent(const json &c, const QString &where,
-                                                       ParsedCreate *out, bool currentTurn,
-                                                       QImage *lastImage)
+std::optional<Reply> FakeServer::Private::parseContent(
+    const json &c, const QString &where, ParsedCreate *out, bool currentTurn, QImage *lastImage)
 {
     if (!c.is_object() || !c.contains("type") || !c["type"].is_string())
-        return invalidArgument(QStringLiteral("%1: each content part must be an object with a string \"type\".").arg(where));
+        return invalidArgument(
+            QStringLiteral("%1: each content part must be an object with a string \"type\".").arg(where));
     const std::string type = c["type"].get<std::string>();
     if (type == "text") {
         for (const auto &[k, v] : c.items()) {
@@ -56,56 +56,62 @@ std::optional<Reply> FakeServer::Private::parseContent(const json &c, const QStr
                 return unknownField(where, k);
         }
         if (c.contains("uri"))
-            return invalidArgument(QStringLiteral("%1.uri: file URIs are not supported by the fake server; send inline base64 \"data\".").arg(where));
+            return invalidArgument(
+                QStringLiteral("%1.uri: file URIs are not supported by the fake server; send inline base64 \"data\".")
+                    .arg(where));
         if (!c.contains("data") || !c["data"].is_string())
             return invalidArgument(QStringLiteral("%1.data: an image part needs base64 \"data\".").arg(where));
         if (!c.contains("mime_type") || !c["mime_type"].is_string())
             return invalidArgument(QStringLiteral("%1.mime_type: an inline image needs a \"mime_type\".").arg(where));
         const QString mime = q(c["mime_type"].get<std::string>());
-        static const QStringList mimes{QStringLiteral("image/png"),  QStringLiteral("image/jpeg"),
-                                       QStringLiteral("image/webp"), QStringLiteral("image/heic"),
-                                       QStringLiteral("image/heif"), QStringLiteral("image/gif"),
-                                       QStringLiteral("image/bmp"),  QStringLiteral("image/tiff")};
+        static const QStringList mimes {QStringLiteral("image/png"), QStringLiteral("image/jpeg"),
+            QStringLiteral("image/webp"), QStringLiteral("image/heic"), QStringLiteral("image/heif"),
+            QStringLiteral("image/gif"), QStringLiteral("image/bmp"), QStringLiteral("image/tiff")};
         if (!mimes.contains(mime))
             return invalidArgument(QStringLiteral("%1.mime_type: Unsupported MIME type: %2").arg(where, mime));
         if (c.contains("resolution")) {
-            static const QStringList res{QStringLiteral("low"), QStringLiteral("medium"), QStringLiteral("high"),
-                                         QStringLiteral("ultra_high")};
+            static const QStringList res {
+                QStringLiteral("low"), QStringLiteral("medium"), QStringLiteral("high"), QStringLiteral("ultra_high")};
             if (!c["resolution"].is_string() || !res.contains(q(c["resolution"].get<std::string>())))
-                return invalidArgument(QStringLiteral("%1.resolution: must be one of low, medium, high, ultra_high.").arg(where));
+                return invalidArgument(
+                    QStringLiteral("%1.resolution: must be one of low, medium, high, ultra_high.").arg(where));
         }
         QByteArray bytes;
         const std::string &data = c["data"].get_ref<const std::string &>();
         if (!decodeBase64Strict(data, &bytes))
-            return invalidArgument(QStringLiteral("Invalid value at '%1.data' (TYPE_BYTES), Base64 decoding failed for \"%2\"")
-                                       .arg(where, q(data.substr(0, 24)) + (data.size() > 24 ? QStringLiteral("...") : QString())));
+            return invalidArgument(
+                QStringLiteral("Invalid value at '%1.data' (TYPE_BYTES), Base64 decoding failed for \"%2\"")
+                    .arg(where, q(data.substr(0, 24)) + (data.size() > 24 ? QStringLiteral("...") : QString())));
         const QString sniffed = sniffImageMime(bytes);
         if (sniffed.isEmpty())
             return invalidArgument(QStringLiteral("Unable to process input image (%1). Please retry or report in "
-                                                  "https://developers.generativeai.google/guide/troubleshooting").arg(where));
+                                                  "https://developers.generativeai.google/guide/troubleshooting")
+                                       .arg(where));
         if (!mimeCompatible(mime, sniffed))
             return invalidArgument(QStringLiteral("%1.mime_type is %2 but the data is %3.").arg(where, mime, sniffed));
         QImage pixels = QImage::fromData(bytes);
         if (pixels.isNull()) {
-            static const QSet<QString> decodable{QStringLiteral("image/png"), QStringLiteral("image/jpeg"),
-                                                 QStringLiteral("image/gif"), QStringLiteral("image/bmp")};
+            static const QSet<QString> decodable {QStringLiteral("image/png"), QStringLiteral("image/jpeg"),
+                QStringLiteral("image/gif"), QStringLiteral("image/bmp")};
             if (decodable.contains(sniffed))
                 return invalidArgument(QStringLiteral("Unable to process input image (%1). Please retry or report in "
-                                                      "https://developers.generativeai.google/guide/troubleshooting").arg(where));
+                                                      "https://developers.generativeai.google/guide/troubleshooting")
+                                           .arg(where));
             // No decoder here for webp/heic/tiff: stand in a flat picture coloured by the bytes.
             const QByteArray h = QCryptographicHash::hash(bytes, QCryptographicHash::Sha256);
             pixels = QImage(1024, 1024, QImage::Format_RGB32);
             pixels.fill(QColor(uchar(h[0]), uchar(h[1]), uchar(h[2])));
         }
         if (currentTurn)
-            out->images.append(InputImage{bytes, mime, pixels});
+            out->images.append(InputImage {bytes, mime, pixels});
         else if (lastImage)
             *lastImage = pixels;
         return std::nullopt;
     }
     if (type == "audio" || type == "video" || type == "document")
-        return invalidArgument(QStringLiteral("%1: input modality '%2' is not supported by this model (text and images only).")
-                                   .arg(where, q(type)));
+        return invalidArgument(
+            QStringLiteral("%1: input modality '%2' is not supported by this model (text and images only).")
+                .arg(where, q(type)));
     return invalidArgument(QStringLiteral("%1.type: unknown content type '%2'.").arg(where, q(type)));
 }
 
@@ -115,7 +121,7 @@ std::optional<Reply> FakeServer::Private::parseInput(const json &input, ParsedCr
         out->prompt = q(input.get<std::string>());
         if (out->prompt.trimmed().isEmpty())
             return invalidArgument(QStringLiteral("input: the prompt must not be empty."));
-        out->userContent = json::array({json{{"type", "text"}, {"text", input}}});
+        out->userContent = json::array({json {{"type", "text"}, {"text", input}}});
         return std::nullopt;
     }
     if (input.is_object()) {
@@ -138,7 +144,8 @@ std::optional<Reply> FakeServer::Private::parseInput(const json &input, ParsedCr
     const bool steps = isStep(input.front());
     for (size_t i = 0; i < input.size(); ++i) {
         if (isStep(input[i]) != steps)
-            return invalidArgument(QStringLiteral("input[%1]: an input list must be all content parts or all steps.").arg(i));
+            return invalidArgument(
+                QStringLiteral("input[%1]: an input list must be all content parts or all steps.").arg(i));
     }
     if (!steps) {
         for (size_t i = 0; i < input.size(); ++i) {
@@ -170,7 +177,7 @@ std::optional<Reply> FakeServer::Private::parseInput(const json &input, ParsedCr
         const json &content = st["content"];
         for (size_t j = 0; j < content.size(); ++j) {
             if (auto err = parseContent(content[j], QStringLiteral("%1.content[%2]").arg(where).arg(j), out,
-                                        i == lastUser, &out->historyImage))
+                    i == lastUser, &out->historyImage))
                 return err;
         }
     }
@@ -188,7 +195,8 @@ std::optional<Reply> FakeServer::Private::parseResponseFormat(const json &rf, Pa
     bool image = false;
     for (size_t i = 0; i < list.size(); ++i) {
         const json &f = list[i];
-        const QString where = rf.is_array() ? QStringLiteral("response_format[%1]").arg(i) : QStringLiteral("response_format");
+        const QString where
+            = rf.is_array() ? QStringLiteral("response_format[%1]").arg(i) : QStringLiteral("response_format");
         if (!f.is_object() || !f.contains("type") || !f["type"].is_string())
             return invalidArgument(QStringLiteral("%1.type: required (\"image\" or \"text\").").arg(where));
         const std::string type = f["type"].get<std::string>();
@@ -200,7 +208,8 @@ std::optional<Reply> FakeServer::Private::parseResponseFormat(const json &rf, Pa
             continue;
         }
         if (type != "image")
-            return invalidArgument(QStringLiteral("%1.type: output modality '%2' is not supported by this model.").arg(where, q(type)));
+            return invalidArgument(
+                QStringLiteral("%1.type: output modality '%2' is not supported by this model.").arg(where, q(type)));
         image = true;
         for (const auto &[k, v] : f.items()) {
             if (k != "type" && k != "aspect_ratio" && k != "image_size" && k != "mime_type" && k != "delivery")
@@ -210,9 +219,10 @@ std::optional<Reply> FakeServer::Private::parseResponseFormat(const json &rf, Pa
             const QStringList ratios = FakeImagePainter::aspectRatios();
             const QString ar = f["aspect_ratio"].is_string() ? q(f["aspect_ratio"].get<std::string>()) : QString();
             if (!ratios.contains(ar))
-                return invalidArgument(QStringLiteral("%1.aspect_ratio: Unsupported aspect ratio \"%2\" for model %3. Allowed values are: %4.")
+                return invalidArgument(QStringLiteral(
+                    "%1.aspect_ratio: Unsupported aspect ratio \"%2\" for model %3. Allowed values are: %4.")
                                            .arg(where, f["aspect_ratio"].is_string() ? ar : q(f["aspect_ratio"].dump()),
-                                                out->model, ratios.join(QStringLiteral(", "))));
+                                               out->model, ratios.join(QStringLiteral(", "))));
             out->aspect = ar;
         }
         if (f.contains("image_size") && !(f["image_size"].is_string() && f["image_size"] == "1K"))
@@ -222,7 +232,8 @@ std::optional<Reply> FakeServer::Private::parseResponseFormat(const json &rf, Pa
             return invalidArgument(QStringLiteral("%1.mime_type: %2 is not supported. Allowed values are: image/jpeg.")
                                        .arg(where, q(f["mime_type"].dump())));
         if (f.contains("delivery") && !(f["delivery"].is_string() && f["delivery"] == "inline"))
-            return invalidArgument(QStringLiteral("%1.delivery: only \"inline\" is supported by the fake server.").arg(where));
+            return invalidArgument(
+                QStringLiteral("%1.delivery: only \"inline\" is supported by the fake server.").arg(where));
     }
     out->wantImage = image;
     return std::nullopt;
@@ -246,11 +257,13 @@ std::optional<Reply> FakeServer::Private::parseGenerationConfig(const json &gc, 
             if ((!v.is_string() || !allowed.contains(level))
                 && wording == FakeServerOptions::ThinkingError::NotSupportedRetry)
                 return nativeError(400, "invalid_request",
-                                   QStringLiteral("Thinking level THINKING_LEVEL_%1 is not supported for this model. "
-                                                  "Please retry with other thinking level.").arg(level.toUpper()));
+                    QStringLiteral("Thinking level THINKING_LEVEL_%1 is not supported for this model. "
+                                   "Please retry with other thinking level.")
+                        .arg(level.toUpper()));
             if (!v.is_string() || !allowed.contains(level))
-                return invalidArgument(QStringLiteral("%1: Unsupported thinking level \"%2\" for model %3. Allowed values are: %4.")
-                                           .arg(field, level, out->model, allowed.join(QStringLiteral(", "))));
+                return invalidArgument(
+                    QStringLiteral("%1: Unsupported thinking level \"%2\" for model %3. Allowed values are: %4.")
+                        .arg(field, level, out->model, allowed.join(QStringLiteral(", "))));
             out->thinkingLevel = level;
         } else if (k == "thinking_summaries") {
             if (!v.is_string() || (v != "auto" && v != "none"))
@@ -267,7 +280,9 @@ std::optional<Reply> FakeServer::Private::parseGenerationConfig(const json &gc, 
             if (!v.is_array())
                 return wrongType(field, v, "array");
         } else if (k == "image_config") {
-            return invalidArgument(QStringLiteral("%1 was removed; use response_format {\"type\":\"image\", \"aspect_ratio\": ...}.").arg(field));
+            return invalidArgument(
+                QStringLiteral("%1 was removed; use response_format {\"type\":\"image\", \"aspect_ratio\": ...}.")
+                    .arg(field));
         } else if (k == "tool_choice" || k == "speech_config" || k == "transcription_config" || k == "video_config") {
             return invalidArgument(QStringLiteral("%1 is not supported by %2.").arg(field, out->model));
         } else {
@@ -281,8 +296,7 @@ std::optional<Reply> FakeServer::Private::parseCreate(const json &body, ParsedCr
 {
     if (!body.is_object())
         return nativeError(400, "invalid_request", QStringLiteral("The request body must be a JSON object."));
-    static const QSet<QString> known{
-        QStringLiteral("model"), QStringLiteral("agent"), QStringLiteral("input"),
+    static const QSet<QString> known {QStringLiteral("model"), QStringLiteral("agent"), QStringLiteral("input"),
         QStringLiteral("response_format"), QStringLiteral("generation_config"), QStringLiteral("store"),
         QStringLiteral("previous_interaction_id"), QStringLiteral("background"), QStringLiteral("stream"),
         QStringLiteral("system_instruction"), QStringLiteral("tools"), QStringLiteral("service_tier"),
@@ -304,16 +318,18 @@ std::optional<Reply> FakeServer::Private::parseCreate(const json &body, ParsedCr
         std::lock_guard<std::mutex> lock(mutex);
         if (!opts.models.contains(model))
             return googleError(404, "NOT_FOUND",
-                               QStringLiteral("models/%1 is not found for this API version, or is not supported for "
-                                              "interactions. Call ListModels to see the list of available models.")
-                                   .arg(model));
+                QStringLiteral("models/%1 is not found for this API version, or is not supported for "
+                               "interactions. Call ListModels to see the list of available models.")
+                    .arg(model));
     }
     for (const char *removed : {"response_mime_type", "response_modalities"}) {
         if (body.contains(removed))
-            return invalidArgument(QStringLiteral("%1 was removed from the Interactions API; use response_format.").arg(QLatin1String(removed)));
+            return invalidArgument(QStringLiteral("%1 was removed from the Interactions API; use response_format.")
+                                       .arg(QLatin1String(removed)));
     }
     if (body.contains("safety_settings"))
-        return invalidArgument(QStringLiteral("safety_settings: custom safety settings are not supported in the Interactions API."));
+        return invalidArgument(
+            QStringLiteral("safety_settings: custom safety settings are not supported in the Interactions API."));
     if (body.contains("cached_content"))
         return invalidArgument(QStringLiteral("cached_content: context caching is not supported by %1.").arg(model));
     if (body.contains("continuation_token"))
@@ -334,8 +350,8 @@ std::optional<Reply> FakeServer::Private::parseCreate(const json &body, ParsedCr
             return wrongType(QLatin1String(str), body[str], "string");
     }
     if (body.contains("service_tier")) {
-        static const QStringList tiers{QStringLiteral("flex"), QStringLiteral("standard"), QStringLiteral("priority"),
-                                       QStringLiteral("deferred")};
+        static const QStringList tiers {
+            QStringLiteral("flex"), QStringLiteral("standard"), QStringLiteral("priority"), QStringLiteral("deferred")};
         if (!tiers.contains(q(body["service_tier"].get<std::string>())))
             return invalidArgument(QStringLiteral("service_tier: must be one of flex, standard, priority, deferred."));
     }
@@ -360,7 +376,9 @@ std::optional<Reply> FakeServer::Private::parseCreate(const json &body, ParsedCr
     if (auto err = parseInput(body["input"], out))
         return err;
     if (out->images.size() > kMaxInputImages)
-        return invalidArgument(QStringLiteral("input: at most %1 images per request (got %2).").arg(kMaxInputImages).arg(out->images.size()));
+        return invalidArgument(QStringLiteral("input: at most %1 images per request (got %2).")
+                                   .arg(kMaxInputImages)
+                                   .arg(out->images.size()));
     if (body.contains("previous_interaction_id")) {
         out->previousId = q(body["previous_interaction_id"].get<std::string>());
         if (out->previousId.isEmpty())

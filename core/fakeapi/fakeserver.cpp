@@ -16,7 +16,6 @@
 #include <QSet>
 #include <QUrl>
 
-
 #include <atomic>
 #include <chrono>
 
@@ -139,9 +138,8 @@ void FakeServer::Private::handle(const httplib::Request &req, httplib::Response 
     if (!id.isEmpty())
         loadPersisted(id);
     if (op == Op::None) {
-        deliver(googleError(404, "NOT_FOUND",
-                            QStringLiteral("Method not found: %1 %2").arg(q(req.method), path)),
-                std::nullopt, res);
+        deliver(googleError(404, "NOT_FOUND", QStringLiteral("Method not found: %1 %2").arg(q(req.method), path)),
+            std::nullopt, res);
         return;
     }
 
@@ -163,8 +161,8 @@ void FakeServer::Private::handle(const httplib::Request &req, httplib::Response 
             e["message"] = "Resource has been exhausted (e.g. check quota).";
             e["code"] = "resource_exhausted";
             if (fault->retryAfterSeconds >= 0) // "without Retry-After": no delay anywhere, header or body
-                e["details"] = json::array({json{{"retryDelay", std::to_string(fault->retryAfterSeconds) + "s"}}});
-            Reply r = jsonReply(429, json{{"error", e}});
+                e["details"] = json::array({json {{"retryDelay", std::to_string(fault->retryAfterSeconds) + "s"}}});
+            Reply r = jsonReply(429, json {{"error", e}});
             if (fault->retryAfterSeconds >= 0)
                 r.headers.emplace_back("Retry-After", std::to_string(fault->retryAfterSeconds));
             if (fault->retryAfterMs >= 0)
@@ -174,13 +172,14 @@ void FakeServer::Private::handle(const httplib::Request &req, httplib::Response 
         }
         case FakeFault::Kind::ServerErrorJson:
             if (fault->status == 503)
-                deliver(nativeError(503, "unavailable", QStringLiteral("The model is overloaded. Please try again later.")),
-                        std::nullopt, res);
+                deliver(
+                    nativeError(503, "unavailable", QStringLiteral("The model is overloaded. Please try again later.")),
+                    std::nullopt, res);
             else
                 deliver(nativeError(fault->status > 0 ? fault->status : 500, "internal",
-                                    QStringLiteral("An internal error has occurred. Please retry or report in "
-                                                   "https://developers.generativeai.google/guide/troubleshooting")),
-                        std::nullopt, res);
+                            QStringLiteral("An internal error has occurred. Please retry or report in "
+                                           "https://developers.generativeai.google/guide/troubleshooting")),
+                    std::nullopt, res);
             return;
         case FakeFault::Kind::ResetBeforeFirstByte:
             if (shutDownConnection(req)) {
@@ -193,12 +192,15 @@ void FakeServer::Private::handle(const httplib::Request &req, httplib::Response 
             r.status = fault->status > 0 ? fault->status : 503;
             r.contentType = "text/html; charset=UTF-8";
             const std::string code = std::to_string(r.status);
-            const std::string reason = r.status == 503 ? "Service Unavailable" : r.status == 502 ? "Bad Gateway"
-                                                                                                 : "Server Error";
+            const std::string reason = r.status == 503 ? "Service Unavailable"
+                : r.status == 502                      ? "Bad Gateway"
+                                                       : "Server Error";
             r.body = "<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>"
-                     "<title>Error " + code + " (" + reason + ")!!1</title></head>\n<body><p><b>" + code + ".</b> "
-                     "<ins>That\xE2\x80\x99s an error.</ins></p><p>The service is temporarily unavailable. "
-                     "Please try again later. <ins>That\xE2\x80\x99s all we know.</ins></p></body></html>\n";
+                     "<title>Error "
+                + code + " (" + reason + ")!!1</title></head>\n<body><p><b>" + code
+                + ".</b> "
+                  "<ins>That\xE2\x80\x99s an error.</ins></p><p>The service is temporarily unavailable. "
+                  "Please try again later. <ins>That\xE2\x80\x99s all we know.</ins></p></body></html>\n";
             deliver(r, std::nullopt, res);
             return;
         }
@@ -231,24 +233,33 @@ void FakeServer::Private::handle(const httplib::Request &req, httplib::Response 
     if (op == Op::Create && req.body.size() <= kMaxRequestBytes) {
         // Streams carry their latency between events so the id arrives early.
         const auto body = json::parse(req.body, nullptr, false);
-        streaming = body.is_object() && body.contains("stream") && body["stream"].is_boolean()
-                    && body["stream"].get<bool>();
+        streaming
+            = body.is_object() && body.contains("stream") && body["stream"].is_boolean() && body["stream"].get<bool>();
     } else if (op == Op::Get) {
         streaming = req.get_param_value("stream") == "true";
     }
     if (!streaming && op != Op::Delete && !sleepMs(latency)) {
-        deliver(googleError(503, "UNAVAILABLE", QStringLiteral("The fake server is shutting down.")),
-                std::nullopt, res);
+        deliver(
+            googleError(503, "UNAVAILABLE", QStringLiteral("The fake server is shutting down.")), std::nullopt, res);
         return;
     }
 
     Reply reply;
     switch (op) {
-    case Op::Create: reply = create(req, fault); break;
-    case Op::Get: reply = get(req, id); break;
-    case Op::Delete: reply = remove(id); break;
-    case Op::Cancel: reply = cancel(id); break;
-    case Op::None: break;
+    case Op::Create:
+        reply = create(req, fault);
+        break;
+    case Op::Get:
+        reply = get(req, id);
+        break;
+    case Op::Delete:
+        reply = remove(id);
+        break;
+    case Op::Cancel:
+        reply = cancel(id);
+        break;
+    case Op::None:
+        break;
     }
     if (fault && fault->kind == FakeFault::Kind::TextOnlyRefusal)
         fault.reset(); // already applied by create()/get()
@@ -275,7 +286,7 @@ void FakeServer::Private::deliver(Reply reply, std::optional<FakeFault> fault, h
                 if (!sleepMs(delay + (kind == FakeFault::Kind::SlowTrickle ? perEvent : 0)))
                     return false;
                 const bool isImageDelta = frameText.find("\"type\":\"image\"") != std::string::npos
-                                          && frameText.find("step.delta") != std::string::npos;
+                    && frameText.find("step.delta") != std::string::npos;
                 if (kind == FakeFault::Kind::ConnectionReset && i >= n / 2) {
                     sink.write(frameText.data(), frameText.size() / 2);
                     return false; // drop the connection mid-event
@@ -304,27 +315,27 @@ void FakeServer::Private::deliver(Reply reply, std::optional<FakeFault> fault, h
     if (kind == FakeFault::Kind::ConnectionReset || kind == FakeFault::Kind::SlowTrickle) {
         const bool reset = kind == FakeFault::Kind::ConnectionReset;
         res.set_content_provider(body->size(), reply.contentType.c_str(),
-                                 [this, body, reset, trickleMs](size_t offset, size_t, httplib::DataSink &sink) {
-            if (reset) {
-                // Declared length, half the bytes, then the socket closes: a reset mid-body.
-                const size_t half = body->size() / 2;
-                if (offset < half)
-                    sink.write(body->data() + offset, half - offset);
-                return false;
-            }
-            const int chunks = 20;
-            const size_t chunk = std::max<size_t>(1, (body->size() + chunks - 1) / chunks);
-            size_t pos = offset;
-            while (pos < body->size()) {
-                if (!sleepMs(trickleMs / chunks))
+            [this, body, reset, trickleMs](size_t offset, size_t, httplib::DataSink &sink) {
+                if (reset) {
+                    // Declared length, half the bytes, then the socket closes: a reset mid-body.
+                    const size_t half = body->size() / 2;
+                    if (offset < half)
+                        sink.write(body->data() + offset, half - offset);
                     return false;
-                const size_t len = std::min(chunk, body->size() - pos);
-                if (!sink.write(body->data() + pos, len))
-                    return false;
-                pos += len;
-            }
-            return true;
-        });
+                }
+                const int chunks = 20;
+                const size_t chunk = std::max<size_t>(1, (body->size() + chunks - 1) / chunks);
+                size_t pos = offset;
+                while (pos < body->size()) {
+                    if (!sleepMs(trickleMs / chunks))
+                        return false;
+                    const size_t len = std::min(chunk, body->size() - pos);
+                    if (!sink.write(body->data() + pos, len))
+                        return false;
+                    pos += len;
+                }
+                return true;
+            });
         return;
     }
     res.set_content(*body, reply.contentType.c_str());
@@ -360,22 +371,34 @@ std::optional<FakeFault::Kind> fakeFaultKindFromName(const QString &name)
 QString fakeFaultKindName(FakeFault::Kind kind)
 {
     switch (kind) {
-    case FakeFault::Kind::RateLimit: return QStringLiteral("rate_limit");
-    case FakeFault::Kind::ServerErrorJson: return QStringLiteral("server_error");
-    case FakeFault::Kind::ServiceUnavailableHtml: return QStringLiteral("unavailable_html");
-    case FakeFault::Kind::ConnectionReset: return QStringLiteral("connection_reset");
-    case FakeFault::Kind::TruncatedJson: return QStringLiteral("truncated_json");
-    case FakeFault::Kind::SlowTrickle: return QStringLiteral("slow_trickle");
-    case FakeFault::Kind::TextOnlyRefusal: return QStringLiteral("text_only");
-    case FakeFault::Kind::InvalidKey: return QStringLiteral("invalid_key");
-    case FakeFault::Kind::ResetBeforeFirstByte: return QStringLiteral("reset_before_first_byte");
+    case FakeFault::Kind::RateLimit:
+        return QStringLiteral("rate_limit");
+    case FakeFault::Kind::ServerErrorJson:
+        return QStringLiteral("server_error");
+    case FakeFault::Kind::ServiceUnavailableHtml:
+        return QStringLiteral("unavailable_html");
+    case FakeFault::Kind::ConnectionReset:
+        return QStringLiteral("connection_reset");
+    case FakeFault::Kind::TruncatedJson:
+        return QStringLiteral("truncated_json");
+    case FakeFault::Kind::SlowTrickle:
+        return QStringLiteral("slow_trickle");
+    case FakeFault::Kind::TextOnlyRefusal:
+        return QStringLiteral("text_only");
+    case FakeFault::Kind::InvalidKey:
+        return QStringLiteral("invalid_key");
+    case FakeFault::Kind::ResetBeforeFirstByte:
+        return QStringLiteral("reset_before_first_byte");
     }
     return {};
 }
 
 FakeServer::FakeServer(FakeServerOptions options) : d(std::make_unique<Private>(std::move(options))) {}
 
-FakeServer::~FakeServer() { stop(); }
+FakeServer::~FakeServer()
+{
+    stop();
+}
 
 bool FakeServer::start(quint16 port)
 {
@@ -405,13 +428,14 @@ bool FakeServer::start(quint16 port)
     http->set_error_handler(httplib::Server::HandlerWithResponse([](const httplib::Request &, httplib::Response &res) {
         if (!res.body.empty() || res.content_provider_)
             return httplib::Server::HandlerResponse::Unhandled; // our own error body stands
-        std::string message = res.status == 413 ? "Request payload size exceeds the limit: 20971520 bytes."
-                                                : "The request could not be handled (HTTP " + std::to_string(res.status) + ").";
+        std::string message = res.status == 413
+            ? "Request payload size exceeds the limit: 20971520 bytes."
+            : "The request could not be handled (HTTP " + std::to_string(res.status) + ").";
         json e = json::object();
         e["code"] = res.status;
         e["message"] = message;
         e["status"] = res.status == 404 ? "NOT_FOUND" : "INVALID_ARGUMENT";
-        res.set_content(json{{"error", e}}.dump(), kJsonType);
+        res.set_content(json {{"error", e}}.dump(), kJsonType);
         return httplib::Server::HandlerResponse::Handled;
     }));
     http->set_exception_handler([](const httplib::Request &, httplib::Response &res, std::exception_ptr) {
@@ -460,9 +484,18 @@ void FakeServer::stop()
     d->port = 0;
 }
 
-bool FakeServer::isRunning() const { return d->http != nullptr; }
-quint16 FakeServer::port() const { return d->port; }
-QString FakeServer::baseUrl() const { return QStringLiteral("http://127.0.0.1:%1").arg(d->port); }
+bool FakeServer::isRunning() const
+{
+    return d->http != nullptr;
+}
+quint16 FakeServer::port() const
+{
+    return d->port;
+}
+QString FakeServer::baseUrl() const
+{
+    return QStringLiteral("http://127.0.0.1:%1").arg(d->port);
+}
 
 QString FakeServer::errorString() const
 {

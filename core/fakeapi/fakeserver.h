@@ -43,8 +43,8 @@ QString fakeFaultKindName(FakeFault::Kind kind);
  *  header is kept verbatim so tests can check it; never print it. */
 struct FakeRequest {
     QString method;
-    QString path;                   // path without the query string, as sent (not decoded)
-    QString query;                  // raw query string without '?', empty when none
+    QString path;  // path without the query string, as sent (not decoded)
+    QString query; // raw query string without '?', empty when none
     QByteArray body;
     QMap<QString, QString> headers; // header names lower-cased
 };
@@ -58,8 +58,8 @@ struct FakeServerOptions {
     };
 
     QString apiKey = QStringLiteral("test-key");
-    QStringList models{QStringLiteral("gemini-3.1-flash-lite-image")};
-    QStringList thinkingLevels{QStringLiteral("low"), QStringLiteral("high")};
+    QStringList models {QStringLiteral("gemini-3.1-flash-lite-image")};
+    QStringList thinkingLevels {QStringLiteral("low"), QStringLiteral("high")};
     int latencyMs = 0;      // added before every create/get/cancel answer (interruptible by stop())
     bool requireKey = true; // false: any (or no) key is accepted (CLI --demo)
     ThinkingError thinkingError = ThinkingError::AllowedValues;

@@ -85,9 +85,15 @@ struct Stored {
 inline constexpr qint64 kMaxRecordBytes = 96 * 1024 * 1024;
 inline constexpr const char *kRecordFormat = "nb2fakeapi-interaction";
 
-inline std::string s(const QString &q) { return q.toStdString(); }
+inline std::string s(const QString &q)
+{
+    return q.toStdString();
+}
 
-inline QString q(const std::string &str) { return QString::fromStdString(str); }
+inline QString q(const std::string &str)
+{
+    return QString::fromStdString(str);
+}
 
 QString isoNow(qint64 offsetMs = 0);
 
@@ -107,7 +113,10 @@ Reply nativeError(int status, const char *code, const QString &message);
 /** Shape 2 (Google API style, numeric code + status), spec §6. */
 Reply googleError(int status, const char *statusName, const QString &message);
 
-inline Reply invalidArgument(const QString &message) { return googleError(400, "INVALID_ARGUMENT", message); }
+inline Reply invalidArgument(const QString &message)
+{
+    return googleError(400, "INVALID_ARGUMENT", message);
+}
 
 /** Shape 3: the array-wrapped Google error the service sends for a bad key (spec §6). */
 Reply keyError();
@@ -129,7 +138,10 @@ QString newInteractionId();
 
 QString newSignature();
 
-inline int textTokens(const QString &text) { return std::max(1, int(text.toUtf8().size() + 3) / 4); }
+inline int textTokens(const QString &text)
+{
+    return std::max(1, int(text.toUtf8().size() + 3) / 4);
+}
 
 /** Ids are opaque to clients, but ours are "v1_" + base64url: anything else never names a file. */
 bool isStorableId(const QString &id);
@@ -161,7 +173,8 @@ public:
     explicit Private(FakeServerOptions o) : opts(std::move(o)), storeDir(opts.storeDir)
     {
         if (!opts.fixedImageJpeg.isEmpty())
-            fixedDraftJpeg = FakeImagePainter::encodeJpeg(FakeImagePainter::draft(QImage::fromData(opts.fixedImageJpeg, "JPEG")), 70);
+            fixedDraftJpeg = FakeImagePainter::encodeJpeg(
+                FakeImagePainter::draft(QImage::fromData(opts.fixedImageJpeg, "JPEG")), 70);
     }
     QByteArray fixedDraftJpeg; // the draft of opts.fixedImageJpeg, made once
 
@@ -179,7 +192,7 @@ public:
     std::unique_ptr<httplib::Server> http;
     std::thread thread;
     quint16 port = 0;
-    std::atomic<bool> stopping{false};
+    std::atomic<bool> stopping {false};
     std::mutex stopMutex;
     std::condition_variable stopCv;
 
@@ -211,13 +224,13 @@ public:
 
     std::optional<Reply> parseCreate(const json &body, ParsedCreate *out);
     std::optional<Reply> parseInput(const json &input, ParsedCreate *out);
-    std::optional<Reply> parseContent(const json &c, const QString &where, ParsedCreate *out,
-                                      bool currentTurn, QImage *lastImage);
+    std::optional<Reply> parseContent(
+        const json &c, const QString &where, ParsedCreate *out, bool currentTurn, QImage *lastImage);
     std::optional<Reply> parseResponseFormat(const json &rf, ParsedCreate *out);
     std::optional<Reply> parseGenerationConfig(const json &gc, ParsedCreate *out);
 
-    std::vector<std::pair<int, std::string>> sseEvents(const json &interaction, int latencyMs,
-                                                        int skipThrough = 0) const;
+    std::vector<std::pair<int, std::string>> sseEvents(
+        const json &interaction, int latencyMs, int skipThrough = 0) const;
     static std::string frame(const char *eventType, int eventNo, json payload);
 };
 

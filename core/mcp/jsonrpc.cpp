@@ -77,23 +77,22 @@ QString idKey(const QJsonValue &id)
 QJsonObject resultMessage(const QJsonValue &id, const QJsonObject &result)
 {
     return {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("id"), id},
-            {QStringLiteral("result"), result}};
+        {QStringLiteral("result"), result}};
 }
 
 QJsonObject errorMessage(const QJsonValue &id, int code, const QString &message, const QJsonValue &data)
 {
-    QJsonObject error{{QStringLiteral("code"), code}, {QStringLiteral("message"), message}};
+    QJsonObject error {{QStringLiteral("code"), code}, {QStringLiteral("message"), message}};
     if (!data.isUndefined() && !data.isNull())
         error.insert(QStringLiteral("data"), data);
     return {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-            {QStringLiteral("id"), isValidId(id) ? id : QJsonValue(QJsonValue::Null)},
-            {QStringLiteral("error"), error}};
+        {QStringLiteral("id"), isValidId(id) ? id : QJsonValue(QJsonValue::Null)}, {QStringLiteral("error"), error}};
 }
 
 QJsonObject notificationMessage(const QString &method, const QJsonObject &params)
 {
     return {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("method"), method},
-            {QStringLiteral("params"), params}};
+        {QStringLiteral("params"), params}};
 }
 
 QByteArray toLine(const QJsonObject &message)
@@ -110,10 +109,11 @@ QJsonValue salvageId(QByteArrayView head, QByteArrayView tail)
 {
     // A string id without escapes or a plain integer: anything fancier is not worth guessing at.
     static const QString value = QStringLiteral(R"re(("(?:[^"\\]{0,256})"|-?\d{1,15}))re");
-    static const QRegularExpression first(QStringLiteral(R"re(^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*)re")
-                                          + value + QStringLiteral(R"re(\s*[,}])re"));
-    static const QRegularExpression last(QStringLiteral(R"re([,{]\s*"id"\s*:\s*)re") + value
-                                         + QStringLiteral(R"re(\s*\}\s*$)re"));
+    static const QRegularExpression first(
+        QStringLiteral(R"re(^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*)re") + value
+        + QStringLiteral(R"re(\s*[,}])re"));
+    static const QRegularExpression last(
+        QStringLiteral(R"re([,{]\s*"id"\s*:\s*)re") + value + QStringLiteral(R"re(\s*\}\s*$)re"));
     auto parse = [](const QString &text) -> QJsonValue {
         if (text.startsWith(QLatin1Char('"')))
             return text.mid(1, text.size() - 2);

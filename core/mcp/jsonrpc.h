@@ -26,10 +26,10 @@ enum ErrorCode : int {
 struct Message {
     enum class Type { Request, Notification, Response, Invalid };
     Type type = Type::Invalid;
-    QJsonValue id;      // Request/Response; Invalid: the id when one could be read, else null
-    QString method;     // Request/Notification
-    QJsonValue params;  // object or array; undefined when absent
-    QString problem;    // Invalid: what is wrong, for the error message
+    QJsonValue id;     // Request/Response; Invalid: the id when one could be read, else null
+    QString method;    // Request/Notification
+    QJsonValue params; // object or array; undefined when absent
+    QString problem;   // Invalid: what is wrong, for the error message
 };
 
 /** Classifies one JSON value (not an array) as a request, notification, response or invalid message. */

@@ -5,8 +5,10 @@
 namespace nb2 {
 
 McpCall::McpCall(QJsonValue id, QString method, QJsonObject params, QString protocolVersion)
-    : m_id(std::move(id)), m_method(std::move(method)), m_params(std::move(params)),
-      m_protocolVersion(std::move(protocolVersion))
+    : m_id(std::move(id))
+    , m_method(std::move(method))
+    , m_params(std::move(params))
+    , m_protocolVersion(std::move(protocolVersion))
 {
     const QJsonValue token = m_params.value(QLatin1String("_meta")).toObject().value(QLatin1String("progressToken"));
     if (token.isString() || token.isDouble())
@@ -36,7 +38,7 @@ void McpCall::reportProgress(double progress, double total, const QString &messa
     if (!wantsProgress() || !m_notify || progress <= m_lastProgress)
         return;
     m_lastProgress = progress;
-    QJsonObject params{{QStringLiteral("progressToken"), m_progressToken}, {QStringLiteral("progress"), progress}};
+    QJsonObject params {{QStringLiteral("progressToken"), m_progressToken}, {QStringLiteral("progress"), progress}};
     if (total > 0)
         params.insert(QStringLiteral("total"), total);
     if (!message.isEmpty())

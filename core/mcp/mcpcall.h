@@ -69,7 +69,7 @@ private:
     QString m_protocolVersion;
     QString m_toolName;
     QJsonObject m_arguments;
-    QJsonValue m_progressToken{QJsonValue::Undefined}; // undefined: the client wants no progress
+    QJsonValue m_progressToken {QJsonValue::Undefined}; // undefined: the client wants no progress
     double m_lastProgress = -1;
     bool m_done = false;
     bool m_cancelled = false;

@@ -39,7 +39,8 @@ FrameReference FrameReference::resolve(const FrameGraph &graph, const QString &r
         return invalid(QStringLiteral("the id is empty; pass the interaction_id (or frame_id) of an earlier result"));
     if (const Frame *f = graph.frame(ref)) {
         if (f->isTrashed())
-            return invalid(QStringLiteral("frame %1 is in the session's trash; restore it in NB2Lite Studio first").arg(ref));
+            return invalid(
+                QStringLiteral("frame %1 is in the session's trash; restore it in NB2Lite Studio first").arg(ref));
         return frame(ref);
     }
 
@@ -69,9 +70,10 @@ FrameReference FrameReference::resolve(const FrameGraph &graph, const QString &r
     static const QRegularExpression frameIdLike(QStringLiteral("^[0-9a-f]{1,8}$"));
     if (frameIdLike.match(ref).hasMatch()) {
         if (ref.size() < kMinPrefix)
-            return invalid(QStringLiteral("\"%1\" is too short to name a frame: give at least %2 characters of a frame id")
-                               .arg(ref)
-                               .arg(kMinPrefix));
+            return invalid(
+                QStringLiteral("\"%1\" is too short to name a frame: give at least %2 characters of a frame id")
+                    .arg(ref)
+                    .arg(kMinPrefix));
         const QStringList matches = graph.matchPrefix(ref, FrameGraph::LiveOnly);
         if (matches.size() == 1)
             return frame(matches.constFirst());

@@ -15,9 +15,9 @@ class FrameGraph;
 struct FrameReference {
     enum class Kind { Frame, UnknownInteraction, Invalid };
     Kind kind = Kind::Invalid;
-    QString frameId;        // Frame
-    QString interactionId;  // UnknownInteraction: the id as given
-    QString problem;        // Invalid: a readable reason that names what to do
+    QString frameId;       // Frame
+    QString interactionId; // UnknownInteraction: the id as given
+    QString problem;       // Invalid: a readable reason that names what to do
 
     static FrameReference resolve(const FrameGraph &graph, const QString &ref);
 };

@@ -84,8 +84,8 @@ private:
     void callTool(const QJsonValue &id, const QJsonValue &params, const Answer &answer);
     void readResource(const QJsonValue &id, const QJsonValue &params, const Answer &answer);
     /** Registers a call in flight and connects its answer; nullptr (and an error answered) for an id already in use. */
-    std::shared_ptr<McpCall> startCall(const QJsonValue &id, const QString &method, const QJsonObject &params,
-                                       const Answer &answer);
+    std::shared_ptr<McpCall> startCall(
+        const QJsonValue &id, const QString &method, const QJsonObject &params, const Answer &answer);
     void send(const QJsonObject &message);
     void notifyClient(const QString &method);
     void maybeFinish();
@@ -94,7 +94,7 @@ private:
     QPointer<McpToolHost> m_host;
     QString m_protocolVersion;
     QString m_clientName;
-    std::optional<mcp::LogLevel> m_logLevel; // set by logging/setLevel; until then no notifications/message
+    std::optional<mcp::LogLevel> m_logLevel;             // set by logging/setLevel; until then no notifications/message
     QHash<QString, std::shared_ptr<McpCall>> m_inFlight; // by jsonrpc::idKey
     bool m_inputClosed = false;
     bool m_finished = false;

@@ -12,8 +12,9 @@ namespace {
 QString keyLine(const HelpFacts &f)
 {
     if (f.keyStatus == QLatin1String("demo"))
-        return QStringLiteral("demo: the built-in offline backend (synthetic images, no key needed, nothing leaves this "
-                              "machine)");
+        return QStringLiteral(
+            "demo: the built-in offline backend (synthetic images, no key needed, nothing leaves this "
+            "machine)");
     if (f.keyStatus == QLatin1String("set"))
         return QStringLiteral("set (from %1)").arg(f.keySource);
     return QStringLiteral("MISSING: set GEMINI_API_KEY (or GOOGLE_API_KEY) in the environment that starts `nb2lite "
@@ -28,12 +29,10 @@ QJsonObject helpResult(const HelpFacts &f)
     const QString levels = f.thinkingLevels.join(QStringLiteral(", "));
     const QString ratios = f.aspectRatios.join(QStringLiteral(", "));
     QStringList t;
-    t << QStringLiteral("# nb2lite %1: Gemini image generation and editing for agents").arg(f.version)
-      << QString()
+    t << QStringLiteral("# nb2lite %1: Gemini image generation and editing for agents").arg(f.version) << QString()
       << QStringLiteral("Every call becomes a frame of a local NB2Lite session that a person can watch, compare, "
                         "branch and export in NB2Lite Studio. Server interaction ids expire; the session does not.")
-      << QString() << QStringLiteral("## Configuration")
-      << QStringLiteral("- API key: %1").arg(keyLine(f))
+      << QString() << QStringLiteral("## Configuration") << QStringLiteral("- API key: %1").arg(keyLine(f))
       << QStringLiteral("- Model: %1 (GEMINI_MODEL_NAME)").arg(f.model)
       << QStringLiteral("- Session folder: %1 (frames: %2; --session DIR or NB2LITE_SESSION; default "
                         ".nb2lite/session under the working directory)")
@@ -85,7 +84,7 @@ QJsonObject helpResult(const HelpFacts &f)
       << QStringLiteral("- Image files: PNG, JPEG, WebP, GIF, BMP, TIFF or HEIC, at most 20 MB; paths are taken "
                         "from the server's working directory.");
 
-    const QJsonObject structured{
+    const QJsonObject structured {
         {QStringLiteral("server"), QStringLiteral("nb2lite")},
         {QStringLiteral("version"), f.version},
         {QStringLiteral("model"), f.model},

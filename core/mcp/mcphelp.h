@@ -10,11 +10,11 @@ namespace nb2::mcp {
 struct HelpFacts {
     QString version;
     QString model;
-    QString keyStatus;        // "set", "missing" or "demo"
-    QString keySource;        // "GEMINI_API_KEY", "~/gemini.key", ...; empty without a key
+    QString keyStatus; // "set", "missing" or "demo"
+    QString keySource; // "GEMINI_API_KEY", "~/gemini.key", ...; empty without a key
     QString sessionDir;
-    QString sessionError;     // why the session could not be opened
-    QString imageOutputDir;   // IMAGE_OUTPUT_DIR, empty when unset
+    QString sessionError;   // why the session could not be opened
+    QString imageOutputDir; // IMAGE_OUTPUT_DIR, empty when unset
     bool demo = false;
     bool imageBlocks = true;
     QStringList aspectRatios;

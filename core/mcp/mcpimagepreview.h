@@ -10,9 +10,9 @@ namespace nb2 {
 
 /** A small re-encoding of a saved image for an MCP image content block. */
 struct ImagePreview {
-    QByteArray bytes;     // encoded (JPEG, or PNG when the image has transparency)
+    QByteArray bytes; // encoded (JPEG, or PNG when the image has transparency)
     QString mimeType;
-    QSize size;           // of the preview
+    QSize size; // of the preview
     QSize originalSize;
 };
 

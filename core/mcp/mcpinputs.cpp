@@ -28,8 +28,8 @@ QSize encodedSize(const QByteArray &bytes)
 
 } // namespace
 
-StagedImage stageImageInput(const QString &argument, const QString &given, const QString &absolutePath,
-                            const QString &sessionDir)
+StagedImage stageImageInput(
+    const QString &argument, const QString &given, const QString &absolutePath, const QString &sessionDir)
 {
     StagedImage s;
     const QString named = given == absolutePath ? QStringLiteral("\"%1\"").arg(given)
@@ -38,13 +38,14 @@ StagedImage stageImageInput(const QString &argument, const QString &given, const
     if (!info.exists()) {
         s.error = Error::make(ErrorKind::InvalidInput, QStringLiteral("%1 %2 does not exist").arg(argument, named));
     } else if (info.isDir()) {
-        s.error = Error::make(ErrorKind::InvalidInput, QStringLiteral("%1 %2 is a folder, not an image file").arg(argument, named));
+        s.error = Error::make(
+            ErrorKind::InvalidInput, QStringLiteral("%1 %2 is a folder, not an image file").arg(argument, named));
     } else if (info.size() > kMaxRequestBytes) {
         // Checked before reading: a 30 MB file is refused without loading it.
         s.error = Error::make(ErrorKind::TooLarge,
-                            QStringLiteral("%1 %2 is %3; the API takes at most 20 MB per request. Save a smaller copy "
-                                           "(e.g. a JPEG at most 2048 pixels wide) and pass that")
-                                .arg(argument, named, megabytes(info.size())));
+            QStringLiteral("%1 %2 is %3; the API takes at most 20 MB per request. Save a smaller copy "
+                           "(e.g. a JPEG at most 2048 pixels wide) and pass that")
+                .arg(argument, named, megabytes(info.size())));
     }
     if (s.error)
         return s;
@@ -65,7 +66,8 @@ StagedImage stageImageInput(const QString &argument, const QString &given, const
     return s;
 }
 
-InteractionLookup lookUpInteraction(InteractionsClient &client, const QString &interactionId, const CancelTokenPtr &cancel)
+InteractionLookup lookUpInteraction(
+    InteractionsClient &client, const QString &interactionId, const CancelTokenPtr &cancel)
 {
     InteractionLookup lookup;
     CallOptions options;

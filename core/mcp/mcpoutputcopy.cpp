@@ -34,7 +34,8 @@ Result<QString> copyImageToFolder(const QString &sourcePath, const QString &fold
     if (!out.open(QIODevice::WriteOnly))
         return ioError(QStringLiteral("cannot write %1: %2").arg(target, out.errorString()));
     if (out.write(bytes) != bytes.size() || !out.commit())
-        return ioError(QStringLiteral("writing %1 failed: %2 (nothing was left behind)").arg(target, out.errorString()));
+        return ioError(
+            QStringLiteral("writing %1 failed: %2 (nothing was left behind)").arg(target, out.errorString()));
     return QFileInfo(target).absoluteFilePath();
 }
 

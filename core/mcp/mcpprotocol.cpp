@@ -5,14 +5,14 @@ namespace nb2::mcp {
 namespace {
 const QString k20250326 = QStringLiteral("2025-03-26");
 
-constexpr const char *kLogLevelNames[] = {"debug", "info", "notice", "warning",
-                                          "error", "critical", "alert", "emergency"};
+constexpr const char *kLogLevelNames[]
+    = {"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"};
 } // namespace
 
 const QStringList &supportedProtocolVersions()
 {
-    static const QStringList versions{QStringLiteral("2025-11-25"), QStringLiteral("2025-06-18"), k20250326,
-                                      QStringLiteral("2024-11-05"), QStringLiteral("2024-10-07")};
+    static const QStringList versions {QStringLiteral("2025-11-25"), QStringLiteral("2025-06-18"), k20250326,
+        QStringLiteral("2024-11-05"), QStringLiteral("2024-10-07")};
     return versions;
 }
 

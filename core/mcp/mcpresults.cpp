@@ -45,7 +45,7 @@ QJsonObject textContent(const QString &text)
 
 QJsonObject textResult(const QString &text, const QJsonObject &structured)
 {
-    QJsonObject result{{QStringLiteral("content"), QJsonArray{textContent(text)}}};
+    QJsonObject result {{QStringLiteral("content"), QJsonArray {textContent(text)}}};
     if (!structured.isEmpty())
         result.insert(QStringLiteral("structuredContent"), structured);
     return result;
@@ -53,7 +53,7 @@ QJsonObject textResult(const QString &text, const QJsonObject &structured)
 
 QJsonObject errorResult(const QString &text)
 {
-    return {{QStringLiteral("content"), QJsonArray{textContent(text)}}, {QStringLiteral("isError"), true}};
+    return {{QStringLiteral("content"), QJsonArray {textContent(text)}}, {QStringLiteral("isError"), true}};
 }
 
 QJsonObject imageTurnResult(const TurnOutcome &o, bool resourceLinks)
@@ -62,8 +62,8 @@ QJsonObject imageTurnResult(const TurnOutcome &o, bool resourceLinks)
     const QString kind = frameKindName(f.kind);
     QStringList lines;
     lines << QStringLiteral("Image saved: %1").arg(QDir::toNativeSeparators(o.imagePath));
-    lines << QStringLiteral("Interaction ID: %1").arg(f.interactionId.isEmpty() ? QStringLiteral("(none: the server kept no id)")
-                                                                                : f.interactionId);
+    lines << QStringLiteral("Interaction ID: %1")
+                 .arg(f.interactionId.isEmpty() ? QStringLiteral("(none: the server kept no id)") : f.interactionId);
     QString frameLine = QStringLiteral("Session frame: %1 (%2").arg(f.id, kind);
     frameLine += f.parentId.isEmpty() ? QStringLiteral(", a new root")
                                       : QStringLiteral(", continues frame %1").arg(f.parentId);
@@ -84,10 +84,11 @@ QJsonObject imageTurnResult(const TurnOutcome &o, bool resourceLinks)
     if (!f.modelText.trimmed().isEmpty())
         lines << QStringLiteral("Model text: %1").arg(f.modelText.trimmed());
     if (!f.interactionId.isEmpty())
-        lines << QStringLiteral("Next: edit_image(previous_interaction_id=\"%1\", edit_prompt=...) continues this image.")
+        lines << QStringLiteral(
+            "Next: edit_image(previous_interaction_id=\"%1\", edit_prompt=...) continues this image.")
                      .arg(f.interactionId);
 
-    const QJsonObject structured{
+    const QJsonObject structured {
         {QStringLiteral("path"), o.imagePath},
         {QStringLiteral("interaction_id"), f.interactionId},
         {QStringLiteral("frame_id"), f.id},
@@ -107,18 +108,18 @@ QJsonObject imageTurnResult(const TurnOutcome &o, bool resourceLinks)
         {QStringLiteral("session_dir"), o.sessionDir},
         {QStringLiteral("resource_uri"), frameResourceUri(f.id)},
     };
-    QJsonArray content{textContent(lines.join(QLatin1Char('\n')))};
+    QJsonArray content {textContent(lines.join(QLatin1Char('\n')))};
     if (o.preview) {
-        content.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("image")},
-                                   {QStringLiteral("data"), QString::fromLatin1(o.preview->bytes.toBase64())},
-                                   {QStringLiteral("mimeType"), o.preview->mimeType}});
+        content.append(QJsonObject {{QStringLiteral("type"), QStringLiteral("image")},
+            {QStringLiteral("data"), QString::fromLatin1(o.preview->bytes.toBase64())},
+            {QStringLiteral("mimeType"), o.preview->mimeType}});
     }
     if (resourceLinks) {
-        content.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("resource_link")},
-                                   {QStringLiteral("uri"), frameResourceUri(f.id)},
-                                   {QStringLiteral("name"), QFileInfo(o.imagePath).fileName()},
-                                   {QStringLiteral("description"), QStringLiteral("Full-size image of frame %1").arg(f.id)},
-                                   {QStringLiteral("mimeType"), f.image.mimeType}});
+        content.append(QJsonObject {{QStringLiteral("type"), QStringLiteral("resource_link")},
+            {QStringLiteral("uri"), frameResourceUri(f.id)},
+            {QStringLiteral("name"), QFileInfo(o.imagePath).fileName()},
+            {QStringLiteral("description"), QStringLiteral("Full-size image of frame %1").arg(f.id)},
+            {QStringLiteral("mimeType"), f.image.mimeType}});
     }
     return {{QStringLiteral("content"), content}, {QStringLiteral("structuredContent"), structured}};
 }
@@ -132,7 +133,8 @@ QJsonObject failedTurnResult(const QString &what, const Frame &frame, const std:
     QStringList lines;
     switch (kind) {
     case ErrorKind::NoImage: {
-        const QString said = (error && !error->api.modelText.isEmpty() ? error->api.modelText : frame.modelText).trimmed();
+        const QString said
+            = (error && !error->api.modelText.isEmpty() ? error->api.modelText : frame.modelText).trimmed();
         lines << QStringLiteral("%1: the model answered with text only, no image.").arg(what);
         if (!said.isEmpty())
             lines << QStringLiteral("Model text: %1").arg(said);
@@ -171,16 +173,13 @@ QJsonObject failedTurnResult(const QString &what, const Frame &frame, const std:
 
 QJsonObject frameSummary(const Frame &f, const QString &sessionDir, bool isHead)
 {
-    QJsonObject o{{QStringLiteral("id"), f.id},
-                  {QStringLiteral("parent"), f.parentId},
-                  {QStringLiteral("kind"), frameKindName(f.kind)},
-                  {QStringLiteral("prompt"), f.prompt},
-                  {QStringLiteral("interaction_id"), f.interactionId},
-                  {QStringLiteral("continued_interaction_id"), f.continuedInteractionId},
-                  {QStringLiteral("status"), frameStatusName(f.status)},
-                  {QStringLiteral("file"), f.image.isNull() ? QString() : QDir(sessionDir).absoluteFilePath(f.image.file)},
-                  {QStringLiteral("origin"), f.origin},
-                  {QStringLiteral("is_head"), isHead}};
+    QJsonObject o {{QStringLiteral("id"), f.id}, {QStringLiteral("parent"), f.parentId},
+        {QStringLiteral("kind"), frameKindName(f.kind)}, {QStringLiteral("prompt"), f.prompt},
+        {QStringLiteral("interaction_id"), f.interactionId},
+        {QStringLiteral("continued_interaction_id"), f.continuedInteractionId},
+        {QStringLiteral("status"), frameStatusName(f.status)},
+        {QStringLiteral("file"), f.image.isNull() ? QString() : QDir(sessionDir).absoluteFilePath(f.image.file)},
+        {QStringLiteral("origin"), f.origin}, {QStringLiteral("is_head"), isHead}};
     if (f.status == FrameStatus::Failed || f.status == FrameStatus::Interrupted)
         o.insert(QStringLiteral("error"), f.error.message.isEmpty() ? f.statusText() : f.error.message);
     return o;
@@ -188,8 +187,9 @@ QJsonObject frameSummary(const Frame &f, const QString &sessionDir, bool isHead)
 
 QString frameLine(const Frame &f, bool isHead)
 {
-    QString line = QStringLiteral("%1  parent=%2  %3  %4").arg(f.id, f.parentId.isEmpty() ? QStringLiteral("-") : f.parentId,
-                                                                 frameKindName(f.kind), frameStatusName(f.status));
+    QString line = QStringLiteral("%1  parent=%2  %3  %4")
+                       .arg(f.id, f.parentId.isEmpty() ? QStringLiteral("-") : f.parentId, frameKindName(f.kind),
+                           frameStatusName(f.status));
     if (isHead)
         line += QStringLiteral("  [head]");
     if (f.origin == kFrameOriginMcp)

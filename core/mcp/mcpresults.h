@@ -17,12 +17,12 @@ class FrameGraph;
 struct TurnOutcome {
     Frame frame;
     QString sessionDir;
-    QString imagePath;                    // absolute; empty when there is no image
-    QString copyPath;                     // the IMAGE_OUTPUT_DIR copy, when one was made
-    QString copyProblem;                  // why IMAGE_OUTPUT_DIR has no copy
-    std::optional<ImagePreview> preview;  // the image block's picture
+    QString imagePath;                   // absolute; empty when there is no image
+    QString copyPath;                    // the IMAGE_OUTPUT_DIR copy, when one was made
+    QString copyProblem;                 // why IMAGE_OUTPUT_DIR has no copy
+    std::optional<ImagePreview> preview; // the image block's picture
     QString previewProblem;
-    QString note;                         // one more line for the agent (e.g. the aspect ratio picked)
+    QString note; // one more line for the agent (e.g. the aspect ratio picked)
 };
 
 /**

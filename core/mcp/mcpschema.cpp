@@ -12,13 +12,20 @@ namespace {
 QString jsonTypeName(const QJsonValue &v)
 {
     switch (v.type()) {
-    case QJsonValue::Null: return QStringLiteral("null");
-    case QJsonValue::Bool: return QStringLiteral("a boolean");
-    case QJsonValue::Double: return QStringLiteral("a number");
-    case QJsonValue::String: return QStringLiteral("a string");
-    case QJsonValue::Array: return QStringLiteral("an array");
-    case QJsonValue::Object: return QStringLiteral("an object");
-    case QJsonValue::Undefined: break;
+    case QJsonValue::Null:
+        return QStringLiteral("null");
+    case QJsonValue::Bool:
+        return QStringLiteral("a boolean");
+    case QJsonValue::Double:
+        return QStringLiteral("a number");
+    case QJsonValue::String:
+        return QStringLiteral("a string");
+    case QJsonValue::Array:
+        return QStringLiteral("an array");
+    case QJsonValue::Object:
+        return QStringLiteral("an object");
+    case QJsonValue::Undefined:
+        break;
     }
     return QStringLiteral("nothing");
 }
@@ -66,9 +73,9 @@ bool checkArguments(const QJsonObject &inputSchema, QJsonObject *arguments, QStr
         if (closed) {
             const QStringList known = properties.keys();
             return fail(known.isEmpty()
-                            ? QStringLiteral("unknown argument \"%1\": this tool takes no arguments").arg(shortText(it.key()))
-                            : QStringLiteral("unknown argument \"%1\"; the arguments are: %2")
-                                  .arg(shortText(it.key()), known.join(QStringLiteral(", "))));
+                    ? QStringLiteral("unknown argument \"%1\": this tool takes no arguments").arg(shortText(it.key()))
+                    : QStringLiteral("unknown argument \"%1\"; the arguments are: %2")
+                          .arg(shortText(it.key()), known.join(QStringLiteral(", "))));
         }
     }
     for (const QJsonValue &name : required) {
@@ -80,7 +87,7 @@ bool checkArguments(const QJsonObject &inputSchema, QJsonObject *arguments, QStr
             const QString description = p.value(QLatin1String("description")).toString();
             return fail(QStringLiteral("missing required argument \"%1\"%2%3")
                             .arg(key, type.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(type),
-                                 description.isEmpty() ? QString() : QStringLiteral(": ") + description));
+                                description.isEmpty() ? QString() : QStringLiteral(": ") + description));
         }
     }
     for (auto it = properties.constBegin(); it != properties.constEnd(); ++it) {
@@ -95,7 +102,8 @@ bool checkArguments(const QJsonObject &inputSchema, QJsonObject *arguments, QStr
         }
         const QString type = p.value(QLatin1String("type")).toString();
         if (!type.isEmpty() && !hasType(v, type))
-            return fail(QStringLiteral("argument \"%1\" must be %2, not %3").arg(it.key(), article(type), jsonTypeName(v)));
+            return fail(
+                QStringLiteral("argument \"%1\" must be %2, not %3").arg(it.key(), article(type), jsonTypeName(v)));
         const QJsonArray allowed = p.value(QLatin1String("enum")).toArray();
         if (!allowed.isEmpty() && !allowed.contains(v)) {
             QStringList names;

@@ -28,9 +28,9 @@ namespace nb2 {
 /** One image call waiting for its frame. */
 struct McpSessionTools::Turn {
     std::shared_ptr<McpCall> call;
-    QString what;                    // "Image generation failed" ... for the failure text
-    QString note;                    // an extra line for the result
-    std::optional<Error> error;   // as turnFailed reported it (retry time, server words)
+    QString what;               // "Image generation failed" ... for the failure text
+    QString note;               // an extra line for the result
+    std::optional<Error> error; // as turnFailed reported it (retry time, server words)
     QElapsedTimer clock;
     QTimer *ticker = nullptr;
     bool idReported = false;
@@ -43,8 +43,8 @@ const QString kStyleInstruction = QStringLiteral(
     "Apply the visual style, technique, colour palette and lighting of the first image (the style reference) to "
     "the second image. ");
 
-constexpr int kListCap = 100;        // list_frames shows at most the newest 100 frames of its scope
-constexpr int kTickMs = 1000;        // progress while a turn runs
+constexpr int kListCap = 100; // list_frames shows at most the newest 100 frames of its scope
+constexpr int kTickMs = 1000; // progress while a turn runs
 constexpr int kResourceDebounceMs = 200;
 
 QString shortText(QString text, int max = 60)
@@ -55,8 +55,7 @@ QString shortText(QString text, int max = 60)
 
 } // namespace
 
-template <typename T>
-void McpSessionTools::offThread(std::function<T()> work, std::function<void(const T &)> then)
+template <typename T> void McpSessionTools::offThread(std::function<T()> work, std::function<void(const T &)> then)
 {
     auto *watcher = new QFutureWatcher<T>(this);
     connect(watcher, &QFutureWatcher<T>::finished, this, [watcher, then] {
@@ -97,14 +96,15 @@ McpSessionTools::McpSessionTools(SessionController *session, McpBridgeOptions op
         const Frame *f = m_session->graph().frame(id);
         if (turn && f && f->isPending() && !f->interactionId.isEmpty() && !turn->idReported) {
             turn->idReported = true;
-            reportProgress(id, QStringLiteral("the server accepted the request (interaction %1)").arg(f->interactionId));
+            reportProgress(
+                id, QStringLiteral("the server accepted the request (interaction %1)").arg(f->interactionId));
         }
     });
     connect(session, &SessionController::turnStarted, this, [this](const QString &id) {
         reportProgress(id, QStringLiteral("sending the request to %1").arg(m_session->graph().value(id).model));
     });
     connect(session, &SessionController::draftReceived, this,
-            [this](const QString &id) { reportProgress(id, QStringLiteral("a draft arrived; drawing the final image")); });
+        [this](const QString &id) { reportProgress(id, QStringLiteral("a draft arrived; drawing the final image")); });
     connect(session, &SessionController::turnFailed, this, [this](const QString &id, const Error &error) {
         if (const std::shared_ptr<Turn> turn = m_turns.value(id))
             turn->error = error;
@@ -112,13 +112,13 @@ McpSessionTools::McpSessionTools(SessionController *session, McpBridgeOptions op
     // turnFailed (with the client's error: retry time, server words) follows turnFinished: answer once both are in.
     connect(session, &SessionController::turnFinished, this, [this](const QString &id) {
         if (m_turns.contains(id))
-            QMetaObject::invokeMethod(this, [this, id] { onTurnFinished(id); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this, id] { onTurnFinished(id); }, Qt::QueuedConnection);
     });
     connect(session, &SessionController::errorOccurred, this,
-            [this](const QString &message) { Q_EMIT logMessage(mcp::LogLevel::Warning, message); });
-    connect(session, &SessionController::changedExternally, this, [this] {
-        Q_EMIT logMessage(mcp::LogLevel::Debug, QStringLiteral("another process changed the session"));
-    });
+        [this](const QString &message) { Q_EMIT logMessage(mcp::LogLevel::Warning, message); });
+    connect(session, &SessionController::changedExternally, this,
+        [this] { Q_EMIT logMessage(mcp::LogLevel::Debug, QStringLiteral("another process changed the session")); });
 }
 
 McpSessionTools::~McpSessionTools()
@@ -131,9 +131,10 @@ mcp::ToolCatalogInputs McpSessionTools::catalogInputs() const
 {
     mcp::ToolCatalogInputs in;
     in.aspectRatios = supportedAspectRatios();
-    const QString model = m_session && m_session->client() ? m_session->client()->config().model
-                                                           : QString::fromLatin1(kDefaultModel);
-    in.thinkingLevels = m_options.thinkingLevels ? m_options.thinkingLevels->allowed(model) : ThinkingLevels::defaultLevels();
+    const QString model
+        = m_session && m_session->client() ? m_session->client()->config().model : QString::fromLatin1(kDefaultModel);
+    in.thinkingLevels
+        = m_options.thinkingLevels ? m_options.thinkingLevels->allowed(model) : ThinkingLevels::defaultLevels();
     in.defaultThinkingLevel = defaultThinkingLevel();
     return in;
 }
@@ -178,7 +179,7 @@ std::optional<QJsonObject> McpSessionTools::unavailable(const QString &what) con
                            "NB2LITE_SESSION) naming a folder it can write, or repair this one with `nb2lite --session "
                            "%2 rebuild`; then restart the MCP server.")
                 .arg(what, QDir::toNativeSeparators(m_options.sessionDir),
-                     m_options.sessionError.isEmpty() ? QStringLiteral("it is not open") : m_options.sessionError));
+                    m_options.sessionError.isEmpty() ? QStringLiteral("it is not open") : m_options.sessionError));
     }
     if (m_options.keyRequired && m_options.keySource.isEmpty()) {
         return mcp::errorResult(
@@ -230,8 +231,10 @@ void McpSessionTools::edit(const std::shared_ptr<McpCall> &call, bool branch)
     if (auto error = unavailable(what))
         return call->finish(*error);
     const QJsonObject &args = call->arguments();
-    const QString ref = args.value(branch ? QLatin1String("frame_or_interaction_id")
-                                          : QLatin1String("previous_interaction_id")).toString().trimmed();
+    const QString ref
+        = args.value(branch ? QLatin1String("frame_or_interaction_id") : QLatin1String("previous_interaction_id"))
+              .toString()
+              .trimmed();
     TurnParams params;
     params.prompt = args.value(QLatin1String("edit_prompt")).toString();
     params.thinkingLevel = args.value(QLatin1String("thinking_level")).toString();
@@ -252,9 +255,9 @@ void McpSessionTools::edit(const std::shared_ptr<McpCall> &call, bool branch)
                                "To start an alternative on purpose, call branch_from(frame_or_interaction_id=\"%2\", "
                                "edit_prompt=...).")
                     .arg(what, target.interactionId, continued.constLast(), head,
-                         graph.value(head).interactionId.isEmpty()
-                             ? QString()
-                             : QStringLiteral(" (interaction %1)").arg(graph.value(head).interactionId))));
+                        graph.value(head).interactionId.isEmpty()
+                            ? QString()
+                            : QStringLiteral(" (interaction %1)").arg(graph.value(head).interactionId))));
         }
         continueInteraction(call, target.interactionId, params, what, branch);
         return;
@@ -269,8 +272,9 @@ void McpSessionTools::edit(const std::shared_ptr<McpCall> &call, bool branch)
         return call->finish(mcp::errorResult(
             QStringLiteral("%1: frame %2 has no image to edit (%3).%4")
                 .arg(what, frame.id, frame.statusText(),
-                     frame.parentId.isEmpty() ? QString()
-                                              : QStringLiteral(" Edit its parent, frame %1, instead.").arg(frame.parentId))));
+                    frame.parentId.isEmpty()
+                        ? QString()
+                        : QStringLiteral(" Edit its parent, frame %1, instead.").arg(frame.parentId))));
     }
     const QStringList continued = continuationsOf(graph, frame.id);
     if (!branch && !continued.isEmpty()) {
@@ -282,21 +286,24 @@ void McpSessionTools::edit(const std::shared_ptr<McpCall> &call, bool branch)
                            "alternative from frame %2 on purpose, call branch_from(frame_or_interaction_id=\"%2\", "
                            "edit_prompt=...).")
                 .arg(what, frame.id,
-                     frame.interactionId.isEmpty() ? QString() : QStringLiteral(" (interaction %1)").arg(frame.interactionId),
-                     continued.constLast(), head,
-                     headFrame.interactionId.isEmpty() ? QString()
-                                                       : QStringLiteral(" (interaction %1)").arg(headFrame.interactionId),
-                     headFrame.isPending() ? QStringLiteral(" once it is done") : QString())));
+                    frame.interactionId.isEmpty() ? QString()
+                                                  : QStringLiteral(" (interaction %1)").arg(frame.interactionId),
+                    continued.constLast(), head,
+                    headFrame.interactionId.isEmpty()
+                        ? QString()
+                        : QStringLiteral(" (interaction %1)").arg(headFrame.interactionId),
+                    headFrame.isPending() ? QStringLiteral(" once it is done") : QString())));
     }
     // Failed attempts hanging off the frame are dead ends, not continuations: the retry gets a lane of its own.
     params.newBranch = branch || graph.hasChildren(frame.id);
     track(call, m_session->edit(frame.id, params), what,
-          branch && continued.isEmpty() ? QStringLiteral("Frame %1 had no other continuation, so this is not a fork.").arg(frame.id)
-                                        : QString());
+        branch && continued.isEmpty()
+            ? QStringLiteral("Frame %1 had no other continuation, so this is not a fork.").arg(frame.id)
+            : QString());
 }
 
 void McpSessionTools::continueInteraction(const std::shared_ptr<McpCall> &call, const QString &interactionId,
-                                          TurnParams params, const QString &what, bool branch)
+    TurnParams params, const QString &what, bool branch)
 {
     const std::shared_ptr<InteractionsClient> client = m_session->client();
     if (!client)
@@ -330,9 +337,9 @@ void McpSessionTools::continueInteraction(const std::shared_ptr<McpCall> &call, 
             }
             params.aspectRatio = lookup.aspectRatio;
             track(call, m_session->editInteraction(interactionId, params), what,
-                  QStringLiteral("Interaction %1 was not made in this session: the result is recorded as a new root "
-                                 "that continues it (aspect ratio %2, as the interaction's image).")
-                      .arg(interactionId, lookup.aspectRatio));
+                QStringLiteral("Interaction %1 was not made in this session: the result is recorded as a new root "
+                               "that continues it (aspect ratio %2, as the interaction's image).")
+                    .arg(interactionId, lookup.aspectRatio));
         });
 }
 
@@ -364,7 +371,8 @@ void McpSessionTools::editLocal(const std::shared_ptr<McpCall> &call, bool withS
                 return;
             for (const StagedImage *input : {&staged.target, &staged.style}) {
                 if (input->error)
-                    return call->finish(mcp::errorResult(QStringLiteral("%1: %2. Nothing was sent.").arg(what, input->error->message)));
+                    return call->finish(
+                        mcp::errorResult(QStringLiteral("%1: %2. Nothing was sent.").arg(what, input->error->message)));
             }
             if (!m_session->isOpen())
                 return call->finish(*unavailable(what));
@@ -377,21 +385,22 @@ void McpSessionTools::editLocal(const std::shared_ptr<McpCall> &call, bool withS
             QString note;
             if (params.aspectRatio.isEmpty()) {
                 params.aspectRatio = nearestAspectRatio(staged.target.size);
-                note = QStringLiteral("Aspect ratio %1: the nearest supported one to the %2x%3 input (pass aspect_ratio "
-                                      "to choose another).")
-                           .arg(params.aspectRatio)
-                           .arg(staged.target.size.width())
-                           .arg(staged.target.size.height());
+                note
+                    = QStringLiteral("Aspect ratio %1: the nearest supported one to the %2x%3 input (pass aspect_ratio "
+                                     "to choose another).")
+                          .arg(params.aspectRatio)
+                          .arg(staged.target.size.width())
+                          .arg(staged.target.size.height());
             }
             track(call,
-                  withStyle ? m_session->styleEdit({}, staged.target.sessionFile, staged.style.sessionFile, params)
-                            : m_session->editLocal({}, staged.target.sessionFile, params),
-                  what, note);
+                withStyle ? m_session->styleEdit({}, staged.target.sessionFile, staged.style.sessionFile, params)
+                          : m_session->editLocal({}, staged.target.sessionFile, params),
+                what, note);
         });
 }
 
-void McpSessionTools::track(const std::shared_ptr<McpCall> &call, const Result<QString> &started, const QString &what,
-                            const QString &note)
+void McpSessionTools::track(
+    const std::shared_ptr<McpCall> &call, const Result<QString> &started, const QString &what, const QString &note)
 {
     if (!started) {
         // Rejected before anything was added or sent (a local check).
@@ -421,7 +430,8 @@ void McpSessionTools::track(const std::shared_ptr<McpCall> &call, const Result<Q
     }
     // A turn can end inside the controller call (e.g. nothing to re-anchor from): answer it from the event loop.
     if (!m_session->graph().value(frameId).isPending())
-        QMetaObject::invokeMethod(this, [this, frameId] { onTurnFinished(frameId); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, frameId] { onTurnFinished(frameId); }, Qt::QueuedConnection);
 }
 
 void McpSessionTools::reportProgress(const QString &frameId, const QString &message)
@@ -442,7 +452,7 @@ void McpSessionTools::onTurnFinished(const QString &frameId)
     const std::shared_ptr<McpCall> call = turn->call;
     call->setCancelHandler({});
     Q_EMIT logMessage(frame.isDone() ? mcp::LogLevel::Info : mcp::LogLevel::Warning,
-                    QStringLiteral("frame %1: %2").arg(frameId, frame.statusText()));
+        QStringLiteral("frame %1: %2").arg(frameId, frame.statusText()));
     if (call->isDone()) // the client cancelled it
         return;
     if (!frame.isDone() || frame.image.isNull())
@@ -499,11 +509,11 @@ void McpSessionTools::listFrames(const std::shared_ptr<McpCall> &call)
     } else {
         const FrameReference ref = FrameReference::resolve(graph, branch);
         if (ref.kind != FrameReference::Kind::Frame)
-            return call->finish(mcp::errorResult(QStringLiteral("list_frames failed: %1.")
-                                                     .arg(ref.kind == FrameReference::Kind::Invalid
-                                                              ? ref.problem
-                                                              : QStringLiteral("no frame of this session made interaction %1")
-                                                                    .arg(ref.interactionId))));
+            return call->finish(mcp::errorResult(
+                QStringLiteral("list_frames failed: %1.")
+                    .arg(ref.kind == FrameReference::Kind::Invalid
+                            ? ref.problem
+                            : QStringLiteral("no frame of this session made interaction %1").arg(ref.interactionId))));
         ids = graph.pathTo(graph.headFrom(ref.frameId));
         scope = QStringLiteral("the branch through frame %1").arg(ref.frameId);
     }
@@ -529,11 +539,9 @@ void McpSessionTools::listFrames(const std::shared_ptr<McpCall> &call)
     }
     if (ids.isEmpty())
         lines << QStringLiteral("No frames yet: generate_image or edit_local_image starts one.");
-    const QJsonObject structured{{QStringLiteral("session_dir"), sessionDir},
-                                 {QStringLiteral("frames"), frames},
-                                 {QStringLiteral("heads"), QJsonArray::fromStringList(heads)},
-                                 {QStringLiteral("total"), int(total)},
-                                 {QStringLiteral("shown"), int(ids.size())}};
+    const QJsonObject structured {{QStringLiteral("session_dir"), sessionDir}, {QStringLiteral("frames"), frames},
+        {QStringLiteral("heads"), QJsonArray::fromStringList(heads)}, {QStringLiteral("total"), int(total)},
+        {QStringLiteral("shown"), int(ids.size())}};
     call->finish(mcp::textResult(lines.join(QLatin1Char('\n')), structured));
 }
 
@@ -542,10 +550,12 @@ void McpSessionTools::help(const std::shared_ptr<McpCall> &call)
     mcp::HelpFacts facts;
     const mcp::ToolCatalogInputs in = catalogInputs();
     facts.version = m_options.version;
-    facts.model = m_session && m_session->client() ? m_session->client()->config().model : QString::fromLatin1(kDefaultModel);
+    facts.model
+        = m_session && m_session->client() ? m_session->client()->config().model : QString::fromLatin1(kDefaultModel);
     facts.demo = m_options.demo;
-    facts.keyStatus = m_options.demo ? QStringLiteral("demo")
-                                     : m_options.keySource.isEmpty() ? QStringLiteral("missing") : QStringLiteral("set");
+    facts.keyStatus = m_options.demo    ? QStringLiteral("demo")
+        : m_options.keySource.isEmpty() ? QStringLiteral("missing")
+                                        : QStringLiteral("set");
     facts.keySource = m_options.demo ? QString() : m_options.keySource;
     facts.sessionDir = m_options.sessionDir;
     facts.sessionError = m_session && m_session->isOpen() ? QString() : m_options.sessionError;
@@ -570,16 +580,15 @@ QJsonArray McpSessionTools::resourceList() const
         const Frame *f = graph.frame(id);
         if (!f->isDone() || f->image.isNull())
             continue;
-        list.append(QJsonObject{
-            {QStringLiteral("uri"), mcp::frameResourceUri(f->id)},
+        list.append(QJsonObject {{QStringLiteral("uri"), mcp::frameResourceUri(f->id)},
             {QStringLiteral("name"), QStringLiteral("frame %1").arg(f->id)},
             {QStringLiteral("title"), f->prompt.isEmpty() ? f->title : shortText(f->prompt)},
-            {QStringLiteral("description"), QStringLiteral("%1 frame%2%3")
-                                                .arg(frameKindName(f->kind),
-                                                     f->interactionId.isEmpty() ? QString()
-                                                                                : QStringLiteral(", interaction %1").arg(f->interactionId),
-                                                     f->origin == kFrameOriginMcp ? QStringLiteral(", made by an agent")
-                                                                                   : QString())},
+            {QStringLiteral("description"),
+                QStringLiteral("%1 frame%2%3")
+                    .arg(frameKindName(f->kind),
+                        f->interactionId.isEmpty() ? QString()
+                                                   : QStringLiteral(", interaction %1").arg(f->interactionId),
+                        f->origin == kFrameOriginMcp ? QStringLiteral(", made by an agent") : QString())},
             {QStringLiteral("mimeType"), f->image.mimeType}});
     }
     return list;
@@ -587,10 +596,10 @@ QJsonArray McpSessionTools::resourceList() const
 
 QJsonArray McpSessionTools::resourceTemplates() const
 {
-    return {QJsonObject{{QStringLiteral("uriTemplate"), QStringLiteral("nb2lite://frame/{frame_id}")},
-                        {QStringLiteral("name"), QStringLiteral("frame")},
-                        {QStringLiteral("title"), QStringLiteral("Session frame image")},
-                        {QStringLiteral("description"), QStringLiteral("The full-size image of a finished frame.")}}};
+    return {QJsonObject {{QStringLiteral("uriTemplate"), QStringLiteral("nb2lite://frame/{frame_id}")},
+        {QStringLiteral("name"), QStringLiteral("frame")},
+        {QStringLiteral("title"), QStringLiteral("Session frame image")},
+        {QStringLiteral("description"), QStringLiteral("The full-size image of a finished frame.")}}};
 }
 
 void McpSessionTools::readResource(const std::shared_ptr<McpCall> &call)
@@ -600,8 +609,9 @@ void McpSessionTools::readResource(const std::shared_ptr<McpCall> &call)
     const Frame *f = m_session && m_session->isOpen() && !id.isEmpty() ? m_session->graph().frame(id) : nullptr;
     if (!f || !f->isDone() || f->image.isNull() || f->isTrashed()) {
         return call->fail(jsonrpc::ResourceNotFound,
-                          QStringLiteral("Resource not found: %1 (resources/list names the finished frames)").arg(shortText(uri, 120)),
-                          QJsonObject{{QStringLiteral("uri"), uri}});
+            QStringLiteral("Resource not found: %1 (resources/list names the finished frames)")
+                .arg(shortText(uri, 120)),
+            QJsonObject {{QStringLiteral("uri"), uri}});
     }
     const QString path = m_session->store()->absolutePath(f->image.file);
     const QString mime = f->image.mimeType;
@@ -621,11 +631,10 @@ void McpSessionTools::readResource(const std::shared_ptr<McpCall> &call)
         },
         [call, uri, mime](const Read &r) {
             if (!r.error.isEmpty())
-                return call->fail(jsonrpc::InternalError, r.error, QJsonObject{{QStringLiteral("uri"), uri}});
+                return call->fail(jsonrpc::InternalError, r.error, QJsonObject {{QStringLiteral("uri"), uri}});
             call->finish({{QStringLiteral("contents"),
-                           QJsonArray{QJsonObject{{QStringLiteral("uri"), uri},
-                                                  {QStringLiteral("mimeType"), mime},
-                                                  {QStringLiteral("blob"), QString::fromLatin1(r.bytes.toBase64())}}}}});
+                QJsonArray {QJsonObject {{QStringLiteral("uri"), uri}, {QStringLiteral("mimeType"), mime},
+                    {QStringLiteral("blob"), QString::fromLatin1(r.bytes.toBase64())}}}}});
         });
 }
 
@@ -635,8 +644,9 @@ void McpSessionTools::checkToolList()
     if (now == m_toolsSnapshot)
         return;
     m_toolsSnapshot = now;
-    Q_EMIT logMessage(mcp::LogLevel::Notice, QStringLiteral("the server named other thinking levels: %1")
-                                               .arg(catalogInputs().thinkingLevels.join(QStringLiteral(", "))));
+    Q_EMIT logMessage(mcp::LogLevel::Notice,
+        QStringLiteral("the server named other thinking levels: %1")
+            .arg(catalogInputs().thinkingLevels.join(QStringLiteral(", "))));
     Q_EMIT toolListChanged();
 }
 

@@ -83,17 +83,16 @@ private:
     void help(const std::shared_ptr<McpCall> &call);
     /** An interaction id no frame made: learn its aspect ratio with a get, then a root edit that continues it. */
     void continueInteraction(const std::shared_ptr<McpCall> &call, const QString &interactionId, TurnParams params,
-                             const QString &what, bool branch);
+        const QString &what, bool branch);
     /** Tracks the frame a controller call started (or answers its error) until the frame finishes. */
-    void track(const std::shared_ptr<McpCall> &call, const Result<QString> &started, const QString &what,
-               const QString &note);
+    void track(
+        const std::shared_ptr<McpCall> &call, const Result<QString> &started, const QString &what, const QString &note);
     void onTurnFinished(const QString &frameId);
     void reportProgress(const QString &frameId, const QString &message);
     /** An error result when image tools cannot run at all (no session, no key); nullopt when they can. */
     std::optional<QJsonObject> unavailable(const QString &what) const;
     /** Runs work on a worker thread, then then(result) here (unless this object is gone). */
-    template <typename T>
-    void offThread(std::function<T()> work, std::function<void(const T &)> then);
+    template <typename T> void offThread(std::function<T()> work, std::function<void(const T &)> then);
     void checkToolList();
     void scheduleResourceCheck();
     mcp::ToolCatalogInputs catalogInputs() const;

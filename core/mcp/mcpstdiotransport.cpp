@@ -63,7 +63,8 @@ bool McpStdioTransport::send(const QByteArray &lineIn)
         if (n < 0) {
             if (errno == EINTR)
                 continue;
-            Q_EMIT transportError(QStringLiteral("writing to stdout failed: %1").arg(QString::fromLocal8Bit(std::strerror(errno))));
+            Q_EMIT transportError(
+                QStringLiteral("writing to stdout failed: %1").arg(QString::fromLocal8Bit(std::strerror(errno))));
             return false;
         }
         p += n;
@@ -78,9 +79,9 @@ void McpStdioTransport::readLoop()
     QPointer<McpStdioTransport> self(this);
     auto post = [self](auto fn) { QMetaObject::invokeMethod(self.data(), fn, Qt::QueuedConnection); };
 
-    QByteArray line;          // the current line while it is within the limit
-    QByteArray head, tail;    // an oversized line's first and last bytes
-    qint64 oversize = 0;      // > 0 while discarding an oversized line
+    QByteArray line;       // the current line while it is within the limit
+    QByteArray head, tail; // an oversized line's first and last bytes
+    qint64 oversize = 0;   // > 0 while discarding an oversized line
     std::vector<char> buffer(kChunk);
 
     auto endLine = [&] {
@@ -129,7 +130,8 @@ void McpStdioTransport::readLoop()
         if (ready < 0) {
             if (errno == EINTR)
                 continue;
-            const QString message = QStringLiteral("waiting for stdin failed: %1").arg(QString::fromLocal8Bit(std::strerror(errno)));
+            const QString message
+                = QStringLiteral("waiting for stdin failed: %1").arg(QString::fromLocal8Bit(std::strerror(errno)));
             post([self, message] {
                 if (self)
                     Q_EMIT self->transportError(message);
@@ -140,7 +142,8 @@ void McpStdioTransport::readLoop()
         if (n < 0) {
             if (errno == EINTR || errno == EAGAIN)
                 continue;
-            const QString message = QStringLiteral("reading stdin failed: %1").arg(QString::fromLocal8Bit(std::strerror(errno)));
+            const QString message
+                = QStringLiteral("reading stdin failed: %1").arg(QString::fromLocal8Bit(std::strerror(errno)));
             post([self, message] {
                 if (self) {
                     Q_EMIT self->transportError(message);

@@ -46,7 +46,7 @@ private:
     qsizetype m_maxLine;
     int m_wakeFds[2] = {-1, -1};
     std::thread m_reader;
-    std::atomic<bool> m_stopping{false};
+    std::atomic<bool> m_stopping {false};
 };
 
 } // namespace nb2

@@ -20,8 +20,8 @@ inline const QString branchFrom = QStringLiteral("branch_from");
 
 /** What the schemas' enums and defaults come from: the client's current knowledge, not constants. */
 struct ToolCatalogInputs {
-    QStringList aspectRatios;    // supportedAspectRatios()
-    QStringList thinkingLevels;  // the model's learned (or default) set
+    QStringList aspectRatios;     // supportedAspectRatios()
+    QStringList thinkingLevels;   // the model's learned (or default) set
     QString defaultThinkingLevel; // "low" unless the learned set excludes it
 };
 

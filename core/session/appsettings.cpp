@@ -60,20 +60,20 @@ bool isPriceTableText(const QString &v)
 
 } // namespace
 
-const Preference<QString> model{"api/model", QString::fromLatin1(kDefaultModel), &isModelName, "GEMINI_MODEL_NAME"};
-const Preference<QString> baseUrl{"api/baseUrl", QString(), &isBaseUrl, "GOOGLE_GEMINI_BASE_URL"};
-const Preference<QString> apiVersion{"api/version", QStringLiteral("v1"), &isApiVersion, "GOOGLE_GENAI_API_VERSION",
-                                     &apiVersionFromText};
-const Preference<QString> thinkingLevel{"api/defaultThinkingLevel", QStringLiteral("low"), &isLevelName};
-const Preference<QString> sessionsFolder{"session/folder", QString(), &isEmptyOrAbsolute};
+const Preference<QString> model {"api/model", QString::fromLatin1(kDefaultModel), &isModelName, "GEMINI_MODEL_NAME"};
+const Preference<QString> baseUrl {"api/baseUrl", QString(), &isBaseUrl, "GOOGLE_GEMINI_BASE_URL"};
+const Preference<QString> apiVersion {
+    "api/version", QStringLiteral("v1"), &isApiVersion, "GOOGLE_GENAI_API_VERSION", &apiVersionFromText};
+const Preference<QString> thinkingLevel {"api/defaultThinkingLevel", QStringLiteral("low"), &isLevelName};
+const Preference<QString> sessionsFolder {"session/folder", QString(), &isEmptyOrAbsolute};
 // A relative $IMAGE_OUTPUT_DIR is taken from the current folder, like --out.
-const Preference<QString> outputFolder{nullptr, QString(), &anyValue<QString>, "IMAGE_OUTPUT_DIR"};
-const Preference<QString> priceTable{"cost/priceTable", QString(), &isPriceTableText};
+const Preference<QString> outputFolder {nullptr, QString(), &anyValue<QString>, "IMAGE_OUTPUT_DIR"};
+const Preference<QString> priceTable {"cost/priceTable", QString(), &isPriceTableText};
 
 QStringList keys()
 {
     return {QLatin1String(model.key), QLatin1String(baseUrl.key), QLatin1String(apiVersion.key),
-            QLatin1String(thinkingLevel.key), QLatin1String(sessionsFolder.key), QLatin1String(priceTable.key)};
+        QLatin1String(thinkingLevel.key), QLatin1String(sessionsFolder.key), QLatin1String(priceTable.key)};
 }
 
 } // namespace appprefs
@@ -125,8 +125,8 @@ QString AppSettings::effectiveSessionsFolder() const
     return sessionsFolder.isEmpty() ? defaultSessionsFolder() : sessionsFolder;
 }
 
-ClientConfig AppSettings::clientConfig(const QProcessEnvironment &env, const QString &storedKey,
-                                       const QString &storedKeySource) const
+ClientConfig AppSettings::clientConfig(
+    const QProcessEnvironment &env, const QString &storedKey, const QString &storedKeySource) const
 {
     ClientConfig config = resolveConnection(env, this).config;
     if (config.apiKey.isEmpty()) {
@@ -137,7 +137,7 @@ ClientConfig AppSettings::clientConfig(const QProcessEnvironment &env, const QSt
 }
 
 Connection resolveConnection(const QProcessEnvironment &env, const AppSettings *stored,
-                             const ConnectionChoices &commandLine, const QString &homeDir)
+    const ConnectionChoices &commandLine, const QString &homeDir)
 {
     // An empty stored text means "not set" (the dialog's empty base URL is production).
     auto storedText = [stored](QString AppSettings::*field) -> std::optional<QString> {
@@ -148,11 +148,12 @@ Connection resolveConnection(const QProcessEnvironment &env, const AppSettings *
     };
 
     Connection c;
-    const Resolved<QString> model = appprefs::model.resolve(env, storedText(&AppSettings::model), given(commandLine.model));
-    const Resolved<QString> baseUrl =
-        appprefs::baseUrl.resolve(env, storedText(&AppSettings::baseUrl), given(commandLine.baseUrl));
-    const Resolved<QString> version =
-        appprefs::apiVersion.resolve(env, storedText(&AppSettings::apiVersion), given(commandLine.apiVersion));
+    const Resolved<QString> model
+        = appprefs::model.resolve(env, storedText(&AppSettings::model), given(commandLine.model));
+    const Resolved<QString> baseUrl
+        = appprefs::baseUrl.resolve(env, storedText(&AppSettings::baseUrl), given(commandLine.baseUrl));
+    const Resolved<QString> version
+        = appprefs::apiVersion.resolve(env, storedText(&AppSettings::apiVersion), given(commandLine.apiVersion));
     c.config.model = model.value;
     c.modelSource = model.source;
     if (!baseUrl.value.isEmpty())

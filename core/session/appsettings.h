@@ -21,13 +21,15 @@ namespace nb2 {
  * (prefs::) and the window's layout state (ui/windowsettings.h) sit beside it.
  */
 namespace appprefs {
-extern const Preference<QString> model;          // "api/model", $GEMINI_MODEL_NAME: gemini-3.1-flash-lite-image
-extern const Preference<QString> baseUrl;        // "api/baseUrl", $GOOGLE_GEMINI_BASE_URL: "" = production
-extern const Preference<QString> apiVersion;     // "api/version", $GOOGLE_GENAI_API_VERSION ("beta" = v1beta): "v1" | "v1beta"
+extern const Preference<QString> model;   // "api/model", $GEMINI_MODEL_NAME: gemini-3.1-flash-lite-image
+extern const Preference<QString> baseUrl; // "api/baseUrl", $GOOGLE_GEMINI_BASE_URL: "" = production
+extern const Preference<QString>
+    apiVersion; // "api/version", $GOOGLE_GENAI_API_VERSION ("beta" = v1beta): "v1" | "v1beta"
 extern const Preference<QString> thinkingLevel;  // "api/defaultThinkingLevel": "low"
 extern const Preference<QString> sessionsFolder; // "session/folder": "" = AppSettings::defaultSessionsFolder()
-extern const Preference<QString> outputFolder;   // not stored; $IMAGE_OUTPUT_DIR: the CLI's image folder, "" = current folder
-extern const Preference<QString> priceTable;     // "cost/priceTable": PriceTable JSON text, "" = PriceTable::defaults()
+extern const Preference<QString>
+    outputFolder; // not stored; $IMAGE_OUTPUT_DIR: the CLI's image folder, "" = current folder
+extern const Preference<QString> priceTable; // "cost/priceTable": PriceTable JSON text, "" = PriceTable::defaults()
 /** The keys of every stored setting above, for "reset to defaults" and tests. */
 QStringList keys();
 } // namespace appprefs
@@ -39,7 +41,7 @@ QStringList keys();
  */
 struct AppSettings {
     QString model;
-    QString baseUrl;        // empty: production (or $GOOGLE_GEMINI_BASE_URL)
+    QString baseUrl; // empty: production (or $GOOGLE_GEMINI_BASE_URL)
     QString apiVersion;
     QString thinkingLevel;
     QString sessionsFolder; // empty: defaultSessionsFolder()
@@ -59,8 +61,8 @@ struct AppSettings {
      * the stored layer): the environment wins over them; the key is the environment's, else
      * `storedKey` (from the studio's key store) labelled `storedKeySource`.
      */
-    ClientConfig clientConfig(const QProcessEnvironment &env, const QString &storedKey,
-                              const QString &storedKeySource) const;
+    ClientConfig clientConfig(
+        const QProcessEnvironment &env, const QString &storedKey, const QString &storedKeySource) const;
 };
 
 /** Explicit choices for this run (the CLI's --model, --base-url, --api-version); nullopt: not given. */
@@ -85,6 +87,6 @@ struct Connection {
  * <homeDir>/gemini.key when homeDir is given (lookupApiKey).
  */
 Connection resolveConnection(const QProcessEnvironment &env, const AppSettings *stored,
-                             const ConnectionChoices &commandLine = {}, const QString &homeDir = {});
+    const ConnectionChoices &commandLine = {}, const QString &homeDir = {});
 
 } // namespace nb2

@@ -82,8 +82,8 @@ TurnEstimate estimateTurn(const FrameGraph &graph, const PriceTable &prices, Fra
     const ModelPrice p = prices.priceFor(model);
     const qint64 input = isImageInputKind(kind) ? kTypicalEditInput : kTypicalGenerateInput;
     e.usd = (double(input) * p.inputPerMTok + double(kTypicalImageOutput) * p.imageOutputPerMTok
-             + double(kTypicalTextOutput + kTypicalThought) * p.outputPerMTok)
-          / kPerMillion;
+                + double(kTypicalTextOutput + kTypicalThought) * p.outputPerMTok)
+        / kPerMillion;
     e.basis = QStringLiteral("price table, typical tokens (as of %1)").arg(prices.asOf);
     return e;
 }
@@ -91,7 +91,7 @@ TurnEstimate estimateTurn(const FrameGraph &graph, const PriceTable &prices, Fra
 FrameCost CostLedger::frame(const QString &frameId) const
 {
     const Frame *f = m_graph.frame(frameId);
-    return f ? frameCost(*f, m_prices) : FrameCost{};
+    return f ? frameCost(*f, m_prices) : FrameCost {};
 }
 
 double CostLedger::sessionTotal() const
@@ -159,15 +159,15 @@ Result<void> CostLedger::checkBudget(double budgetUsd, FrameKind kind, const QSt
     const double asked = next.usd * turns;
     if (spent + pending + asked <= budgetUsd)
         return {};
-    QString what = turns == 1 ? QStringLiteral("this turn (about %1, %2)").arg(formatUsd(asked), next.basis)
-                              : QStringLiteral("these %1 turns (about %2, %3)").arg(turns).arg(formatUsd(asked), next.basis);
+    QString what = turns == 1
+        ? QStringLiteral("this turn (about %1, %2)").arg(formatUsd(asked), next.basis)
+        : QStringLiteral("these %1 turns (about %2, %3)").arg(turns).arg(formatUsd(asked), next.basis);
     return Error::make(ErrorKind::Budget,
-                       QStringLiteral("Not sent: the session budget is %1 and this session has spent %2%3; %4 would go "
-                                      "over it. Raise the budget (Settings, or --budget USD) or start a new session. "
-                                      "Costs are estimates from the price table.")
-                           .arg(formatUsd(budgetUsd), formatUsd(spent),
-                                pending > 0 ? QStringLiteral(" with %1 more on its way").arg(formatUsd(pending)) : QString(),
-                                what));
+        QStringLiteral("Not sent: the session budget is %1 and this session has spent %2%3; %4 would go "
+                       "over it. Raise the budget (Settings, or --budget USD) or start a new session. "
+                       "Costs are estimates from the price table.")
+            .arg(formatUsd(budgetUsd), formatUsd(spent),
+                pending > 0 ? QStringLiteral(" with %1 more on its way").arg(formatUsd(pending)) : QString(), what));
 }
 
 } // namespace nb2

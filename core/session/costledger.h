@@ -13,10 +13,10 @@ namespace nb2 {
 /** What one frame cost, from its usage fields and the price table. */
 struct FrameCost {
     double usd = 0;
-    bool hasUsage = false;     // the server reported tokens (imports and unfinished turns: false, cost 0)
-    bool exactPrice = true;    // the frame's model has its own row in the price table
+    bool hasUsage = false;  // the server reported tokens (imports and unfinished turns: false, cost 0)
+    bool exactPrice = true; // the frame's model has its own row in the price table
     double inputUsd = 0;
-    double outputUsd = 0;      // text output and thinking
+    double outputUsd = 0; // text output and thinking
     double imageOutputUsd = 0;
 };
 
@@ -26,8 +26,8 @@ FrameCost frameCost(const Frame &frame, const PriceTable &prices);
 /** What a turn not yet sent will likely cost, and how that was worked out. */
 struct TurnEstimate {
     double usd = 0;
-    int samples = 0;   // similar finished turns the median was taken over; 0: from the price table
-    QString basis;     // "median of the last 5 similar turns in this session" / "price table, typical tokens (as of ...)"
+    int samples = 0; // similar finished turns the median was taken over; 0: from the price table
+    QString basis;   // "median of the last 5 similar turns in this session" / "price table, typical tokens (as of ...)"
 };
 
 /** Turns of the same kind are "similar" when they send an image (edits) or do not (generate). */
@@ -45,8 +45,8 @@ inline constexpr int kEstimateSamples = 9;
 /** One branch's cost: what only it has, and what re-running its whole path would cost. */
 struct BranchCost {
     Branch branch;
-    double ownUsd = 0;        // the frames only this branch has (FrameGraph::branchOwnFrames)
-    double reproduceUsd = 0;  // every turn on root..head again (recorded cost, or the estimate where unknown)
+    double ownUsd = 0;       // the frames only this branch has (FrameGraph::branchOwnFrames)
+    double reproduceUsd = 0; // every turn on root..head again (recorded cost, or the estimate where unknown)
 };
 
 /**

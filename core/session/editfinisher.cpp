@@ -11,8 +11,7 @@
 
 namespace nb2 {
 
-EditFinisher::EditFinisher(SessionController *session, QObject *parent)
-    : QObject(parent), m_session(session)
+EditFinisher::EditFinisher(SessionController *session, QObject *parent) : QObject(parent), m_session(session)
 {
     connect(session, &SessionController::turnFinished, this, &EditFinisher::finishLater);
 }

@@ -39,22 +39,19 @@ constexpr StatusEntry kStatuses[] = {
 };
 
 // Manifest field names (snake_case like the API and errorKindName()).
-const QLatin1String kId("id"), kParent("parent"), kKind("kind"), kPrompt("prompt"),
-    kAspect("aspect_ratio"), kThinking("thinking_level"), kModel("model"),
-    kInteraction("interaction_id"), kContinued("continued_interaction_id"), kStatus("status"),
-    kError("error"), kRequested("requested_at"), kFinished("finished_at"), kImage("image"),
-    kInputs("input_images"), kText("model_text"), kUsage("usage"), kAttempts("attempts"),
-    kReAnchored("re_anchored"), kTitle("title"), kStarred("starred"), kFolded("folded"), kNote("note"),
-    kExpires("id_expires_at"), kTrashed("trashed_at"), kTrashGroup("trash_group"),
-    kOwnerPid("owner_pid"), kLineage("lineage"), kOrigin("origin"),
-    kRegionEdit("region_edit"), kDrift("drift"), kReplayOf("replay_of"), kReplayRun("replay_run"),
-    kPromptSent("prompt_sent"), kKeepList("keep_list");
+const QLatin1String kId("id"), kParent("parent"), kKind("kind"), kPrompt("prompt"), kAspect("aspect_ratio"),
+    kThinking("thinking_level"), kModel("model"), kInteraction("interaction_id"),
+    kContinued("continued_interaction_id"), kStatus("status"), kError("error"), kRequested("requested_at"),
+    kFinished("finished_at"), kImage("image"), kInputs("input_images"), kText("model_text"), kUsage("usage"),
+    kAttempts("attempts"), kReAnchored("re_anchored"), kTitle("title"), kStarred("starred"), kFolded("folded"),
+    kNote("note"), kExpires("id_expires_at"), kTrashed("trashed_at"), kTrashGroup("trash_group"),
+    kOwnerPid("owner_pid"), kLineage("lineage"), kOrigin("origin"), kRegionEdit("region_edit"), kDrift("drift"),
+    kReplayOf("replay_of"), kReplayRun("replay_run"), kPromptSent("prompt_sent"), kKeepList("keep_list");
 
-const QLatin1String kKnown[] = {kId, kParent, kKind, kPrompt, kAspect, kThinking, kModel,
-                                kInteraction, kContinued, kStatus, kError, kRequested, kFinished,
-                                kImage, kInputs, kText, kUsage, kAttempts, kReAnchored, kTitle,
-                                kStarred, kFolded, kNote, kExpires, kTrashed, kTrashGroup, kOwnerPid, kLineage,
-                                kOrigin, kRegionEdit, kDrift, kReplayOf, kReplayRun, kPromptSent, kKeepList};
+const QLatin1String kKnown[] = {kId, kParent, kKind, kPrompt, kAspect, kThinking, kModel, kInteraction, kContinued,
+    kStatus, kError, kRequested, kFinished, kImage, kInputs, kText, kUsage, kAttempts, kReAnchored, kTitle, kStarred,
+    kFolded, kNote, kExpires, kTrashed, kTrashGroup, kOwnerPid, kLineage, kOrigin, kRegionEdit, kDrift, kReplayOf,
+    kReplayRun, kPromptSent, kKeepList};
 
 void putString(QJsonObject &o, QLatin1String key, const QString &value)
 {

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/common/error.h"
 #include "core/api/interaction.h"
+#include "core/common/error.h"
 #include "core/session/frameedit.h"
 
 #include <QDateTime>
@@ -17,9 +17,9 @@ enum class FrameKind { Generate, Edit, EditLocal, StyleEdit, Import, ReAnchor };
 /** Lifecycle of a frame's turn. Done is terminal; Failed/Cancelled/Interrupted may go back to Pending by retry(). */
 enum class FrameStatus { Pending, Done, Failed, Cancelled, Interrupted };
 
-QString frameKindName(FrameKind kind);            // "generate", "edit", "edit_local", "style_edit", "import", "re_anchor"
+QString frameKindName(FrameKind kind); // "generate", "edit", "edit_local", "style_edit", "import", "re_anchor"
 FrameKind frameKindFromName(const QString &name, bool *ok = nullptr);
-QString frameStatusName(FrameStatus status);      // "pending", "done", "failed", "cancelled", "interrupted"
+QString frameStatusName(FrameStatus status); // "pending", "done", "failed", "cancelled", "interrupted"
 FrameStatus frameStatusFromName(const QString &name, bool *ok = nullptr);
 /** Image-file prefix of a kind: gen, edit, edit_local, style_edit, import (ReAnchor uses edit_local: it is that wire form). */
 QString frameKindFilePrefix(FrameKind kind);
@@ -29,10 +29,10 @@ bool isValidStatusTransition(FrameStatus from, FrameStatus to);
 
 /** Why a turn failed, as stored in the session (from an Error). */
 struct FrameError {
-    QString kind;           // errorKindName(): "not_found", "network", ... empty = no error
+    QString kind; // errorKindName(): "not_found", "network", ... empty = no error
     int httpStatus = 0;
-    QString serverMessage;  // verbatim
-    QString message;        // readable, names the fix
+    QString serverMessage; // verbatim
+    QString message;       // readable, names the fix
 
     bool isEmpty() const { return kind.isEmpty() && message.isEmpty(); }
     static FrameError fromError(const Error &error);
@@ -40,8 +40,8 @@ struct FrameError {
 
 /** A frame's image on disk, relative to the session folder (e.g. "images/gen_1767000000_ab12cd34.jpg"). */
 struct FrameImage {
-    QString file;           // relative path; empty = no image
-    QString sha256;         // lower-case hex of the file's bytes
+    QString file;   // relative path; empty = no image
+    QString sha256; // lower-case hex of the file's bytes
     QString mimeType;
     int width = 0;
     int height = 0;
@@ -56,13 +56,13 @@ struct FrameImage {
  * the file agree. It never holds a key or a local path: it has no field that could.
  */
 struct FrameLineage {
-    QString app;              // "nb2lite 0.1.0"
-    QString frameId;          // the frame id in the session that exported the image
-    QString parentSha256;     // hex sha256 of that frame's parent image
+    QString app;          // "nb2lite 0.1.0"
+    QString frameId;      // the frame id in the session that exported the image
+    QString parentSha256; // hex sha256 of that frame's parent image
     QString model;
-    QString interactionId;    // the server id that produced the image (may have expired since)
-    QString kind;             // generate / edit / ...
-    QStringList promptChain;  // root first (the tail when truncated)
+    QString interactionId;   // the server id that produced the image (may have expired since)
+    QString kind;            // generate / edit / ...
+    QStringList promptChain; // root first (the tail when truncated)
     int promptChainTotal = 0;
 
     bool isEmpty() const
@@ -86,44 +86,46 @@ struct FrameLineage {
  * any field it does not know in `extra`, so a newer writer's data survives an older reader.
  */
 struct Frame {
-    QString id;                     // local frame id: 8 lower-case hex chars, unique in the session
-    QString parentId;               // empty for roots
+    QString id;       // local frame id: 8 lower-case hex chars, unique in the session
+    QString parentId; // empty for roots
     FrameKind kind = FrameKind::Generate;
     QString prompt;
-    QString aspectRatio;            // empty: model's choice
-    QString thinkingLevel;          // empty: omitted
+    QString aspectRatio;   // empty: model's choice
+    QString thinkingLevel; // empty: omitted
     QString model;
     QString interactionId;          // the id this turn produced (may be empty)
     QString continuedInteractionId; // previous_interaction_id sent (Edit only)
     FrameStatus status = FrameStatus::Pending;
     FrameError error;
-    QDateTime requestedAt;          // UTC
-    QDateTime finishedAt;           // UTC; invalid while pending
+    QDateTime requestedAt; // UTC
+    QDateTime finishedAt;  // UTC; invalid while pending
     FrameImage image;
-    QStringList inputImages;        // relative files sent inline: EditLocal/ReAnchor {target}; StyleEdit {style, target}
+    QStringList inputImages; // relative files sent inline: EditLocal/ReAnchor {target}; StyleEdit {style, target}
     QString modelText;
     Usage usage;
-    int attempts = 0;               // HTTP requests made for this frame, over all tries
-    bool reAnchored = false;        // "re-anchored (continuity may differ)"
+    int attempts = 0;        // HTTP requests made for this frame, over all tries
+    bool reAnchored = false; // "re-anchored (continuity may differ)"
     QString title;
     bool starred = false;
-    bool folded = false;            // a variant not picked: drawn collapsed in the timeline, never deleted
+    bool folded = false; // a variant not picked: drawn collapsed in the timeline, never deleted
     QString note;
-    QDateTime idExpiresAt;          // when interactionId stops being usable as a parent (invalid: no id)
-    QDateTime trashedAt;            // valid: the frame is in the trash
-    QString trashGroup;             // frames trashed by one delete share a group; restore brings the group back
-    qint64 ownerPid = 0;            // pid of the process running this pending turn (crash recovery)
-    FrameLineage lineage;           // Import only: the embedded record of the imported file (empty: none)
-    QString origin;                 // who asked for the turn: empty = a person (app, CLI); kFrameOriginMcp = an agent
-    FrameRegionEdit regionEdit;     // a region/protect edit: its mask, mode, crop and the server's raw image (image = composite)
-    FrameDrift drift;               // how much this edit changed its parent (empty: not measured)
-    QString replayOf;               // a replayed step: the frame whose prompt it repeats (empty: not a replay)
-    QString replayRun;              // the replay run that made it (its <session>/replay/<id>.json), so a resumed run finds it
-    QString promptSent;             // the prompt as sent when it differs from `prompt` (the branch's keep-list appended); empty: `prompt` was sent
-    QStringList keepList;           // the keep-list set on this frame for it and its descendants (core/session/keeplist.h)
-    bool keepListSet = false;       // keepList applies from here (an empty list set here clears an inherited one)
+    QDateTime idExpiresAt; // when interactionId stops being usable as a parent (invalid: no id)
+    QDateTime trashedAt;   // valid: the frame is in the trash
+    QString trashGroup;    // frames trashed by one delete share a group; restore brings the group back
+    qint64 ownerPid = 0;   // pid of the process running this pending turn (crash recovery)
+    FrameLineage lineage;  // Import only: the embedded record of the imported file (empty: none)
+    QString origin;        // who asked for the turn: empty = a person (app, CLI); kFrameOriginMcp = an agent
+    FrameRegionEdit
+        regionEdit;    // a region/protect edit: its mask, mode, crop and the server's raw image (image = composite)
+    FrameDrift drift;  // how much this edit changed its parent (empty: not measured)
+    QString replayOf;  // a replayed step: the frame whose prompt it repeats (empty: not a replay)
+    QString replayRun; // the replay run that made it (its <session>/replay/<id>.json), so a resumed run finds it
+    QString
+        promptSent; // the prompt as sent when it differs from `prompt` (the branch's keep-list appended); empty: `prompt` was sent
+    QStringList keepList;     // the keep-list set on this frame for it and its descendants (core/session/keeplist.h)
+    bool keepListSet = false; // keepList applies from here (an empty list set here clears an inherited one)
 
-    QJsonObject extra;              // unknown fields, preserved verbatim
+    QJsonObject extra; // unknown fields, preserved verbatim
 
     bool isTrashed() const { return trashedAt.isValid(); }
     bool isPending() const { return status == FrameStatus::Pending; }

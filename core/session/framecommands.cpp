@@ -4,11 +4,10 @@
 
 namespace nb2 {
 
-FrameEditCommand::FrameEditCommand(SessionController *controller, const QString &text, QList<Frame> before,
-                                   QList<Frame> after)
+FrameEditCommand::FrameEditCommand(
+    SessionController *controller, const QString &text, QList<Frame> before, QList<Frame> after)
     : QUndoCommand(text), m_controller(controller), m_before(std::move(before)), m_after(std::move(after))
-{
-}
+{}
 
 void FrameEditCommand::undo()
 {

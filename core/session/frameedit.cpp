@@ -8,18 +8,21 @@ namespace nb2 {
 QString regionModeName(RegionMode mode)
 {
     switch (mode) {
-    case RegionMode::Region: return QStringLiteral("region");
-    case RegionMode::Protect: return QStringLiteral("protect");
-    case RegionMode::None: break;
+    case RegionMode::Region:
+        return QStringLiteral("region");
+    case RegionMode::Protect:
+        return QStringLiteral("protect");
+    case RegionMode::None:
+        break;
     }
     return {};
 }
 
 RegionMode regionModeFromName(const QString &name, bool *ok)
 {
-    const RegionMode mode = name == QLatin1String("region")    ? RegionMode::Region
-                            : name == QLatin1String("protect") ? RegionMode::Protect
-                                                                : RegionMode::None;
+    const RegionMode mode = name == QLatin1String("region") ? RegionMode::Region
+        : name == QLatin1String("protect")                  ? RegionMode::Protect
+                                                            : RegionMode::None;
     if (ok)
         *ok = mode != RegionMode::None || name.isEmpty();
     return mode;
@@ -32,16 +35,16 @@ bool isSafeSessionPath(const QString &path)
     if (QDir::isAbsolutePath(path) || path.contains(QLatin1Char(':')) || path.contains(QLatin1Char('\\')))
         return false;
     const QString clean = QDir::cleanPath(path);
-    return clean != QLatin1String("..") && !clean.startsWith(QLatin1String("../")) && !clean.startsWith(QLatin1Char('/'))
-           && !path.split(QLatin1Char('/')).contains(QLatin1String(".."));
+    return clean != QLatin1String("..") && !clean.startsWith(QLatin1String("../"))
+        && !clean.startsWith(QLatin1Char('/')) && !path.split(QLatin1Char('/')).contains(QLatin1String(".."));
 }
 
 static Error unsafe(const QString &what, const QString &path)
 {
     return Error::make(ErrorKind::Unsafe,
-                       QStringLiteral("The session names %1 \"%2\", which is outside the session folder; "
-                                      "the manifest was edited by hand or comes from an untrusted source.")
-                           .arg(what, path));
+        QStringLiteral("The session names %1 \"%2\", which is outside the session folder; "
+                       "the manifest was edited by hand or comes from an untrusted source.")
+            .arg(what, path));
 }
 
 QJsonObject FrameRegionEdit::toJson() const
@@ -51,7 +54,7 @@ QJsonObject FrameRegionEdit::toJson() const
     o.insert(QLatin1String("mask"), maskFile);
     o.insert(QLatin1String("feather"), feather);
     if (!crop.isNull())
-        o.insert(QLatin1String("crop"), QJsonArray{crop.x(), crop.y(), crop.width(), crop.height()});
+        o.insert(QLatin1String("crop"), QJsonArray {crop.x(), crop.y(), crop.width(), crop.height()});
     if (!cropAspect.isEmpty())
         o.insert(QLatin1String("crop_aspect_ratio"), cropAspect);
     if (!rawFile.isEmpty()) {
@@ -69,8 +72,8 @@ Result<FrameRegionEdit> FrameRegionEdit::fromJson(const QJsonObject &o)
     bool ok = false;
     r.mode = regionModeFromName(o.value(QLatin1String("mode")).toString(), &ok);
     if (!ok)
-        return Error::make(ErrorKind::Corrupt, QStringLiteral("unknown region edit mode \"%1\"")
-                                                   .arg(o.value(QLatin1String("mode")).toString()));
+        return Error::make(ErrorKind::Corrupt,
+            QStringLiteral("unknown region edit mode \"%1\"").arg(o.value(QLatin1String("mode")).toString()));
     r.maskFile = o.value(QLatin1String("mask")).toString();
     r.feather = std::max(0, o.value(QLatin1String("feather")).toInt());
     const QJsonArray c = o.value(QLatin1String("crop")).toArray();

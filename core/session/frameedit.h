@@ -21,11 +21,11 @@ RegionMode regionModeFromName(const QString &name, bool *ok = nullptr);
  */
 struct FrameRegionEdit {
     RegionMode mode = RegionMode::None;
-    QString maskFile;        // images/mask_<frame>.png: white may change, black is protected
-    int feather = 0;         // pixels
-    QRect crop;              // Region: the part of the parent sent inline (parent pixels)
-    QString cropAspect;      // the ratio asked for the crop
-    QString rawFile;         // the server's image, unmodified
+    QString maskFile;   // images/mask_<frame>.png: white may change, black is protected
+    int feather = 0;    // pixels
+    QRect crop;         // Region: the part of the parent sent inline (parent pixels)
+    QString cropAspect; // the ratio asked for the crop
+    QString rawFile;    // the server's image, unmodified
     QString rawSha256;
 
     bool isEmpty() const { return mode == RegionMode::None; }
@@ -37,10 +37,10 @@ struct FrameRegionEdit {
 
 /** The drift meter's reading of an edit (core/edit/driftmeter.h says how it is measured). */
 struct FrameDrift {
-    QString measure;             // "cie76_grid256_de10": the measure, so later readings can tell
-    double changed = -1;         // fraction of the picture changed, 0..1; -1: not measured
-    double outsideChanged = -1;  // fraction of the protected area the model changed in its raw output; -1: no selection
-    QString heatmapFile;         // images/drift_<frame>.png
+    QString measure;            // "cie76_grid256_de10": the measure, so later readings can tell
+    double changed = -1;        // fraction of the picture changed, 0..1; -1: not measured
+    double outsideChanged = -1; // fraction of the protected area the model changed in its raw output; -1: no selection
+    QString heatmapFile;        // images/drift_<frame>.png
 
     bool isEmpty() const { return changed < 0; }
     QJsonObject toJson() const;

@@ -17,7 +17,7 @@ class FrameGraph;
  * same frames. Pure: it reads frames and the graph, keeps nothing.
  */
 struct FrameFilter {
-    QString text;                      // case-insensitive, in the prompt or the title; empty: any
+    QString text; // case-insensitive, in the prompt or the title; empty: any
     bool starredOnly = false;
     std::optional<FrameStatus> status;
     std::optional<FrameKind> kind;

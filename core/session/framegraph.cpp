@@ -148,7 +148,7 @@ QStringList FrameGraph::subtree(const QString &id, Visibility v) const
     const Frame *f = frame(id);
     if (!f || (v == LiveOnly && f->isTrashed()))
         return result;
-    QStringList stack{id};
+    QStringList stack {id};
     QSet<QString> seen;
     while (!stack.isEmpty()) {
         const QString cur = stack.takeLast();

@@ -11,7 +11,7 @@ namespace nb2 {
 
 /** One branch: the path from a root to a leaf (its head). */
 struct Branch {
-    QStringList path;          // root first, head last
+    QStringList path; // root first, head last
     QString head() const { return path.isEmpty() ? QString() : path.last(); }
     QString root() const { return path.isEmpty() ? QString() : path.first(); }
 };
@@ -35,7 +35,7 @@ public:
 
     /** nullptr when absent. The pointer is invalidated by upsert/remove. */
     const Frame *frame(const QString &id) const;
-    Frame value(const QString &id) const;       // default Frame when absent
+    Frame value(const QString &id) const;                   // default Frame when absent
     const QList<Frame> &frames() const { return m_frames; } // all, incl. trashed, creation order
     QStringList frameIds(Visibility v = LiveOnly) const;
 

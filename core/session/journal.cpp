@@ -18,9 +18,8 @@
 namespace nb2 {
 
 namespace {
-const QLatin1String kOp("op"), kAt("at"), kFrame("frame"), kFrameId("frame_id"),
-    kInteractionId("interaction_id"), kIds("frame_ids"), kCommit("commit"), kFrames("frames"), kRemoved("removed"),
-    kCurrent("current"), kWriter("w");
+const QLatin1String kOp("op"), kAt("at"), kFrame("frame"), kFrameId("frame_id"), kInteractionId("interaction_id"),
+    kIds("frame_ids"), kCommit("commit"), kFrames("frames"), kRemoved("removed"), kCurrent("current"), kWriter("w");
 
 /** One write of whole lines, fdatasync'ed. Starts with a newline: ends a torn line a crash left. */
 Result<void> writeLines(const QString &path, const QByteArray &lines)
@@ -29,10 +28,10 @@ Result<void> writeLines(const QString &path, const QByteArray &lines)
     // Append mode is O_APPEND: one write() per call keeps lines whole across processes.
     if (!file.open(QIODevice::WriteOnly | QIODevice::Append))
         return Error::make(writeFailureKind(path, &file),
-                           QStringLiteral("%1: cannot open the journal for appending: %2").arg(path, file.errorString()));
+            QStringLiteral("%1: cannot open the journal for appending: %2").arg(path, file.errorString()));
     if (file.write(lines) != lines.size() || !file.flush())
         return Error::make(writeFailureKind(path, &file),
-                           QStringLiteral("%1: cannot append to the journal: %2").arg(path, file.errorString()));
+            QStringLiteral("%1: cannot append to the journal: %2").arg(path, file.errorString()));
 #ifdef Q_OS_UNIX
     ::fdatasync(file.handle());
 #endif
@@ -83,7 +82,7 @@ Result<qint64> Journal::appendCommits(const QList<JournalCommit> &commits)
         QJsonArray frames;
         for (const Frame &f : c.upserts)
             frames.append(f.toJson());
-        QJsonObject rec{{kOp, kCommit}, {kAt, at}, {kWriter, c.writer}, {kFrames, frames}};
+        QJsonObject rec {{kOp, kCommit}, {kAt, at}, {kWriter, c.writer}, {kFrames, frames}};
         if (!c.removals.isEmpty())
             rec.insert(kRemoved, QJsonArray::fromStringList(c.removals));
         if (!c.current.isEmpty())
@@ -143,8 +142,8 @@ Journal::Tail Journal::readCommits(const QString &path, qint64 from)
             paths.emplace(QFileInfo(path).absolutePath());
         for (const Frame &f : c->upserts) {
             if (const Result<void> inside = paths->check(f, QStringLiteral("journal")); !inside) {
-                t.unsafe = Error::make(ErrorKind::Unsafe, QStringLiteral("%1: %2").arg(QDir::toNativeSeparators(path),
-                                                                                      inside.error().message));
+                t.unsafe = Error::make(ErrorKind::Unsafe,
+                    QStringLiteral("%1: %2").arg(QDir::toNativeSeparators(path), inside.error().message));
                 return t;
             }
         }

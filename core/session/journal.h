@@ -19,10 +19,10 @@ namespace nb2 {
  * the session (see SessionStore): manifest.json is only a checkpoint of these.
  */
 struct JournalCommit {
-    QString writer;          // the SessionStore instance that wrote it (tells ours from another process's)
+    QString writer; // the SessionStore instance that wrote it (tells ours from another process's)
     QList<Frame> upserts;
     QStringList removals;
-    QString current;         // empty: unchanged
+    QString current; // empty: unchanged
 };
 
 /**
@@ -58,10 +58,10 @@ public:
     /** The commit records from byte offset `from` to the last complete line. */
     struct Tail {
         QList<JournalCommit> commits;
-        qint64 end = 0;         // offset just after the last complete line read
-        int records = 0;        // complete records of any kind
+        qint64 end = 0;  // offset just after the last complete line read
+        int records = 0; // complete records of any kind
         int badLines = 0;
-        bool shrunk = false;    // the file is shorter than `from`: it was replaced
+        bool shrunk = false;         // the file is shorter than `from`: it was replaced
         std::optional<Error> unsafe; // a commit names a path outside the session: reading stopped there
     };
     static Tail readCommits(const QString &path, qint64 from);
@@ -75,9 +75,9 @@ public:
         QSet<QString> removed;                  // removed for good (empty trash)
         QString current;                        // the last current frame a commit record named
         int records = 0;
-        int badLines = 0;                       // unparsable lines (torn writes), skipped
-        QDateTime firstAt;                      // when the first record was written (the session's start, at the latest)
-        QString lastFrameId;                    // the frame of the last frame record (what the user worked on last)
+        int badLines = 0;    // unparsable lines (torn writes), skipped
+        QDateTime firstAt;   // when the first record was written (the session's start, at the latest)
+        QString lastFrameId; // the frame of the last frame record (what the user worked on last)
     };
     static Replay replay(const QString &path);
     static QList<QJsonObject> readAll(const QString &path, int *badLines = nullptr);

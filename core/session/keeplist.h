@@ -11,7 +11,7 @@ class FrameGraph;
 /** The keep-list in force at a frame and where it was set. */
 struct EffectiveKeepList {
     QStringList items;
-    QString setOn;    // the frame (the asked one or an ancestor) that set it; empty: none set on the path
+    QString setOn; // the frame (the asked one or an ancestor) that set it; empty: none set on the path
 };
 
 /**

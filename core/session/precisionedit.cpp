@@ -40,16 +40,18 @@ Result<FrameImage> writePng(const QString &sessionDir, const QString &rel, const
 Result<QImage> readSessionImage(const QString &sessionDir, const QString &rel, const char *what)
 {
     if (rel.isEmpty() || !isSafeSessionPath(rel))
-        return Error::make(ErrorKind::Unsafe, QStringLiteral("The %1 path \"%2\" is not inside the session folder.")
-                                                  .arg(QLatin1String(what), rel));
+        return Error::make(ErrorKind::Unsafe,
+            QStringLiteral("The %1 path \"%2\" is not inside the session folder.").arg(QLatin1String(what), rel));
     QImageReader reader(QDir(sessionDir).filePath(rel));
     const QSize size = reader.size();
     if (size.isValid() && qint64(size.width()) * size.height() > 100'000'000LL)
-        return Error::make(ErrorKind::TooLarge, QStringLiteral("The %1 %2 is over 100 megapixels.").arg(QLatin1String(what), rel));
+        return Error::make(
+            ErrorKind::TooLarge, QStringLiteral("The %1 %2 is over 100 megapixels.").arg(QLatin1String(what), rel));
     QImage image = reader.read();
     if (image.isNull())
-        return Error::make(ErrorKind::Io, QStringLiteral("Could not read the %1 %2 (%3); the session may be damaged.")
-                                              .arg(QLatin1String(what), rel, reader.errorString()));
+        return Error::make(ErrorKind::Io,
+            QStringLiteral("Could not read the %1 %2 (%3); the session may be damaged.")
+                .arg(QLatin1String(what), rel, reader.errorString()));
     return image;
 }
 
@@ -60,8 +62,8 @@ QString PrecisionEdit::driftMeasureName()
     return QStringLiteral("cie76_grid%1_de%2").arg(DriftMeter::kGrid).arg(int(DriftMeter::kChangedDeltaE));
 }
 
-Result<PreparedRegion> PrecisionEdit::prepare(const QString &sessionDir, const Frame &parent, RegionMode mode,
-                                              const EditMask &mask, int feather, int margin)
+Result<PreparedRegion> PrecisionEdit::prepare(
+    const QString &sessionDir, const Frame &parent, RegionMode mode, const EditMask &mask, int feather, int margin)
 {
     if (mode == RegionMode::None)
         return Error::make(ErrorKind::InvalidInput, QStringLiteral("Choose --mode region or --mode protect."));
@@ -69,13 +71,16 @@ Result<PreparedRegion> PrecisionEdit::prepare(const QString &sessionDir, const F
     if (!parentImage)
         return parentImage.error();
     if (mask.size() != parentImage.value().size())
-        return Error::make(ErrorKind::InvalidInput, QStringLiteral("The mask is %1×%2 but the frame is %3×%4; scale it to the frame first.")
-                                                        .arg(mask.size().width()).arg(mask.size().height())
-                                                        .arg(parentImage.value().width()).arg(parentImage.value().height()));
+        return Error::make(ErrorKind::InvalidInput,
+            QStringLiteral("The mask is %1×%2 but the frame is %3×%4; scale it to the frame first.")
+                .arg(mask.size().width())
+                .arg(mask.size().height())
+                .arg(parentImage.value().width())
+                .arg(parentImage.value().height()));
     const QRect selection = mask.boundingRect();
     if (selection.isEmpty())
         return Error::make(ErrorKind::InvalidInput,
-                           QStringLiteral("The selection is empty; select the area that may change (white in a mask)."));
+            QStringLiteral("The selection is empty; select the area that may change (white in a mask)."));
     PreparedRegion out;
     out.edit.mode = mode;
     out.edit.feather = std::max(0, feather);
@@ -101,7 +106,8 @@ Result<Frame> PrecisionEdit::finish(const QString &sessionDir, const Frame &pare
 {
     const FrameRegionEdit &edit = child.regionEdit;
     if (edit.isEmpty() || !child.isDone() || child.image.isNull())
-        return Error::make(ErrorKind::InvalidInput, QStringLiteral("Frame %1 is not a finished region or protect edit.").arg(child.id));
+        return Error::make(ErrorKind::InvalidInput,
+            QStringLiteral("Frame %1 is not a finished region or protect edit.").arg(child.id));
     Result<QImage> parentImage = readSessionImage(sessionDir, parent.image.file, "parent image");
     if (!parentImage)
         return parentImage.error();
@@ -118,21 +124,22 @@ Result<Frame> PrecisionEdit::finish(const QString &sessionDir, const Frame &pare
     const QImage weight = mask.value().feathered(edit.feather);
 
     Result<QImage> composite = edit.mode == RegionMode::Region
-                                   ? Compositor::pasteRegion(p, raw.value(), edit.crop, mask.value(), edit.feather)
-                                   : Compositor::protect(p, raw.value(), mask.value(), edit.feather);
+        ? Compositor::pasteRegion(p, raw.value(), edit.crop, mask.value(), edit.feather)
+        : Compositor::protect(p, raw.value(), mask.value(), edit.feather);
     if (!composite)
         return composite.error();
     // What the model changed outside the selection, in what it sent (before the composite hid it).
     const DriftReading rawReading = edit.mode == RegionMode::Region
-                                        ? DriftMeter::measure(p.copy(edit.crop), raw.value(), weight.copy(edit.crop))
-                                        : DriftMeter::measure(p, raw.value(), weight);
+        ? DriftMeter::measure(p.copy(edit.crop), raw.value(), weight.copy(edit.crop))
+        : DriftMeter::measure(p, raw.value(), weight);
     const DriftReading shown = DriftMeter::measure(p, composite.value());
 
     const QString stem = QStringLiteral("images/%1_%2").arg(frameKindFilePrefix(child.kind), child.id);
     Result<FrameImage> compositeFile = writePng(sessionDir, stem + QStringLiteral("_composite.png"), composite.value());
     if (!compositeFile)
         return compositeFile.error();
-    Result<FrameImage> heatmapFile = writePng(sessionDir, QStringLiteral("images/drift_%1.png").arg(child.id), shown.heatmap);
+    Result<FrameImage> heatmapFile
+        = writePng(sessionDir, QStringLiteral("images/drift_%1.png").arg(child.id), shown.heatmap);
     if (!heatmapFile)
         return heatmapFile.error();
 
@@ -155,7 +162,8 @@ Result<Frame> PrecisionEdit::measureDrift(const QString &sessionDir, const Frame
     if (!childImage)
         return childImage.error();
     const DriftReading reading = DriftMeter::measure(parentImage.value(), childImage.value());
-    Result<FrameImage> heatmapFile = writePng(sessionDir, QStringLiteral("images/drift_%1.png").arg(child.id), reading.heatmap);
+    Result<FrameImage> heatmapFile
+        = writePng(sessionDir, QStringLiteral("images/drift_%1.png").arg(child.id), reading.heatmap);
     if (!heatmapFile)
         return heatmapFile.error();
     child.drift.measure = driftMeasureName();

@@ -12,8 +12,8 @@ namespace nb2 {
 
 /** What is written before a precision edit is sent: the mask and, for Region, the crop to send inline. */
 struct PreparedRegion {
-    FrameRegionEdit edit;      // mode, mask file, feather, crop and its ratio (raw not yet known)
-    QString cropFile;          // Region: relative path of the crop PNG to send inline (empty for Protect)
+    FrameRegionEdit edit; // mode, mask file, feather, crop and its ratio (raw not yet known)
+    QString cropFile;     // Region: relative path of the crop PNG to send inline (empty for Protect)
 };
 
 /**
@@ -35,7 +35,7 @@ public:
     static QString driftMeasureName();
 
     static Result<PreparedRegion> prepare(const QString &sessionDir, const Frame &parent, RegionMode mode,
-                                          const EditMask &mask, int feather, int margin = kDefaultMargin);
+        const EditMask &mask, int feather, int margin = kDefaultMargin);
 
     /** Composite + drift for a done child of a region/protect edit; mask is re-read from the session. */
     static Result<Frame> finish(const QString &sessionDir, const Frame &parent, Frame child);

@@ -31,15 +31,15 @@ Result<int> PrecisionRunner::start(const PrecisionRequest &request)
     const Frame parent = s->graph().value(request.parentId);
     if (!parent.isDone() || parent.image.isNull())
         return Error::make(ErrorKind::InvalidInput,
-                           tr("%1 has no finished image to select from; select a finished frame.").arg(request.parentId));
+            tr("%1 has no finished image to select from; select a finished frame.").arg(request.parentId));
     if (request.mode == RegionMode::None)
         return Error::make(ErrorKind::InvalidInput, tr("Choose Edit region or Protect for the selection."));
     if (request.mask.isNull() || request.mask.boundingRect().isEmpty())
         return Error::make(ErrorKind::InvalidInput,
-                           tr("The selection is empty; select the area first (M, L or B), or clear it (Ctrl+D)."));
+            tr("The selection is empty; select the area first (M, L or B), or clear it (Ctrl+D)."));
     if (const QSize size(parent.image.width, parent.image.height); size.isValid() && request.mask.size() != size)
         return Error::make(ErrorKind::InvalidInput,
-                           tr("The selection was made on a picture of another size; clear it (Ctrl+D) and select again."));
+            tr("The selection was made on a picture of another size; clear it (Ctrl+D) and select again."));
 
     const int ticket = m_nextTicket++;
     const QString dir = s->store()->dir();
@@ -50,7 +50,8 @@ Result<int> PrecisionRunner::start(const PrecisionRequest &request)
         --m_preparing;
         Result<PreparedRegion> prepared = watcher->result();
         if (!m_session || !m_session->isOpen() || m_session->store()->dir() != dir) {
-            Q_EMIT failed(ticket, Error::make(ErrorKind::Cancelled, tr("The session was closed before the edit was sent.")));
+            Q_EMIT failed(
+                ticket, Error::make(ErrorKind::Cancelled, tr("The session was closed before the edit was sent.")));
             return;
         }
         if (!prepared) {

@@ -17,9 +17,9 @@ namespace nb2 {
 struct PrecisionRequest {
     QString parentId;
     RegionMode mode = RegionMode::Region;
-    EditMask mask;             // parent pixels; white may change, black is protected (Protect: the inverted selection)
-    int feather = 4;           // PrecisionEdit::kDefaultFeather
-    TurnParams params;         // prompt, thinking, newBranch; aspect and regionEdit are filled in here
+    EditMask mask;     // parent pixels; white may change, black is protected (Protect: the inverted selection)
+    int feather = 4;   // PrecisionEdit::kDefaultFeather
+    TurnParams params; // prompt, thinking, newBranch; aspect and regionEdit are filled in here
     /** Protect only: send the parent's pixels inline (a local picture, or a composite) instead of its id. */
     bool inlineParent = false;
 };

@@ -57,33 +57,31 @@ ModelPrice PriceTable::priceFor(const QString &model, bool *exact) const
         fallback.model = model;
         return fallback;
     }
-    return ModelPrice{model, 0, 0, 0};
+    return ModelPrice {model, 0, 0, 0};
 }
 
 QJsonObject PriceTable::toJson() const
 {
     QJsonArray rows;
     for (const ModelPrice &p : models) {
-        rows.append(QJsonObject{{QStringLiteral("model"), p.model},
-                                {QStringLiteral("input_per_mtok"), p.inputPerMTok},
-                                {QStringLiteral("output_per_mtok"), p.outputPerMTok},
-                                {QStringLiteral("image_output_per_mtok"), p.imageOutputPerMTok}});
+        rows.append(QJsonObject {{QStringLiteral("model"), p.model}, {QStringLiteral("input_per_mtok"), p.inputPerMTok},
+            {QStringLiteral("output_per_mtok"), p.outputPerMTok},
+            {QStringLiteral("image_output_per_mtok"), p.imageOutputPerMTok}});
     }
-    return QJsonObject{{QStringLiteral("currency"), QStringLiteral("USD")},
-                       {QStringLiteral("as_of"), asOf},
-                       {QStringLiteral("source"), source},
-                       {QStringLiteral("models"), rows}};
+    return QJsonObject {{QStringLiteral("currency"), QStringLiteral("USD")}, {QStringLiteral("as_of"), asOf},
+        {QStringLiteral("source"), source}, {QStringLiteral("models"), rows}};
 }
 
 Result<PriceTable> PriceTable::fromJson(const QJsonObject &object)
 {
     const auto corrupt = [](const QString &what) {
         return Error::make(ErrorKind::Corrupt,
-                           QStringLiteral("The price table is not usable (%1). Fix it in Settings or reset it to the "
-                                          "defaults.")
-                               .arg(what));
+            QStringLiteral("The price table is not usable (%1). Fix it in Settings or reset it to the "
+                           "defaults.")
+                .arg(what));
     };
-    if (object.contains(QLatin1String("currency")) && object.value(QLatin1String("currency")).toString() != QLatin1String("USD"))
+    if (object.contains(QLatin1String("currency"))
+        && object.value(QLatin1String("currency")).toString() != QLatin1String("USD"))
         return corrupt(QStringLiteral("prices must be in USD"));
     PriceTable t;
     t.asOf = object.value(QLatin1String("as_of")).toString();
@@ -103,7 +101,8 @@ Result<PriceTable> PriceTable::fromJson(const QJsonObject &object)
         seen.insert(p.model);
         for (const char *key : {"input_per_mtok", "output_per_mtok", "image_output_per_mtok"}) {
             if (!validRate(o.value(QLatin1String(key))))
-                return corrupt(QStringLiteral("%1: %2 must be a number from 0 to 10000").arg(p.model, QLatin1String(key)));
+                return corrupt(
+                    QStringLiteral("%1: %2 must be a number from 0 to 10000").arg(p.model, QLatin1String(key)));
         }
         p.inputPerMTok = o.value(QLatin1String("input_per_mtok")).toDouble();
         p.outputPerMTok = o.value(QLatin1String("output_per_mtok")).toDouble();
@@ -123,7 +122,7 @@ Result<PriceTable> PriceTable::fromText(const QString &text)
     const QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8());
     if (!doc.isObject())
         return Error::make(ErrorKind::Corrupt,
-                           QStringLiteral("The price table is not a JSON object. Reset it to the defaults in Settings."));
+            QStringLiteral("The price table is not a JSON object. Reset it to the defaults in Settings."));
     return fromJson(doc.object());
 }
 

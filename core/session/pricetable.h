@@ -11,9 +11,9 @@ namespace nb2 {
 /** What one model costs, in US dollars per million tokens. */
 struct ModelPrice {
     QString model;
-    double inputPerMTok = 0;        // text and image input
-    double outputPerMTok = 0;       // text output and thinking
-    double imageOutputPerMTok = 0;  // image output
+    double inputPerMTok = 0;       // text and image input
+    double outputPerMTok = 0;      // text output and thinking
+    double imageOutputPerMTok = 0; // image output
 
     bool operator==(const ModelPrice &other) const = default;
 };
@@ -27,8 +27,8 @@ struct ModelPrice {
  */
 struct PriceTable {
     QList<ModelPrice> models;
-    QString asOf;    // "2026-06-30": when the prices were read
-    QString source;  // where from, said to the user beside every total
+    QString asOf;   // "2026-06-30": when the prices were read
+    QString source; // where from, said to the user beside every total
 
     /** The built-in table (Google's public list as of its date), labelled an estimate. */
     static PriceTable defaults();

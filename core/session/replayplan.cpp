@@ -34,7 +34,7 @@ Result<const Frame *> liveFrame(const FrameGraph &graph, const QString &id)
 
 QJsonObject ReplayStep::toJson() const
 {
-    QJsonObject o{{QStringLiteral("source"), sourceFrameId}, {QStringLiteral("prompt"), prompt}};
+    QJsonObject o {{QStringLiteral("source"), sourceFrameId}, {QStringLiteral("prompt"), prompt}};
     if (!thinkingLevel.isEmpty())
         o.insert(QStringLiteral("thinking_level"), thinkingLevel);
     if (!note.isEmpty())
@@ -80,17 +80,19 @@ Result<QList<ReplayStep>> replaySteps(const FrameGraph &graph, const QString &fr
     const QStringList path = graph.pathTo(toId);
     const qsizetype start = path.indexOf(fromId);
     if (start < 0)
-        return invalid(Text::tr("Frame %1 is not on the path to %2: a replay runs along one branch, from a frame to one of "
-                                "its descendants (FROM..TO, FROM first).")
-                           .arg(fromId, toId));
+        return invalid(
+            Text::tr("Frame %1 is not on the path to %2: a replay runs along one branch, from a frame to one of "
+                     "its descendants (FROM..TO, FROM first).")
+                .arg(fromId, toId));
     QList<ReplayStep> steps;
     for (qsizetype i = start; i < path.size(); ++i) {
         const Frame &f = *graph.frame(path.at(i));
         if (f.kind == FrameKind::Import)
             continue; // a picture brought in has no prompt to repeat
         if (!f.isDone())
-            return invalid(Text::tr("Frame %1 is %2: a replay repeats finished steps only; pick a range of done frames.")
-                               .arg(f.id, frameStatusName(f.status)));
+            return invalid(
+                Text::tr("Frame %1 is %2: a replay repeats finished steps only; pick a range of done frames.")
+                    .arg(f.id, frameStatusName(f.status)));
         if (f.prompt.trimmed().isEmpty())
             continue;
         ReplayStep step;
@@ -108,7 +110,8 @@ Result<QList<ReplayStep>> replaySteps(const FrameGraph &graph, const QString &fr
     return steps;
 }
 
-Result<ReplayPlan> planReplayOnto(const FrameGraph &graph, const QString &fromId, const QString &toId, const QString &ontoId)
+Result<ReplayPlan> planReplayOnto(
+    const FrameGraph &graph, const QString &fromId, const QString &toId, const QString &ontoId)
 {
     Result<QList<ReplayStep>> steps = replaySteps(graph, fromId, toId);
     if (!steps)
@@ -130,19 +133,20 @@ Result<ReplayPlan> planReplayOnto(const FrameGraph &graph, const QString &fromId
 
 QStringList picturesInFolder(const QString &folder)
 {
-    const QStringList patterns{QStringLiteral("*.jpg"), QStringLiteral("*.jpeg"), QStringLiteral("*.png"),
-                               QStringLiteral("*.webp"), QStringLiteral("*.gif")};
+    const QStringList patterns {QStringLiteral("*.jpg"), QStringLiteral("*.jpeg"), QStringLiteral("*.png"),
+        QStringLiteral("*.webp"), QStringLiteral("*.gif")};
     QDir dir(folder);
     QStringList files;
     // Files only (symlinks included when they point at files), no recursion: a shoot is one folder.
-    const QFileInfoList entries = dir.entryInfoList(patterns, QDir::Files | QDir::Readable, QDir::Name | QDir::IgnoreCase);
+    const QFileInfoList entries
+        = dir.entryInfoList(patterns, QDir::Files | QDir::Readable, QDir::Name | QDir::IgnoreCase);
     for (const QFileInfo &info : entries)
         files.append(info.absoluteFilePath());
     return files;
 }
 
-Result<ReplayPlan> planReplayOnPhotos(const FrameGraph &graph, const QString &fromId, const QString &toId,
-                                      const QStringList &filesOrFolders)
+Result<ReplayPlan> planReplayOnPhotos(
+    const FrameGraph &graph, const QString &fromId, const QString &toId, const QStringList &filesOrFolders)
 {
     Result<QList<ReplayStep>> steps = replaySteps(graph, fromId, toId);
     if (!steps)
@@ -153,15 +157,18 @@ Result<ReplayPlan> planReplayOnPhotos(const FrameGraph &graph, const QString &fr
         if (info.isDir()) {
             const QStringList found = picturesInFolder(entry);
             if (found.isEmpty())
-                return invalid(Text::tr("Folder %1 has no pictures (jpg, png, webp, gif).").arg(QDir::toNativeSeparators(entry)));
+                return invalid(
+                    Text::tr("Folder %1 has no pictures (jpg, png, webp, gif).").arg(QDir::toNativeSeparators(entry)));
             photos += found;
         } else if (info.isFile() && info.isReadable()) {
             photos.append(info.absoluteFilePath());
         } else {
-            return invalid(Text::tr("Cannot read %1: name a picture or a folder of pictures.").arg(QDir::toNativeSeparators(entry)));
+            return invalid(Text::tr("Cannot read %1: name a picture or a folder of pictures.")
+                               .arg(QDir::toNativeSeparators(entry)));
         }
         if (photos.size() > kMaxReplayPhotos)
-            return invalid(Text::tr("More than %1 pictures: replay a smaller folder (or a few at a time).").arg(kMaxReplayPhotos));
+            return invalid(
+                Text::tr("More than %1 pictures: replay a smaller folder (or a few at a time).").arg(kMaxReplayPhotos));
     }
     if (photos.isEmpty())
         return invalid(Text::tr("Name at least one picture or folder to replay onto."));
@@ -179,8 +186,8 @@ Result<ReplayPlan> planReplayOnPhotos(const FrameGraph &graph, const QString &fr
     return plan;
 }
 
-ReplayEstimate estimateReplay(const FrameGraph &graph, const PriceTable &prices, const ReplayPlan &plan, const QString &model,
-                              int remainingTurns)
+ReplayEstimate estimateReplay(
+    const FrameGraph &graph, const PriceTable &prices, const ReplayPlan &plan, const QString &model, int remainingTurns)
 {
     const TurnEstimate one = estimateTurn(graph, prices, FrameKind::Edit, model);
     ReplayEstimate e;

@@ -13,9 +13,9 @@ namespace nb2 {
 
 /** One prompt of the chain being replayed: the frame it comes from and what is sent again. */
 struct ReplayStep {
-    QString sourceFrameId;   // the frame whose prompt this repeats (becomes the new frame's replay_of)
+    QString sourceFrameId; // the frame whose prompt this repeats (becomes the new frame's replay_of)
     QString prompt;
-    QString thinkingLevel;   // the source's level; a run's --thinking overrides it
+    QString thinkingLevel; // the source's level; a run's --thinking overrides it
     /** What the replay cannot repeat (a region/protect mask, a style picture): sent as the plain prompt. */
     QString note;
 
@@ -28,8 +28,8 @@ struct ReplayStep {
 struct ReplayTarget {
     enum class Kind { Frame, Photo };
     Kind kind = Kind::Frame;
-    QString frameId;    // Kind::Frame: the frame the first step edits
-    QString photoFile;  // Kind::Photo: the picture (absolute path) imported as a root first
+    QString frameId;   // Kind::Frame: the frame the first step edits
+    QString photoFile; // Kind::Photo: the picture (absolute path) imported as a root first
 
     QJsonObject toJson() const;
     static ReplayTarget fromJson(const QJsonObject &object);
@@ -54,10 +54,11 @@ struct ReplayPlan {
 /** The steps of FROM..TO along one branch (imports, which have no prompt, are skipped). */
 Result<QList<ReplayStep>> replaySteps(const FrameGraph &graph, const QString &fromId, const QString &toId);
 /** FROM..TO onto one frame of the session: a new branch there (the fork is explicit). */
-Result<ReplayPlan> planReplayOnto(const FrameGraph &graph, const QString &fromId, const QString &toId, const QString &ontoId);
+Result<ReplayPlan> planReplayOnto(
+    const FrameGraph &graph, const QString &fromId, const QString &toId, const QString &ontoId);
 /** FROM..TO onto pictures (files, or folders whose pictures are taken in name order): each a new root. */
-Result<ReplayPlan> planReplayOnPhotos(const FrameGraph &graph, const QString &fromId, const QString &toId,
-                                      const QStringList &filesOrFolders);
+Result<ReplayPlan> planReplayOnPhotos(
+    const FrameGraph &graph, const QString &fromId, const QString &toId, const QStringList &filesOrFolders);
 /** Pictures a folder holds (jpg, jpeg, png, webp, gif; not recursive), sorted by name; absolute paths. */
 QStringList picturesInFolder(const QString &folder);
 /** The most pictures one replay takes (a shoot; more is almost surely a wrong folder). */
@@ -68,10 +69,10 @@ struct ReplayEstimate {
     int turns = 0;
     double perTurnUsd = 0;
     double totalUsd = 0;
-    QString basis;       // how the per-turn estimate was made (CostLedger's words)
+    QString basis; // how the per-turn estimate was made (CostLedger's words)
 };
 /** Every step is an edit (the first of a photo chain sends the picture inline): estimateTurn() per turn, on `model`. */
-ReplayEstimate estimateReplay(const FrameGraph &graph, const PriceTable &prices, const ReplayPlan &plan, const QString &model,
-                              int remainingTurns = -1);
+ReplayEstimate estimateReplay(const FrameGraph &graph, const PriceTable &prices, const ReplayPlan &plan,
+    const QString &model, int remainingTurns = -1);
 
 } // namespace nb2

@@ -25,9 +25,9 @@ constexpr int kFormatVersion = 1;
 constexpr qint64 kMaxStateBytes = 8 * 1024 * 1024;
 
 const QLatin1String kStepStates[] = {QLatin1String("waiting"), QLatin1String("sent"), QLatin1String("done"),
-                                     QLatin1String("failed"), QLatin1String("cancelled")};
+    QLatin1String("failed"), QLatin1String("cancelled")};
 const QLatin1String kStatuses[] = {QLatin1String("running"), QLatin1String("paused"), QLatin1String("stopped"),
-                                   QLatin1String("cancelled"), QLatin1String("finished")};
+    QLatin1String("cancelled"), QLatin1String("finished")};
 
 bool isReplayId(const QString &id)
 {
@@ -42,7 +42,8 @@ bool isFrameIdOrEmpty(const QString &id)
 
 Error corrupt(const QString &what)
 {
-    return Error::make(ErrorKind::Corrupt, Text::tr("The replay record is damaged (%1); start the replay again.").arg(what));
+    return Error::make(
+        ErrorKind::Corrupt, Text::tr("The replay record is damaged (%1); start the replay again.").arg(what));
 }
 
 } // namespace
@@ -105,7 +106,8 @@ int ReplayState::doneSteps() const
 {
     int n = 0;
     for (const ReplayChain &c : chains)
-        n += int(std::count_if(c.steps.begin(), c.steps.end(), [](const ReplayStepRun &s) { return s.state == ReplayStepState::Done; }));
+        n += int(std::count_if(
+            c.steps.begin(), c.steps.end(), [](const ReplayStepRun &s) { return s.state == ReplayStepState::Done; }));
     return n;
 }
 
@@ -115,7 +117,8 @@ int ReplayState::unsentSteps() const
     for (const ReplayChain &c : chains) {
         if (c.isFinished())
             continue;
-        n += int(std::count_if(c.steps.begin(), c.steps.end(), [](const ReplayStepRun &s) { return s.frameId.isEmpty(); }));
+        n += int(
+            std::count_if(c.steps.begin(), c.steps.end(), [](const ReplayStepRun &s) { return s.frameId.isEmpty(); }));
     }
     return n;
 }
@@ -129,28 +132,24 @@ QJsonObject ReplayState::toJson() const
     for (const ReplayChain &c : chains) {
         QJsonArray runs;
         for (const ReplayStepRun &r : c.steps) {
-            QJsonObject o{{QStringLiteral("state"), replayStepStateName(r.state)}};
+            QJsonObject o {{QStringLiteral("state"), replayStepStateName(r.state)}};
             if (!r.frameId.isEmpty())
                 o.insert(QStringLiteral("frame"), r.frameId);
             if (!r.error.isEmpty())
                 o.insert(QStringLiteral("error"), r.error);
             runs.append(o);
         }
-        QJsonObject o{{QStringLiteral("target"), c.target.toJson()}, {QStringLiteral("steps"), runs}};
+        QJsonObject o {{QStringLiteral("target"), c.target.toJson()}, {QStringLiteral("steps"), runs}};
         if (!c.startFrameId.isEmpty())
             o.insert(QStringLiteral("start"), c.startFrameId);
         chainArray.append(o);
     }
-    QJsonObject o{{QStringLiteral("format"), QStringLiteral("nb2lite-replay")},
-                  {QStringLiteral("version"), kFormatVersion},
-                  {QStringLiteral("id"), id},
-                  {QStringLiteral("created_at"), toIsoUtc(createdAt)},
-                  {QStringLiteral("from"), plan.fromId},
-                  {QStringLiteral("to"), plan.toId},
-                  {QStringLiteral("model"), model},
-                  {QStringLiteral("status"), replayStatusName(status)},
-                  {QStringLiteral("steps"), steps},
-                  {QStringLiteral("chains"), chainArray}};
+    QJsonObject o {{QStringLiteral("format"), QStringLiteral("nb2lite-replay")},
+        {QStringLiteral("version"), kFormatVersion}, {QStringLiteral("id"), id},
+        {QStringLiteral("created_at"), toIsoUtc(createdAt)}, {QStringLiteral("from"), plan.fromId},
+        {QStringLiteral("to"), plan.toId}, {QStringLiteral("model"), model},
+        {QStringLiteral("status"), replayStatusName(status)}, {QStringLiteral("steps"), steps},
+        {QStringLiteral("chains"), chainArray}};
     if (!thinkingLevel.isEmpty())
         o.insert(QStringLiteral("thinking_level"), thinkingLevel);
     if (!stopReason.isEmpty())
@@ -163,7 +162,8 @@ Result<ReplayState> ReplayState::fromJson(const QJsonObject &o)
     if (o.value(QStringLiteral("format")).toString() != QLatin1String("nb2lite-replay"))
         return corrupt(QStringLiteral("format"));
     if (o.value(QStringLiteral("version")).toInt() != kFormatVersion)
-        return Error::make(ErrorKind::Corrupt, Text::tr("The replay record was written by another version of nb2lite."));
+        return Error::make(
+            ErrorKind::Corrupt, Text::tr("The replay record was written by another version of nb2lite."));
     ReplayState s;
     s.id = o.value(QStringLiteral("id")).toString();
     if (!isReplayId(s.id))
@@ -223,16 +223,19 @@ Result<void> saveReplayState(const QString &sessionDir, const ReplayState &state
 {
     const QString folder = replayFolder(sessionDir);
     if (QFileInfo(folder).isSymLink())
-        return Error::make(ErrorKind::Unsafe, Text::tr("%1 is a symbolic link; the replay record is not written through it.")
-                                                  .arg(QDir::toNativeSeparators(folder)));
+        return Error::make(ErrorKind::Unsafe,
+            Text::tr("%1 is a symbolic link; the replay record is not written through it.")
+                .arg(QDir::toNativeSeparators(folder)));
     if (!QDir().mkpath(folder))
-        return Error::make(writeFailureKind(folder), Text::tr("Cannot create %1.").arg(QDir::toNativeSeparators(folder)));
+        return Error::make(
+            writeFailureKind(folder), Text::tr("Cannot create %1.").arg(QDir::toNativeSeparators(folder)));
     const QString path = QDir(folder).filePath(state.id + QStringLiteral(".json"));
     const QByteArray raw = QJsonDocument(state.toJson()).toJson(QJsonDocument::Indented);
-    QSaveFile file(path); // temp + rename: a crash leaves the previous record whole; a symlink is replaced, not followed
+    QSaveFile file(
+        path); // temp + rename: a crash leaves the previous record whole; a symlink is replaced, not followed
     if (!file.open(QIODevice::WriteOnly) || file.write(raw) != raw.size() || !file.commit())
         return Error::make(writeFailureKind(path, &file),
-                           Text::tr("Cannot write the replay record %1: %2").arg(QDir::toNativeSeparators(path), file.errorString()));
+            Text::tr("Cannot write the replay record %1: %2").arg(QDir::toNativeSeparators(path), file.errorString()));
     return {};
 }
 
@@ -243,14 +246,16 @@ Result<ReplayState> loadReplayState(const QString &sessionDir, const QString &id
     const QString path = QDir(replayFolder(sessionDir)).filePath(id + QStringLiteral(".json"));
     const QFileInfo info(path);
     if (info.isSymLink())
-        return Error::make(ErrorKind::Unsafe, Text::tr("%1 is a symbolic link; it is not read.").arg(QDir::toNativeSeparators(path)));
+        return Error::make(
+            ErrorKind::Unsafe, Text::tr("%1 is a symbolic link; it is not read.").arg(QDir::toNativeSeparators(path)));
     if (!info.isFile())
         return Error::make(ErrorKind::NotFound, Text::tr("There is no replay %1 in this session.").arg(id));
     if (info.size() > kMaxStateBytes)
         return corrupt(QStringLiteral("size"));
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return Error::make(ErrorKind::Io, Text::tr("Cannot read %1: %2").arg(QDir::toNativeSeparators(path), file.errorString()));
+        return Error::make(
+            ErrorKind::Io, Text::tr("Cannot read %1: %2").arg(QDir::toNativeSeparators(path), file.errorString()));
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(file.read(kMaxStateBytes), &parseError);
     if (!doc.isObject())
@@ -270,7 +275,8 @@ QList<ReplayState> listReplays(const QString &sessionDir)
         if (s)
             states.append(s.value());
     }
-    std::sort(states.begin(), states.end(), [](const ReplayState &a, const ReplayState &b) { return a.createdAt < b.createdAt; });
+    std::sort(states.begin(), states.end(),
+        [](const ReplayState &a, const ReplayState &b) { return a.createdAt < b.createdAt; });
     return states;
 }
 

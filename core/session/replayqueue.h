@@ -15,15 +15,15 @@ enum class ReplayStepState { Waiting, Sent, Done, Failed, Cancelled };
 QString replayStepStateName(ReplayStepState state); // "waiting", "sent", "done", "failed", "cancelled"
 
 struct ReplayStepRun {
-    QString frameId;        // the frame made for this step; set the moment it exists, before it is sent
+    QString frameId; // the frame made for this step; set the moment it exists, before it is sent
     ReplayStepState state = ReplayStepState::Waiting;
-    QString error;          // why it failed (readable)
+    QString error; // why it failed (readable)
 };
 
 /** One copy of the chain: its target, the frame its first step edits, and each step's frame. */
 struct ReplayChain {
     ReplayTarget target;
-    QString startFrameId;   // Frame target: that frame; Photo: the import frame (empty until imported)
+    QString startFrameId; // Frame target: that frame; Photo: the import frame (empty until imported)
     QList<ReplayStepRun> steps;
 
     /** Every step done, or one failed or cancelled (what follows it is never sent). */
@@ -46,14 +46,14 @@ QString replayStatusName(ReplayStatus status); // "running", "paused", "stopped"
  * a step twice. Its own file, beside the session's manifest and journal, not inside them.
  */
 struct ReplayState {
-    QString id;                 // 8 hex chars; the file name and every replayed frame's replay_run
+    QString id; // 8 hex chars; the file name and every replayed frame's replay_run
     QDateTime createdAt;
-    QString model;              // the model the run was started with (a resume warns when it differs)
-    QString thinkingLevel;      // overrides every step's level; empty: each step keeps its source's
+    QString model;         // the model the run was started with (a resume warns when it differs)
+    QString thinkingLevel; // overrides every step's level; empty: each step keeps its source's
     ReplayPlan plan;
-    QList<ReplayChain> chains;  // one per plan.targets, same order
+    QList<ReplayChain> chains; // one per plan.targets, same order
     ReplayStatus status = ReplayStatus::Running;
-    QString stopReason;         // Stopped / a failed chain: the explanation
+    QString stopReason; // Stopped / a failed chain: the explanation
 
     static ReplayState create(const ReplayPlan &plan, const QString &model, const QString &thinkingLevel);
     int totalSteps() const;

@@ -33,9 +33,11 @@ ReplayRunner::ReplayRunner(SessionController *session, ReplayState state, QObjec
     connect(m_rateTimer, &QTimer::timeout, this, &ReplayRunner::endRateLimit);
     connect(session, &SessionController::turnFinished, this, &ReplayRunner::onTurnFinished);
     connect(session, &SessionController::turnFailed, this,
-            [this](const QString &frameId, const Error &error) { m_lastError.insert(frameId, error); });
+        [this](const QString &frameId, const Error &error) { m_lastError.insert(frameId, error); });
     connect(session, &SessionController::turnRetrying, this,
-            [this](const QString &frameId, int, int, int delayMs, const Error &error) { onTurnRetrying(frameId, delayMs, error); });
+        [this](const QString &frameId, int, int, int delayMs, const Error &error) {
+            onTurnRetrying(frameId, delayMs, error);
+        });
 }
 
 ReplayRunner::~ReplayRunner() = default;
@@ -61,7 +63,7 @@ Result<void> ReplayRunner::start()
         return Error::make(ErrorKind::InvalidInput, Text::tr("No session is open."));
     if (m_state.isOver())
         return Error::make(ErrorKind::InvalidInput,
-                           Text::tr("Replay %1 is %2; there is nothing to resume.").arg(m_state.id, replayStatusName(m_state.status)));
+            Text::tr("Replay %1 is %2; there is nothing to resume.").arg(m_state.id, replayStatusName(m_state.status)));
     const QString model = m_session->client() ? m_session->client()->config().model : m_state.model;
     // The whole batch against the budget before the first import or turn: nothing sent when refused.
     if (const int unsent = m_state.unsentSteps(); unsent > 0) {
@@ -204,7 +206,8 @@ void ReplayRunner::reconcile()
             continue; // not imported yet: pump() does it
         for (int s = 0; s < chain.steps.size(); ++s) {
             ReplayStepRun &run = chain.steps[s];
-            if (run.state == ReplayStepState::Cancelled || (run.state == ReplayStepState::Failed && run.frameId.isEmpty()))
+            if (run.state == ReplayStepState::Cancelled
+                || (run.state == ReplayStepState::Failed && run.frameId.isEmpty()))
                 run.state = ReplayStepState::Waiting; // a resumed run goes on where it was cut
             if (run.frameId.isEmpty() && !adopt(c, s))
                 break; // the first step never made: pump() sends it, and the rest after it
@@ -258,7 +261,8 @@ void ReplayRunner::submit(int chain, int step)
 {
     ReplayChain &c = m_state.chains[chain];
     if (c.target.kind == ReplayTarget::Kind::Photo && c.startFrameId.isEmpty()) {
-        const Result<QString> imported = m_session->importImage(c.target.photoFile, QFileInfo(c.target.photoFile).fileName());
+        const Result<QString> imported
+            = m_session->importImage(c.target.photoFile, QFileInfo(c.target.photoFile).fileName());
         if (!imported) {
             setStep(chain, step, ReplayStepState::Failed, imported.error().message);
             checkFinished();
@@ -289,8 +293,8 @@ void ReplayRunner::submit(int chain, int step)
     }
     // A photo (or any frame without a usable server id) is sent inline; a frame the server
     // still has is continued by its id.
-    const Result<QString> started = parent->hasUsableId() ? m_session->edit(parentId, params)
-                                                          : m_session->editLocal(parentId, QString(), params);
+    const Result<QString> started
+        = parent->hasUsableId() ? m_session->edit(parentId, params) : m_session->editLocal(parentId, QString(), params);
     if (!started) {
         if (started.error().kind == ErrorKind::Budget) {
             stop(started.error());
@@ -318,7 +322,8 @@ void ReplayRunner::onTurnFinished(const QString &frameId)
         return;
     }
     // turnFailed follows turnFinished: look at the error once it has arrived.
-    QMetaObject::invokeMethod(this, [this, frameId] { onTurnEnded(frameId); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, frameId] { onTurnEnded(frameId); }, Qt::QueuedConnection);
 }
 
 void ReplayRunner::onTurnEnded(const QString &frameId)
@@ -369,7 +374,8 @@ void ReplayRunner::pauseForRateLimit(int delayMs, const Error &error)
     const qint64 left = QDateTime::currentDateTimeUtc().msecsTo(m_rateLimitedUntil);
     m_rateTimer->start(int(qMax<qint64>(0, left)));
     Q_UNUSED(error)
-    Q_EMIT paused(int(left), Text::tr("Rate limited (429): the queue waits %1 s, as the server asked.").arg((left + 999) / 1000));
+    Q_EMIT paused(
+        int(left), Text::tr("Rate limited (429): the queue waits %1 s, as the server asked.").arg((left + 999) / 1000));
 }
 
 void ReplayRunner::endRateLimit()
@@ -397,10 +403,11 @@ void ReplayRunner::stop(const Error &error)
         return;
     m_state.status = ReplayStatus::Stopped;
     if (isZeroQuota(error))
-        m_state.stopReason = Text::tr("Stopped: the API quota for this model is 0 (the server said: %1). Image models have no "
-                                      "free tier: enable billing for the key's project, or use another key, then resume the "
-                                      "replay.")
-                                 .arg(error.api.serverMessage.isEmpty() ? error.message : error.api.serverMessage);
+        m_state.stopReason
+            = Text::tr("Stopped: the API quota for this model is 0 (the server said: %1). Image models have no "
+                       "free tier: enable billing for the key's project, or use another key, then resume the "
+                       "replay.")
+                  .arg(error.api.serverMessage.isEmpty() ? error.message : error.api.serverMessage);
     else
         m_state.stopReason = error.message;
     m_rateTimer->stop();
@@ -437,7 +444,8 @@ void ReplayRunner::measureDrift(const QString &frameId)
     });
     const QString dir = m_session->store()->dir();
     // Decoding two full pictures: never on the GUI thread.
-    watcher->setFuture(QtConcurrent::run([dir, parent, child] { return PrecisionEdit::measureDrift(dir, parent, child); }));
+    watcher->setFuture(
+        QtConcurrent::run([dir, parent, child] { return PrecisionEdit::measureDrift(dir, parent, child); }));
 }
 
 void ReplayRunner::checkFinished()
@@ -458,7 +466,8 @@ void ReplayRunner::checkFinished()
         // A step that failed or was cancelled on its own keeps the run resumable: resume retries it.
         m_state.status = failed ? ReplayStatus::Stopped : ReplayStatus::Finished;
         if (failed)
-            m_state.stopReason = Text::tr("%n step(s) failed or were cancelled; resume the replay to send them again.", nullptr, failed);
+            m_state.stopReason = Text::tr(
+                "%n step(s) failed or were cancelled; resume the replay to send them again.", nullptr, failed);
     }
     save();
     m_finishedEmitted = true;

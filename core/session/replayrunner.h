@@ -89,8 +89,8 @@ private:
 
     QPointer<SessionController> m_session;
     ReplayState m_state;
-    QHash<QString, Error> m_lastError;       // turnFailed comes right after turnFinished
-    QSet<QString> m_heldForRateLimit;        // refused by a 429: retried when the pause ends
+    QHash<QString, Error> m_lastError; // turnFailed comes right after turnFinished
+    QSet<QString> m_heldForRateLimit;  // refused by a 429: retried when the pause ends
     bool m_userPaused = false;
     bool m_started = false;
     bool m_finishedEmitted = false;

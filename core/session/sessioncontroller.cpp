@@ -6,8 +6,8 @@
 #include "core/session/costledger.h"
 #include "core/session/framecommands.h"
 #include "core/session/keeplist.h"
-#include "core/session/sessionpaths.h"
 #include "core/session/ownerprocess.h"
+#include "core/session/sessionpaths.h"
 #include "core/session/sessionstore.h"
 #include "core/session/turnplanner.h"
 
@@ -38,18 +38,18 @@ struct SessionController::Job {
     QStringList inputFiles;        // absolute: EditLocal/ReAnchor {target}; StyleEdit {style, target}
     QString reAnchorFile;          // Edit: the parent's image, sent inline if the id is rejected as not found
     bool canReAnchor = false;
-    QString recoverId;             // recovery: get this id instead of creating
-    bool createIfGone = false;     // retry: when the known id is gone or finished without a picture, send anew
+    QString recoverId;         // recovery: get this id instead of creating
+    bool createIfGone = false; // retry: when the known id is gone or finished without a picture, send anew
     QString sessionDir;
     bool stream = true;
     std::shared_ptr<InteractionsClient> client;
     CancelTokenPtr cancel = std::make_shared<CancelToken>();
-    QDeadlineTimer deadline{QDeadlineTimer::Forever}; // the turn's time limit (setTurnTimeoutMs)
+    QDeadlineTimer deadline {QDeadlineTimer::Forever}; // the turn's time limit (setTurnTimeoutMs)
     Journal *journal = nullptr;
-    Frame beginFrame;                             // the pending frame the journal "begin" record carries
+    Frame beginFrame;                              // the pending frame the journal "begin" record carries
     std::function<Result<void>()> manifestWritten; // blocks until the manifest lists the pending frame
     SessionController *controller = nullptr;
-    std::optional<Error> setupError;              // a file the frame names is unsafe: fail without sending
+    std::optional<Error> setupError; // a file the frame names is unsafe: fail without sending
 
     /** Cancel token, deadline and retry progress, for every call of this turn. */
     CallOptions callOptions() const
@@ -113,8 +113,8 @@ Result<TurnRequest> buildRequest(const SessionController::Job &job, FrameKind ki
         return TurnRequest::edit(job.previousInteractionId, job.prompt, job.aspectRatio, job.thinkingLevel);
     case FrameKind::EditLocal:
     case FrameKind::ReAnchor: {
-        const QString file = kind == FrameKind::ReAnchor && job.kind == FrameKind::Edit ? job.reAnchorFile
-                                                                                         : job.inputFiles.value(0);
+        const QString file
+            = kind == FrameKind::ReAnchor && job.kind == FrameKind::Edit ? job.reAnchorFile : job.inputFiles.value(0);
         const Result<ImageInput> target = loadInput(file, notes);
         if (!target)
             return target.error();
@@ -144,8 +144,8 @@ void storeImage(const SessionController::Job &job, FrameKind kind, SessionContro
         r.error.api.modelText = r.interaction.text;
         return;
     }
-    const QString rel = SessionStore::imageFileName(frameKindFilePrefix(kind), QDateTime::currentDateTimeUtc(),
-                                                    job.frameId, img.bytes);
+    const QString rel = SessionStore::imageFileName(
+        frameKindFilePrefix(kind), QDateTime::currentDateTimeUtc(), job.frameId, img.bytes);
     const Result<FrameImage> written = SessionStore::writeImageFile(job.sessionDir, rel, img.bytes);
     if (!written) {
         r.ok = false;
@@ -185,16 +185,17 @@ bool fetchKnown(const SessionController::Job &job, SessionController::JobResult 
         if (r.interaction.id.isEmpty())
             r.interaction.id = job.recoverId;
         if (status != QLatin1String("completed")) {
-            r.error = Error::make(ErrorKind::Server,
-                                  QStringLiteral("The server reports this interaction as \"%1\".").arg(status));
+            r.error = Error::make(
+                ErrorKind::Server, QStringLiteral("The server reports this interaction as \"%1\".").arg(status));
             return true;
         }
         r.ok = true;
         storeImage(job, job.kind, r);
         return !r.ok && r.error.kind == ErrorKind::NoImage;
     }
-    r.error = Error::make(ErrorKind::Timeout, QStringLiteral("The server was still working on this interaction; "
-                                                             "recover it later."));
+    r.error = Error::make(ErrorKind::Timeout,
+        QStringLiteral("The server was still working on this interaction; "
+                       "recover it later."));
     return false;
 }
 
@@ -237,7 +238,8 @@ SessionController::JobResult runJob(std::shared_ptr<SessionController::Job> job)
         if (job->manifestWritten) {
             if (const Result<void> written = job->manifestWritten(); !written) {
                 r.error = written.error(); // keeps its kind: Locked, DiskFull, NotWritable, ...
-                r.error.message = QStringLiteral("Could not write the session manifest: %1").arg(written.error().message);
+                r.error.message
+                    = QStringLiteral("Could not write the session manifest: %1").arg(written.error().message);
                 return r;
             }
         }
@@ -266,8 +268,7 @@ SessionController::JobResult runJob(std::shared_ptr<SessionController::Job> job)
         journal->recordInteractionId(frameId, e.interactionId);
         const QString iid = e.interactionId;
         QMetaObject::invokeMethod(
-            controller,
-            [controller, frameId, iid] { controller->onInteractionIdLearned(frameId, iid); },
+            controller, [controller, frameId, iid] { controller->onInteractionIdLearned(frameId, iid); },
             Qt::QueuedConnection);
     };
     Result<Interaction> res = job->client->create(request.value(), opts);
@@ -404,19 +405,20 @@ Result<QString> SessionController::checkParams(const TurnParams &params, FrameKi
     return QString();
 }
 
-Result<QString> SessionController::checkParentForChild(const QString &parentId, const TurnParams &params,
-                                                       bool needsImage) const
+Result<QString> SessionController::checkParentForChild(
+    const QString &parentId, const TurnParams &params, bool needsImage) const
 {
     const Frame *parent = graph().frame(parentId);
     if (!parent)
-        return Error::make(ErrorKind::InvalidInput, QStringLiteral("There is no frame %1 in this session.").arg(parentId));
+        return Error::make(
+            ErrorKind::InvalidInput, QStringLiteral("There is no frame %1 in this session.").arg(parentId));
     if (parent->isTrashed())
         return Error::make(ErrorKind::InvalidInput,
-                         QStringLiteral("Frame %1 is in the trash; restore it before continuing from it.").arg(parentId));
+            QStringLiteral("Frame %1 is in the trash; restore it before continuing from it.").arg(parentId));
     if (parent->isPending())
         return Error::make(ErrorKind::InvalidInput,
-                           QStringLiteral("Frame %1 is still running; wait for it to finish before continuing from it.")
-                               .arg(parentId));
+            QStringLiteral("Frame %1 is still running; wait for it to finish before continuing from it.")
+                .arg(parentId));
     if (!parent->isDone()) {
         // Usually "edit head" right after a failed turn: the way on is to retry that turn.
         QString next = parent->isRecoverable()
@@ -425,21 +427,22 @@ Result<QString> SessionController::checkParentForChild(const QString &parentId, 
         if (!parent->parentId.isEmpty())
             next += QStringLiteral(", or continue from its parent %1").arg(parent->parentId);
         return Error::make(ErrorKind::InvalidInput,
-                           QStringLiteral("Frame %1 is %2; only a finished frame can be continued. %3.")
-                               .arg(parentId, frameStatusName(parent->status), next));
+            QStringLiteral("Frame %1 is %2; only a finished frame can be continued. %3.")
+                .arg(parentId, frameStatusName(parent->status), next));
     }
     if (needsImage && parent->image.isNull())
         return Error::make(ErrorKind::InvalidInput, QStringLiteral("Frame %1 has no image to edit.").arg(parentId));
     // Failed, refused and cancelled children do not continue the parent (TurnPlanner's rule):
     // rephrasing from the parent after a refusal is an edit, not a forced branch.
-    if (const int continuations = TurnPlanner::continuationCount(graph(), parentId); continuations > 0 && !params.newBranch)
+    if (const int continuations = TurnPlanner::continuationCount(graph(), parentId);
+        continuations > 0 && !params.newBranch)
         return Error::make(ErrorKind::Conflict,
-                         QStringLiteral("Frame %1 already has %2 child frame(s); continuing from it starts a new "
-                                        "branch. Use branchFrom() (CLI: --branch) to fork on purpose, or continue "
-                                        "from the branch head %3.")
-                             .arg(parentId)
-                             .arg(continuations)
-                             .arg(graph().headFrom(parentId)));
+            QStringLiteral("Frame %1 already has %2 child frame(s); continuing from it starts a new "
+                           "branch. Use branchFrom() (CLI: --branch) to fork on purpose, or continue "
+                           "from the branch head %3.")
+                .arg(parentId)
+                .arg(continuations)
+                .arg(graph().headFrom(parentId)));
     return QString();
 }
 
@@ -465,7 +468,8 @@ Frame SessionController::newFrame(FrameKind kind, const QString &parentId, const
     f.replayOf = params.replayOf;
     f.replayRun = params.replayRun;
     // The branch's keep-list goes out with every edit; the frame keeps both texts (keeplist.h).
-    if (const QString sent = KeepList::promptToSend(f.prompt, KeepList::effective(graph(), parentId).items); sent != f.prompt)
+    if (const QString sent = KeepList::promptToSend(f.prompt, KeepList::effective(graph(), parentId).items);
+        sent != f.prompt)
         f.promptSent = sent;
     return f;
 }
@@ -483,9 +487,9 @@ Result<void> SessionController::prepareEdit(Frame &frame, const Frame &parent) c
         : QStringLiteral("the server id of frame %1 expired at %2").arg(parent.id, toIsoUtc(parent.idExpiresAt));
     if (!m_settings.autoReAnchor) {
         return Error::make(ErrorKind::NotFound,
-                           QStringLiteral("Cannot continue: %1 and automatic re-anchoring is off. Re-anchor this "
-                                          "frame to send the parent's stored image instead (continuity may differ).")
-                               .arg(why));
+            QStringLiteral("Cannot continue: %1 and automatic re-anchoring is off. Re-anchor this "
+                           "frame to send the parent's stored image instead (continuity may differ).")
+                .arg(why));
     }
     frame.kind = FrameKind::ReAnchor;
     frame.reAnchored = true;
@@ -546,10 +550,11 @@ Result<QString> SessionController::branchFrom(const QString &parentId, const Tur
 Result<QString> SessionController::editInteraction(const QString &interactionId, const TurnParams &params)
 {
     if (interactionId.trimmed().isEmpty())
-        return Error::make(ErrorKind::InvalidInput, QStringLiteral("An edit needs the id of the interaction to continue."));
+        return Error::make(
+            ErrorKind::InvalidInput, QStringLiteral("An edit needs the id of the interaction to continue."));
     if (params.aspectRatio.isEmpty())
         return Error::make(ErrorKind::InvalidInput,
-                         QStringLiteral("Continuing interaction %1 needs its aspect ratio.").arg(interactionId));
+            QStringLiteral("Continuing interaction %1 needs its aspect ratio.").arg(interactionId));
     if (auto r = checkParams(params, FrameKind::Edit); !r)
         return r;
     Frame f = newFrame(FrameKind::Edit, {}, params);
@@ -557,13 +562,14 @@ Result<QString> SessionController::editInteraction(const QString &interactionId,
     return addAndQueue(f, false);
 }
 
-Result<QString> SessionController::editLocal(const QString &parentId, const QString &targetFile, const TurnParams &params)
+Result<QString> SessionController::editLocal(
+    const QString &parentId, const QString &targetFile, const TurnParams &params)
 {
     if (auto r = checkParams(params, FrameKind::EditLocal); !r)
         return r;
     if (parentId.isEmpty() && targetFile.isEmpty())
-        return Error::make(ErrorKind::InvalidInput,
-                         QStringLiteral("Edit-local needs a target: a parent frame or an image file."));
+        return Error::make(
+            ErrorKind::InvalidInput, QStringLiteral("Edit-local needs a target: a parent frame or an image file."));
     bool forks = false;
     if (!parentId.isEmpty()) {
         if (auto r = checkParentForChild(parentId, params, targetFile.isEmpty()); !r)
@@ -582,16 +588,16 @@ Result<QString> SessionController::editLocal(const QString &parentId, const QStr
     return addAndQueue(f, forks);
 }
 
-Result<QString> SessionController::styleEdit(const QString &parentId, const QString &targetFile,
-                                             const QString &styleFile, const TurnParams &params)
+Result<QString> SessionController::styleEdit(
+    const QString &parentId, const QString &targetFile, const QString &styleFile, const TurnParams &params)
 {
     if (auto r = checkParams(params, FrameKind::StyleEdit); !r)
         return r;
     if (styleFile.isEmpty())
         return Error::make(ErrorKind::InvalidInput, QStringLiteral("A style edit needs a style image file."));
     if (parentId.isEmpty() && targetFile.isEmpty())
-        return Error::make(ErrorKind::InvalidInput,
-                         QStringLiteral("A style edit needs a target: a parent frame or an image file."));
+        return Error::make(
+            ErrorKind::InvalidInput, QStringLiteral("A style edit needs a target: a parent frame or an image file."));
     bool forks = false;
     if (!parentId.isEmpty()) {
         if (auto r = checkParentForChild(parentId, params, targetFile.isEmpty()); !r)
@@ -651,13 +657,14 @@ Result<QString> SessionController::importImage(const QString &file, const Import
     return importStoredImage(written.value(), now, named);
 }
 
-Result<QString> SessionController::importStoredImage(const FrameImage &image, const QDateTime &writtenAt,
-                                                     const ImportOptions &options)
+Result<QString> SessionController::importStoredImage(
+    const FrameImage &image, const QDateTime &writtenAt, const ImportOptions &options)
 {
     if (!isOpen())
         return Error::make(ErrorKind::InvalidInput, QStringLiteral("No session is open."));
     if (image.file.isEmpty() || image.sha256.isEmpty())
-        return Error::make(ErrorKind::InvalidInput, QStringLiteral("The imported picture was not stored in the session."));
+        return Error::make(
+            ErrorKind::InvalidInput, QStringLiteral("The imported picture was not stored in the session."));
     Frame f;
     do {
         f.id = Frame::newId();
@@ -692,7 +699,8 @@ Result<void> SessionController::checkBudget(FrameKind kind, int turns) const
 Result<QString> SessionController::addAndQueue(Frame frame, bool forks)
 {
     // Last stop before anything is written or sent: a turn over the budget leaves no trace.
-    if (const Result<void> allowed = CostLedger(graph(), m_prices).checkBudget(m_settings.budgetUsd, frame.kind, frame.model);
+    if (const Result<void> allowed
+        = CostLedger(graph(), m_prices).checkBudget(m_settings.budgetUsd, frame.kind, frame.model);
         !allowed)
         return allowed.error();
     if (!m_store->commitAsync({frame}, {}, frame.id))
@@ -739,7 +747,8 @@ void SessionController::launch(const QString &frameId)
     job->setupError.reset();
     // Checked again at use: what is sent inline must be a file of this session.
     for (const QString &rel : std::as_const(f.inputImages)) {
-        const Result<QString> file = SessionPaths::resolveInside(m_store->dir(), rel, QStringLiteral("input of frame %1").arg(f.id));
+        const Result<QString> file
+            = SessionPaths::resolveInside(m_store->dir(), rel, QStringLiteral("input of frame %1").arg(f.id));
         if (!file)
             job->setupError = file.error();
         job->inputFiles.append(file ? file.value() : QString());
@@ -747,8 +756,8 @@ void SessionController::launch(const QString &frameId)
     const Frame parent = graph().value(f.parentId);
     job->canReAnchor = f.kind == FrameKind::Edit && m_settings.autoReAnchor && !parent.image.isNull();
     if (job->canReAnchor) {
-        const Result<QString> file = SessionPaths::resolveInside(m_store->dir(), parent.image.file,
-                                                                 QStringLiteral("image of frame %1").arg(parent.id));
+        const Result<QString> file = SessionPaths::resolveInside(
+            m_store->dir(), parent.image.file, QStringLiteral("image of frame %1").arg(parent.id));
         job->reAnchorFile = file ? file.value() : QString();
         job->canReAnchor = file.ok();
     }
@@ -873,9 +882,7 @@ void SessionController::endTurn(const Frame &frame)
 {
     // On the writer, after the manifest write that has the result ("end" follows the manifest).
     Journal *journal = &m_store->journal();
-    m_store->enqueue([journal, frame] {
-        return journal->endTurn(frame);
-    });
+    m_store->enqueue([journal, frame] { return journal->endTurn(frame); });
 }
 
 void SessionController::recordFrameAfterWrite(const Frame &frame)
@@ -898,7 +905,7 @@ Result<void> SessionController::recordDerived(const Frame &updated)
     const Frame *current = graph().frame(updated.id);
     if (!current || !current->isDone())
         return Error::make(ErrorKind::InvalidInput,
-                           QStringLiteral("Frame %1 is not a finished frame of this session.").arg(updated.id));
+            QStringLiteral("Frame %1 is not a finished frame of this session.").arg(updated.id));
     Frame f = *current;
     f.image = updated.image;
     f.regionEdit = updated.regionEdit;
@@ -946,19 +953,21 @@ Result<QString> SessionController::retry(const QString &frameId)
 {
     const Frame *fp = graph().frame(frameId);
     if (!fp)
-        return Error::make(ErrorKind::InvalidInput, QStringLiteral("There is no frame %1 in this session.").arg(frameId));
+        return Error::make(
+            ErrorKind::InvalidInput, QStringLiteral("There is no frame %1 in this session.").arg(frameId));
     if (!isValidStatusTransition(fp->status, FrameStatus::Pending) || isTracked(frameId))
         return Error::make(ErrorKind::InvalidInput,
-                         QStringLiteral("Frame %1 is %2; only failed, cancelled or interrupted frames can be retried.")
-                             .arg(frameId, frameStatusName(fp->status)));
+            QStringLiteral("Frame %1 is %2; only failed, cancelled or interrupted frames can be retried.")
+                .arg(frameId, frameStatusName(fp->status)));
     if (fp->kind == FrameKind::Import)
         return Error::make(ErrorKind::InvalidInput, QStringLiteral("An imported frame has nothing to retry."));
     if (!m_client)
         return Error::make(ErrorKind::Auth, QStringLiteral("No API client is configured (set an API key)."));
     Frame f = *fp;
     const bool recovers = f.isRecoverable(); // fetched by its id first (re-sent only if the server lost it)
-    if (!recovers) { // a get of a known id costs nothing; a re-send does
-        if (const Result<void> allowed = CostLedger(graph(), m_prices).checkBudget(m_settings.budgetUsd, f.kind, f.model);
+    if (!recovers) {                         // a get of a known id costs nothing; a re-send does
+        if (const Result<void> allowed
+            = CostLedger(graph(), m_prices).checkBudget(m_settings.budgetUsd, f.kind, f.model);
             !allowed)
             return allowed.error();
     }
@@ -971,7 +980,7 @@ Result<QString> SessionController::retry(const QString &frameId)
     } else {
         // A root edit (editInteraction) continues a server id, not a frame: nothing to check here.
         if ((f.kind == FrameKind::Edit || f.kind == FrameKind::ReAnchor) && !f.parentId.isEmpty()) {
-            if (auto r = checkParentForChild(f.parentId, TurnParams{f.prompt, {}, {}, true, {}}, true); !r)
+            if (auto r = checkParentForChild(f.parentId, TurnParams {f.prompt, {}, {}, true, {}}, true); !r)
                 return r;
             if (f.kind == FrameKind::Edit) {
                 if (const Result<void> prepared = prepareEdit(f, graph().value(f.parentId)); !prepared)
@@ -997,19 +1006,21 @@ Result<QString> SessionController::reAnchor(const QString &frameId)
 {
     const Frame *fp = graph().frame(frameId);
     if (!fp)
-        return Error::make(ErrorKind::InvalidInput, QStringLiteral("There is no frame %1 in this session.").arg(frameId));
+        return Error::make(
+            ErrorKind::InvalidInput, QStringLiteral("There is no frame %1 in this session.").arg(frameId));
     if (fp->kind != FrameKind::Edit && fp->kind != FrameKind::ReAnchor)
         return Error::make(ErrorKind::InvalidInput,
-                         QStringLiteral("Frame %1 is not an edit of a parent frame; there is nothing to re-anchor.").arg(frameId));
+            QStringLiteral("Frame %1 is not an edit of a parent frame; there is nothing to re-anchor.").arg(frameId));
     if (!isValidStatusTransition(fp->status, FrameStatus::Pending) || isTracked(frameId))
         return Error::make(ErrorKind::InvalidInput,
-                         QStringLiteral("Frame %1 is %2; only failed, cancelled or interrupted edits can be re-anchored.")
-                             .arg(frameId, frameStatusName(fp->status)));
+            QStringLiteral("Frame %1 is %2; only failed, cancelled or interrupted edits can be re-anchored.")
+                .arg(frameId, frameStatusName(fp->status)));
     if (!m_client)
         return Error::make(ErrorKind::Auth, QStringLiteral("No API client is configured (set an API key)."));
-    if (auto r = checkParentForChild(fp->parentId, TurnParams{fp->prompt, {}, {}, true, {}}, true); !r)
+    if (auto r = checkParentForChild(fp->parentId, TurnParams {fp->prompt, {}, {}, true, {}}, true); !r)
         return r;
-    if (const Result<void> allowed = CostLedger(graph(), m_prices).checkBudget(m_settings.budgetUsd, FrameKind::ReAnchor, fp->model);
+    if (const Result<void> allowed
+        = CostLedger(graph(), m_prices).checkBudget(m_settings.budgetUsd, FrameKind::ReAnchor, fp->model);
         !allowed)
         return allowed.error();
     Frame f = *fp;
@@ -1090,7 +1101,7 @@ void SessionController::recoverInterrupted()
     for (const QString &id : std::as_const(toFetch)) {
         Frame f = graph().value(id);
         f.status = FrameStatus::Pending; // a recoverable frame goes back to pending while it is fetched
-        f.ownerPid = currentPid(); // ours now: another process must not recover it twice
+        f.ownerPid = currentPid();       // ours now: another process must not recover it twice
         commitFrames({f});
         auto job = std::make_shared<Job>();
         job->frameId = id;
@@ -1197,8 +1208,8 @@ Result<QString> SessionController::resolveFrameRef(const QString &ref) const
     if (matches.isEmpty())
         return Error::make(ErrorKind::InvalidInput, QStringLiteral("No frame matches \"%1\".").arg(ref));
     if (matches.size() > 1)
-        return Error::make(ErrorKind::InvalidInput, QStringLiteral("\"%1\" is ambiguous: it matches %2.")
-                                                      .arg(ref, matches.join(QStringLiteral(", "))));
+        return Error::make(ErrorKind::InvalidInput,
+            QStringLiteral("\"%1\" is ambiguous: it matches %2.").arg(ref, matches.join(QStringLiteral(", "))));
     return matches.first();
 }
 
@@ -1288,7 +1299,7 @@ bool SessionController::setTitle(const QString &frameId, const QString &title)
 bool SessionController::setStarred(const QString &frameId, bool starred)
 {
     return editUserField(this, m_undoStack, frameId, starred ? tr("Star frame") : tr("Unstar frame"),
-                         [&](Frame &f) { f.starred = starred; });
+        [&](Frame &f) { f.starred = starred; });
 }
 
 bool SessionController::setNote(const QString &frameId, const QString &note)
@@ -1326,7 +1337,7 @@ bool SessionController::pickVariant(const QString &chosenId, const QStringList &
     const Frame *chosen = graph().frame(chosenId);
     if (!chosen)
         return false;
-    QList<Frame> before{*chosen}, after{*chosen};
+    QList<Frame> before {*chosen}, after {*chosen};
     after.last().starred = true;
     after.last().folded = false;
     for (const QString &id : siblings) {
@@ -1353,7 +1364,8 @@ Result<void> SessionController::trash(const QStringList &ids, const QString &tex
         if (!f)
             continue;
         if (f->isPending())
-            return Error::make(ErrorKind::Conflict, QStringLiteral("Frame %1 is still running; cancel it before deleting.").arg(id));
+            return Error::make(
+                ErrorKind::Conflict, QStringLiteral("Frame %1 is still running; cancel it before deleting.").arg(id));
         before.append(*f);
         Frame a = *f;
         a.trashedAt = now;
@@ -1367,7 +1379,8 @@ Result<void> SessionController::trash(const QStringList &ids, const QString &tex
 Result<void> SessionController::deleteFrame(const QString &frameId)
 {
     if (!graph().contains(frameId) || graph().frame(frameId)->isTrashed())
-        return Error::make(ErrorKind::InvalidInput, QStringLiteral("There is no frame %1 outside the trash.").arg(frameId));
+        return Error::make(
+            ErrorKind::InvalidInput, QStringLiteral("There is no frame %1 outside the trash.").arg(frameId));
     return trash(graph().subtree(frameId), tr("Delete frame"));
 }
 
@@ -1375,7 +1388,8 @@ Result<void> SessionController::deleteBranch(const QString &headId)
 {
     const QStringList own = graph().branchOwnFrames(headId);
     if (own.isEmpty())
-        return Error::make(ErrorKind::InvalidInput, QStringLiteral("Frame %1 is not the head of a branch.").arg(headId));
+        return Error::make(
+            ErrorKind::InvalidInput, QStringLiteral("Frame %1 is not the head of a branch.").arg(headId));
     return trash(own, tr("Delete branch"));
 }
 
@@ -1434,7 +1448,7 @@ Result<void> SessionController::emptyTrash()
             doomed.append(m_store->absolutePath(rel));
     const QString thumbsDir = m_store->thumbsDir();
     m_store->enqueue([written = m_store->waiterFor(gen), journal = &m_store->journal(), trashed, doomed,
-                      thumbsDir]() -> Result<void> {
+                         thumbsDir]() -> Result<void> {
         if (Result<void> onDisk = written(); !onDisk)
             return onDisk; // the manifest still lists them: keep every file
         const Result<void> recorded = journal->recordRemoval(trashed);

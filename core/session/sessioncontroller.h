@@ -26,8 +26,8 @@ class SessionStore;
 /** What the user asks for in one turn (the parent and the images are separate arguments). */
 struct TurnParams {
     QString prompt;
-    QString aspectRatio;      // empty: generate "1:1", edit keeps the parent's, edit-local/style: model's choice
-    QString thinkingLevel;    // empty: omitted
+    QString aspectRatio;   // empty: generate "1:1", edit keeps the parent's, edit-local/style: model's choice
+    QString thinkingLevel; // empty: omitted
     /** The parent already has children: fork a new branch on purpose (what branchFrom() sets). */
     bool newBranch = false;
     /** A precision edit (issue 13): mode, mask, feather and crop from PrecisionEdit::prepare(); empty for a plain turn. */
@@ -42,8 +42,8 @@ struct TurnParams {
  * core/export's readProvenance(), a layer above); the caller passes what the record said.
  */
 struct ImportOptions {
-    QString title;               // empty: the file name
-    FrameLineage lineage;        // the file's embedded lineage record; empty: none (a plain import)
+    QString title;        // empty: the file name
+    FrameLineage lineage; // the file's embedded lineage record; empty: none (a plain import)
     /**
      * Make lineage.interactionId the import frame's server id (expiry unknown, so taken as
      * possibly valid): an edit of the frame then sends it as previous_interaction_id, and if the
@@ -142,8 +142,8 @@ public:
      */
     Result<QString> editLocal(const QString &parentId, const QString &targetFile, const TurnParams &params);
     /** Style edit: style image from styleFile (copied in); target from targetFile or the parent's pixels. */
-    Result<QString> styleEdit(const QString &parentId, const QString &targetFile, const QString &styleFile,
-                              const TurnParams &params);
+    Result<QString> styleEdit(
+        const QString &parentId, const QString &targetFile, const QString &styleFile, const TurnParams &params);
     /** A root frame from a local file, done at once, no API call. */
     Result<QString> importImage(const QString &file, const QString &title = {});
     /** importImage() that keeps the file's lineage and may continue its interaction (see ImportOptions). */
@@ -153,7 +153,8 @@ public:
      * (SessionStore::writeImageFile): records it without touching a file, so the GUI thread
      * never writes image bytes. options.title should be set (the picture's name).
      */
-    Result<QString> importStoredImage(const FrameImage &image, const QDateTime &writtenAt, const ImportOptions &options);
+    Result<QString> importStoredImage(
+        const FrameImage &image, const QDateTime &writtenAt, const ImportOptions &options);
 
     /** Cancels a pending frame (queued: at once; running: aborts the call; another process's turn whose process died: recovers it). */
     bool cancel(const QString &frameId);
@@ -216,8 +217,8 @@ Q_SIGNALS:
     void frameAdded(const QString &frameId);
     void frameChanged(const QString &frameId);
     void frameRemoved(const QString &frameId);
-    void turnStarted(const QString &frameId);    // the request left the queue
-    void turnFinished(const QString &frameId);   // reached done/failed/cancelled/interrupted
+    void turnStarted(const QString &frameId);  // the request left the queue
+    void turnFinished(const QString &frameId); // reached done/failed/cancelled/interrupted
     void turnFailed(const QString &frameId, const nb2::Error &error);
     /** An attempt of a running turn failed; the client tries again after delayMs (progress for the user). */
     void turnRetrying(const QString &frameId, int attempt, int maxAttempts, int delayMs, const nb2::Error &error);
@@ -228,9 +229,9 @@ Q_SIGNALS:
     /** An input was sent in another type than stored (an animated GIF as its first frame in PNG, ...); note says so. */
     void inputConverted(const QString &frameId, const QString &note);
     void recoveryFinished(int recovered, int interrupted);
-    void changedExternally();                    // another process wrote the session
+    void changedExternally(); // another process wrote the session
     void idle();
-    void errorOccurred(const QString &message);  // local I/O problems (lock timeout, disk full)
+    void errorOccurred(const QString &message); // local I/O problems (lock timeout, disk full)
 
 public:
     struct Job;
@@ -273,10 +274,10 @@ private:
     std::shared_ptr<InteractionsClient> m_client;
     SessionSettings m_settings;
     PriceTable m_prices = PriceTable::defaults();
-    QStringList m_queue;                              // pending frame ids waiting for a slot
-    QHash<QString, std::shared_ptr<Job>> m_jobs;      // queued or running jobs by frame id
-    QHash<QString, std::shared_ptr<Job>> m_running;   // the running subset
-    QTimer *m_ownerCheck = nullptr;                   // while another process's turn is pending
+    QStringList m_queue;                            // pending frame ids waiting for a slot
+    QHash<QString, std::shared_ptr<Job>> m_jobs;    // queued or running jobs by frame id
+    QHash<QString, std::shared_ptr<Job>> m_running; // the running subset
+    QTimer *m_ownerCheck = nullptr;                 // while another process's turn is pending
     bool m_recovering = false;
     int m_recovered = 0;
     int m_interrupted = 0;
@@ -285,4 +286,3 @@ private:
 };
 
 } // namespace nb2
-

@@ -12,7 +12,7 @@ Result<void> copyInto(const QString &from, const QString &to)
 {
     const QDir src(from);
     QDirIterator it(from, QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System,
-                    QDirIterator::Subdirectories); // no FollowSymlinks: a linked folder is not entered
+        QDirIterator::Subdirectories); // no FollowSymlinks: a linked folder is not entered
     while (it.hasNext()) {
         const QString path = it.next();
         const QFileInfo info = it.fileInfo();
@@ -23,7 +23,7 @@ Result<void> copyInto(const QString &from, const QString &to)
         if (info.isDir()) {
             if (!QDir().mkpath(target))
                 return Error::make(writeFailureKind(target),
-                                   QStringLiteral("Cannot create %1; choose a folder you can write to.").arg(target));
+                    QStringLiteral("Cannot create %1; choose a folder you can write to.").arg(target));
             continue;
         }
         if (!info.isFile())
@@ -32,7 +32,7 @@ Result<void> copyInto(const QString &from, const QString &to)
         QFile in(path);
         if (!in.copy(target))
             return Error::make(QFileInfo::exists(target) ? ErrorKind::Conflict : writeFailureKind(target, &in),
-                               QStringLiteral("Cannot copy %1 to %2: %3").arg(path, target, in.errorString()));
+                QStringLiteral("Cannot copy %1 to %2: %3").arg(path, target, in.errorString()));
     }
     return {};
 }
@@ -48,9 +48,10 @@ Result<void> copySessionFolder(const QString &from, const QString &to)
     const QString toAbs = QDir::cleanPath(QDir(to).absolutePath());
     if (toAbs == fromAbs || toAbs.startsWith(fromAbs + QLatin1Char('/')))
         return Error::make(ErrorKind::InvalidInput,
-                           QStringLiteral("Cannot copy the session into itself; choose a folder outside %1.").arg(from));
+            QStringLiteral("Cannot copy the session into itself; choose a folder outside %1.").arg(from));
     if (!QDir().mkpath(to))
-        return Error::make(writeFailureKind(to), QStringLiteral("Cannot create %1; choose a folder you can write to.").arg(to));
+        return Error::make(
+            writeFailureKind(to), QStringLiteral("Cannot create %1; choose a folder you can write to.").arg(to));
     const Result<void> copied = copyInto(from, to);
     if (!copied)
         QDir(to).removeRecursively(); // never leave a half copy that looks like a session

@@ -28,10 +28,10 @@ Error unsafe(const QString &entry, const QString &relative, const QString &why)
 {
     const QString who = entry.isEmpty() ? QStringLiteral("a session entry") : entry;
     return Error::make(ErrorKind::Unsafe,
-                       QStringLiteral("%1 names '%2', %3. Nothing was read from it: the session is damaged or was made "
-                                      "to reach other files; correct or remove that entry, or restore the session "
-                                      "from a copy you trust.")
-                           .arg(who, relative, why));
+        QStringLiteral("%1 names '%2', %3. Nothing was read from it: the session is damaged or was made "
+                       "to reach other files; correct or remove that entry, or restore the session "
+                       "from a copy you trust.")
+            .arg(who, relative, why));
 }
 
 } // namespace
@@ -52,9 +52,7 @@ bool SessionPaths::isSafeRelative(const QString &relative)
     return true;
 }
 
-SessionPaths::SessionPaths(const QString &root) : m_root(root), m_canonicalRoot(QFileInfo(root).canonicalFilePath())
-{
-}
+SessionPaths::SessionPaths(const QString &root) : m_root(root), m_canonicalRoot(QFileInfo(root).canonicalFilePath()) {}
 
 Result<QString> SessionPaths::resolveInside(const QString &root, const QString &relative, const QString &entry)
 {
@@ -70,7 +68,8 @@ Result<QString> SessionPaths::resolve(const QString &relative, const QString &en
     if (!isSafeRelative(relative))
         return unsafe(entry, relative, QStringLiteral("outside the session folder"));
     if (m_canonicalRoot.isEmpty())
-        return Error::make(ErrorKind::Io, QStringLiteral("The session folder %1 does not exist.").arg(QDir::toNativeSeparators(m_root)));
+        return Error::make(ErrorKind::Io,
+            QStringLiteral("The session folder %1 does not exist.").arg(QDir::toNativeSeparators(m_root)));
 
     // Walk the existing part one component at a time (lstat each), so that a symlink anywhere
     // on the way (images/ itself, or the file) is judged by where it really leads. Without a
@@ -90,7 +89,8 @@ Result<QString> SessionPaths::resolve(const QString &relative, const QString &en
         if (i == parts.size() - 1 && !folder.isEmpty() && !m_folders.contains(folder))
             m_folders.insert(folder, current); // every component before the file exists and stays inside
         const QString next = current + QLatin1Char('/') + parts.at(i);
-        struct stat st {};
+        struct stat st {
+        };
         if (::lstat(QFile::encodeName(next).constData(), &st) != 0)
             break; // the rest does not exist yet: nothing on it can lead anywhere
         if (S_ISLNK(st.st_mode)) {
@@ -99,7 +99,8 @@ Result<QString> SessionPaths::resolve(const QString &relative, const QString &en
                 return unsafe(entry, relative, QStringLiteral("a link that leads nowhere"));
             if (!isInside(canonical, m_canonicalRoot))
                 return unsafe(entry, relative,
-                              QStringLiteral("a link that leads outside the session folder (to %1)").arg(QDir::toNativeSeparators(canonical)));
+                    QStringLiteral("a link that leads outside the session folder (to %1)")
+                        .arg(QDir::toNativeSeparators(canonical)));
             current = canonical;
             lastMode = ::stat(QFile::encodeName(canonical).constData(), &st) == 0 ? st.st_mode : 0;
         } else {

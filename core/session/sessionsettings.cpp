@@ -4,29 +4,28 @@ namespace nb2 {
 
 namespace prefs {
 
-const Preference<int> concurrencyLimit{"session/concurrencyLimit", 4,
-                                       [](const int &v) { return v >= 1 && v <= 16; }};
-const Preference<QString> retentionPlan{"session/retentionPlan", QStringLiteral("paid"), [](const QString &v) {
-                                            return v == QLatin1String("paid") || v == QLatin1String("free")
-                                                || v == QLatin1String("custom");
-                                        }};
-const Preference<int> customRetentionDays{"session/customRetentionDays", 55,
-                                          [](const int &v) { return v >= 1 && v <= 3650; }};
-const Preference<bool> autoReAnchor{"session/autoReAnchor", true, [](const bool &) { return true; }};
-const Preference<bool> recoverOnOpen{"session/recoverOnOpen", true, [](const bool &) { return true; }};
-const Preference<int> lockTimeoutMs{"session/lockTimeoutMs", 10000,
-                                    [](const int &v) { return v >= 100 && v <= 120000; }};
-const Preference<int> thumbnailSize{"session/thumbnailSize", 256, [](const int &v) { return v >= 32 && v <= 1024; }};
-const Preference<bool> streamTurns{"session/streamTurns", true, [](const bool &) { return true; }};
-const Preference<double> budgetUsd{"session/budgetUsd", 0.0,
-                                   [](const double &v) { return v == 0 || (v >= 0.01 && v <= 100000); }};
+const Preference<int> concurrencyLimit {"session/concurrencyLimit", 4, [](const int &v) { return v >= 1 && v <= 16; }};
+const Preference<QString> retentionPlan {"session/retentionPlan", QStringLiteral("paid"), [](const QString &v) {
+                                             return v == QLatin1String("paid") || v == QLatin1String("free")
+                                                 || v == QLatin1String("custom");
+                                         }};
+const Preference<int> customRetentionDays {
+    "session/customRetentionDays", 55, [](const int &v) { return v >= 1 && v <= 3650; }};
+const Preference<bool> autoReAnchor {"session/autoReAnchor", true, [](const bool &) { return true; }};
+const Preference<bool> recoverOnOpen {"session/recoverOnOpen", true, [](const bool &) { return true; }};
+const Preference<int> lockTimeoutMs {
+    "session/lockTimeoutMs", 10000, [](const int &v) { return v >= 100 && v <= 120000; }};
+const Preference<int> thumbnailSize {"session/thumbnailSize", 256, [](const int &v) { return v >= 32 && v <= 1024; }};
+const Preference<bool> streamTurns {"session/streamTurns", true, [](const bool &) { return true; }};
+const Preference<double> budgetUsd {
+    "session/budgetUsd", 0.0, [](const double &v) { return v == 0 || (v >= 0.01 && v <= 100000); }};
 
 QStringList sessionKeys()
 {
     return {QLatin1String(concurrencyLimit.key), QLatin1String(retentionPlan.key),
-            QLatin1String(customRetentionDays.key), QLatin1String(autoReAnchor.key),
-            QLatin1String(recoverOnOpen.key), QLatin1String(lockTimeoutMs.key),
-            QLatin1String(thumbnailSize.key), QLatin1String(streamTurns.key), QLatin1String(budgetUsd.key)};
+        QLatin1String(customRetentionDays.key), QLatin1String(autoReAnchor.key), QLatin1String(recoverOnOpen.key),
+        QLatin1String(lockTimeoutMs.key), QLatin1String(thumbnailSize.key), QLatin1String(streamTurns.key),
+        QLatin1String(budgetUsd.key)};
 }
 
 } // namespace prefs

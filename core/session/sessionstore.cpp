@@ -40,8 +40,8 @@ namespace nb2 {
 
 namespace {
 
-const QLatin1String kFormat("format"), kSchema("schema_version"), kFrames("frames"),
-    kCurrent("current_frame"), kUpdated("updated_at"), kJournalOffset("journal_offset");
+const QLatin1String kFormat("format"), kSchema("schema_version"), kFrames("frames"), kCurrent("current_frame"),
+    kUpdated("updated_at"), kJournalOffset("journal_offset");
 
 QString extensionOrBin(const QString &mime)
 {
@@ -67,10 +67,10 @@ void syncDirectory(const QString &dir)
 Error notWritable(const QString &dir)
 {
     return Error::make(ErrorKind::NotWritable,
-                       QStringLiteral("%1: folder not writable (read-only, or no permission to write in it); nothing was "
-                                      "changed. Make it writable or copy the session somewhere writable; reading it "
-                                      "(log, export) works as it is.")
-                           .arg(QDir::toNativeSeparators(dir)));
+        QStringLiteral("%1: folder not writable (read-only, or no permission to write in it); nothing was "
+                       "changed. Make it writable or copy the session somewhere writable; reading it "
+                       "(log, export) works as it is.")
+            .arg(QDir::toNativeSeparators(dir)));
 }
 
 /** Takes the session's lock file (GUI thread at open/rebuild, the writer thread otherwise); Locked on timeout. */
@@ -90,10 +90,10 @@ Result<std::unique_ptr<QLockFile>> acquireLock(const QString &lockPath, int time
             // "locked by another process" would send the user looking for one.
             const QString folder = QFileInfo(lockPath).absolutePath();
             return Error::make(ErrorKind::NotWritable,
-                               QStringLiteral("%1: the session folder is read-only (its lock file cannot be created), "
-                                              "so nothing can be added to it. Make the folder writable, or copy the "
-                                              "session to a writable folder and open that.")
-                                   .arg(QDir::toNativeSeparators(folder)));
+                QStringLiteral("%1: the session folder is read-only (its lock file cannot be created), "
+                               "so nothing can be added to it. Make the folder writable, or copy the "
+                               "session to a writable folder and open that.")
+                    .arg(QDir::toNativeSeparators(folder)));
         }
         // A writer killed between creating the lock file and writing its pid leaves a file
         // QLockFile cannot judge; once it is clearly not being written any more, it is stale.
@@ -105,12 +105,12 @@ Result<std::unique_ptr<QLockFile>> acquireLock(const QString &lockPath, int time
     }
     lock->getLockInfo(&pid, &host, &app);
     return Error::make(ErrorKind::Locked,
-                       QStringLiteral("%1: the session is locked by another process (pid %2%3) and did not "
-                                      "become free within %4 ms; try again")
-                           .arg(QDir::toNativeSeparators(lockPath))
-                           .arg(pid)
-                           .arg(app.isEmpty() ? QString() : QStringLiteral(", %1").arg(app))
-                           .arg(timeoutMs));
+        QStringLiteral("%1: the session is locked by another process (pid %2%3) and did not "
+                       "become free within %4 ms; try again")
+            .arg(QDir::toNativeSeparators(lockPath))
+            .arg(pid)
+            .arg(app.isEmpty() ? QString() : QStringLiteral(", %1").arg(app))
+            .arg(timeoutMs));
 }
 
 /**
@@ -160,7 +160,8 @@ FrameImage describeImage(const QString &rel, const QByteArray &bytes)
  * a checkpoint of everything the journal holds up to byte journalOffset. The caller holds the
  * lock. Returns the manifest's size.
  */
-QByteArray manifestBytes(const FrameGraph &graph, const QString &current, const QJsonObject &extra, qint64 journalOffset)
+QByteArray manifestBytes(
+    const FrameGraph &graph, const QString &current, const QJsonObject &extra, qint64 journalOffset)
 {
     QJsonObject root = extra;
     root.insert(kFormat, QLatin1String(SessionStore::kFormatName));
@@ -178,15 +179,16 @@ QByteArray manifestBytes(const FrameGraph &graph, const QString &current, const 
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
-Result<qint64> writeManifestFile(const QString &dir, const FrameGraph &graph, const QString &current,
-                                 const QJsonObject &extra, qint64 journalOffset)
+Result<qint64> writeManifestFile(
+    const QString &dir, const FrameGraph &graph, const QString &current, const QJsonObject &extra, qint64 journalOffset)
 {
     const QByteArray raw = manifestBytes(graph, current, extra, journalOffset);
     const QString path = dir + QStringLiteral("/manifest.json");
     QSaveFile file(path); // temp + fsync + rename
     if (!file.open(QIODevice::WriteOnly) || file.write(raw) != raw.size() || !file.commit())
-        return Error::make(writeFailureKind(path, &file), QStringLiteral("%1: cannot write the manifest: %2")
-                                                              .arg(QDir::toNativeSeparators(path), file.errorString()));
+        return Error::make(writeFailureKind(path, &file),
+            QStringLiteral("%1: cannot write the manifest: %2")
+                .arg(QDir::toNativeSeparators(path), file.errorString()));
     syncDirectory(dir);
     return qint64(raw.size());
 }
@@ -227,24 +229,24 @@ bool checkpointDue(qint64 tailBytes, qint64 manifestBytes, bool closing)
  */
 struct SessionStore::WriterState {
     struct Task {
-        quint64 gen = 0;             // > 0: a change of the frame table
+        quint64 gen = 0; // > 0: a change of the frame table
         QList<Frame> upserts;
         QStringList removals;
         QString current;
         std::function<Result<void>()> run; // a task (journal record, file removal)
-        bool check = false;          // read what other processes appended (the watcher saw a write)
-        bool checkpoint = false;     // write the manifest now if anything is not in it (close, export)
-        bool closing = false;        // with checkpoint: only if the close policy says so
+        bool check = false;                // read what other processes appended (the watcher saw a write)
+        bool checkpoint = false;           // write the manifest now if anything is not in it (close, export)
+        bool closing = false;              // with checkpoint: only if the close policy says so
     };
     struct Report {
-        bool external = false;       // another process changed the frame table
-        QList<JournalCommit> commits;// ... by these commit records
-        bool full = false;           // ... or replaced the session: graph/current/extra are the new disk view
+        bool external = false;        // another process changed the frame table
+        QList<JournalCommit> commits; // ... by these commit records
+        bool full = false;            // ... or replaced the session: graph/current/extra are the new disk view
         FrameGraph graph;
         QString current;
         QJsonObject extra;
-        quint64 writtenGen = 0;      // every change up to this one is on disk
-        Result<void> error;          // a failed write or task
+        quint64 writtenGen = 0; // every change up to this one is on disk
+        Result<void> error;     // a failed write or task
     };
 
     QMutex mutex;
@@ -252,22 +254,22 @@ struct SessionStore::WriterState {
     std::deque<Task> queue;
     bool running = false;
     quint64 writtenGen = 0;
-    quint64 failedGen = 0;           // the last generation whose write failed
+    quint64 failedGen = 0; // the last generation whose write failed
     Error lastError;
     QList<Report> reports;
-    SessionStore *owner = nullptr;   // outlives every drain (its close() flushes)
-    std::atomic<int> lockTimeoutMs{10000};
+    SessionStore *owner = nullptr; // outlives every drain (its close() flushes)
+    std::atomic<int> lockTimeoutMs {10000};
 
     // writer-only: the disk view = checkpoint + the journal's commit records up to journalEnd
     QString dir;
-    QString writerId;                // this store's mark on its commit records
+    QString writerId; // this store's mark on its commit records
     FrameGraph graph;
     QString current;
     QJsonObject extra;
-    qint64 journalEnd = 0;           // journal bytes folded into the disk view
-    qint64 checkpointOffset = 0;     // journal bytes the manifest on disk holds
-    qint64 manifestBytes = 0;        // its size
-    QList<Task> unwritten;           // changes whose write failed: retried with the next one
+    qint64 journalEnd = 0;       // journal bytes folded into the disk view
+    qint64 checkpointOffset = 0; // journal bytes the manifest on disk holds
+    qint64 manifestBytes = 0;    // its size
+    QList<Task> unwritten;       // changes whose write failed: retried with the next one
     Journal journal;
 
     void drain();
@@ -286,7 +288,8 @@ void SessionStore::WriterState::report(Report r)
         reports.append(std::move(r));
     }
     SessionStore *store = owner;
-    QMetaObject::invokeMethod(store, [store] { store->applyWriterResults(); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        store, [store] { store->applyWriterResults(); }, Qt::QueuedConnection);
 }
 
 void SessionStore::WriterState::drain()
@@ -396,7 +399,7 @@ void SessionStore::WriterState::writeChanges(const QList<Task> &changesIn)
         return failed(lock.error());
     QList<JournalCommit> commits;
     for (const Task &c : std::as_const(changes))
-        commits.append(JournalCommit{writerId, c.upserts, c.removals, c.current});
+        commits.append(JournalCommit {writerId, c.upserts, c.removals, c.current});
     if (const Result<qint64> appended = journal.appendCommits(commits); !appended)
         return failed(appended.error());
     lock.value()->unlock();
@@ -420,8 +423,8 @@ void SessionStore::WriterState::checkpoint(bool closing, bool force)
         return;
     // The lock keeps two processes from writing the same checkpoint at once; either one would
     // be right (each holds exactly the journal up to its offset), so a busy lock just skips it.
-    const Result<std::unique_ptr<QLockFile>> lock =
-        acquireLock(dir + QStringLiteral("/session.lock"), force ? int(lockTimeoutMs) : 200);
+    const Result<std::unique_ptr<QLockFile>> lock
+        = acquireLock(dir + QStringLiteral("/session.lock"), force ? int(lockTimeoutMs) : 200);
     if (!lock) {
         if (force) {
             Report r;
@@ -466,7 +469,8 @@ void SessionStore::WriterState::check()
 }
 
 namespace {
-void postTask(const std::shared_ptr<SessionStore::WriterState> &state, QThreadPool *pool, SessionStore::WriterState::Task task)
+void postTask(
+    const std::shared_ptr<SessionStore::WriterState> &state, QThreadPool *pool, SessionStore::WriterState::Task task)
 {
     QMutexLocker locker(&state->mutex);
     state->queue.push_back(std::move(task));
@@ -512,11 +516,26 @@ void SessionStore::setLockTimeoutMs(int ms)
     m_writer->lockTimeoutMs = ms;
 }
 
-QString SessionStore::manifestPath() const { return m_dir + QStringLiteral("/manifest.json"); }
-QString SessionStore::journalPath() const { return m_dir + QStringLiteral("/journal.jsonl"); }
-QString SessionStore::imagesDir() const { return m_dir + QStringLiteral("/images"); }
-QString SessionStore::thumbsDir() const { return m_dir + QStringLiteral("/thumbs"); }
-QString SessionStore::lockPath() const { return m_dir + QStringLiteral("/session.lock"); }
+QString SessionStore::manifestPath() const
+{
+    return m_dir + QStringLiteral("/manifest.json");
+}
+QString SessionStore::journalPath() const
+{
+    return m_dir + QStringLiteral("/journal.jsonl");
+}
+QString SessionStore::imagesDir() const
+{
+    return m_dir + QStringLiteral("/images");
+}
+QString SessionStore::thumbsDir() const
+{
+    return m_dir + QStringLiteral("/thumbs");
+}
+QString SessionStore::lockPath() const
+{
+    return m_dir + QStringLiteral("/session.lock");
+}
 
 QString SessionStore::absolutePath(const QString &relativePath) const
 {
@@ -546,7 +565,7 @@ struct SessionStore::Preloaded {
 
 namespace {
 QMutex preloadMutex;
-QString preloadDir;                                            // guarded by preloadMutex
+QString preloadDir;                                              // guarded by preloadMutex
 QFuture<std::shared_ptr<SessionStore::Preloaded>> preloadFuture; // guarded by preloadMutex
 } // namespace
 
@@ -565,7 +584,8 @@ Result<void> SessionStore::open(const QString &dirIn, OpenMode mode)
         if (mode == OpenMode::OpenExisting)
             return fail(Error::make(ErrorKind::InvalidInput, QStringLiteral("%1: no such session folder").arg(dir)));
         if (!QDir().mkpath(dir))
-            return fail(Error::make(writeFailureKind(dir), QStringLiteral("%1: cannot create the session folder").arg(dir)));
+            return fail(
+                Error::make(writeFailureKind(dir), QStringLiteral("%1: cannot create the session folder").arg(dir)));
     }
     // Opening for work on a folder that cannot be written would only fail later, at every
     // write, after a lock timeout each: say so now, once.
@@ -578,7 +598,8 @@ Result<void> SessionStore::open(const QString &dirIn, OpenMode mode)
 
     if (!QFileInfo::exists(manifestPath())) {
         if (mode == OpenMode::OpenExisting)
-            return fail(Error::make(ErrorKind::InvalidInput, QStringLiteral("%1: not a session (no manifest.json)").arg(dir)));
+            return fail(
+                Error::make(ErrorKind::InvalidInput, QStringLiteral("%1: not a session (no manifest.json)").arg(dir)));
         // A crash before the first manifest write leaves only a journal: rebuild from it.
         if (QFileInfo(journalPath()).size() > 0) {
             const QString keep = m_dir;
@@ -589,7 +610,7 @@ Result<void> SessionStore::open(const QString &dirIn, OpenMode mode)
             return fail(locked.error());
         m_graph.clear();
         m_currentFrameId.clear();
-        m_extra = QJsonObject{{QLatin1String("created_at"), toIsoUtc(QDateTime::currentDateTimeUtc())}};
+        m_extra = QJsonObject {{QLatin1String("created_at"), toIsoUtc(QDateTime::currentDateTimeUtc())}};
         m_journalEnd = m_checkpointOffset = 0;
         const Result<void> written = QFileInfo::exists(manifestPath()) ? Result<void>() : writeManifestLocked();
         unlock();
@@ -610,7 +631,9 @@ Result<void> SessionStore::open(const QString &dirIn, OpenMode mode)
         extra = pre->extra;
         offset = pre->offset;
         m_manifestBytes = pre->manifestBytes;
-    } else if (const Result<void> read = readManifest(manifestPath(), &graph, &current, &extra, &offset, &m_manifestBytes); !read) {
+    } else if (const Result<void> read
+               = readManifest(manifestPath(), &graph, &current, &extra, &offset, &m_manifestBytes);
+               !read) {
         return fail(read.error());
     }
     if (offset < 0) {
@@ -676,7 +699,8 @@ QFuture<void> SessionStore::preload(const QString &dirIn)
         p->manifestModified = before.lastModified();
         p->read = readManifest(manifest, &p->graph, &p->current, &p->extra, &p->offset, &p->manifestBytes);
         if (p->read && !p->sameManifest(manifest))
-            p->read = Error::make(ErrorKind::Conflict, QStringLiteral("replaced while it was read")); // open() reads again
+            p->read
+                = Error::make(ErrorKind::Conflict, QStringLiteral("replaced while it was read")); // open() reads again
         if (p->read && p->offset >= 0)
             p->tail = Journal::readCommits(dir + QStringLiteral("/journal.jsonl"), p->offset);
         return p;
@@ -707,16 +731,19 @@ Result<void> SessionStore::openReadOnly(const QString &dir)
         return Error::make(ErrorKind::InvalidInput, QStringLiteral("%1: no such session folder").arg(dir));
     if (!QFileInfo::exists(dir + QStringLiteral("/manifest.json"))) {
         if (QFileInfo(dir + QStringLiteral("/journal.jsonl")).size() > 0)
-            return Error::make(ErrorKind::Corrupt, QStringLiteral("%1: the session has a journal but no manifest.json; "
-                                                                  "rebuild it from the journal")
-                                                       .arg(dir));
+            return Error::make(ErrorKind::Corrupt,
+                QStringLiteral("%1: the session has a journal but no manifest.json; "
+                               "rebuild it from the journal")
+                    .arg(dir));
         return Error::make(ErrorKind::InvalidInput, QStringLiteral("%1: not a session (no manifest.json)").arg(dir));
     }
     FrameGraph graph;
     QString current;
     QJsonObject extra;
     qint64 offset = -1;
-    if (const Result<void> read = readManifest(dir + QStringLiteral("/manifest.json"), &graph, &current, &extra, &offset, nullptr); !read)
+    if (const Result<void> read
+        = readManifest(dir + QStringLiteral("/manifest.json"), &graph, &current, &extra, &offset, nullptr);
+        !read)
         return read;
     if (offset >= 0) {
         const Journal::Tail tail = Journal::readCommits(dir + QStringLiteral("/journal.jsonl"), offset);
@@ -749,13 +776,15 @@ Result<QByteArray> SessionStore::foldedManifest(const QString &dir)
     qint64 offset = -1;
     if (const Result<void> read = readManifest(path, &graph, &current, &extra, &offset, nullptr); !read)
         return read.error();
-    const Journal::Tail tail = offset < 0 ? Journal::Tail{} : Journal::readCommits(dir + QStringLiteral("/journal.jsonl"), offset);
+    const Journal::Tail tail
+        = offset < 0 ? Journal::Tail {} : Journal::readCommits(dir + QStringLiteral("/journal.jsonl"), offset);
     if (tail.unsafe)
         return *tail.unsafe;
     if (tail.commits.isEmpty()) {
         QFile file(path);
         if (!file.open(QIODevice::ReadOnly))
-            return Error::make(ErrorKind::Io, QStringLiteral("%1: cannot read: %2").arg(QDir::toNativeSeparators(path), file.errorString()));
+            return Error::make(ErrorKind::Io,
+                QStringLiteral("%1: cannot read: %2").arg(QDir::toNativeSeparators(path), file.errorString()));
         return file.readAll();
     }
     for (const JournalCommit &c : tail.commits)
@@ -792,8 +821,8 @@ void SessionStore::close()
     m_pendingErrors.clear();
 }
 
-Result<void> SessionStore::readManifest(const QString &path, FrameGraph *graph, QString *current, QJsonObject *extra,
-                                        qint64 *journalOffset, qint64 *bytes)
+Result<void> SessionStore::readManifest(
+    const QString &path, FrameGraph *graph, QString *current, QJsonObject *extra, qint64 *journalOffset, qint64 *bytes)
 {
     // Damage is Corrupt (rebuild() can recover from the journal); a file that is whole but not
     // ours to read is InvalidInput.
@@ -809,20 +838,23 @@ Result<void> SessionStore::readManifest(const QString &path, FrameGraph *graph, 
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(raw, &pe);
     if (pe.error != QJsonParseError::NoError)
-        return fail(ErrorKind::Corrupt, QStringLiteral("not valid JSON: %1 at byte %2").arg(pe.errorString()).arg(pe.offset));
+        return fail(
+            ErrorKind::Corrupt, QStringLiteral("not valid JSON: %1 at byte %2").arg(pe.errorString()).arg(pe.offset));
     if (!doc.isObject())
         return fail(ErrorKind::Corrupt, QStringLiteral("expected a JSON object at the top level"));
     QJsonObject root = doc.object();
     if (root.value(kFormat).toString() != QLatin1String(kFormatName))
-        return fail(ErrorKind::InvalidInput, QStringLiteral("not an NB2Lite session manifest (\"format\" is \"%1\", expected \"%2\")")
-                                                 .arg(root.value(kFormat).toString(), QLatin1String(kFormatName)));
+        return fail(ErrorKind::InvalidInput,
+            QStringLiteral("not an NB2Lite session manifest (\"format\" is \"%1\", expected \"%2\")")
+                .arg(root.value(kFormat).toString(), QLatin1String(kFormatName)));
     const int schema = root.value(kSchema).toInt(-1);
     if (schema < 1)
         return fail(ErrorKind::Corrupt, QStringLiteral("missing or invalid \"schema_version\""));
     if (schema > kSchemaVersion)
-        return fail(ErrorKind::InvalidInput, QStringLiteral("written by a newer NB2Lite (schema %1; this version reads up to %2)")
-                                                 .arg(schema)
-                                                 .arg(kSchemaVersion));
+        return fail(ErrorKind::InvalidInput,
+            QStringLiteral("written by a newer NB2Lite (schema %1; this version reads up to %2)")
+                .arg(schema)
+                .arg(kSchemaVersion));
     if (!root.value(kFrames).isArray())
         return fail(ErrorKind::Corrupt, QStringLiteral("\"frames\" is missing or not an array"));
     const QJsonArray frames = root.value(kFrames).toArray();
@@ -854,8 +886,8 @@ Result<void> SessionStore::readManifest(const QString &path, FrameGraph *graph, 
     return {};
 }
 
-void SessionStore::adopt(FrameGraph graph, const QString &current, const QJsonObject &extra,
-                         QStringList *added, QStringList *changed, QStringList *removed)
+void SessionStore::adopt(FrameGraph graph, const QString &current, const QJsonObject &extra, QStringList *added,
+    QStringList *changed, QStringList *removed)
 {
     for (const Frame &f : graph.frames()) {
         const Frame *old = m_graph.frame(f.id);
@@ -898,7 +930,8 @@ Result<QList<Frame>> SessionStore::journalFixes() const
         const Frame *known = m_graph.frame(id);
         if (!known) {
             const Frame &fromJournal = replay.frames.value(id);
-            if (const Result<void> inside = SessionPaths::checkFrame(fromJournal, m_dir, QStringLiteral("journal")); !inside)
+            if (const Result<void> inside = SessionPaths::checkFrame(fromJournal, m_dir, QStringLiteral("journal"));
+                !inside)
                 return inside.error();
             fixes.append(fromJournal);
             continue;
@@ -977,17 +1010,18 @@ Result<void> checkRecordable(const QList<Frame> &upserts)
             files.prepend(f.image.file);
         for (const QString &file : std::as_const(files)) {
             if (!SessionPaths::isSafeRelative(file))
-                return Error::make(ErrorKind::Unsafe, QStringLiteral("frame %1 names '%2', a path outside the session "
-                                                                     "folder; the change was not recorded")
-                                                          .arg(f.id, file));
+                return Error::make(ErrorKind::Unsafe,
+                    QStringLiteral("frame %1 names '%2', a path outside the session "
+                                   "folder; the change was not recorded")
+                        .arg(f.id, file));
         }
     }
     return {};
 }
 } // namespace
 
-quint64 SessionStore::commitAsync(const QList<Frame> &upserts, const QStringList &removals,
-                                  const QString &newCurrentFrameId)
+quint64 SessionStore::commitAsync(
+    const QList<Frame> &upserts, const QStringList &removals, const QString &newCurrentFrameId)
 {
     if (!isOpen() || m_readOnly)
         return 0;
@@ -1003,7 +1037,7 @@ quint64 SessionStore::commitAsync(const QList<Frame> &upserts, const QStringList
         m_graph.remove(id);
     if (!newCurrentFrameId.isEmpty())
         m_currentFrameId = newCurrentFrameId;
-    Change c{++m_generation, upserts, removals, newCurrentFrameId};
+    Change c {++m_generation, upserts, removals, newCurrentFrameId};
     m_inFlight.append(c);
     WriterState::Task t;
     t.gen = c.gen;
@@ -1014,8 +1048,8 @@ quint64 SessionStore::commitAsync(const QList<Frame> &upserts, const QStringList
     return c.gen;
 }
 
-Result<void> SessionStore::commit(const QList<Frame> &upserts, const QStringList &removals,
-                                  const QString &newCurrentFrameId)
+Result<void> SessionStore::commit(
+    const QList<Frame> &upserts, const QStringList &removals, const QString &newCurrentFrameId)
 {
     if (!isOpen())
         return Error::make(ErrorKind::InvalidInput, QStringLiteral("no session is open"));
@@ -1108,7 +1142,7 @@ bool SessionStore::applyWriterResults()
             FrameGraph graph = std::move(r.graph);
             QString current = r.current;
             for (const Change &c : std::as_const(m_inFlight))
-                applyCommit(JournalCommit{QString(), c.upserts, c.removals, c.current}, &graph, &current);
+                applyCommit(JournalCommit {QString(), c.upserts, c.removals, c.current}, &graph, &current);
             adopt(std::move(graph), current, r.extra, &added, &changed, &removed);
         } else {
             // Another process's commits: apply just them (the cost is theirs, not the session's
@@ -1209,12 +1243,13 @@ Result<void> SessionStore::rebuild(const QString &dirIn)
     for (const QString &id : replay.order) {
         if (!replay.frames.contains(id))
             continue;
-        if (const Result<void> inside = SessionPaths::checkFrame(replay.frames.value(id), m_dir, QStringLiteral("journal"));
+        if (const Result<void> inside
+            = SessionPaths::checkFrame(replay.frames.value(id), m_dir, QStringLiteral("journal"));
             !inside) {
             unlock();
             m_dir.clear();
-            return Error::make(ErrorKind::Unsafe, QStringLiteral("%1: %2").arg(QDir::toNativeSeparators(journalPath()),
-                                                                             inside.error().message));
+            return Error::make(ErrorKind::Unsafe,
+                QStringLiteral("%1: %2").arg(QDir::toNativeSeparators(journalPath()), inside.error().message));
         }
     }
 
@@ -1232,7 +1267,10 @@ Result<void> SessionStore::rebuild(const QString &dirIn)
     if (QFileInfo::exists(manifestPath())) {
         QString aside = QStringLiteral("%1/manifest.broken-%2.json").arg(m_dir).arg(QDateTime::currentSecsSinceEpoch());
         for (int n = 1; QFileInfo::exists(aside); ++n)
-            aside = QStringLiteral("%1/manifest.broken-%2-%3.json").arg(m_dir).arg(QDateTime::currentSecsSinceEpoch()).arg(n);
+            aside = QStringLiteral("%1/manifest.broken-%2-%3.json")
+                        .arg(m_dir)
+                        .arg(QDateTime::currentSecsSinceEpoch())
+                        .arg(n);
         QFile::rename(manifestPath(), aside);
     }
 
@@ -1256,7 +1294,8 @@ Result<void> SessionStore::rebuild(const QString &dirIn)
         if (!replay.frames.contains(id))
             continue;
         Frame f = replay.frames.value(id);
-        if ((f.isPending() || f.status == FrameStatus::Interrupted) && f.kind != FrameKind::Import && outputs.contains(f.id)) {
+        if ((f.isPending() || f.status == FrameStatus::Interrupted) && f.kind != FrameKind::Import
+            && outputs.contains(f.id)) {
             const QString rel = QStringLiteral("images/") + outputs.value(f.id).second;
             QFile in(absolutePath(rel));
             const QByteArray bytes = in.open(QIODevice::ReadOnly) ? in.readAll() : QByteArray();
@@ -1350,8 +1389,8 @@ QString SessionStore::sha256Hex(const QByteArray &bytes)
     return QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
 }
 
-QString SessionStore::imageFileName(const QString &prefix, const QDateTime &when, const QString &uuid8,
-                                    const QByteArray &bytes)
+QString SessionStore::imageFileName(
+    const QString &prefix, const QDateTime &when, const QString &uuid8, const QByteArray &bytes)
 {
     return QStringLiteral("images/%1_%2_%3.%4")
         .arg(prefix)
@@ -1359,8 +1398,8 @@ QString SessionStore::imageFileName(const QString &prefix, const QDateTime &when
         .arg(uuid8, extensionOrBin(sniffImageMimeType(bytes)));
 }
 
-Result<FrameImage> SessionStore::writeImageFile(const QString &sessionDir, const QString &relativePath,
-                                                const QByteArray &bytes)
+Result<FrameImage> SessionStore::writeImageFile(
+    const QString &sessionDir, const QString &relativePath, const QByteArray &bytes)
 {
     const QString target = QDir(sessionDir).filePath(relativePath);
     const QFileInfo ti(target);
@@ -1386,7 +1425,8 @@ Result<FrameImage> SessionStore::writeImageFile(const QString &sessionDir, const
                 : f.errorString();
             f.close();
             QFile::remove(temp);
-            return Error::make(kind, QStringLiteral("%1: cannot write the image: %2").arg(QDir::toNativeSeparators(target), why));
+            return Error::make(
+                kind, QStringLiteral("%1: cannot write the image: %2").arg(QDir::toNativeSeparators(target), why));
         }
 #ifdef Q_OS_UNIX
         ::fsync(f.handle());
@@ -1395,7 +1435,8 @@ Result<FrameImage> SessionStore::writeImageFile(const QString &sessionDir, const
     }
     if (std::rename(QFile::encodeName(temp).constData(), QFile::encodeName(target).constData()) != 0) {
         QFile::remove(temp);
-        return Error::make(ErrorKind::Io, QStringLiteral("%1: cannot move the image into place").arg(QDir::toNativeSeparators(target)));
+        return Error::make(ErrorKind::Io,
+            QStringLiteral("%1: cannot move the image into place").arg(QDir::toNativeSeparators(target)));
     }
     syncDirectory(ti.absolutePath());
     FrameImage image;
@@ -1417,7 +1458,8 @@ Result<QString> SessionStore::copyInputImage(const QString &sessionDir, const QS
     if (!input)
         return input.error();
     const QString uuid = QUuid::createUuid().toString(QUuid::Id128).left(8);
-    const QString rel = imageFileName(QStringLiteral("input"), QDateTime::currentDateTimeUtc(), uuid, input.value().bytes);
+    const QString rel
+        = imageFileName(QStringLiteral("input"), QDateTime::currentDateTimeUtc(), uuid, input.value().bytes);
     const Result<FrameImage> written = writeImageFile(sessionDir, rel, input.value().bytes);
     if (!written)
         return written.error();

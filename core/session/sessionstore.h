@@ -114,11 +114,11 @@ public:
      * write's generation (see waiterFor()), 0 when no session is open. Failures are reported
      * by writeFailed() (the change stays queued and is retried with the next write).
      */
-    quint64 commitAsync(const QList<Frame> &upserts, const QStringList &removals = {},
-                        const QString &newCurrentFrameId = {});
+    quint64 commitAsync(
+        const QList<Frame> &upserts, const QStringList &removals = {}, const QString &newCurrentFrameId = {});
     /** commitAsync() and flush(): returns once the change is on disk (the error if not). */
-    Result<void> commit(const QList<Frame> &upserts, const QStringList &removals = {},
-                        const QString &newCurrentFrameId = {});
+    Result<void> commit(
+        const QList<Frame> &upserts, const QStringList &removals = {}, const QString &newCurrentFrameId = {});
     /** The generation of the last queued write (what a worker waits for before sending). */
     quint64 queuedGeneration() const { return m_generation; }
     /**
@@ -152,9 +152,11 @@ public:
 
     // ---- thread-safe file helpers (used by workers) ----
     /** images/<prefix>_<unix>_<uuid8>.<ext>, ext from the bytes' magic (jpg, png, webp, ...). */
-    static QString imageFileName(const QString &prefix, const QDateTime &when, const QString &uuid8, const QByteArray &bytes);
+    static QString imageFileName(
+        const QString &prefix, const QDateTime &when, const QString &uuid8, const QByteArray &bytes);
     /** Writes bytes to dir/relativePath via temp + fsync + rename; fills sha256, mime, width/height (header only). */
-    static Result<FrameImage> writeImageFile(const QString &sessionDir, const QString &relativePath, const QByteArray &bytes);
+    static Result<FrameImage> writeImageFile(
+        const QString &sessionDir, const QString &relativePath, const QByteArray &bytes);
     /** Copies a local image into images/ as input_<unix>_<uuid8>.<ext>; returns the relative path. */
     static Result<QString> copyInputImage(const QString &sessionDir, const QString &sourcePath);
     static QString sha256Hex(const QByteArray &bytes);
@@ -183,11 +185,11 @@ private:
     static std::shared_ptr<Preloaded> takePreload(const QString &dir);
     /** journalOffset: the schema-2 checkpoint's offset, -1 for schema 1; bytes: the file's size. */
     static Result<void> readManifest(const QString &path, FrameGraph *graph, QString *current, QJsonObject *extra,
-                                     qint64 *journalOffset, qint64 *bytes);
+        qint64 *journalOffset, qint64 *bytes);
     Result<void> writeManifestLocked();
     /** Replaces the in-memory state by what was read; returns the frame-level differences. */
-    void adopt(FrameGraph graph, const QString &current, const QJsonObject &extra,
-               QStringList *added, QStringList *changed, QStringList *removed);
+    void adopt(FrameGraph graph, const QString &current, const QJsonObject &extra, QStringList *added,
+        QStringList *changed, QStringList *removed);
     /** What the journal knows that the manifest does not (after a crash); Unsafe if it names a path outside. */
     Result<QList<Frame>> journalFixes() const;
     Result<void> openReadOnly(const QString &dir);
@@ -222,9 +224,9 @@ private:
     int m_lockTimeoutMs = 10000;
     QFileSystemWatcher *m_watcher = nullptr;
     QTimer *m_reloadTimer = nullptr;
-    quint64 m_generation = 0;      // last queued write
-    QList<Change> m_inFlight;      // queued, not yet acknowledged by the writer
-    QList<Error> m_pendingErrors;  // reported since the last flush()
+    quint64 m_generation = 0;     // last queued write
+    QList<Change> m_inFlight;     // queued, not yet acknowledged by the writer
+    QList<Error> m_pendingErrors; // reported since the last flush()
     QThreadPool *m_writerPool = nullptr;
     std::shared_ptr<WriterState> m_writer;
 };

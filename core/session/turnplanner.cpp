@@ -59,10 +59,10 @@ TurnPlan TurnPlanner::plan(const TurnInput &in)
 
     const bool sized = in.imageSize.isValid() && !in.imageSize.isEmpty();
     // A composite has its parent's shape, whatever ratio its crop was sent at.
-    p.aspectRatio = in.composited && sized      ? nearestAspectRatio(in.imageSize)
-                    : !in.frameAspect.isEmpty() ? in.frameAspect
-                    : sized                     ? nearestAspectRatio(in.imageSize)
-                                                : QString();
+    p.aspectRatio = in.composited && sized ? nearestAspectRatio(in.imageSize)
+        : !in.frameAspect.isEmpty()        ? in.frameAspect
+        : sized                            ? nearestAspectRatio(in.imageSize)
+                                           : QString();
     if (in.status != FrameStatus::Done) {
         p.kind = TurnMode::Edit;
         p.sendable = false;
@@ -70,7 +70,8 @@ TurnPlan TurnPlanner::plan(const TurnInput &in)
         p.aspectRatio = in.frameAspect;
         const QString why = in.status == FrameStatus::Pending
             ? tr("%1 is still being made; you can edit it when it is done.").arg(in.frameLabel)
-            : tr("%1 has no image (%2). Retry it, or select another frame.").arg(in.frameLabel, frameStatusName(in.status));
+            : tr("%1 has no image (%2). Retry it, or select another frame.")
+                  .arg(in.frameLabel, frameStatusName(in.status));
         p.reason = QStringLiteral("<i>%1</i>").arg(why.toHtmlEscaped());
         return p;
     }
@@ -79,8 +80,10 @@ TurnPlan TurnPlanner::plan(const TurnInput &in)
         p.kind = TurnMode::Edit;
         p.sendable = false;
         p.aspectLocked = true;
-        p.reason = QStringLiteral("<i>%1</i>").arg(
-            tr("%1 is being composited with its parent; you can edit it in a moment.").arg(in.frameLabel).toHtmlEscaped());
+        p.reason = QStringLiteral("<i>%1</i>")
+                       .arg(tr("%1 is being composited with its parent; you can edit it in a moment.")
+                                .arg(in.frameLabel)
+                                .toHtmlEscaped());
         return p;
     }
 
@@ -96,9 +99,11 @@ TurnPlan TurnPlanner::plan(const TurnInput &in)
     if (in.styleReference) {
         p.kind = TurnMode::Style;
         p.reason = p.newBranch ? tr("<b>Branch from %1</b> — restyled after the style reference, on a new lane "
-                                    "(shown dashed on the timeline).").arg(in.frameLabel)
+                                    "(shown dashed on the timeline).")
+                                     .arg(in.frameLabel)
                                : tr("<b>Restyle %1</b> — after the style reference; both pictures are sent with "
-                                    "the prompt.").arg(in.frameLabel);
+                                    "the prompt.")
+                                     .arg(in.frameLabel);
         if (in.selection != RegionMode::None)
             p.reason += QLatin1Char(' ') + tr("The selection is not used by a restyle.");
     } else if (in.selection == RegionMode::Region) {
@@ -107,24 +112,27 @@ TurnPlan TurnPlanner::plan(const TurnInput &in)
         p.aspectLocked = true; // the crop's own ratio is sent
         p.reason = p.newBranch
             ? tr("<b>Branch from %1, edit the selected region</b> — the selection and a margin are sent inline and "
-                 "pasted back with a feathered edge, %2.").arg(in.frameLabel, lane)
+                 "pasted back with a feathered edge, %2.")
+                  .arg(in.frameLabel, lane)
             : tr("<b>Edit the selected region of %1</b> — the selection and a margin are sent inline and pasted back "
-                 "with a feathered edge; the rest stays exactly as it is.").arg(in.frameLabel);
+                 "with a feathered edge; the rest stays exactly as it is.")
+                  .arg(in.frameLabel);
     } else if (local || compositeInline) {
         p.kind = TurnMode::EditLocal;
         p.compositeInline = compositeInline;
         p.aspectLocked = compositeInline; // a composite continues its chain, at the chain's ratio
         const QString how = compositeInline ? fromComposite : tr("the picture is sent with the prompt (local edit)");
-        p.reason = p.newBranch ? tr("<b>Branch from %1</b> — it already has a continuation; %2, %3.")
-                                     .arg(in.frameLabel, how, lane)
-                               : tr("<b>Edit %1</b> — %2.").arg(in.frameLabel, how);
+        p.reason = p.newBranch
+            ? tr("<b>Branch from %1</b> — it already has a continuation; %2, %3.").arg(in.frameLabel, how, lane)
+            : tr("<b>Edit %1</b> — %2.").arg(in.frameLabel, how);
     } else if (p.newBranch) {
         p.kind = TurnMode::Branch;
         p.aspectLocked = true;
-        p.reason = in.composited ? tr("<b>Branch from %1</b> — it already has a continuation; %2, %3.")
-                                       .arg(in.frameLabel, fromRaw, lane)
-                                 : tr("<b>Branch from %1</b> — it already has a continuation; this starts a new lane "
-                                      "(shown dashed on the timeline).").arg(in.frameLabel);
+        p.reason = in.composited
+            ? tr("<b>Branch from %1</b> — it already has a continuation; %2, %3.").arg(in.frameLabel, fromRaw, lane)
+            : tr("<b>Branch from %1</b> — it already has a continuation; this starts a new lane "
+                 "(shown dashed on the timeline).")
+                  .arg(in.frameLabel);
     } else {
         p.kind = TurnMode::Edit;
         p.aspectLocked = true;
@@ -133,7 +141,8 @@ TurnPlan TurnPlanner::plan(const TurnInput &in)
     }
     if (in.selection == RegionMode::Protect && p.kind != TurnMode::Style) {
         p.region = RegionMode::Protect;
-        p.reason += QLatin1Char(' ') + tr("The whole picture is edited; the selected pixels are then restored exactly.");
+        p.reason
+            += QLatin1Char(' ') + tr("The whole picture is edited; the selected pixels are then restored exactly.");
     }
     return p;
 }

@@ -27,17 +27,17 @@ struct TurnInput {
     QString frameLabel;             // "#3", for the reason text
     FrameStatus status = FrameStatus::Done;
     FrameKind kind = FrameKind::Generate;
-    bool hasInteractionId = false;  // the frame has a server id to continue from
-    QString frameAspect;            // the frame's recorded ratio (empty: none recorded)
-    QSize imageSize;                // its picture, for the nearest ratio when none is recorded
-    int continuations = 0;          // children that continue it (see countsAsContinuation)
-    bool styleReference = false;    // the style slot holds a checked picture
-    QString generateAspect;         // the ratio last chosen for Generate
+    bool hasInteractionId = false; // the frame has a server id to continue from
+    QString frameAspect;           // the frame's recorded ratio (empty: none recorded)
+    QSize imageSize;               // its picture, for the nearest ratio when none is recorded
+    int continuations = 0;         // children that continue it (see countsAsContinuation)
+    bool styleReference = false;   // the style slot holds a checked picture
+    QString generateAspect;        // the ratio last chosen for Generate
     /** A selection on the frame and how the prompt panel says to use it (None: no selection). */
     RegionMode selection = RegionMode::None;
-    bool composited = false;        // the frame's picture is a composite (region/protect edit): the server holds another
-    bool compositePending = false;  // ... whose composite is still being made on a worker
-    bool continueFromRaw = false;   // the user chose to continue the server's raw image by id instead
+    bool composited = false;       // the frame's picture is a composite (region/protect edit): the server holds another
+    bool compositePending = false; // ... whose composite is still being made on a worker
+    bool continueFromRaw = false;  // the user chose to continue the server's raw image by id instead
 
     /** The input for `frameId` in `graph` (no frame: Generate). */
     static TurnInput fromGraph(const FrameGraph &graph, const QString &frameId, const QString &frameLabel);
@@ -46,12 +46,12 @@ struct TurnInput {
 /** The planner's answer: what Send does and what the panel shows. */
 struct TurnPlan {
     TurnMode kind = TurnMode::Generate;
-    bool newBranch = false;       // the parent already has a continuation: fork on purpose
-    bool sendable = true;         // false: the selected frame has no finished image yet
-    QString aspectRatio;          // the ratio to show (and send when locked)
-    bool aspectLocked = false;    // chains keep their ratio: shown, not editable
-    bool styleIgnored = false;    // a style reference is waiting but Generate does not use it
-    QString reason;               // one line of rich text: what Send continues from, or why it cannot
+    bool newBranch = false;    // the parent already has a continuation: fork on purpose
+    bool sendable = true;      // false: the selected frame has no finished image yet
+    QString aspectRatio;       // the ratio to show (and send when locked)
+    bool aspectLocked = false; // chains keep their ratio: shown, not editable
+    bool styleIgnored = false; // a style reference is waiting but Generate does not use it
+    QString reason;            // one line of rich text: what Send continues from, or why it cannot
     /** Region: the selection's crop is sent inline and pasted back; Protect: the selection is restored after. */
     RegionMode region = RegionMode::None;
     /** The frame is a composite and its pixels are sent inline (kind EditLocal) rather than its server id. */

@@ -50,12 +50,13 @@ int main(int argc, char *argv[])
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Renders an SVG icon into hicolor PNG sizes."));
     parser.addHelpOption();
-    const QCommandLineOption nameOption(QStringLiteral("name"), QStringLiteral("Icon name (file name without .png)."),
-                                        QStringLiteral("id"));
+    const QCommandLineOption nameOption(
+        QStringLiteral("name"), QStringLiteral("Icon name (file name without .png)."), QStringLiteral("id"));
     parser.addOption(nameOption);
     parser.addPositionalArgument(QStringLiteral("svg"), QStringLiteral("The scalable source icon."));
     parser.addPositionalArgument(QStringLiteral("outdir"), QStringLiteral("Where <size>x<size>/apps/<id>.png go."));
-    parser.addPositionalArgument(QStringLiteral("sizes"), QStringLiteral("Edge lengths in pixels."), QStringLiteral("size..."));
+    parser.addPositionalArgument(
+        QStringLiteral("sizes"), QStringLiteral("Edge lengths in pixels."), QStringLiteral("size..."));
     parser.process(app);
 
     const QStringList args = parser.positionalArguments();

@@ -71,8 +71,8 @@ struct ScriptedServer::Private {
                 });
             return;
         }
-        res.set_chunked_content_provider(reply.contentType.toStdString(),
-            [this, body, chunk, pause](size_t offset, httplib::DataSink &sink) {
+        res.set_chunked_content_provider(
+            reply.contentType.toStdString(), [this, body, chunk, pause](size_t offset, httplib::DataSink &sink) {
                 if (offset >= body.size()) {
                     sink.done();
                     return true;
@@ -88,12 +88,11 @@ struct ScriptedServer::Private {
     }
 };
 
-ScriptedServer::ScriptedServer(const QString &certPath, const QString &keyPath)
-    : d(std::make_unique<Private>())
+ScriptedServer::ScriptedServer(const QString &certPath, const QString &keyPath) : d(std::make_unique<Private>())
 {
     if (!certPath.isEmpty()) {
-        d->server = std::make_unique<httplib::SSLServer>(certPath.toLocal8Bit().constData(),
-                                                         keyPath.toLocal8Bit().constData());
+        d->server = std::make_unique<httplib::SSLServer>(
+            certPath.toLocal8Bit().constData(), keyPath.toLocal8Bit().constData());
         d->https = true;
     } else {
         d->server = std::make_unique<httplib::Server>();
@@ -121,12 +120,20 @@ ScriptedServer::~ScriptedServer()
         d->thread.join();
 }
 
-bool ScriptedServer::isValid() const { return d->port > 0; }
-int ScriptedServer::port() const { return d->port; }
+bool ScriptedServer::isValid() const
+{
+    return d->port > 0;
+}
+int ScriptedServer::port() const
+{
+    return d->port;
+}
 
 QString ScriptedServer::baseUrl() const
 {
-    return QStringLiteral("%1://127.0.0.1:%2").arg(d->https ? QStringLiteral("https") : QStringLiteral("http")).arg(d->port);
+    return QStringLiteral("%1://127.0.0.1:%2")
+        .arg(d->https ? QStringLiteral("https") : QStringLiteral("http"))
+        .arg(d->port);
 }
 
 void ScriptedServer::enqueue(const Reply &reply)

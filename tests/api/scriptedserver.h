@@ -21,15 +21,15 @@ public:
         QByteArray contentType = "application/json";
         QByteArray body;
         QMap<QByteArray, QByteArray> headers;
-        int delayMs = 0;        // before answering
-        bool hang = false;      // never answer (until the server is destroyed or released)
-        int chunkSize = 0;      // >0: send the body chunked, chunkSize bytes at a time ...
-        int chunkDelayMs = 0;   // ... with this pause between chunks
+        int delayMs = 0;                 // before answering
+        bool hang = false;               // never answer (until the server is destroyed or released)
+        int chunkSize = 0;               // >0: send the body chunked, chunkSize bytes at a time ...
+        int chunkDelayMs = 0;            // ... with this pause between chunks
         bool cutAfterFirstChunk = false; // then drop the connection mid-body
     };
     struct Recorded {
         QByteArray method;
-        QByteArray target;      // path with query, as received
+        QByteArray target; // path with query, as received
         QByteArray body;
         QMap<QByteArray, QByteArray> headers; // names lower-cased
     };

@@ -1,6 +1,6 @@
-#include "core/common/error.h"
 #include "core/api/apikey.h"
 #include "core/api/clientconfig.h"
+#include "core/common/error.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -43,13 +43,27 @@ void tst_ApiKey::lookupOrder_data()
     QTest::addColumn<QString>("value");
     QTest::addColumn<QString>("source");
 
-    QTest::newRow("gemini wins") << "g-key" << "o-key" << QByteArray("f-key\n") << "g-key" << "GEMINI_API_KEY";
-    QTest::newRow("google next") << "" << "o-key" << QByteArray("f-key\n") << "o-key" << "GOOGLE_API_KEY";
-    QTest::newRow("blank env ignored") << "   " << "" << QByteArray("f-key\n") << "f-key" << "~/gemini.key";
-    QTest::newRow("file first line trimmed") << "" << "" << QByteArray("  f-key-123 \r\nsecond line\n") << "f-key-123" << "~/gemini.key";
-    QTest::newRow("env trimmed") << " g-key\n" << "" << QByteArray() << "g-key" << "GEMINI_API_KEY";
-    QTest::newRow("nothing") << "" << "" << QByteArray() << "" << "";
-    QTest::newRow("empty file") << "" << "" << QByteArray("\n") << "" << "";
+    QTest::newRow("gemini wins") << "g-key"
+                                 << "o-key" << QByteArray("f-key\n") << "g-key"
+                                 << "GEMINI_API_KEY";
+    QTest::newRow("google next") << ""
+                                 << "o-key" << QByteArray("f-key\n") << "o-key"
+                                 << "GOOGLE_API_KEY";
+    QTest::newRow("blank env ignored") << "   "
+                                       << "" << QByteArray("f-key\n") << "f-key"
+                                       << "~/gemini.key";
+    QTest::newRow("file first line trimmed") << ""
+                                             << "" << QByteArray("  f-key-123 \r\nsecond line\n") << "f-key-123"
+                                             << "~/gemini.key";
+    QTest::newRow("env trimmed") << " g-key\n"
+                                 << "" << QByteArray() << "g-key"
+                                 << "GEMINI_API_KEY";
+    QTest::newRow("nothing") << ""
+                             << "" << QByteArray() << ""
+                             << "";
+    QTest::newRow("empty file") << ""
+                                << "" << QByteArray("\n") << ""
+                                << "";
 }
 
 void tst_ApiKey::lookupOrder()
@@ -79,7 +93,7 @@ void tst_ApiKey::keyFilePermissionWarning()
 {
     QTemporaryDir home;
     writeKeyFile(home.path(), "secret-key-value\n",
-                 QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther);
+        QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther);
     ApiKey key = lookupApiKey(QProcessEnvironment(), home.path());
     QCOMPARE(key.value(), QStringLiteral("secret-key-value"));
     QVERIFY(key.warning().contains(QLatin1String("chmod 600")));
@@ -97,7 +111,8 @@ void tst_ApiKey::masked_data()
     QTest::newRow("long") << "AIzaSyABCDEFGHIJKLMNOP1234" << QStringLiteral("\u20261234");
     QTest::newRow("short") << "abcdef" << QStringLiteral("\u2026ef");
     QTest::newRow("tiny") << "ab" << QStringLiteral("\u2026");
-    QTest::newRow("empty") << "" << "";
+    QTest::newRow("empty") << ""
+                           << "";
 }
 
 void tst_ApiKey::masked()

@@ -43,8 +43,12 @@ void tst_ImageInput::sniff_data()
     QTest::newRow("bmp") << QByteArray("BM\x3a\0\0\0\0\0\0\0\x36\0\0\0", 14) << "image/bmp";
     QTest::newRow("tiff le") << QByteArray("II*\0\x08\0\0\0", 8) << "image/tiff";
     QTest::newRow("tiff be") << QByteArray("MM\0*\0\0\0\x08", 8) << "image/tiff";
-    QTest::newRow("heic") << QByteArray("\0\0\0\x18" "ftypheic\0\0\0\0", 16) << "image/heic";
-    QTest::newRow("heif") << QByteArray("\0\0\0\x18" "ftypmif1\0\0\0\0", 16) << "image/heif";
+    QTest::newRow("heic") << QByteArray("\0\0\0\x18"
+                                        "ftypheic\0\0\0\0",
+        16) << "image/heic";
+    QTest::newRow("heif") << QByteArray("\0\0\0\x18"
+                                        "ftypmif1\0\0\0\0",
+        16) << "image/heif";
     QTest::newRow("png named jpg is png") << apiFixture(QStringLiteral("blue.png")) << "image/png";
     QTest::newRow("text") << QByteArray("hello, not an image") << "";
     QTest::newRow("riff wave") << QByteArray("RIFF\x10\0\0\0WAVEfmt ", 16) << "";
@@ -61,9 +65,9 @@ void tst_ImageInput::sniff()
 
 void tst_ImageInput::aspectRatios()
 {
-    const QStringList expected = {QStringLiteral("1:1"), QStringLiteral("3:2"), QStringLiteral("2:3"), QStringLiteral("3:4"),
-                                  QStringLiteral("4:3"), QStringLiteral("4:5"), QStringLiteral("5:4"), QStringLiteral("9:16"),
-                                  QStringLiteral("16:9"), QStringLiteral("21:9")};
+    const QStringList expected = {QStringLiteral("1:1"), QStringLiteral("3:2"), QStringLiteral("2:3"),
+        QStringLiteral("3:4"), QStringLiteral("4:3"), QStringLiteral("4:5"), QStringLiteral("5:4"),
+        QStringLiteral("9:16"), QStringLiteral("16:9"), QStringLiteral("21:9")};
     QCOMPARE(supportedAspectRatios(), expected);
 }
 
@@ -209,16 +213,26 @@ void tst_ImageInput::extensionForMimeType_data()
 {
     QTest::addColumn<QString>("mime");
     QTest::addColumn<QString>("extension");
-    QTest::newRow("jpeg") << "image/jpeg" << "jpg";
-    QTest::newRow("jpg alias, upper case") << "IMAGE/JPG" << "jpg";
-    QTest::newRow("png") << "image/png" << "png";
-    QTest::newRow("webp") << "image/webp" << "webp";
-    QTest::newRow("gif") << "image/gif" << "gif";
-    QTest::newRow("bmp") << "image/bmp" << "bmp";
-    QTest::newRow("tiff") << "image/tiff" << "tif";
-    QTest::newRow("heif") << "image/heif" << "heic";
-    QTest::newRow("unknown") << "application/pdf" << "";
-    QTest::newRow("empty") << "" << "";
+    QTest::newRow("jpeg") << "image/jpeg"
+                          << "jpg";
+    QTest::newRow("jpg alias, upper case") << "IMAGE/JPG"
+                                           << "jpg";
+    QTest::newRow("png") << "image/png"
+                         << "png";
+    QTest::newRow("webp") << "image/webp"
+                          << "webp";
+    QTest::newRow("gif") << "image/gif"
+                         << "gif";
+    QTest::newRow("bmp") << "image/bmp"
+                         << "bmp";
+    QTest::newRow("tiff") << "image/tiff"
+                          << "tif";
+    QTest::newRow("heif") << "image/heif"
+                          << "heic";
+    QTest::newRow("unknown") << "application/pdf"
+                             << "";
+    QTest::newRow("empty") << ""
+                           << "";
 }
 
 void tst_ImageInput::extensionForMimeType()

@@ -22,7 +22,8 @@ using namespace nb2;
 
 namespace {
 
-const QByteArray kOnePixelPng = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+const QByteArray kOnePixelPng
+    = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 
 ClientConfig configFor(const QString &baseUrl)
 {
@@ -67,7 +68,7 @@ public:
     FullBacklog()
     {
         m_listener = ::socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in addr{};
+        sockaddr_in addr {};
         addr.sin_family = AF_INET;
         addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
         ::bind(m_listener, reinterpret_cast<sockaddr *>(&addr), sizeof addr);
@@ -100,7 +101,7 @@ private:
 int unusedPort()
 {
     int s = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
+    sockaddr_in addr {};
     addr.sin_family = AF_INET;
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     ::bind(s, reinterpret_cast<sockaddr *>(&addr), sizeof addr);
@@ -119,7 +120,8 @@ struct CancelProbe {
     {
         CallOptions options;
         options.cancel = token;
-        future = std::async(std::launch::async, [&client, request, options] { return client.create(request, options); });
+        future
+            = std::async(std::launch::async, [&client, request, options] { return client.create(request, options); });
     }
     /** Milliseconds from cancel() until the blocked call has returned its value. */
     double cancelAndMeasure(Result<Interaction> *out)
@@ -211,21 +213,32 @@ void tst_InteractionsClient::requestBodies_data()
 
     // Spec §7 captures (a), (b), (c), (f); our client always sends store:true and re-sends
     // response_format/generation_config on edits (spec §2, U5), appending stream:true last.
-    QTest::newRow("a generate") << 0 << false
-        << QByteArray(R"({"model":"gemini-3.1-flash-lite-image","input":"a red fox in snow","response_format":{"type":"image","aspect_ratio":"16:9"},"generation_config":{"thinking_level":"low"},"store":true})");
-    QTest::newRow("b edit") << 1 << false
-        << QByteArray(R"({"model":"gemini-3.1-flash-lite-image","previous_interaction_id":"v1_abc123","input":"make it night time","response_format":{"type":"image","aspect_ratio":"16:9"},"generation_config":{"thinking_level":"low"},"store":true})");
-    QTest::newRow("c edit local") << 2 << false
+    QTest::newRow("a generate")
+        << 0 << false
+        << QByteArray(
+               R"({"model":"gemini-3.1-flash-lite-image","input":"a red fox in snow","response_format":{"type":"image","aspect_ratio":"16:9"},"generation_config":{"thinking_level":"low"},"store":true})");
+    QTest::newRow("b edit")
+        << 1 << false
+        << QByteArray(
+               R"({"model":"gemini-3.1-flash-lite-image","previous_interaction_id":"v1_abc123","input":"make it night time","response_format":{"type":"image","aspect_ratio":"16:9"},"generation_config":{"thinking_level":"low"},"store":true})");
+    QTest::newRow("c edit local")
+        << 2 << false
         << QByteArray(R"({"model":"gemini-3.1-flash-lite-image","input":[{"type":"image","data":")" + kOnePixelPng
-                      + R"(","mime_type":"image/png"},{"type":"text","text":"add a hat"}],"response_format":{"type":"image"},"store":true})");
-    QTest::newRow("style edit") << 3 << false
-        << QByteArray(R"({"model":"gemini-3.1-flash-lite-image","input":[{"type":"image","data":")" + apiFixture(QStringLiteral("red.jpg")).toBase64()
-                      + R"(","mime_type":"image/jpeg"},{"type":"image","data":")" + kOnePixelPng
-                      + R"(","mime_type":"image/png"},{"type":"text","text":"in this style"}],"response_format":{"type":"image","aspect_ratio":"1:1"},"generation_config":{"thinking_level":"high"},"store":true})");
-    QTest::newRow("f stream") << 0 << true
-        << QByteArray(R"({"model":"gemini-3.1-flash-lite-image","input":"a red fox in snow","response_format":{"type":"image","aspect_ratio":"16:9"},"generation_config":{"thinking_level":"low"},"store":true,"stream":true})");
-    QTest::newRow("generate, no thinking level") << 4 << false
-        << QByteArray(R"({"model":"gemini-3.1-flash-lite-image","input":"ünïcode \"quoted\"","response_format":{"type":"image","aspect_ratio":"1:1"},"store":true})");
+               + R"(","mime_type":"image/png"},{"type":"text","text":"add a hat"}],"response_format":{"type":"image"},"store":true})");
+    QTest::newRow("style edit")
+        << 3 << false
+        << QByteArray(R"({"model":"gemini-3.1-flash-lite-image","input":[{"type":"image","data":")"
+               + apiFixture(QStringLiteral("red.jpg")).toBase64()
+               + R"(","mime_type":"image/jpeg"},{"type":"image","data":")" + kOnePixelPng
+               + R"(","mime_type":"image/png"},{"type":"text","text":"in this style"}],"response_format":{"type":"image","aspect_ratio":"1:1"},"generation_config":{"thinking_level":"high"},"store":true})");
+    QTest::newRow("f stream")
+        << 0 << true
+        << QByteArray(
+               R"({"model":"gemini-3.1-flash-lite-image","input":"a red fox in snow","response_format":{"type":"image","aspect_ratio":"16:9"},"generation_config":{"thinking_level":"low"},"store":true,"stream":true})");
+    QTest::newRow("generate, no thinking level")
+        << 4 << false
+        << QByteArray(
+               R"({"model":"gemini-3.1-flash-lite-image","input":"ünïcode \"quoted\"","response_format":{"type":"image","aspect_ratio":"1:1"},"store":true})");
 }
 
 void tst_InteractionsClient::requestBodies()
@@ -243,11 +256,24 @@ void tst_InteractionsClient::requestBodies()
 
     TurnRequest request;
     switch (kind) {
-    case 0: request = TurnRequest::generate(QStringLiteral("a red fox in snow"), QStringLiteral("16:9"), QStringLiteral("low")); break;
-    case 1: request = TurnRequest::edit(QStringLiteral("v1_abc123"), QStringLiteral("make it night time"), QStringLiteral("16:9"), QStringLiteral("low")); break;
-    case 2: request = TurnRequest::editLocal(onePixel(), QStringLiteral("add a hat"), QString(), QString()); break;
-    case 3: request = TurnRequest::styleEdit(onePixel(), image(QStringLiteral("red.jpg")), QStringLiteral("in this style"), QStringLiteral("1:1"), QStringLiteral("high")); break;
-    default: request = TurnRequest::generate(QStringLiteral("ünïcode \"quoted\""), QStringLiteral("1:1"), QString()); break;
+    case 0:
+        request
+            = TurnRequest::generate(QStringLiteral("a red fox in snow"), QStringLiteral("16:9"), QStringLiteral("low"));
+        break;
+    case 1:
+        request = TurnRequest::edit(QStringLiteral("v1_abc123"), QStringLiteral("make it night time"),
+            QStringLiteral("16:9"), QStringLiteral("low"));
+        break;
+    case 2:
+        request = TurnRequest::editLocal(onePixel(), QStringLiteral("add a hat"), QString(), QString());
+        break;
+    case 3:
+        request = TurnRequest::styleEdit(onePixel(), image(QStringLiteral("red.jpg")), QStringLiteral("in this style"),
+            QStringLiteral("1:1"), QStringLiteral("high"));
+        break;
+    default:
+        request = TurnRequest::generate(QStringLiteral("ünïcode \"quoted\""), QStringLiteral("1:1"), QString());
+        break;
     }
 
     InteractionsClient client(configFor(server.baseUrl()));
@@ -330,7 +356,8 @@ void tst_InteractionsClient::parsesFullInteraction()
     ScriptedServer server;
     server.enqueue(ScriptedServer::json(200, apiFixture(QStringLiteral("full.json"))));
     InteractionsClient client(configFor(server.baseUrl()));
-    const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("16:9"), QStringLiteral("low")));
+    const auto r
+        = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("16:9"), QStringLiteral("low")));
     QVERIFY(r.ok());
     const Interaction &i = r.value();
     QCOMPARE(i.id, QStringLiteral("v1_abc123"));
@@ -354,7 +381,8 @@ void tst_InteractionsClient::textOnlyIsNoImage()
     ScriptedServer server;
     server.enqueue(ScriptedServer::json(200, apiFixture(QStringLiteral("text_only.json"))));
     InteractionsClient client(configFor(server.baseUrl()));
-    const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("16:9"), QStringLiteral("low")));
+    const auto r
+        = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("16:9"), QStringLiteral("low")));
     QVERIFY(!r.ok());
     QCOMPARE(r.error().kind, ErrorKind::NoImage);
     QCOMPARE(r.error().api.modelText, QStringLiteral("I can't draw that, but here is a description."));
@@ -374,42 +402,68 @@ void tst_InteractionsClient::errorShapes_data()
     QTest::addColumn<QString>("serverMessage");
     QTest::addColumn<int>("retryAfterMs");
 
-    QTest::newRow("string code") << 400
-        << QByteArray(R"({"error":{"message":"Legacy schema is not supported.","code":"invalid_request"}})")
-        << int(ErrorKind::InvalidRequest) << "invalid_request" << "Legacy schema is not supported." << -1;
-    QTest::newRow("numeric google") << 400
-        << QByteArray(R"({"error":{"code":400,"message":"Bad aspect.","status":"INVALID_ARGUMENT"}})")
-        << int(ErrorKind::InvalidRequest) << "INVALID_ARGUMENT" << "Bad aspect." << -1;
-    QTest::newRow("array wrapped invalid key") << 400
-        << QByteArray(R"([{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com"}]}}])")
-        << int(ErrorKind::Auth) << "API_KEY_INVALID" << "API key not valid. Please pass a valid API key." << -1;
-    QTest::newRow("401") << 401 << QByteArray(R"({"error":{"code":401,"message":"Unauthenticated.","status":"UNAUTHENTICATED"}})")
-        << int(ErrorKind::Auth) << "UNAUTHENTICATED" << "Unauthenticated." << -1;
-    QTest::newRow("403") << 403 << QByteArray(R"({"error":{"code":403,"message":"Permission denied.","status":"PERMISSION_DENIED"}})")
-        << int(ErrorKind::Auth) << "PERMISSION_DENIED" << "Permission denied." << -1;
+    QTest::newRow("string code")
+        << 400 << QByteArray(R"({"error":{"message":"Legacy schema is not supported.","code":"invalid_request"}})")
+        << int(ErrorKind::InvalidRequest) << "invalid_request"
+        << "Legacy schema is not supported." << -1;
+    QTest::newRow("numeric google")
+        << 400 << QByteArray(R"({"error":{"code":400,"message":"Bad aspect.","status":"INVALID_ARGUMENT"}})")
+        << int(ErrorKind::InvalidRequest) << "INVALID_ARGUMENT"
+        << "Bad aspect." << -1;
+    QTest::newRow("array wrapped invalid key")
+        << 400
+        << QByteArray(
+               R"([{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com"}]}}])")
+        << int(ErrorKind::Auth) << "API_KEY_INVALID"
+        << "API key not valid. Please pass a valid API key." << -1;
+    QTest::newRow("401") << 401
+                         << QByteArray(
+                                R"({"error":{"code":401,"message":"Unauthenticated.","status":"UNAUTHENTICATED"}})")
+                         << int(ErrorKind::Auth) << "UNAUTHENTICATED"
+                         << "Unauthenticated." << -1;
+    QTest::newRow("403") << 403
+                         << QByteArray(
+                                R"({"error":{"code":403,"message":"Permission denied.","status":"PERMISSION_DENIED"}})")
+                         << int(ErrorKind::Auth) << "PERMISSION_DENIED"
+                         << "Permission denied." << -1;
     QTest::newRow("404") << 404 << QByteArray(R"({"error":{"message":"Interaction not found.","code":"not_found"}})")
-        << int(ErrorKind::NotFound) << "not_found" << "Interaction not found." << -1;
+                         << int(ErrorKind::NotFound) << "not_found"
+                         << "Interaction not found." << -1;
     QTest::newRow("413") << 413 << QByteArray(R"({"error":{"message":"Request too large.","code":"invalid_request"}})")
-        << int(ErrorKind::TooLarge) << "invalid_request" << "Request too large." << -1;
-    QTest::newRow("429 retryDelay") << 429
-        << QByteArray(R"({"error":{"message":"Quota exceeded.","code":"resource_exhausted","details":[{"retryDelay":"7s"}]}})")
-        << int(ErrorKind::RateLimited) << "resource_exhausted" << "Quota exceeded." << 7000;
+                         << int(ErrorKind::TooLarge) << "invalid_request"
+                         << "Request too large." << -1;
+    QTest::newRow("429 retryDelay")
+        << 429
+        << QByteArray(
+               R"({"error":{"message":"Quota exceeded.","code":"resource_exhausted","details":[{"retryDelay":"7s"}]}})")
+        << int(ErrorKind::RateLimited) << "resource_exhausted"
+        << "Quota exceeded." << 7000;
     // The server's text is quoted, never read as placeholders (it was: "%1" got the delay).
-    QTest::newRow("429 placeholders in the message") << 429
-        << QByteArray(R"({"error":{"message":"Quota %1 of %2 exceeded.","code":"resource_exhausted","details":[{"retryDelay":"7s"}]}})")
-        << int(ErrorKind::RateLimited) << "resource_exhausted" << "Quota %1 of %2 exceeded." << 7000;
+    QTest::newRow("429 placeholders in the message")
+        << 429
+        << QByteArray(
+               R"({"error":{"message":"Quota %1 of %2 exceeded.","code":"resource_exhausted","details":[{"retryDelay":"7s"}]}})")
+        << int(ErrorKind::RateLimited) << "resource_exhausted"
+        << "Quota %1 of %2 exceeded." << 7000;
     QTest::newRow("500 html") << 500
-        << QByteArray("<html><head><title>Error</title><style>p{}</style></head><body><h1>502 Bad Gateway</h1><p>nginx</p></body></html>")
-        << int(ErrorKind::Server) << "" << "Error 502 Bad Gateway nginx" << -1;
-    QTest::newRow("503 json") << 503 << QByteArray(R"({"error":{"code":503,"message":"Overloaded.","status":"UNAVAILABLE"}})")
-        << int(ErrorKind::Server) << "UNAVAILABLE" << "Overloaded." << -1;
+                              << QByteArray("<html><head><title>Error</title><style>p{}</style></head><body><h1>502 "
+                                            "Bad Gateway</h1><p>nginx</p></body></html>")
+                              << int(ErrorKind::Server) << ""
+                              << "Error 502 Bad Gateway nginx" << -1;
+    QTest::newRow("503 json") << 503
+                              << QByteArray(R"({"error":{"code":503,"message":"Overloaded.","status":"UNAVAILABLE"}})")
+                              << int(ErrorKind::Server) << "UNAVAILABLE"
+                              << "Overloaded." << -1;
     // (Without an id: a cut body that names one is fetched with get, see cutAnswerIsFetchedNotResent.)
     QTest::newRow("200 garbage") << 200 << QByteArray("{\"object\": \"interaction\", \"steps\": [")
-        << int(ErrorKind::MalformedResponse) << "" << "" << -1;
-    QTest::newRow("200 failed") << 200 << apiFixture(QStringLiteral("failed.json"))
-        << int(ErrorKind::Server) << "internal" << "Image generation failed." << -1;
+                                 << int(ErrorKind::MalformedResponse) << ""
+                                 << "" << -1;
+    QTest::newRow("200 failed") << 200 << apiFixture(QStringLiteral("failed.json")) << int(ErrorKind::Server)
+                                << "internal"
+                                << "Image generation failed." << -1;
     QTest::newRow("200 not an image") << 200 << apiFixture(QStringLiteral("not_an_image.json"))
-        << int(ErrorKind::MalformedResponse) << "" << "" << -1;
+                                      << int(ErrorKind::MalformedResponse) << ""
+                                      << "" << -1;
 }
 
 void tst_InteractionsClient::errorShapes()
@@ -440,14 +494,17 @@ void tst_InteractionsClient::errorShapes()
     QVERIFY(!r.error().message.isEmpty());
     qInfo("%s", qPrintable(r.error().message));
     if (!serverMessage.isEmpty())
-        QVERIFY2(r.error().message.contains(ResponseParser::withoutFinalDot(serverMessage)), qPrintable(r.error().message));
+        QVERIFY2(
+            r.error().message.contains(ResponseParser::withoutFinalDot(serverMessage)), qPrintable(r.error().message));
     QVERIFY(!r.error().message.contains(QLatin1String("..")));
 }
 
 void tst_InteractionsClient::thinkingLevelLearnedAndPersisted_data()
 {
     QTest::addColumn<QString>("verbatim");
-    QTest::newRow("google wording") << QStringLiteral("* GenerateContentRequest.generation_config.thinking_config.thinking_level: Unsupported thinking level. Allowed values are: minimal, high.");
+    QTest::newRow("google wording") << QStringLiteral(
+        "* GenerateContentRequest.generation_config.thinking_config.thinking_level: Unsupported thinking level. "
+        "Allowed values are: minimal, high.");
     QTest::newRow("terse wording") << QStringLiteral("Invalid value 'low'. Allowed values are: minimal, high.");
 }
 
@@ -458,19 +515,23 @@ void tst_InteractionsClient::thinkingLevelLearnedAndPersisted()
     const QString path = dir.filePath(QStringLiteral("levels.json"));
     ThinkingLevels levels(path);
     ScriptedServer server;
-    server.enqueue(ScriptedServer::json(400, QStringLiteral(R"({"error":{"code":400,"message":"%1","status":"INVALID_ARGUMENT"}})").arg(verbatim).toUtf8()));
+    server.enqueue(ScriptedServer::json(400,
+        QStringLiteral(R"({"error":{"code":400,"message":"%1","status":"INVALID_ARGUMENT"}})").arg(verbatim).toUtf8()));
     ClientConfig config = configFor(server.baseUrl());
     config.thinkingLevels = &levels;
     InteractionsClient client(config);
 
-    const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QStringLiteral("low")));
+    const auto r
+        = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QStringLiteral("low")));
     QVERIFY(!r.ok());
     QCOMPARE(r.error().kind, ErrorKind::InvalidRequest);
     QCOMPARE(r.error().api.allowedValues, QStringList({QStringLiteral("minimal"), QStringLiteral("high")}));
     QCOMPARE(r.error().api.serverMessage, verbatim);
     QString quoted = verbatim;
     quoted.chop(1); // no doubled full stop before our own sentence
-    QCOMPARE(r.error().message, QStringLiteral("The server rejected thinking level 'low': %1. Allowed levels for this model: minimal, high.").arg(quoted));
+    QCOMPARE(r.error().message,
+        QStringLiteral("The server rejected thinking level 'low': %1. Allowed levels for this model: minimal, high.")
+            .arg(quoted));
     QCOMPARE(server.requestCount(), 1);
 
     // Learned, persisted, and used for validation from now on: no request for 'low'.
@@ -478,7 +539,8 @@ void tst_InteractionsClient::thinkingLevelLearnedAndPersisted()
     ThinkingLevels reloaded(path);
     QVERIFY(reloaded.isLearned(config.model));
     QCOMPARE(reloaded.allowed(config.model), QStringList({QStringLiteral("minimal"), QStringLiteral("high")}));
-    const auto again = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QStringLiteral("low")));
+    const auto again
+        = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QStringLiteral("low")));
     QVERIFY(!again.ok());
     QCOMPARE(again.error().kind, ErrorKind::InvalidInput);
     QVERIFY(again.error().message.contains(QLatin1String("minimal, high")));
@@ -490,11 +552,13 @@ void tst_InteractionsClient::otherAllowedValuesNotLearned()
 {
     ThinkingLevels levels;
     ScriptedServer server;
-    server.enqueue(ScriptedServer::json(400, R"({"error":{"code":400,"message":"Bad aspect_ratio. Allowed values are: 1:1, 16:9.","status":"INVALID_ARGUMENT"}})"));
+    server.enqueue(ScriptedServer::json(400,
+        R"({"error":{"code":400,"message":"Bad aspect_ratio. Allowed values are: 1:1, 16:9.","status":"INVALID_ARGUMENT"}})"));
     ClientConfig config = configFor(server.baseUrl());
     config.thinkingLevels = &levels;
     InteractionsClient client(config);
-    const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QStringLiteral("low")));
+    const auto r
+        = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QStringLiteral("low")));
     QCOMPARE(r.error().kind, ErrorKind::InvalidRequest);
     QCOMPARE(r.error().api.allowedValues, QStringList({QStringLiteral("1:1"), QStringLiteral("16:9")}));
     QVERIFY(!levels.isLearned(config.model));
@@ -505,17 +569,21 @@ void tst_InteractionsClient::thinkingLevelNotSupportedWording()
 {
     ThinkingLevels levels;
     ScriptedServer server;
-    const QString verbatim = QStringLiteral("Thinking level THINKING_LEVEL_LOW is not supported for this model. Please retry with other thinking level.");
-    server.enqueue(ScriptedServer::json(400, QStringLiteral(R"({"error":{"message":"%1","code":"invalid_request"}})").arg(verbatim).toUtf8()));
+    const QString verbatim = QStringLiteral(
+        "Thinking level THINKING_LEVEL_LOW is not supported for this model. Please retry with other thinking level.");
+    server.enqueue(ScriptedServer::json(
+        400, QStringLiteral(R"({"error":{"message":"%1","code":"invalid_request"}})").arg(verbatim).toUtf8()));
     ClientConfig config = configFor(server.baseUrl());
     config.thinkingLevels = &levels;
     InteractionsClient client(config);
-    const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QStringLiteral("low")));
+    const auto r
+        = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QStringLiteral("low")));
     QVERIFY(!r.ok());
     QCOMPARE(r.error().kind, ErrorKind::InvalidRequest);
     QVERIFY(r.error().api.allowedValues.isEmpty());
     QVERIFY(!levels.isLearned(config.model));
-    QVERIFY(r.error().message.startsWith(QStringLiteral("The server rejected thinking level 'low': ") + verbatim.chopped(1) + QStringLiteral(". Choose")));
+    QVERIFY(r.error().message.startsWith(QStringLiteral("The server rejected thinking level 'low': ")
+        + verbatim.chopped(1) + QStringLiteral(". Choose")));
 }
 
 void tst_InteractionsClient::retriesTransientStatuses()
@@ -554,7 +622,8 @@ void tst_InteractionsClient::doesNotRetryClientErrors()
     QVERIFY(r.error().message.contains(QLatin1String("v1_gone")));
     QCOMPARE(server.requestCount(), 1);
 
-    const auto e = client.create(TurnRequest::edit(QStringLiteral("v1_expired"), QStringLiteral("more"), QStringLiteral("1:1"), QString()));
+    const auto e = client.create(
+        TurnRequest::edit(QStringLiteral("v1_expired"), QStringLiteral("more"), QStringLiteral("1:1"), QString()));
     QCOMPARE(e.error().kind, ErrorKind::NotFound);
     QVERIFY(e.error().message.contains(QLatin1String("v1_expired")));
     QVERIFY(e.error().message.contains(QLatin1String("edit-local")));
@@ -569,8 +638,11 @@ void tst_InteractionsClient::retryAfterHonoured_data()
 
     QTest::newRow("Retry-After seconds") << QByteArray("Retry-After") << QByteArray("1") << QByteArray("{}") << 950;
     QTest::newRow("retry-after-ms") << QByteArray("retry-after-ms") << QByteArray("300") << QByteArray("{}") << 280;
-    QTest::newRow("body retryDelay") << QByteArray() << QByteArray()
-        << QByteArray(R"({"error":{"message":"slow down","code":"resource_exhausted","details":[{"retryDelay":"0.4s"}]}})") << 380;
+    QTest::newRow("body retryDelay")
+        << QByteArray() << QByteArray()
+        << QByteArray(
+               R"({"error":{"message":"slow down","code":"resource_exhausted","details":[{"retryDelay":"0.4s"}]}})")
+        << 380;
 }
 
 void tst_InteractionsClient::retryAfterHonoured()
@@ -654,7 +726,8 @@ void tst_InteractionsClient::deadlineBoundsTheWholeCall()
     options.deadline = QDeadlineTimer(1500);
     QElapsedTimer timer;
     timer.start();
-    const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()), options);
+    const auto r
+        = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()), options);
     const qint64 elapsed = timer.elapsed();
     server.releaseHangs();
     QVERIFY(!r.ok());
@@ -674,7 +747,8 @@ void tst_InteractionsClient::retriesAreAnnounced()
     QList<RetryNotice> notices;
     CallOptions options;
     options.onRetry = [&notices](const RetryNotice &n) { notices.append(n); };
-    const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()), options);
+    const auto r
+        = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()), options);
     QVERIFY(r.ok());
     QCOMPARE(notices.size(), 2);
     QCOMPARE(notices.at(0).attempt, 1);
@@ -852,7 +926,8 @@ void tst_InteractionsClient::cancelWhileConnecting()
     qInfo("cancel latency while connecting: %.2f ms", ms);
     QVERIFY2(ms < 200.0, qPrintable(QString::number(ms)));
     QCOMPARE(r.error().kind, ErrorKind::Cancelled);
-    std::this_thread::sleep_for(std::chrono::milliseconds(1700)); // let the abandoned connect end before the listener closes
+    std::this_thread::sleep_for(
+        std::chrono::milliseconds(1700)); // let the abandoned connect end before the listener closes
 }
 
 void tst_InteractionsClient::cancelDuringStream()
@@ -864,7 +939,7 @@ void tst_InteractionsClient::cancelDuringStream()
     InteractionsClient client(configFor(server.baseUrl()));
     auto token = std::make_shared<CancelToken>();
     std::promise<void> createdSeen;
-    std::atomic<bool> once{false};
+    std::atomic<bool> once {false};
     CallOptions options;
     options.stream = true;
     options.cancel = token;
@@ -894,7 +969,8 @@ void tst_InteractionsClient::cancelBeforeStart()
     CallOptions options;
     options.cancel = std::make_shared<CancelToken>();
     options.cancel->cancel();
-    const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()), options);
+    const auto r
+        = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()), options);
     QCOMPARE(r.error().kind, ErrorKind::Cancelled);
     QCOMPARE(server.requestCount(), 0);
 }
@@ -942,9 +1018,11 @@ void tst_InteractionsClient::streamingWithDraftsMatchesUnary()
     // The same interaction as one unary body.
     const QByteArray jpg = apiFixture(QStringLiteral("red.jpg")).toBase64();
     const QByteArray png = apiFixture(QStringLiteral("blue.png")).toBase64();
-    server.enqueue(ScriptedServer::json(200, R"({"id":"v1_sse123","status":"completed","model":"gemini-3.1-flash-lite-image","object":"interaction","created":"2026-06-10T12:00:00Z","steps":[{"type":"thought","signature":"c2ln","summary":[{"type":"image","mime_type":"image/png","data":")"
-                                                 + png + R"("}]},{"type":"model_output","content":[{"type":"text","text":"Here is your image."},{"type":"image","mime_type":"image/jpeg","data":")"
-                                                 + jpg + R"("}]}],"usage":{"total_tokens":1337}})"));
+    server.enqueue(ScriptedServer::json(200,
+        R"({"id":"v1_sse123","status":"completed","model":"gemini-3.1-flash-lite-image","object":"interaction","created":"2026-06-10T12:00:00Z","steps":[{"type":"thought","signature":"c2ln","summary":[{"type":"image","mime_type":"image/png","data":")"
+            + png
+            + R"("}]},{"type":"model_output","content":[{"type":"text","text":"Here is your image."},{"type":"image","mime_type":"image/jpeg","data":")"
+            + jpg + R"("}]}],"usage":{"total_tokens":1337}})"));
     InteractionsClient client(configFor(server.baseUrl()));
     const auto request = TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("16:9"), QStringLiteral("low"));
 
@@ -1010,7 +1088,8 @@ void tst_InteractionsClient::streamingEventsInOrder()
             createdAt = timer.elapsed();
         types.append(e.type);
     };
-    const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()), options);
+    const auto r
+        = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()), options);
     const qint64 total = timer.elapsed();
     QVERIFY(r.ok());
     QVERIFY(createdAt >= 0);
@@ -1043,7 +1122,8 @@ void tst_InteractionsClient::streamErrors()
     options.stream = true;
     bool created = false;
     options.onEvent = [&](const StreamEvent &e) { created |= e.type == StreamEvent::Type::Created; };
-    const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()), options);
+    const auto r
+        = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()), options);
     QVERIFY(!r.ok());
     QCOMPARE(int(r.error().kind), kind);
     QVERIFY2(r.error().message.contains(ResponseParser::withoutFinalDot(contains)), qPrintable(r.error().message));
@@ -1062,7 +1142,8 @@ void tst_InteractionsClient::streamAnsweredWithJson()
     InteractionsClient client(configFor(server.baseUrl()));
     CallOptions options;
     options.stream = true;
-    const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()), options);
+    const auto r
+        = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()), options);
     QVERIFY(r.ok());
     QCOMPARE(r.value().id, QStringLiteral("v1_abc123"));
 }
@@ -1076,7 +1157,8 @@ void tst_InteractionsClient::streamRetriedBeforeItStarts()
     InteractionsClient client(configFor(server.baseUrl()));
     CallOptions options;
     options.stream = true;
-    const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()), options);
+    const auto r
+        = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()), options);
     QVERIFY(r.ok());
     QCOMPARE(r.value().attempts, 2);
     QCOMPARE(r.value().image.bytes, apiFixture(QStringLiteral("red.jpg")));
@@ -1088,9 +1170,16 @@ void tst_InteractionsClient::keyNeverInMessages_data()
     QTest::addColumn<int>("status");
     QTest::addColumn<QByteArray>("body");
     const QByteArray key = "AIzaSyDistinctiveSecretKey-0123456789xyz";
-    QTest::newRow("400 echo") << 400 << QByteArray(R"([{"error":{"code":400,"message":"API key not valid: )" + key + R"(","status":"INVALID_ARGUMENT","details":[{"reason":"API_KEY_INVALID"}]}}])");
-    QTest::newRow("html echo") << 502 << QByteArray("<html><body>upstream saw x-goog-api-key: " + key + "</body></html>");
-    QTest::newRow("no image echo") << 200 << QByteArray(R"({"id":"v1","status":"completed","steps":[{"type":"model_output","content":[{"type":"text","text":"your key is )" + key + R"("}]}]})");
+    QTest::newRow("400 echo") << 400
+                              << QByteArray(R"([{"error":{"code":400,"message":"API key not valid: )" + key
+                                     + R"(","status":"INVALID_ARGUMENT","details":[{"reason":"API_KEY_INVALID"}]}}])");
+    QTest::newRow("html echo") << 502
+                               << QByteArray("<html><body>upstream saw x-goog-api-key: " + key + "</body></html>");
+    QTest::newRow("no image echo")
+        << 200
+        << QByteArray(
+               R"({"id":"v1","status":"completed","steps":[{"type":"model_output","content":[{"type":"text","text":"your key is )"
+               + key + R"("}]}]})");
 }
 
 void tst_InteractionsClient::keyNeverInMessages()
@@ -1107,11 +1196,14 @@ void tst_InteractionsClient::keyNeverInMessages()
     const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()));
     QVERIFY(!r.ok());
     QCOMPARE(server.requests().first().headers.value("x-goog-api-key"), key.toUtf8()); // it was sent ...
-    for (const QString &s : {r.error().message, r.error().api.serverMessage, r.error().api.serverCode, r.error().api.modelText}) {
+    for (const QString &s :
+        {r.error().message, r.error().api.serverMessage, r.error().api.serverCode, r.error().api.modelText}) {
         QVERIFY2(!s.contains(key), qPrintable(s)); // ... but never comes back in a message
         QVERIFY(!s.contains(QLatin1String("DistinctiveSecret")));
     }
-    QVERIFY(!QString::fromUtf8(client.requestBody(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()))).contains(key));
+    QVERIFY(!QString::fromUtf8(
+        client.requestBody(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString())))
+                 .contains(key));
     if (r.error().kind == ErrorKind::Auth)
         QVERIFY(r.error().message.contains(QLatin1String("GEMINI_API_KEY")));
 }
@@ -1119,7 +1211,7 @@ void tst_InteractionsClient::keyNeverInMessages()
 void tst_InteractionsClient::refusesInsecureHttp()
 {
     for (const QString &base : {QStringLiteral("http://10.0.0.1:9"), QStringLiteral("http://example.com"),
-                                QStringLiteral("ftp://127.0.0.1/")}) {
+             QStringLiteral("ftp://127.0.0.1/")}) {
         InteractionsClient client(configFor(base));
         const auto r = client.create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()));
         QVERIFY(!r.ok());
@@ -1137,7 +1229,8 @@ void tst_InteractionsClient::refusesInsecureHttp()
 
 void tst_InteractionsClient::tlsSelfSignedRejected()
 {
-    ScriptedServer server(apiFixturePath(QStringLiteral("loopback.crt")), apiFixturePath(QStringLiteral("loopback.key")));
+    ScriptedServer server(
+        apiFixturePath(QStringLiteral("loopback.crt")), apiFixturePath(QStringLiteral("loopback.key")));
     QVERIFY(server.isValid());
     server.setDefaultReply(ScriptedServer::json(200, apiFixture(QStringLiteral("full.json"))));
     InteractionsClient client(configFor(server.baseUrl())); // system CA store
@@ -1145,14 +1238,15 @@ void tst_InteractionsClient::tlsSelfSignedRejected()
     QVERIFY(!r.ok());
     QCOMPARE(r.error().kind, ErrorKind::Tls);
     QCOMPARE(r.error().api.attempts, 1); // not retried
-    QCOMPARE(server.requestCount(), 0); // the request (and key) never went out
+    QCOMPARE(server.requestCount(), 0);  // the request (and key) never went out
     QVERIFY2(r.error().message.contains(QLatin1String("certificate")), qPrintable(r.error().message));
     qInfo("%s", qPrintable(r.error().message));
 }
 
 void tst_InteractionsClient::tlsTrustedWithCaBundle()
 {
-    ScriptedServer server(apiFixturePath(QStringLiteral("loopback.crt")), apiFixturePath(QStringLiteral("loopback.key")));
+    ScriptedServer server(
+        apiFixturePath(QStringLiteral("loopback.crt")), apiFixturePath(QStringLiteral("loopback.key")));
     server.setDefaultReply(ScriptedServer::json(200, apiFixture(QStringLiteral("full.json"))));
     ClientConfig config = configFor(server.baseUrl());
     config.caBundlePath = apiFixturePath(QStringLiteral("loopback.crt"));
@@ -1163,7 +1257,8 @@ void tst_InteractionsClient::tlsTrustedWithCaBundle()
 
     // The same certificate names DNS:localhost too.
     config.baseUrl = QStringLiteral("https://localhost:%1").arg(server.port());
-    const auto byName = InteractionsClient(config).create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()));
+    const auto byName = InteractionsClient(config).create(
+        TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()));
     QVERIFY2(byName.ok(), qPrintable(byName.ok() ? QString() : byName.error().message));
     QCOMPARE(server.requestCount(), 2);
 }
@@ -1171,7 +1266,8 @@ void tst_InteractionsClient::tlsTrustedWithCaBundle()
 void tst_InteractionsClient::tlsHostNameMismatch()
 {
     // Trusted certificate, but issued for other.invalid, not 127.0.0.1.
-    ScriptedServer server(apiFixturePath(QStringLiteral("othername.crt")), apiFixturePath(QStringLiteral("othername.key")));
+    ScriptedServer server(
+        apiFixturePath(QStringLiteral("othername.crt")), apiFixturePath(QStringLiteral("othername.key")));
     server.setDefaultReply(ScriptedServer::json(200, apiFixture(QStringLiteral("full.json"))));
     ClientConfig config = configFor(server.baseUrl());
     config.caBundlePath = apiFixturePath(QStringLiteral("othername.crt"));
@@ -1194,20 +1290,48 @@ void tst_InteractionsClient::validation_data()
 
     const int ok = int(ErrorKind::None);
     const int bad = int(ErrorKind::InvalidInput);
-    QTest::newRow("ok generate") << 0 << "fox" << "16:9" << "low" << 0 << ok << "";
-    QTest::newRow("empty prompt") << 0 << "  " << "16:9" << "low" << 0 << bad << "prompt is empty";
-    QTest::newRow("bad ratio") << 0 << "fox" << "2:1" << "low" << 0 << bad << "21:9";
-    QTest::newRow("extreme ratio") << 0 << "fox" << "1:8" << "" << 0 << bad << "not supported";
-    QTest::newRow("generate needs ratio") << 0 << "fox" << "" << "" << 0 << bad << "Aspect ratio";
-    QTest::newRow("edit needs ratio") << 1 << "fox" << "" << "" << 0 << bad << "Aspect ratio";
-    QTest::newRow("edit local without ratio") << 2 << "fox" << "" << "" << 0 << ok << "";
-    QTest::newRow("style without ratio") << 3 << "fox" << "" << "high" << 0 << ok << "";
-    QTest::newRow("unknown level") << 0 << "fox" << "1:1" << "medium" << 0 << bad << "low, high";
-    QTest::newRow("minimal not in defaults") << 0 << "fox" << "1:1" << "minimal" << 0 << bad << "minimal";
-    QTest::newRow("level case-insensitive") << 0 << "fox" << "1:1" << "HIGH" << 0 << ok << "";
-    QTest::newRow("not an image") << 2 << "fox" << "" << "" << -1 << bad << "not an image";
-    QTest::newRow("too large") << 2 << "fox" << "" << "" << 15'100'000 << int(ErrorKind::TooLarge) << "20.0 MB";
-    QTest::newRow("just fits") << 2 << "fox" << "" << "" << 14'900'000 << ok << "";
+    QTest::newRow("ok generate") << 0 << "fox"
+                                 << "16:9"
+                                 << "low" << 0 << ok << "";
+    QTest::newRow("empty prompt") << 0 << "  "
+                                  << "16:9"
+                                  << "low" << 0 << bad << "prompt is empty";
+    QTest::newRow("bad ratio") << 0 << "fox"
+                               << "2:1"
+                               << "low" << 0 << bad << "21:9";
+    QTest::newRow("extreme ratio") << 0 << "fox"
+                                   << "1:8"
+                                   << "" << 0 << bad << "not supported";
+    QTest::newRow("generate needs ratio") << 0 << "fox"
+                                          << ""
+                                          << "" << 0 << bad << "Aspect ratio";
+    QTest::newRow("edit needs ratio") << 1 << "fox"
+                                      << ""
+                                      << "" << 0 << bad << "Aspect ratio";
+    QTest::newRow("edit local without ratio") << 2 << "fox"
+                                              << ""
+                                              << "" << 0 << ok << "";
+    QTest::newRow("style without ratio") << 3 << "fox"
+                                         << ""
+                                         << "high" << 0 << ok << "";
+    QTest::newRow("unknown level") << 0 << "fox"
+                                   << "1:1"
+                                   << "medium" << 0 << bad << "low, high";
+    QTest::newRow("minimal not in defaults") << 0 << "fox"
+                                             << "1:1"
+                                             << "minimal" << 0 << bad << "minimal";
+    QTest::newRow("level case-insensitive") << 0 << "fox"
+                                            << "1:1"
+                                            << "HIGH" << 0 << ok << "";
+    QTest::newRow("not an image") << 2 << "fox"
+                                  << ""
+                                  << "" << -1 << bad << "not an image";
+    QTest::newRow("too large") << 2 << "fox"
+                               << ""
+                               << "" << 15'100'000 << int(ErrorKind::TooLarge) << "20.0 MB";
+    QTest::newRow("just fits") << 2 << "fox"
+                               << ""
+                               << "" << 14'900'000 << ok << "";
 }
 
 void tst_InteractionsClient::validation()
@@ -1229,10 +1353,18 @@ void tst_InteractionsClient::validation()
     }
     TurnRequest request;
     switch (kind) {
-    case 0: request = TurnRequest::generate(prompt, ratio, level); break;
-    case 1: request = TurnRequest::edit(QStringLiteral("v1_a"), prompt, ratio, level); break;
-    case 2: request = TurnRequest::editLocal(img, prompt, ratio, level); break;
-    default: request = TurnRequest::styleEdit(img, img, prompt, ratio, level); break;
+    case 0:
+        request = TurnRequest::generate(prompt, ratio, level);
+        break;
+    case 1:
+        request = TurnRequest::edit(QStringLiteral("v1_a"), prompt, ratio, level);
+        break;
+    case 2:
+        request = TurnRequest::editLocal(img, prompt, ratio, level);
+        break;
+    default:
+        request = TurnRequest::styleEdit(img, img, prompt, ratio, level);
+        break;
     }
     ScriptedServer server;
     InteractionsClient client(configFor(server.baseUrl()));
@@ -1293,13 +1425,17 @@ void tst_InteractionsClient::missingKeyForRemoteHost()
     server.enqueue(ScriptedServer::json(200, apiFixture(QStringLiteral("full.json"))));
     ClientConfig local = configFor(server.baseUrl());
     local.apiKey = ApiKey();
-    QVERIFY(InteractionsClient(local).create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString())).ok());
+    QVERIFY(InteractionsClient(local)
+                .create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()))
+                .ok());
     QVERIFY(!server.requests().first().headers.contains("x-goog-api-key"));
 
     // ...and when that local server insists on a key, the message says none was sent.
-    server.enqueue(ScriptedServer::json(400, R"([{"error":{"code":400,"message":"API key not valid.","status":"INVALID_ARGUMENT","details":[{"reason":"API_KEY_INVALID"}]}}])"));
+    server.enqueue(ScriptedServer::json(400,
+        R"([{"error":{"code":400,"message":"API key not valid.","status":"INVALID_ARGUMENT","details":[{"reason":"API_KEY_INVALID"}]}}])"));
     local.maxRetries = 0;
-    const auto rejected = InteractionsClient(local).create(TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()));
+    const auto rejected = InteractionsClient(local).create(
+        TurnRequest::generate(QStringLiteral("fox"), QStringLiteral("1:1"), QString()));
     QCOMPARE(rejected.error().kind, ErrorKind::Auth);
     QVERIFY2(rejected.error().message.contains(QLatin1String("none was sent")), qPrintable(rejected.error().message));
     QVERIFY2(rejected.error().message.contains(QLatin1String("GEMINI_API_KEY")), qPrintable(rejected.error().message));

@@ -32,15 +32,19 @@ void tst_SseParser::framing_data()
     QTest::addColumn<QByteArrayList>("events");
 
     QTest::newRow("lf") << QByteArray("event: a\ndata: {\"x\":1}\n\nevent: b\ndata: 2\n\n")
-                        << QByteArrayList{"{\"x\":1}", "2"} << QByteArrayList{"a", "b"};
-    QTest::newRow("crlf") << QByteArray("event: a\r\ndata: 1\r\n\r\ndata: 2\r\n\r\n")
-                          << QByteArrayList{"1", "2"} << QByteArrayList{"a", ""};
-    QTest::newRow("cr") << QByteArray("data: 1\r\rdata: 2\r\r") << QByteArrayList{"1", "2"} << QByteArrayList{"", ""};
-    QTest::newRow("multi-line data") << QByteArray("data: {\"a\":\ndata: 1}\n\n") << QByteArrayList{"{\"a\":\n1}"} << QByteArrayList{""};
-    QTest::newRow("comments and no space") << QByteArray(": ping\n\ndata:x\n: mid\nid: 7\n\n") << QByteArrayList{"x"} << QByteArrayList{""};
-    QTest::newRow("done sentinel") << QByteArray("data: [DONE]\n\n") << QByteArrayList{"[DONE]"} << QByteArrayList{""};
-    QTest::newRow("event without data dropped") << QByteArray("event: lonely\n\ndata: y\n\n") << QByteArrayList{"y"} << QByteArrayList{""};
-    QTest::newRow("no final blank line") << QByteArray("data: tail") << QByteArrayList{"tail"} << QByteArrayList{""};
+                        << QByteArrayList {"{\"x\":1}", "2"} << QByteArrayList {"a", "b"};
+    QTest::newRow("crlf") << QByteArray("event: a\r\ndata: 1\r\n\r\ndata: 2\r\n\r\n") << QByteArrayList {"1", "2"}
+                          << QByteArrayList {"a", ""};
+    QTest::newRow("cr") << QByteArray("data: 1\r\rdata: 2\r\r") << QByteArrayList {"1", "2"} << QByteArrayList {"", ""};
+    QTest::newRow("multi-line data") << QByteArray("data: {\"a\":\ndata: 1}\n\n") << QByteArrayList {"{\"a\":\n1}"}
+                                     << QByteArrayList {""};
+    QTest::newRow("comments and no space")
+        << QByteArray(": ping\n\ndata:x\n: mid\nid: 7\n\n") << QByteArrayList {"x"} << QByteArrayList {""};
+    QTest::newRow("done sentinel") << QByteArray("data: [DONE]\n\n") << QByteArrayList {"[DONE]"}
+                                   << QByteArrayList {""};
+    QTest::newRow("event without data dropped")
+        << QByteArray("event: lonely\n\ndata: y\n\n") << QByteArrayList {"y"} << QByteArrayList {""};
+    QTest::newRow("no final blank line") << QByteArray("data: tail") << QByteArrayList {"tail"} << QByteArrayList {""};
 }
 
 void tst_SseParser::framing()
@@ -105,7 +109,7 @@ void tst_SseParser::assemblesDrafts()
         types.append(e.type);
     using T = StreamEvent::Type;
     // Created first; a StatusChanged only for real changes; draft before text; final image at step.stop.
-    QCOMPARE(types, (QList<T>{T::Created, T::Draft, T::Text, T::Text, T::ImageReceived, T::StatusChanged}));
+    QCOMPARE(types, (QList<T> {T::Created, T::Draft, T::Text, T::Text, T::ImageReceived, T::StatusChanged}));
     QCOMPARE(events[2].text, QStringLiteral("Here is "));
     QCOMPARE(events[3].text, QStringLiteral("Here is your image."));
     QCOMPARE(events[1].image.bytes, apiFixture(QStringLiteral("blue.png")));
@@ -154,9 +158,13 @@ void tst_SseParser::completedWithSteps()
 {
     // When interaction.completed carries steps they win over the accumulated ones.
     const QByteArray jpg = apiFixture(QStringLiteral("red.jpg")).toBase64();
-    const QByteArray stream = "data: {\"event_type\":\"step.delta\",\"index\":0,\"delta\":{\"type\":\"text\",\"text\":\"partial\"}}\n\n"
-                              "data: {\"event_type\":\"interaction.completed\",\"interaction\":{\"id\":\"v1_c\",\"status\":\"completed\",\"steps\":[{\"type\":\"model_output\",\"content\":[{\"type\":\"image\",\"mime_type\":\"image/jpeg\",\"data\":\""
-                              + jpg + "\"}]}]}}\n\n";
+    const QByteArray stream
+        = "data: {\"event_type\":\"step.delta\",\"index\":0,\"delta\":{\"type\":\"text\",\"text\":\"partial\"}}\n\n"
+          "data: "
+          "{\"event_type\":\"interaction.completed\",\"interaction\":{\"id\":\"v1_c\",\"status\":\"completed\","
+          "\"steps\":[{\"type\":\"model_output\",\"content\":[{\"type\":\"image\",\"mime_type\":\"image/"
+          "jpeg\",\"data\":\""
+        + jpg + "\"}]}]}}\n\n";
     StreamAssembler a;
     assemble(a, stream);
     const auto parsed = ResponseParser::parseInteraction(a.interactionJson());
@@ -170,10 +178,20 @@ void tst_SseParser::consecutiveCompleteImagesStaySeparate()
 {
     const QByteArray png = apiFixture(QStringLiteral("blue.png")).toBase64();
     const QByteArray jpg = apiFixture(QStringLiteral("red.jpg")).toBase64();
-    const QByteArray stream = "data: {\"event_type\":\"step.start\",\"index\":0,\"step\":{\"type\":\"model_output\",\"content\":[]}}\n\n"
-                              "data: {\"event_type\":\"step.delta\",\"index\":0,\"delta\":{\"type\":\"image\",\"mime_type\":\"image/png\",\"data\":\"" + png + "\"}}\n\n"
-                              "data: {\"event_type\":\"step.delta\",\"index\":0,\"delta\":{\"type\":\"image\",\"mime_type\":\"image/jpeg\",\"data\":\"" + jpg + "\"}}\n\n"
-                              "data: {\"event_type\":\"interaction.completed\",\"interaction\":{\"id\":\"v1_two\",\"status\":\"completed\"}}\n\n";
+    const QByteArray stream
+        = "data: {\"event_type\":\"step.start\",\"index\":0,\"step\":{\"type\":\"model_output\",\"content\":[]}}\n\n"
+          "data: "
+          "{\"event_type\":\"step.delta\",\"index\":0,\"delta\":{\"type\":\"image\",\"mime_type\":\"image/"
+          "png\",\"data\":\""
+        + png
+        + "\"}}\n\n"
+          "data: "
+          "{\"event_type\":\"step.delta\",\"index\":0,\"delta\":{\"type\":\"image\",\"mime_type\":\"image/"
+          "jpeg\",\"data\":\""
+        + jpg
+        + "\"}}\n\n"
+          "data: "
+          "{\"event_type\":\"interaction.completed\",\"interaction\":{\"id\":\"v1_two\",\"status\":\"completed\"}}\n\n";
     StreamAssembler a;
     assemble(a, stream);
     const auto parsed = ResponseParser::parseInteraction(a.interactionJson());
@@ -188,20 +206,25 @@ void tst_SseParser::hostileShapes_data()
     // behaviour, seen by UBSan). Now a malformed stream is an error and odd numbers are ignored.
     QTest::addColumn<QByteArray>("stream");
     QTest::addColumn<bool>("malformed");
-    QTest::newRow("text is a number")
-        << QByteArray("data: {\"event_type\":\"step.delta\",\"index\":0,\"delta\":{\"type\":\"text\",\"text\":5}}\n\n") << true;
-    QTest::newRow("step is not an object")
-        << QByteArray("data: {\"event_type\":\"interaction.created\",\"interaction\":{\"id\":\"v1_s\",\"steps\":[5]}}\n\n"
-                      "data: {\"event_type\":\"step.delta\",\"index\":0,\"delta\":{\"type\":\"text\",\"text\":\"a\"}}\n\n") << true;
-    QTest::newRow("image data is a number")
-        << QByteArray("data: {\"event_type\":\"step.delta\",\"index\":0,\"delta\":{\"type\":\"image\",\"data\":[1]}}\n\n") << true;
-    QTest::newRow("index 1e300")
-        << QByteArray("data: {\"event_type\":\"step.delta\",\"index\":1e300,\"delta\":{\"type\":\"text\",\"text\":\"x\"}}\n\n"
-                      "data: {\"event_type\":\"step.stop\",\"index\":-1e300}\n\n"
-                      "data: {\"event_type\":\"interaction.completed\",\"interaction\":{\"status\":\"completed\",\"usage\":{\"total_input_tokens\":1e300}}}\n\n")
-        << false;
-    QTest::newRow("error code 1e300")
-        << QByteArray("data: {\"event_type\":\"error\",\"error\":{\"code\":1e300,\"message\":\"m\"}}\n\n") << false;
+    QTest::newRow("text is a number") << QByteArray(
+        "data: {\"event_type\":\"step.delta\",\"index\":0,\"delta\":{\"type\":\"text\",\"text\":5}}\n\n")
+                                      << true;
+    QTest::newRow("step is not an object") << QByteArray(
+        "data: {\"event_type\":\"interaction.created\",\"interaction\":{\"id\":\"v1_s\",\"steps\":[5]}}\n\n"
+        "data: {\"event_type\":\"step.delta\",\"index\":0,\"delta\":{\"type\":\"text\",\"text\":\"a\"}}\n\n")
+                                           << true;
+    QTest::newRow("image data is a number") << QByteArray(
+        "data: {\"event_type\":\"step.delta\",\"index\":0,\"delta\":{\"type\":\"image\",\"data\":[1]}}\n\n")
+                                            << true;
+    QTest::newRow("index 1e300") << QByteArray(
+        "data: {\"event_type\":\"step.delta\",\"index\":1e300,\"delta\":{\"type\":\"text\",\"text\":\"x\"}}\n\n"
+        "data: {\"event_type\":\"step.stop\",\"index\":-1e300}\n\n"
+        "data: "
+        "{\"event_type\":\"interaction.completed\",\"interaction\":{\"status\":\"completed\",\"usage\":{\"total_input_"
+        "tokens\":1e300}}}\n\n") << false;
+    QTest::newRow("error code 1e300") << QByteArray(
+        "data: {\"event_type\":\"error\",\"error\":{\"code\":1e300,\"message\":\"m\"}}\n\n")
+                                      << false;
 }
 
 void tst_SseParser::hostileShapes()

@@ -40,14 +40,15 @@ void tst_ThinkingLevels::parseAllowedValues_data()
     QTest::addColumn<QString>("message");
     QTest::addColumn<QStringList>("values");
     QTest::newRow("low high") << "... thinking_level: Unsupported thinking level. Allowed values are: low, high."
-                              << QStringList{QStringLiteral("low"), QStringLiteral("high")};
+                              << QStringList {QStringLiteral("low"), QStringLiteral("high")};
     QTest::newRow("minimal high no dot") << "Allowed values are: minimal, high"
-                                         << QStringList{QStringLiteral("minimal"), QStringLiteral("high")};
+                                         << QStringList {QStringLiteral("minimal"), QStringLiteral("high")};
     QTest::newRow("quoted upper") << "Invalid value. Allowed values are: 'MINIMAL', 'HIGH'."
-                                  << QStringList{QStringLiteral("minimal"), QStringLiteral("high")};
+                                  << QStringList {QStringLiteral("minimal"), QStringLiteral("high")};
     QTest::newRow("enum names") << "allowed values are: THINKING_LEVEL_LOW, THINKING_LEVEL_HIGH"
-                                << QStringList{QStringLiteral("low"), QStringLiteral("high")};
-    QTest::newRow("or") << "Allowed values are: minimal or high." << QStringList{QStringLiteral("minimal"), QStringLiteral("high")};
+                                << QStringList {QStringLiteral("low"), QStringLiteral("high")};
+    QTest::newRow("or") << "Allowed values are: minimal or high."
+                        << QStringList {QStringLiteral("minimal"), QStringLiteral("high")};
     QTest::newRow("not supported wording")
         << "Thinking level THINKING_LEVEL_LOW is not supported for this model. Please retry with other thinking level."
         << QStringList();
@@ -67,9 +68,10 @@ void tst_ThinkingLevels::learnPersistsAndReloads()
     const QString path = dir.filePath(QStringLiteral("sub/levels.json"));
     {
         ThinkingLevels levels(path);
-        levels.learn(QStringLiteral("gemini-3.1-flash-lite-image"), {QStringLiteral("Minimal"), QStringLiteral("high"), QStringLiteral("high")});
+        levels.learn(QStringLiteral("gemini-3.1-flash-lite-image"),
+            {QStringLiteral("Minimal"), QStringLiteral("high"), QStringLiteral("high")});
         QCOMPARE(levels.allowed(QStringLiteral("gemini-3.1-flash-lite-image")),
-                 QStringList({QStringLiteral("minimal"), QStringLiteral("high")}));
+            QStringList({QStringLiteral("minimal"), QStringLiteral("high")}));
         QCOMPARE(levels.allowed(QStringLiteral("other")), ThinkingLevels::defaultLevels());
         QVERIFY(QFile::exists(path));
     }
@@ -99,7 +101,7 @@ void tst_ThinkingLevels::corruptFileIgnored()
     QCOMPARE(levels.allowed(QStringLiteral("m")), ThinkingLevels::defaultLevels());
     levels.learn(QStringLiteral("m"), {QStringLiteral("high")});
     ThinkingLevels reloaded(path);
-    QCOMPARE(reloaded.allowed(QStringLiteral("m")), QStringList{QStringLiteral("high")});
+    QCOMPARE(reloaded.allowed(QStringLiteral("m")), QStringList {QStringLiteral("high")});
 }
 
 void tst_ThinkingLevels::concurrentUse()
@@ -110,7 +112,8 @@ void tst_ThinkingLevels::concurrentUse()
     for (int t = 0; t < 4; ++t) {
         threads.emplace_back([&levels, t] {
             for (int i = 0; i < 50; ++i) {
-                levels.learn(QStringLiteral("model-%1").arg(t), {QStringLiteral("l%1").arg(i % 3), QStringLiteral("high")});
+                levels.learn(
+                    QStringLiteral("model-%1").arg(t), {QStringLiteral("l%1").arg(i % 3), QStringLiteral("high")});
                 (void)levels.allowed(QStringLiteral("model-%1").arg((t + 1) % 4));
             }
         });
@@ -121,7 +124,8 @@ void tst_ThinkingLevels::concurrentUse()
         QVERIFY(levels.isLearned(QStringLiteral("model-%1").arg(t)));
     ThinkingLevels reloaded(levels.filePath());
     for (int t = 0; t < 4; ++t)
-        QCOMPARE(reloaded.allowed(QStringLiteral("model-%1").arg(t)), levels.allowed(QStringLiteral("model-%1").arg(t)));
+        QCOMPARE(
+            reloaded.allowed(QStringLiteral("model-%1").arg(t)), levels.allowed(QStringLiteral("model-%1").arg(t)));
 }
 
 QTEST_GUILESS_MAIN(tst_ThinkingLevels)

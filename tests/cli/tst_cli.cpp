@@ -20,8 +20,14 @@ namespace {
 const QString kKey = QStringLiteral("nb2-SECRET-cli-key-7f3a9c1e5b2d");
 const QString kModel = QStringLiteral("gemini-3.1-flash-lite-image");
 
-QString cliPath() { return QStringLiteral(NB2_BINARY_DIR "/app/cli/nb2lite"); }
-QString fakePath() { return QStringLiteral(NB2_BINARY_DIR "/app/fakeapi/nb2lite-fakeapi"); }
+QString cliPath()
+{
+    return QStringLiteral(NB2_BINARY_DIR "/app/cli/nb2lite");
+}
+QString fakePath()
+{
+    return QStringLiteral(NB2_BINARY_DIR "/app/fakeapi/nb2lite-fakeapi");
+}
 
 struct Run {
     int exitCode = -1;
@@ -42,15 +48,16 @@ public:
         if (!QFileInfo::exists(fakePath()))
             return QStringLiteral("%1 is missing; build the nb2lite-fakeapi target").arg(fakePath());
         m_process.setProgram(fakePath());
-        m_process.setArguments(QStringList{QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--key"), kKey}
-                               + extraArgs);
+        m_process.setArguments(
+            QStringList {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--key"), kKey} + extraArgs);
         m_process.start();
         if (!m_process.waitForStarted(10'000))
             return QStringLiteral("could not start %1").arg(fakePath());
         QByteArray line;
         while (!line.contains('\n')) {
             if (!m_process.waitForReadyRead(20'000))
-                return QStringLiteral("no 'listening on' line; stderr: %1").arg(QString::fromUtf8(m_process.readAllStandardError()));
+                return QStringLiteral("no 'listening on' line; stderr: %1")
+                    .arg(QString::fromUtf8(m_process.readAllStandardError()));
             line += m_process.readAllStandardOutput();
         }
         static const QRegularExpression re(QStringLiteral("^listening on (http://127\\.0\\.0\\.1:\\d+)\\n"));
@@ -117,22 +124,23 @@ private Q_SLOTS:
 
 private:
     Run run(const QStringList &args, const QMap<QString, QString> &env = {}, const QString &workDir = {},
-            const QStringList &unsetEnv = {});
+        const QStringList &unsetEnv = {});
     QStringList api(const QStringList &args) const; // --base-url <fake> --json --out <dir> + args
     QString makeImage(const QString &name, int width, int height, const char *format);
 
     FakeProcess m_fake;
-    QTemporaryDir m_dir;   // fixtures, output, HOME
-    QString m_out;         // default output folder
-    QString m_portrait;    // 300x400 PNG (nearest 3:4)
-    QString m_style;       // JPEG style reference
-    QString m_notImage;    // text with a .png name
+    QTemporaryDir m_dir;    // fixtures, output, HOME
+    QString m_out;          // default output folder
+    QString m_portrait;     // 300x400 PNG (nearest 3:4)
+    QString m_style;        // JPEG style reference
+    QString m_notImage;     // text with a .png name
     QStringList m_keyLeaks; // command lines whose output contained the key
 };
 
 void tst_Cli::initTestCase()
 {
-    QVERIFY2(QFileInfo::exists(cliPath()), qPrintable(cliPath() + QStringLiteral(" is missing; build the nb2lite target")));
+    QVERIFY2(
+        QFileInfo::exists(cliPath()), qPrintable(cliPath() + QStringLiteral(" is missing; build the nb2lite target")));
     QVERIFY(m_dir.isValid());
     const QString error = m_fake.start();
     QVERIFY2(error.isEmpty(), qPrintable(error));
@@ -155,7 +163,8 @@ void tst_Cli::cleanupTestCase()
 void tst_Cli::cleanup()
 {
     const QStringList leaks = std::exchange(m_keyLeaks, {});
-    QVERIFY2(leaks.isEmpty(), qPrintable(QStringLiteral("the API key appeared in the output of: ") + leaks.join(QStringLiteral(" | "))));
+    QVERIFY2(leaks.isEmpty(),
+        qPrintable(QStringLiteral("the API key appeared in the output of: ") + leaks.join(QStringLiteral(" | "))));
 }
 
 QString tst_Cli::makeImage(const QString &name, int width, int height, const char *format)
@@ -172,13 +181,13 @@ QString tst_Cli::makeImage(const QString &name, int width, int height, const cha
 
 QStringList tst_Cli::api(const QStringList &args) const
 {
-    return QStringList{QStringLiteral("--base-url"), m_fake.baseUrl(), QStringLiteral("--json"),
-                       QStringLiteral("--out"), m_out}
-           + args;
+    return QStringList {
+               QStringLiteral("--base-url"), m_fake.baseUrl(), QStringLiteral("--json"), QStringLiteral("--out"), m_out}
+    + args;
 }
 
-Run tst_Cli::run(const QStringList &args, const QMap<QString, QString> &env, const QString &workDir,
-                 const QStringList &unsetEnv)
+Run tst_Cli::run(
+    const QStringList &args, const QMap<QString, QString> &env, const QString &workDir, const QStringList &unsetEnv)
 {
     Run result;
     for (const QString &arg : args) {
@@ -187,7 +196,7 @@ Run tst_Cli::run(const QStringList &args, const QMap<QString, QString> &env, con
     }
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     for (const char *name : {"GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL", "GEMINI_MODEL_NAME",
-                             "IMAGE_OUTPUT_DIR", "GOOGLE_GENAI_API_VERSION"})
+             "IMAGE_OUTPUT_DIR", "GOOGLE_GENAI_API_VERSION"})
         environment.remove(QString::fromLatin1(name));
     // A private HOME and config folder: no ~/gemini.key, and learned levels stay in the test.
     environment.insert(QStringLiteral("HOME"), m_dir.filePath(QStringLiteral("home")));
@@ -228,10 +237,9 @@ static QString checkSavedImage(const Run &r, const QString &prefix, double ratio
         qWarning("nb2lite failed (exit %d): %s", r.exitCode, qPrintable(where));
         return {};
     }
-    const QStringList keys{QStringLiteral("ok"), QStringLiteral("path"), QStringLiteral("interaction_id"),
-                           QStringLiteral("mime_type"), QStringLiteral("width"), QStringLiteral("height"),
-                           QStringLiteral("text"), QStringLiteral("usage"), QStringLiteral("attempts"),
-                           QStringLiteral("error")};
+    const QStringList keys {QStringLiteral("ok"), QStringLiteral("path"), QStringLiteral("interaction_id"),
+        QStringLiteral("mime_type"), QStringLiteral("width"), QStringLiteral("height"), QStringLiteral("text"),
+        QStringLiteral("usage"), QStringLiteral("attempts"), QStringLiteral("error")};
     for (const QString &key : keys) {
         if (!r.json.contains(key)) {
             qWarning("--json output lacks \"%s\": %s", qPrintable(key), r.out.constData());
@@ -248,8 +256,8 @@ static QString checkSavedImage(const Run &r, const QString &prefix, double ratio
     const QFileInfo info(path);
     const QString mime = r.json.value(QStringLiteral("mime_type")).toString();
     const QString ext = mime == QLatin1String("image/png") ? QStringLiteral("png")
-                        : mime == QLatin1String("image/webp") ? QStringLiteral("webp")
-                                                              : QStringLiteral("jpg");
+        : mime == QLatin1String("image/webp")              ? QStringLiteral("webp")
+                                                           : QStringLiteral("jpg");
     static const QRegularExpression nameRe(QStringLiteral("^([a-z_]+)_(\\d{9,})_([0-9a-f]{8})\\.(jpg|png|webp)$"));
     const auto match = nameRe.match(info.fileName());
     if (!info.isAbsolute() || !info.exists() || !match.hasMatch() || match.captured(1) != prefix
@@ -273,7 +281,8 @@ static QString checkSavedImage(const Run &r, const QString &prefix, double ratio
     }
     // The service renders 1K sizes such as 1344x768 (16:9) or 864x1184 (3:4), a few percent
     // off the exact ratio: check that the requested ratio is the nearest supported one.
-    static const double kSupported[] = {1.0, 3.0 / 2, 2.0 / 3, 3.0 / 4, 4.0 / 3, 4.0 / 5, 5.0 / 4, 9.0 / 16, 16.0 / 9, 21.0 / 9};
+    static const double kSupported[]
+        = {1.0, 3.0 / 2, 2.0 / 3, 3.0 / 4, 4.0 / 3, 4.0 / 5, 5.0 / 4, 9.0 / 16, 16.0 / 9, 21.0 / 9};
     const double got = double(image.width()) / image.height();
     double nearest = kSupported[0];
     for (double candidate : kSupported) {
@@ -293,11 +302,11 @@ void tst_Cli::helpAndVersion()
     QCOMPARE(help.exitCode, 0);
     const QString text = QString::fromUtf8(help.out);
     for (const QString &needle :
-         {QStringLiteral("generate PROMPT"), QStringLiteral("edit ID PROMPT"), QStringLiteral("edit-local FILE PROMPT"),
-          QStringLiteral("--style"), QStringLiteral("doctor"), QStringLiteral("--demo-latency"),
-          QStringLiteral("IMAGE_OUTPUT_DIR"), QStringLiteral("no --api-key option"), QStringLiteral("GEMINI_API_KEY"),
-          QStringLiteral("~/gemini.key"), QStringLiteral("Exit status:"), QStringLiteral("not_found"),
-          QStringLiteral("invalid_input"), QStringLiteral("auth")})
+        {QStringLiteral("generate PROMPT"), QStringLiteral("edit ID PROMPT"), QStringLiteral("edit-local FILE PROMPT"),
+            QStringLiteral("--style"), QStringLiteral("doctor"), QStringLiteral("--demo-latency"),
+            QStringLiteral("IMAGE_OUTPUT_DIR"), QStringLiteral("no --api-key option"), QStringLiteral("GEMINI_API_KEY"),
+            QStringLiteral("~/gemini.key"), QStringLiteral("Exit status:"), QStringLiteral("not_found"),
+            QStringLiteral("invalid_input"), QStringLiteral("auth")})
         QVERIFY2(text.contains(needle), qPrintable(QStringLiteral("--help lacks: ") + needle));
     // Every exit status is listed once.
     static const QRegularExpression codeRe(QStringLiteral("^\\s+(\\d+)\\s+\\S+"), QRegularExpression::MultilineOption);
@@ -321,30 +330,30 @@ void tst_Cli::usageErrors_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("needle");
-    QTest::newRow("no command") << QStringList{} << QStringLiteral("no command");
-    QTest::newRow("unknown command") << QStringList{QStringLiteral("paint"), QStringLiteral("x")} << QStringLiteral("unknown command");
-    QTest::newRow("unknown option") << QStringList{QStringLiteral("--colour"), QStringLiteral("generate"), QStringLiteral("x")}
-                                    << QStringLiteral("unknown option");
-    QTest::newRow("missing prompt") << QStringList{QStringLiteral("generate")} << QStringLiteral("missing arguments");
-    QTest::newRow("missing id and prompt") << QStringList{QStringLiteral("edit"), QStringLiteral("v1_x")}
+    QTest::newRow("no command") << QStringList {} << QStringLiteral("no command");
+    QTest::newRow("unknown command") << QStringList {QStringLiteral("paint"), QStringLiteral("x")}
+                                     << QStringLiteral("unknown command");
+    QTest::newRow("unknown option") << QStringList {QStringLiteral("--colour"), QStringLiteral("generate"),
+        QStringLiteral("x")} << QStringLiteral("unknown option");
+    QTest::newRow("missing prompt") << QStringList {QStringLiteral("generate")} << QStringLiteral("missing arguments");
+    QTest::newRow("missing id and prompt") << QStringList {QStringLiteral("edit"), QStringLiteral("v1_x")}
                                            << QStringLiteral("usage: nb2lite edit ID PROMPT");
-    QTest::newRow("unquoted prompt") << QStringList{QStringLiteral("generate"), QStringLiteral("a"), QStringLiteral("cat")}
-                                     << QStringLiteral("too many arguments");
-    QTest::newRow("api key flag") << QStringList{QStringLiteral("--api-key"), QStringLiteral("abc"), QStringLiteral("doctor")}
-                                  << QStringLiteral("GEMINI_API_KEY");
-    QTest::newRow("value missing") << QStringList{QStringLiteral("generate"), QStringLiteral("x"), QStringLiteral("--aspect")}
-                                   << QStringLiteral("needs a value");
-    QTest::newRow("style on generate") << QStringList{QStringLiteral("generate"), QStringLiteral("x"), QStringLiteral("--style"),
-                                                      QStringLiteral("a.png")}
+    QTest::newRow("unquoted prompt") << QStringList {QStringLiteral("generate"), QStringLiteral("a"),
+        QStringLiteral("cat")} << QStringLiteral("too many arguments");
+    QTest::newRow("api key flag") << QStringList {QStringLiteral("--api-key"), QStringLiteral("abc"),
+        QStringLiteral("doctor")} << QStringLiteral("GEMINI_API_KEY");
+    QTest::newRow("value missing") << QStringList {QStringLiteral("generate"), QStringLiteral("x"),
+        QStringLiteral("--aspect")} << QStringLiteral("needs a value");
+    QTest::newRow("style on generate") << QStringList {QStringLiteral("generate"), QStringLiteral("x"),
+        QStringLiteral("--style"), QStringLiteral("a.png")}
                                        << QStringLiteral("--style only applies");
-    QTest::newRow("latency without demo") << QStringList{QStringLiteral("--demo-latency"), QStringLiteral("5"),
-                                                         QStringLiteral("generate"), QStringLiteral("x")}
+    QTest::newRow("latency without demo") << QStringList {QStringLiteral("--demo-latency"), QStringLiteral("5"),
+        QStringLiteral("generate"), QStringLiteral("x")}
                                           << QStringLiteral("--demo");
-    QTest::newRow("bad api version") << QStringList{QStringLiteral("--api-version"), QStringLiteral("v2"), QStringLiteral("doctor")}
-                                     << QStringLiteral("v1 or v1beta");
-    QTest::newRow("bad latency") << QStringList{QStringLiteral("--demo"), QStringLiteral("--demo-latency=soon"),
-                                                QStringLiteral("doctor")}
-                                 << QStringLiteral("milliseconds");
+    QTest::newRow("bad api version") << QStringList {QStringLiteral("--api-version"), QStringLiteral("v2"),
+        QStringLiteral("doctor")} << QStringLiteral("v1 or v1beta");
+    QTest::newRow("bad latency") << QStringList {QStringLiteral("--demo"), QStringLiteral("--demo-latency=soon"),
+        QStringLiteral("doctor")} << QStringLiteral("milliseconds");
 }
 
 void tst_Cli::usageErrors()
@@ -357,22 +366,23 @@ void tst_Cli::usageErrors()
     QVERIFY(r.out.isEmpty());
 
     // With --json the same failure is one JSON object with kind "usage".
-    const Run j = run(QStringList{QStringLiteral("--json")} + args);
+    const Run j = run(QStringList {QStringLiteral("--json")} + args);
     QCOMPARE(j.exitCode, 2);
     QVERIFY2(j.jsonOk, j.out.constData());
     QCOMPARE(j.json.value(QStringLiteral("ok")).toBool(true), false);
-    QCOMPARE(j.json.value(QStringLiteral("error")).toObject().value(QStringLiteral("kind")).toString(), QStringLiteral("usage"));
+    QCOMPARE(j.json.value(QStringLiteral("error")).toObject().value(QStringLiteral("kind")).toString(),
+        QStringLiteral("usage"));
 }
 
 void tst_Cli::fullFlowAgainstFakeBinary()
 {
-    const Run gen = run(api({QStringLiteral("generate"), QStringLiteral("a lighthouse at dusk"), QStringLiteral("--aspect"),
-                             QStringLiteral("16:9")}));
+    const Run gen = run(api({QStringLiteral("generate"), QStringLiteral("a lighthouse at dusk"),
+        QStringLiteral("--aspect"), QStringLiteral("16:9")}));
     QVERIFY(!checkSavedImage(gen, QStringLiteral("gen"), 16.0 / 9.0).isEmpty());
     const QString genId = gen.json.value(QStringLiteral("interaction_id")).toString();
 
-    const Run edit = run(api({QStringLiteral("edit"), genId, QStringLiteral("make it night"), QStringLiteral("--thinking"),
-                              QStringLiteral("high")}));
+    const Run edit = run(api({QStringLiteral("edit"), genId, QStringLiteral("make it night"),
+        QStringLiteral("--thinking"), QStringLiteral("high")}));
     QVERIFY(!checkSavedImage(edit, QStringLiteral("edit"), 16.0 / 9.0).isEmpty()); // the chain keeps its ratio
     QVERIFY(edit.json.value(QStringLiteral("interaction_id")).toString() != genId);
 
@@ -380,8 +390,8 @@ void tst_Cli::fullFlowAgainstFakeBinary()
     const Run local = run(api({QStringLiteral("edit-local"), m_portrait, QStringLiteral("add a hat")}));
     QVERIFY(!checkSavedImage(local, QStringLiteral("edit_local"), 3.0 / 4.0).isEmpty());
 
-    const Run style = run(api({QStringLiteral("edit-local"), m_portrait, QStringLiteral("in this style"), QStringLiteral("--style"),
-                               m_style, QStringLiteral("--aspect"), QStringLiteral("1:1")}));
+    const Run style = run(api({QStringLiteral("edit-local"), m_portrait, QStringLiteral("in this style"),
+        QStringLiteral("--style"), m_style, QStringLiteral("--aspect"), QStringLiteral("1:1")}));
     QVERIFY(!checkSavedImage(style, QStringLiteral("style_edit"), 1.0).isEmpty());
 
     // edit without --aspect kept the chain's ratio (looked up from the parent) and said so.
@@ -415,11 +425,11 @@ void tst_Cli::fullFlowAgainstFakeBinary()
 void tst_Cli::humanOutput()
 {
     const Run r = run({QStringLiteral("--base-url"), m_fake.baseUrl(), QStringLiteral("--out"), m_out,
-                       QStringLiteral("generate"), QStringLiteral("a red fox in snow")});
+        QStringLiteral("generate"), QStringLiteral("a red fox in snow")});
     QCOMPARE(r.exitCode, 0);
     const QString out = QString::fromUtf8(r.out);
-    static const QRegularExpression saved(QStringLiteral("^Saved to: (/\\S+/gen_\\d+_[0-9a-f]{8}\\.jpg)$"),
-                                          QRegularExpression::MultilineOption);
+    static const QRegularExpression saved(
+        QStringLiteral("^Saved to: (/\\S+/gen_\\d+_[0-9a-f]{8}\\.jpg)$"), QRegularExpression::MultilineOption);
     static const QRegularExpression id(QStringLiteral("^Interaction ID: (\\S+)$"), QRegularExpression::MultilineOption);
     const auto savedMatch = saved.match(out);
     QVERIFY2(savedMatch.hasMatch(), r.out.constData());
@@ -431,11 +441,11 @@ void tst_Cli::humanOutput()
 void tst_Cli::optionPlacement_data()
 {
     QTest::addColumn<QStringList>("layout"); // "OPTS" and "CMD" placeholders
-    QTest::newRow("before") << QStringList{QStringLiteral("OPTS"), QStringLiteral("CMD")};
-    QTest::newRow("after") << QStringList{QStringLiteral("CMD"), QStringLiteral("OPTS")};
-    QTest::newRow("equals form") << QStringList{QStringLiteral("CMD"), QStringLiteral("EQ")};
-    QTest::newRow("mixed") << QStringList{QStringLiteral("--json"), QStringLiteral("generate"), QStringLiteral("BASE"),
-                                          QStringLiteral("a prompt"), QStringLiteral("OUT")};
+    QTest::newRow("before") << QStringList {QStringLiteral("OPTS"), QStringLiteral("CMD")};
+    QTest::newRow("after") << QStringList {QStringLiteral("CMD"), QStringLiteral("OPTS")};
+    QTest::newRow("equals form") << QStringList {QStringLiteral("CMD"), QStringLiteral("EQ")};
+    QTest::newRow("mixed") << QStringList {QStringLiteral("--json"), QStringLiteral("generate"), QStringLiteral("BASE"),
+        QStringLiteral("a prompt"), QStringLiteral("OUT")};
 }
 
 void tst_Cli::optionPlacement()
@@ -473,22 +483,23 @@ void tst_Cli::outputFolderPrecedence()
     QTemporaryDir flagDir;
     QTemporaryDir cwd;
     const QString newSub = envDir.filePath(QStringLiteral("created/on/demand"));
-    const QStringList base{QStringLiteral("--base-url"), m_fake.baseUrl(), QStringLiteral("--json")};
-    const QStringList cmd{QStringLiteral("generate"), QStringLiteral("a prompt")};
+    const QStringList base {QStringLiteral("--base-url"), m_fake.baseUrl(), QStringLiteral("--json")};
+    const QStringList cmd {QStringLiteral("generate"), QStringLiteral("a prompt")};
 
     const Run fromEnv = run(base + cmd, {{QStringLiteral("IMAGE_OUTPUT_DIR"), newSub}}, cwd.path());
     QCOMPARE(fromEnv.exitCode, 0);
     QCOMPARE(QFileInfo(fromEnv.json.value(QStringLiteral("path")).toString()).absolutePath(), newSub);
 
-    const Run fromFlag = run(base + QStringList{QStringLiteral("--out"), flagDir.path()} + cmd,
-                             {{QStringLiteral("IMAGE_OUTPUT_DIR"), newSub}}, cwd.path());
+    const Run fromFlag = run(base + QStringList {QStringLiteral("--out"), flagDir.path()} + cmd,
+        {{QStringLiteral("IMAGE_OUTPUT_DIR"), newSub}}, cwd.path());
     QCOMPARE(fromFlag.exitCode, 0);
-    QCOMPARE(QFileInfo(fromFlag.json.value(QStringLiteral("path")).toString()).absolutePath(), QDir(flagDir.path()).absolutePath());
+    QCOMPARE(QFileInfo(fromFlag.json.value(QStringLiteral("path")).toString()).absolutePath(),
+        QDir(flagDir.path()).absolutePath());
 
     const Run fromCwd = run(base + cmd, {}, cwd.path());
     QCOMPARE(fromCwd.exitCode, 0);
     QCOMPARE(QFileInfo(fromCwd.json.value(QStringLiteral("path")).toString()).absolutePath(),
-             QFileInfo(cwd.path()).canonicalFilePath());
+        QFileInfo(cwd.path()).canonicalFilePath());
 }
 
 void tst_Cli::errorExitCodes_data()
@@ -498,29 +509,30 @@ void tst_Cli::errorExitCodes_data()
     QTest::addColumn<int>("exitCode");
     QTest::addColumn<QString>("kind");
     const QString missing = QStringLiteral("/nonexistent/nb2/missing.png");
-    QTest::newRow("bad aspect") << QStringList{QStringLiteral("generate"), QStringLiteral("x"), QStringLiteral("--aspect"),
-                                               QStringLiteral("7:3")}
+    QTest::newRow("bad aspect") << QStringList {QStringLiteral("generate"), QStringLiteral("x"),
+        QStringLiteral("--aspect"), QStringLiteral("7:3")}
                                 << QString() << 3 << QStringLiteral("invalid_input");
-    QTest::newRow("empty prompt") << QStringList{QStringLiteral("generate"), QString()} << QString() << 3
+    QTest::newRow("empty prompt") << QStringList {QStringLiteral("generate"), QString()} << QString() << 3
                                   << QStringLiteral("invalid_input");
-    QTest::newRow("blank prompt") << QStringList{QStringLiteral("edit"), QStringLiteral("v1_x"), QStringLiteral("   ")}
+    QTest::newRow("blank prompt") << QStringList {QStringLiteral("edit"), QStringLiteral("v1_x"), QStringLiteral("   ")}
                                   << QString() << 3 << QStringLiteral("invalid_input");
-    QTest::newRow("unknown thinking level") << QStringList{QStringLiteral("generate"), QStringLiteral("x"), QStringLiteral("--thinking"),
-                                                           QStringLiteral("extreme")}
+    QTest::newRow("unknown thinking level") << QStringList {QStringLiteral("generate"), QStringLiteral("x"),
+        QStringLiteral("--thinking"), QStringLiteral("extreme")}
                                             << QString() << 3 << QStringLiteral("invalid_input");
-    QTest::newRow("missing file") << QStringList{QStringLiteral("edit-local"), missing, QStringLiteral("x")} << QString() << 16
-                                  << QStringLiteral("io");
-    QTest::newRow("missing style file") << QStringList{QStringLiteral("edit-local"), QStringLiteral("PORTRAIT"), QStringLiteral("x"),
-                                                       QStringLiteral("--style"), missing}
+    QTest::newRow("missing file") << QStringList {QStringLiteral("edit-local"), missing, QStringLiteral("x")}
+                                  << QString() << 16 << QStringLiteral("io");
+    QTest::newRow("missing style file") << QStringList {QStringLiteral("edit-local"), QStringLiteral("PORTRAIT"),
+        QStringLiteral("x"), QStringLiteral("--style"), missing}
                                         << QString() << 16 << QStringLiteral("io");
-    QTest::newRow("not an image") << QStringList{QStringLiteral("edit-local"), QStringLiteral("NOTIMAGE"), QStringLiteral("x")}
-                                  << QString() << 3 << QStringLiteral("invalid_input");
-    QTest::newRow("wrong key") << QStringList{QStringLiteral("generate"), QStringLiteral("x")}
+    QTest::newRow("not an image") << QStringList {QStringLiteral("edit-local"), QStringLiteral("NOTIMAGE"),
+        QStringLiteral("x")} << QString()
+                                  << 3 << QStringLiteral("invalid_input");
+    QTest::newRow("wrong key") << QStringList {QStringLiteral("generate"), QStringLiteral("x")}
                                << QStringLiteral("wrong-key-0123456789") << 5 << QStringLiteral("auth");
-    QTest::newRow("unknown id") << QStringList{QStringLiteral("get"), QStringLiteral("v1_doesnotexist")} << QString() << 6
-                                << QStringLiteral("not_found");
-    QTest::newRow("unknown model") << QStringList{QStringLiteral("--model"), QStringLiteral("gemini-0-nonexistent"),
-                                                  QStringLiteral("generate"), QStringLiteral("x")}
+    QTest::newRow("unknown id") << QStringList {QStringLiteral("get"), QStringLiteral("v1_doesnotexist")} << QString()
+                                << 6 << QStringLiteral("not_found");
+    QTest::newRow("unknown model") << QStringList {QStringLiteral("--model"), QStringLiteral("gemini-0-nonexistent"),
+        QStringLiteral("generate"), QStringLiteral("x")}
                                    << QString() << 6 << QStringLiteral("not_found");
 }
 
@@ -537,7 +549,8 @@ void tst_Cli::errorExitCodes()
         env.insert(QStringLiteral("GEMINI_API_KEY"), key);
     const int before = int(QDir(m_out).entryList(QDir::Files).size());
 
-    const Run human = run(QStringList{QStringLiteral("--base-url"), m_fake.baseUrl(), QStringLiteral("--out"), m_out} + args, env);
+    const Run human
+        = run(QStringList {QStringLiteral("--base-url"), m_fake.baseUrl(), QStringLiteral("--out"), m_out} + args, env);
     QCOMPARE(human.exitCode, exitCode);
     QVERIFY(human.err.startsWith("nb2lite: error ("));
     QVERIFY2(human.err.contains(kind.toUtf8()), human.err.constData());
@@ -560,17 +573,17 @@ void tst_Cli::injectedFaults_data()
 {
     QTest::addColumn<QStringList>("fakeArgs");
     QTest::addColumn<int>("exitCode");
-    QTest::addColumn<QString>("kind");     // empty: success
+    QTest::addColumn<QString>("kind"); // empty: success
     QTest::addColumn<int>("attempts");
-    QTest::newRow("one 500, then fine") << QStringList{QStringLiteral("--fault"), QStringLiteral("server_error:1")} << 0
-                                        << QString() << 2;
-    QTest::newRow("429 every time") << QStringList{QStringLiteral("--fault"), QStringLiteral("rate_limit:5"),
-                                                   QStringLiteral("--retry-after"), QStringLiteral("0")}
+    QTest::newRow("one 500, then fine") << QStringList {QStringLiteral("--fault"), QStringLiteral("server_error:1")}
+                                        << 0 << QString() << 2;
+    QTest::newRow("429 every time") << QStringList {QStringLiteral("--fault"), QStringLiteral("rate_limit:5"),
+        QStringLiteral("--retry-after"), QStringLiteral("0")}
                                     << 7 << QStringLiteral("rate_limited") << 5;
-    QTest::newRow("text-only refusal") << QStringList{QStringLiteral("--fault"), QStringLiteral("text_only")} << 14
+    QTest::newRow("text-only refusal") << QStringList {QStringLiteral("--fault"), QStringLiteral("text_only")} << 14
                                        << QStringLiteral("no_image") << 1;
     // The cut answer still names its id: it is fetched with get (attempt 2), never created twice.
-    QTest::newRow("truncated json") << QStringList{QStringLiteral("--fault"), QStringLiteral("truncated_json")} << 0
+    QTest::newRow("truncated json") << QStringList {QStringLiteral("--fault"), QStringLiteral("truncated_json")} << 0
                                     << QString() << 2;
 }
 
@@ -583,10 +596,10 @@ void tst_Cli::injectedFaults()
     FakeProcess faulty;
     const QString error = faulty.start(fakeArgs);
     QVERIFY2(error.isEmpty(), qPrintable(error));
-    const QStringList base{QStringLiteral("--base-url"), faulty.baseUrl(), QStringLiteral("--out"), m_out};
-    const QStringList cmd{QStringLiteral("generate"), QStringLiteral("a fox")};
+    const QStringList base {QStringLiteral("--base-url"), faulty.baseUrl(), QStringLiteral("--out"), m_out};
+    const QStringList cmd {QStringLiteral("generate"), QStringLiteral("a fox")};
 
-    const Run json = run(base + QStringList{QStringLiteral("--json")} + cmd);
+    const Run json = run(base + QStringList {QStringLiteral("--json")} + cmd);
     QCOMPARE(json.exitCode, exitCode);
     QVERIFY2(json.jsonOk, json.out.constData());
     QCOMPARE(json.json.value(QStringLiteral("attempts")).toInt(), attempts);
@@ -595,7 +608,8 @@ void tst_Cli::injectedFaults()
         // Human output mentions a retry (a retried create can be billed twice).
         faulty.stop();
         QVERIFY(faulty.start(fakeArgs).isEmpty());
-        const Run human = run(QStringList{QStringLiteral("--base-url"), faulty.baseUrl(), QStringLiteral("--out"), m_out} + cmd);
+        const Run human
+            = run(QStringList {QStringLiteral("--base-url"), faulty.baseUrl(), QStringLiteral("--out"), m_out} + cmd);
         QCOMPARE(human.exitCode, 0);
         QVERIFY2(human.out.contains("Attempts: 2"), human.out.constData());
         return;
@@ -614,10 +628,10 @@ void tst_Cli::keyFromHomeFile()
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write(kKey.toUtf8() + '\n');
     file.close();
-    QVERIFY(file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup
-                                | QFileDevice::ReadOther));
+    QVERIFY(file.setPermissions(
+        QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther));
     const Run r = run({QStringLiteral("--base-url"), m_fake.baseUrl(), QStringLiteral("doctor")}, {}, {},
-                      {QStringLiteral("GEMINI_API_KEY")});
+        {QStringLiteral("GEMINI_API_KEY")});
     QFile::remove(keyFile);
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains("gemini.key") && r.out.contains(kKey.right(4).toUtf8()), r.out.constData());
@@ -628,10 +642,11 @@ void tst_Cli::unwritableOutputKeepsId()
 {
     // The output "folder" is a file: saving fails with io (16), but the id of the server's
     // finished work is still reported so that `nb2lite get` can fetch it later.
-    const Run r = run({QStringLiteral("--json"), QStringLiteral("--base-url"), m_fake.baseUrl(), QStringLiteral("--out"),
-                       m_notImage, QStringLiteral("generate"), QStringLiteral("a fox")});
+    const Run r = run({QStringLiteral("--json"), QStringLiteral("--base-url"), m_fake.baseUrl(),
+        QStringLiteral("--out"), m_notImage, QStringLiteral("generate"), QStringLiteral("a fox")});
     QCOMPARE(r.exitCode, 16);
-    QCOMPARE(r.json.value(QStringLiteral("error")).toObject().value(QStringLiteral("kind")).toString(), QStringLiteral("io"));
+    QCOMPARE(r.json.value(QStringLiteral("error")).toObject().value(QStringLiteral("kind")).toString(),
+        QStringLiteral("io"));
     const QString id = r.json.value(QStringLiteral("interaction_id")).toString();
     QVERIFY2(!id.isEmpty(), r.out.constData());
     QVERIFY(r.json.value(QStringLiteral("path")).isNull());
@@ -658,11 +673,14 @@ void tst_Cli::oversizedInputNeedsReencode()
 
     const Run refused = run(api({QStringLiteral("edit-local"), big, QStringLiteral("make it calm")}));
     QCOMPARE(refused.exitCode, 15);
-    const QString message = refused.json.value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString();
-    QVERIFY2(message.contains(QStringLiteral("--reencode")) && message.contains(QStringLiteral("MB")), qPrintable(message));
+    const QString message
+        = refused.json.value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString();
+    QVERIFY2(
+        message.contains(QStringLiteral("--reencode")) && message.contains(QStringLiteral("MB")), qPrintable(message));
     QCOMPARE(int(QDir(m_out).entryList(QDir::Files).size()), before);
 
-    const Run reencoded = run(api({QStringLiteral("edit-local"), big, QStringLiteral("make it calm"), QStringLiteral("--reencode")}));
+    const Run reencoded
+        = run(api({QStringLiteral("edit-local"), big, QStringLiteral("make it calm"), QStringLiteral("--reencode")}));
     QVERIFY(!checkSavedImage(reencoded, QStringLiteral("edit_local"), 5.0 / 4.0).isEmpty());
     QVERIFY2(reencoded.err.contains("re-encoded big.bmp"), reencoded.err.constData());
     QFile::remove(big);
@@ -672,15 +690,16 @@ void tst_Cli::insecureBaseUrlRefused()
 {
     // Plain http to a non-loopback host is refused before any connection is made.
     const Run r = run({QStringLiteral("--json"), QStringLiteral("--base-url"), QStringLiteral("http://example.com"),
-                       QStringLiteral("generate"), QStringLiteral("x")});
+        QStringLiteral("generate"), QStringLiteral("x")});
     QCOMPARE(r.exitCode, 10);
-    QCOMPARE(r.json.value(QStringLiteral("error")).toObject().value(QStringLiteral("kind")).toString(), QStringLiteral("tls"));
+    QCOMPARE(r.json.value(QStringLiteral("error")).toObject().value(QStringLiteral("kind")).toString(),
+        QStringLiteral("tls"));
 }
 
 void tst_Cli::noKey()
 {
-    const Run r = run({QStringLiteral("--base-url"), m_fake.baseUrl(), QStringLiteral("generate"), QStringLiteral("x")}, {}, {},
-                      {QStringLiteral("GEMINI_API_KEY")});
+    const Run r = run({QStringLiteral("--base-url"), m_fake.baseUrl(), QStringLiteral("generate"), QStringLiteral("x")},
+        {}, {}, {QStringLiteral("GEMINI_API_KEY")});
     QCOMPARE(r.exitCode, 5);
     QVERIFY2(r.err.contains("GEMINI_API_KEY"), r.err.constData());
 }
@@ -693,12 +712,13 @@ void tst_Cli::learnedThinkingLevels()
     const QString error = strict.start({QStringLiteral("--thinking-levels"), QStringLiteral("minimal,high")});
     QVERIFY2(error.isEmpty(), qPrintable(error));
     QTemporaryDir config;
-    const QMap<QString, QString> env{{QStringLiteral("XDG_CONFIG_HOME"), config.path()}};
-    const QStringList base{QStringLiteral("--base-url"), strict.baseUrl(), QStringLiteral("--out"), m_out};
+    const QMap<QString, QString> env {{QStringLiteral("XDG_CONFIG_HOME"), config.path()}};
+    const QStringList base {QStringLiteral("--base-url"), strict.baseUrl(), QStringLiteral("--out"), m_out};
 
-    const Run rejected = run(base + QStringList{QStringLiteral("generate"), QStringLiteral("x"), QStringLiteral("--thinking"),
-                                                QStringLiteral("low")},
-                             env);
+    const Run rejected = run(base
+            + QStringList {QStringLiteral("generate"), QStringLiteral("x"), QStringLiteral("--thinking"),
+                QStringLiteral("low")},
+        env);
     QCOMPARE(rejected.exitCode, 4);
     QVERIFY2(rejected.err.contains("Allowed values are: minimal, high"), rejected.err.constData());
     const QString levelsFile = config.filePath(QStringLiteral("NB2Lite/nb2lite-studio/thinking-levels.json"));
@@ -709,43 +729,49 @@ void tst_Cli::learnedThinkingLevels()
     QVERIFY2(saved.contains("minimal") && saved.contains(kModel.toUtf8()), saved.constData());
 
     // Now "low" is refused locally (no request), with the learned set in the message.
-    const Run local = run(base + QStringList{QStringLiteral("--json"), QStringLiteral("generate"), QStringLiteral("x"),
-                                             QStringLiteral("--thinking"), QStringLiteral("low")},
-                          env);
+    const Run local = run(base
+            + QStringList {QStringLiteral("--json"), QStringLiteral("generate"), QStringLiteral("x"),
+                QStringLiteral("--thinking"), QStringLiteral("low")},
+        env);
     QCOMPARE(local.exitCode, 3);
-    QVERIFY2(local.json.value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString().contains(
-                 QStringLiteral("minimal")),
-             local.out.constData());
+    QVERIFY2(local.json.value(QStringLiteral("error"))
+                 .toObject()
+                 .value(QStringLiteral("message"))
+                 .toString()
+                 .contains(QStringLiteral("minimal")),
+        local.out.constData());
 
     // Without --thinking the default follows the learned set instead of repeating the 400.
-    const Run fine = run(base + QStringList{QStringLiteral("--json"), QStringLiteral("generate"), QStringLiteral("x")}, env);
+    const Run fine
+        = run(base + QStringList {QStringLiteral("--json"), QStringLiteral("generate"), QStringLiteral("x")}, env);
     QCOMPARE(fine.exitCode, 0);
     QVERIFY2(fine.err.contains("minimal"), fine.err.constData());
 
     // doctor shows the learned set.
-    const Run doctor = run(base + QStringList{QStringLiteral("doctor")}, env);
+    const Run doctor = run(base + QStringList {QStringLiteral("doctor")}, env);
     QCOMPARE(doctor.exitCode, 0);
     QVERIFY2(doctor.out.contains("minimal, high (learned"), doctor.out.constData());
 }
 
 void tst_Cli::doctorReportsConfiguration()
 {
-    const Run r = run({QStringLiteral("--base-url"), m_fake.baseUrl(), QStringLiteral("--out"), m_out, QStringLiteral("doctor")});
+    const Run r = run(
+        {QStringLiteral("--base-url"), m_fake.baseUrl(), QStringLiteral("--out"), m_out, QStringLiteral("doctor")});
     QCOMPARE(r.exitCode, 0);
     const QString out = QString::fromUtf8(r.out);
     for (const QString &needle : {QStringLiteral("GEMINI_API_KEY"), kKey.right(4), kModel, m_fake.baseUrl(),
-                                  QStringLiteral("API version:"), QStringLiteral("v1"), m_out,
-                                  QStringLiteral("low, high"), QStringLiteral("Connectivity:"), QStringLiteral("OK")})
+             QStringLiteral("API version:"), QStringLiteral("v1"), m_out, QStringLiteral("low, high"),
+             QStringLiteral("Connectivity:"), QStringLiteral("OK")})
         QVERIFY2(out.contains(needle), qPrintable(QStringLiteral("doctor output lacks '%1':\n%2").arg(needle, out)));
     QVERIFY(!out.contains(kKey.right(5))); // at most the last 4 characters
 
-    const Run json = run({QStringLiteral("--base-url"), m_fake.baseUrl(), QStringLiteral("--json"), QStringLiteral("--api-version"),
-                          QStringLiteral("v1beta"), QStringLiteral("doctor")});
+    const Run json = run({QStringLiteral("--base-url"), m_fake.baseUrl(), QStringLiteral("--json"),
+        QStringLiteral("--api-version"), QStringLiteral("v1beta"), QStringLiteral("doctor")});
     QCOMPARE(json.exitCode, 0);
     QVERIFY2(json.jsonOk, json.out.constData());
     QCOMPARE(json.json.value(QStringLiteral("api_version")).toString(), QStringLiteral("v1beta"));
     QCOMPARE(json.json.value(QStringLiteral("key")).toObject().value(QStringLiteral("source")).toString(),
-             QStringLiteral("GEMINI_API_KEY"));
+        QStringLiteral("GEMINI_API_KEY"));
     QVERIFY(json.json.value(QStringLiteral("connectivity")).toObject().value(QStringLiteral("ok")).toBool());
 }
 
@@ -792,17 +818,19 @@ void tst_Cli::demoBackend()
 {
     // No key at all: --demo brings its own fake server and key.
     QTemporaryDir out;
-    const Run gen = run({QStringLiteral("--demo"), QStringLiteral("--json"), QStringLiteral("--out"), out.path(),
-                         QStringLiteral("generate"), QStringLiteral("a banana"), QStringLiteral("--aspect"), QStringLiteral("9:16")},
-                        {}, {}, {QStringLiteral("GEMINI_API_KEY")});
+    const Run gen = run(
+        {QStringLiteral("--demo"), QStringLiteral("--json"), QStringLiteral("--out"), out.path(),
+            QStringLiteral("generate"), QStringLiteral("a banana"), QStringLiteral("--aspect"), QStringLiteral("9:16")},
+        {}, {}, {QStringLiteral("GEMINI_API_KEY")});
     QVERIFY(!checkSavedImage(gen, QStringLiteral("gen"), 9.0 / 16.0).isEmpty());
 
-    const Run local = run({QStringLiteral("edit-local"), m_portrait, QStringLiteral("x"), QStringLiteral("--style"), m_style,
-                           QStringLiteral("--demo"), QStringLiteral("--demo-latency"), QStringLiteral("50"), QStringLiteral("--json"),
-                           QStringLiteral("--out"), out.path()});
+    const Run local = run({QStringLiteral("edit-local"), m_portrait, QStringLiteral("x"), QStringLiteral("--style"),
+        m_style, QStringLiteral("--demo"), QStringLiteral("--demo-latency"), QStringLiteral("50"),
+        QStringLiteral("--json"), QStringLiteral("--out"), out.path()});
     QVERIFY(!checkSavedImage(local, QStringLiteral("style_edit"), 3.0 / 4.0).isEmpty());
 
-    const Run doctor = run({QStringLiteral("--demo"), QStringLiteral("doctor")}, {}, {}, {QStringLiteral("GEMINI_API_KEY")});
+    const Run doctor
+        = run({QStringLiteral("--demo"), QStringLiteral("doctor")}, {}, {}, {QStringLiteral("GEMINI_API_KEY")});
     QCOMPARE(doctor.exitCode, 0);
     QVERIFY2(doctor.out.contains("demo"), doctor.out.constData());
 }
@@ -811,8 +839,9 @@ void tst_Cli::streamProgress()
 {
     const Run r = run(api({QStringLiteral("--stream"), QStringLiteral("generate"), QStringLiteral("a streamed fox")}));
     QVERIFY(!checkSavedImage(r, QStringLiteral("gen"), 1.0).isEmpty());
-    QVERIFY2(r.err.contains("stream: interaction id " + r.json.value(QStringLiteral("interaction_id")).toString().toUtf8()),
-             r.err.constData());
+    QVERIFY2(
+        r.err.contains("stream: interaction id " + r.json.value(QStringLiteral("interaction_id")).toString().toUtf8()),
+        r.err.constData());
 }
 
 void tst_Cli::terminateCancels()
@@ -823,9 +852,9 @@ void tst_Cli::terminateCancels()
     env.remove(QStringLiteral("GEMINI_API_KEY"));
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("home/.config")));
     process.setProcessEnvironment(env);
-    process.start(cliPath(), {QStringLiteral("--demo"), QStringLiteral("--demo-latency"), QStringLiteral("20000"),
-                              QStringLiteral("--json"), QStringLiteral("--out"), m_out, QStringLiteral("generate"),
-                              QStringLiteral("slow")});
+    process.start(cliPath(),
+        {QStringLiteral("--demo"), QStringLiteral("--demo-latency"), QStringLiteral("20000"), QStringLiteral("--json"),
+            QStringLiteral("--out"), m_out, QStringLiteral("generate"), QStringLiteral("slow")});
     QVERIFY(process.waitForStarted(10'000));
     // nb2lite blocks SIGTERM for its handler first thing in main(); before main() nothing can
     // handle a signal, so wait for that, then let it reach the request (an earlier signal after

@@ -22,7 +22,10 @@ using namespace nb2;
 
 namespace {
 
-QString cliPath() { return QStringLiteral(NB2_BINARY_DIR "/app/cli/nb2lite"); }
+QString cliPath()
+{
+    return QStringLiteral(NB2_BINARY_DIR "/app/cli/nb2lite");
+}
 
 struct Run {
     int exitCode = -1;
@@ -45,7 +48,8 @@ bool waitForSignalHandler(qint64 pid)
         if (status.open(QIODevice::ReadOnly)) {
             for (const QByteArray &line : status.readAll().split('\n')) {
                 bool ok = false;
-                if (line.startsWith("SigBlk:") && (line.mid(7).trimmed().toULongLong(&ok, 16) >> (SIGTERM - 1)) & 1u && ok)
+                if (line.startsWith("SigBlk:") && (line.mid(7).trimmed().toULongLong(&ok, 16) >> (SIGTERM - 1)) & 1u
+                    && ok)
                     return true;
             }
         }
@@ -97,8 +101,8 @@ void tst_CliCommands::initTestCase()
 Run tst_CliCommands::run(const QStringList &args, const QString &workDir)
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (const char *name : {"GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL", "GEMINI_MODEL_NAME",
-                             "IMAGE_OUTPUT_DIR"})
+    for (const char *name :
+        {"GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL", "GEMINI_MODEL_NAME", "IMAGE_OUTPUT_DIR"})
         env.remove(QString::fromLatin1(name));
     // A private HOME: the plain demo store (cache) and learned levels stay inside the test.
     const QString home = m_dir.filePath(QStringLiteral("home"));
@@ -130,9 +134,9 @@ QString tst_CliCommands::newSession()
     static int n = 0;
     const QString dir = m_dir.filePath(QStringLiteral("session%1").arg(++n));
     const Run gen = run({QStringLiteral("--session"), dir, QStringLiteral("--demo"), QStringLiteral("generate"),
-                         QStringLiteral("a lighthouse at dusk")});
+        QStringLiteral("a lighthouse at dusk")});
     const Run edit = run({QStringLiteral("--demo"), QStringLiteral("edit"), QStringLiteral("head"),
-                          QStringLiteral("add a lantern"), QStringLiteral("--session"), dir});
+        QStringLiteral("add a lantern"), QStringLiteral("--session"), dir});
     if (gen.exitCode != 0 || edit.exitCode != 0) {
         qWarning("could not make a session: %s %s", gen.err.constData(), edit.err.constData());
         return {};
@@ -144,9 +148,9 @@ void tst_CliCommands::helpPerCommand()
 {
     const Run all = run({QStringLiteral("--help")});
     QCOMPARE(all.exitCode, 0);
-    for (const char *name : {"generate", "edit", "edit-local", "style-edit", "get", "delete", "doctor", "import", "retry",
-                             "reanchor", "recover", "rebuild", "log", "cost", "export", "open-bundle", "mcp", "completion",
-                             "help"}) {
+    for (const char *name :
+        {"generate", "edit", "edit-local", "style-edit", "get", "delete", "doctor", "import", "retry", "reanchor",
+            "recover", "rebuild", "log", "cost", "export", "open-bundle", "mcp", "completion", "help"}) {
         const QString command = QString::fromLatin1(name);
         QVERIFY2(all.out.contains("\n  " + command.toUtf8() + ' '), name);
         const Run flag = run({command, QStringLiteral("--help")});
@@ -163,14 +167,14 @@ void tst_CliCommands::helpPerCommand()
     }
     const Run edit = run({QStringLiteral("edit"), QStringLiteral("--help")});
     for (const char *needle : {"nb2lite [options] edit ID PROMPT", "nb2lite --session DIR [options] edit REF PROMPT",
-                               "--branch", "(with --session)", "--reencode", "(without --session)", "--aspect R",
-                               "16:9"})
+             "--branch", "(with --session)", "--reencode", "(without --session)", "--aspect R", "16:9"})
         QVERIFY2(edit.out.contains(needle), needle);
 }
 
 void tst_CliCommands::usageErrorIsOneLine()
 {
-    const Run r = run({QStringLiteral("generate"), QStringLiteral("a fox"), QStringLiteral("--colour"), QStringLiteral("red")});
+    const Run r
+        = run({QStringLiteral("generate"), QStringLiteral("a fox"), QStringLiteral("--colour"), QStringLiteral("red")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY(r.out.isEmpty());
     QCOMPARE(r.err.count('\n'), 1);
@@ -178,13 +182,17 @@ void tst_CliCommands::usageErrorIsOneLine()
     QVERIFY2(r.err.contains("after '--'"), r.err.constData());
 
     const Run json = run({QStringLiteral("--session"), m_session, QStringLiteral("export"), QStringLiteral("--zip"),
-                          QStringLiteral("out"), QStringLiteral("--json")});
+        QStringLiteral("out"), QStringLiteral("--json")});
     QCOMPARE(json.exitCode, 2);
     QVERIFY2(json.jsonOk, json.out.constData());
     QCOMPARE(json.json.value(QStringLiteral("ok")).toBool(true), false);
-    QCOMPARE(json.json.value(QStringLiteral("error")).toObject().value(QStringLiteral("kind")).toString(), QStringLiteral("usage"));
-    QVERIFY(json.json.value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString().contains(
-        QStringLiteral("--zip")));
+    QCOMPARE(json.json.value(QStringLiteral("error")).toObject().value(QStringLiteral("kind")).toString(),
+        QStringLiteral("usage"));
+    QVERIFY(json.json.value(QStringLiteral("error"))
+                .toObject()
+                .value(QStringLiteral("message"))
+                .toString()
+                .contains(QStringLiteral("--zip")));
 }
 
 void tst_CliCommands::demoBeforeExportAndFlagsAnywhere_data()
@@ -192,15 +200,21 @@ void tst_CliCommands::demoBeforeExportAndFlagsAnywhere_data()
     QTest::addColumn<QStringList>("args"); // SESSION and OUT are replaced
     QTest::addColumn<QString>("check");    // what the output must show
     const auto w = [](const char *line) { return QString::fromLatin1(line).split(QLatin1Char(' ')); };
-    QTest::newRow("--demo before export") << w("--demo --session SESSION export --format html OUT") << QStringLiteral("out");
-    QTest::newRow("globals after export") << w("export --format sheet OUT.png --session SESSION --json --demo --model m -o x")
-                                          << QStringLiteral("json:frames");
-    QTest::newRow("--session after log") << w("log --json --session SESSION --base-url http://127.0.0.1:9 --api-version v1beta")
+    QTest::newRow("--demo before export")
+        << w("--demo --session SESSION export --format html OUT") << QStringLiteral("out");
+    QTest::newRow("globals after export")
+        << w("export --format sheet OUT.png --session SESSION --json --demo --model m -o x")
+        << QStringLiteral("json:frames");
+    QTest::newRow("--session after log") << w(
+        "log --json --session SESSION --base-url http://127.0.0.1:9 --api-version v1beta")
                                          << QStringLiteral("json:frames");
-    QTest::newRow("--out ignored by log") << w("--out /nonexistent --session SESSION log") << QStringLiteral("text:branch");
-    QTest::newRow("--demo and --json around doctor") << w("--json doctor --demo --out OUT") << QStringLiteral("json:model");
+    QTest::newRow("--out ignored by log")
+        << w("--out /nonexistent --session SESSION log") << QStringLiteral("text:branch");
+    QTest::newRow("--demo and --json around doctor")
+        << w("--json doctor --demo --out OUT") << QStringLiteral("json:model");
     QTest::newRow("--session ignored by doctor") << w("--session SESSION --demo doctor") << QStringLiteral("text:demo");
-    QTest::newRow("--demo after completion") << w("completion bash --demo --json") << QStringLiteral("text:complete -F");
+    QTest::newRow("--demo after completion")
+        << w("completion bash --demo --json") << QStringLiteral("text:complete -F");
     QTest::newRow("ids after the session") << w("log --session SESSION --ids") << QStringLiteral("ids");
 }
 
@@ -235,8 +249,8 @@ void tst_CliCommands::equalsFormAndDoubleDash()
 {
     const QString session = newSession();
     const Run r = run({QStringLiteral("--session=") + session, QStringLiteral("--demo"), QStringLiteral("generate"),
-                       QStringLiteral("--aspect=16:9"), QStringLiteral("--json"), QStringLiteral("--"),
-                       QStringLiteral("-dark- sky, --no-moon")});
+        QStringLiteral("--aspect=16:9"), QStringLiteral("--json"), QStringLiteral("--"),
+        QStringLiteral("-dark- sky, --no-moon")});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QVERIFY2(r.jsonOk, r.out.constData());
     // A session turn's --json: the API commands' object, then its frame.
@@ -254,13 +268,13 @@ void tst_CliCommands::demoChainContinuesAcrossProcesses()
     // The README's demo session: every command is its own process with its own fake server.
     const QString session = m_dir.filePath(QStringLiteral("chain"));
     const Run gen = run({QStringLiteral("--session"), session, QStringLiteral("--demo"), QStringLiteral("--json"),
-                         QStringLiteral("generate"), QStringLiteral("a lighthouse at dusk")});
+        QStringLiteral("generate"), QStringLiteral("a lighthouse at dusk")});
     QVERIFY2(gen.exitCode == 0 && gen.jsonOk, gen.err.constData());
     const QString genInteraction = gen.json.value(QStringLiteral("interaction_id")).toString();
     QVERIFY(!genInteraction.isEmpty());
 
     const Run edit = run({QStringLiteral("--session"), session, QStringLiteral("--demo"), QStringLiteral("--json"),
-                          QStringLiteral("edit"), QStringLiteral("head"), QStringLiteral("add a lantern")});
+        QStringLiteral("edit"), QStringLiteral("head"), QStringLiteral("add a lantern")});
     QVERIFY2(edit.exitCode == 0 && edit.jsonOk, edit.err.constData());
     // A plain edit: previous_interaction_id sent and accepted the first time, no re-anchor.
     const QJsonObject editFrame = edit.json.value(QStringLiteral("frame")).toObject();
@@ -272,13 +286,15 @@ void tst_CliCommands::demoChainContinuesAcrossProcesses()
 
     // And on from there, in a third process.
     const Run again = run({QStringLiteral("--demo"), QStringLiteral("edit"), QStringLiteral("head"),
-                           QStringLiteral("make it winter"), QStringLiteral("--json"), QStringLiteral("--session"), session});
+        QStringLiteral("make it winter"), QStringLiteral("--json"), QStringLiteral("--session"), session});
     QVERIFY2(again.exitCode == 0, again.err.constData());
-    QCOMPARE(again.json.value(QStringLiteral("frame")).toObject().value(QStringLiteral("kind")).toString(), QStringLiteral("edit"));
+    QCOMPARE(again.json.value(QStringLiteral("frame")).toObject().value(QStringLiteral("kind")).toString(),
+        QStringLiteral("edit"));
     QCOMPARE(again.json.value(QStringLiteral("attempts")).toInt(), 1);
 
     // The demo store lives with the session, one record per interaction.
-    const QStringList records = QDir(session + QStringLiteral("/demo")).entryList({QStringLiteral("*.json")}, QDir::Files);
+    const QStringList records
+        = QDir(session + QStringLiteral("/demo")).entryList({QStringLiteral("*.json")}, QDir::Files);
     QCOMPARE(records.size(), 3);
     QVERIFY(records.contains(genInteraction + QStringLiteral(".json")));
 }
@@ -287,11 +303,11 @@ void tst_CliCommands::plainDemoChainContinuesAcrossProcesses()
 {
     QTemporaryDir out;
     const Run gen = run({QStringLiteral("--demo"), QStringLiteral("--json"), QStringLiteral("-o"), out.path(),
-                         QStringLiteral("generate"), QStringLiteral("a fox"), QStringLiteral("--aspect"), QStringLiteral("3:2")});
+        QStringLiteral("generate"), QStringLiteral("a fox"), QStringLiteral("--aspect"), QStringLiteral("3:2")});
     QVERIFY2(gen.exitCode == 0 && gen.jsonOk, gen.err.constData());
     const QString id = gen.json.value(QStringLiteral("interaction_id")).toString();
     const Run edit = run({QStringLiteral("--demo"), QStringLiteral("--json"), QStringLiteral("-o"), out.path(),
-                          QStringLiteral("edit"), id, QStringLiteral("in the snow")});
+        QStringLiteral("edit"), id, QStringLiteral("in the snow")});
     QVERIFY2(edit.exitCode == 0 && edit.jsonOk, edit.out + edit.err);
     QCOMPARE(edit.json.value(QStringLiteral("attempts")).toInt(), 1);
     QVERIFY2(edit.err.contains("3:2"), edit.err.constData()); // the chain's ratio, read back from the stored parent
@@ -348,7 +364,7 @@ void tst_CliCommands::logDrawsALongSessionNarrowly()
     for (const QByteArray &line : lines)
         widest = std::max(widest, line.size());
     qInfo("log of %lld frames: %lld lines, widest %lld characters", qint64(frames.size()), qint64(lines.size()),
-          qint64(widest));
+        qint64(widest));
     QVERIFY2(widest <= 100, QByteArray::number(widest));
     // The chain runs straight down the first column, in order.
     QStringList firstColumn;
@@ -358,7 +374,7 @@ void tst_CliCommands::logDrawsALongSessionNarrowly()
     }
     QCOMPARE(firstColumn, mainLine);
     QCOMPARE(int(r.out.count("\n|\\\n")), 10); // a fork line where each side branch leaves the chain
-    QCOMPARE(int(r.out.count("| |")), 0);        // each side branch is a chain: no deeper column
+    QCOMPARE(int(r.out.count("| |")), 0);      // each side branch is a chain: no deeper column
     QVERIFY(r.out.contains("\n|\\\n| * f0000050 edit done \"a fork\"\n| * e0000050 "));
     QVERIFY2(r.out.contains("11 branches, 1030 frames"), r.out.right(200).constData());
 
@@ -371,10 +387,10 @@ void tst_CliCommands::reservedCommandsSaySo()
 {
     // --timeout is no longer reserved: it bounds the call (see tst_knownids for a server that never answers).
     const Run timeout = run({QStringLiteral("--demo"), QStringLiteral("--timeout"), QStringLiteral("30"),
-                             QStringLiteral("generate"), QStringLiteral("x")});
+        QStringLiteral("generate"), QStringLiteral("x")});
     QVERIFY2(timeout.exitCode == 0, timeout.err.constData());
     const Run notDir = run({QStringLiteral("--session"), m_dir.filePath(QStringLiteral("home")), QStringLiteral("log"),
-                            QStringLiteral("--ids")});
+        QStringLiteral("--ids")});
     QVERIFY(notDir.exitCode != 0);
     QVERIFY(!QFileInfo::exists(m_dir.filePath(QStringLiteral("home/images")))); // --ids never makes a folder a session
 }
@@ -387,8 +403,9 @@ void tst_CliCommands::signalEndsACommandThatCannotCancel()
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("HOME"), m_dir.filePath(QStringLiteral("home")));
     p.setProcessEnvironment(env);
-    p.start(cliPath(), {QStringLiteral("--demo"), QStringLiteral("--demo-latency"), QStringLiteral("20000"),
-                        QStringLiteral("doctor")});
+    p.start(cliPath(),
+        {QStringLiteral("--demo"), QStringLiteral("--demo-latency"), QStringLiteral("20000"),
+            QStringLiteral("doctor")});
     QVERIFY(p.waitForStarted(10'000));
     // Nothing can handle a signal before main() runs: wait until the handler is in place.
     QVERIFY2(waitForSignalHandler(p.processId()), "nb2lite never blocked SIGTERM for its handler");
@@ -430,12 +447,12 @@ void tst_CliCommands::costTotalsMatchTheUsageByHand()
     for (const Frame &f : store.graph().frames()) {
         QVERIFY(f.usage.imageOutputTokens > 0);
         byHand += (f.usage.inputTokens * 0.25 + f.usage.imageOutputTokens * 30.0
-                   + (f.usage.outputTokens - f.usage.imageOutputTokens + f.usage.thoughtTokens) * 1.5)
-                / 1e6;
+                      + (f.usage.outputTokens - f.usage.imageOutputTokens + f.usage.thoughtTokens) * 1.5)
+            / 1e6;
     }
     QVERIFY(byHand > 0.05); // two Lite images
     QVERIFY2(qAbs(cost.json.value(QLatin1String("total_usd")).toDouble() - byHand) < 1e-5,
-             qPrintable(QStringLiteral("%1 vs %2").arg(cost.json.value(QLatin1String("total_usd")).toDouble()).arg(byHand)));
+        qPrintable(QStringLiteral("%1 vs %2").arg(cost.json.value(QLatin1String("total_usd")).toDouble()).arg(byHand)));
     const QJsonArray frames = cost.json.value(QLatin1String("frames")).toArray();
     QCOMPARE(frames.size(), 2);
     const QJsonArray branches = cost.json.value(QLatin1String("branches")).toArray();
@@ -459,8 +476,7 @@ void tst_CliCommands::dryRunAndBudgetSendNothing()
     QCOMPARE(before.first, 2);
 
     const Run dry = run({QStringLiteral("--session"), dir, QStringLiteral("--demo"), QStringLiteral("edit"),
-                         QStringLiteral("head"), QStringLiteral("add snow"), QStringLiteral("--dry-run"),
-                         QStringLiteral("--json")});
+        QStringLiteral("head"), QStringLiteral("add snow"), QStringLiteral("--dry-run"), QStringLiteral("--json")});
     QCOMPARE(dry.exitCode, 0);
     QVERIFY2(dry.jsonOk, dry.out.constData());
     QVERIFY(dry.json.value(QLatin1String("dry_run")).toBool());
@@ -475,42 +491,46 @@ void tst_CliCommands::dryRunAndBudgetSendNothing()
 
     // A budget below what was spent plus one more turn: refused, nothing added, nothing sent.
     const Run refused = run({QStringLiteral("--session"), dir, QStringLiteral("--demo"), QStringLiteral("--budget"),
-                             QStringLiteral("0.08"), QStringLiteral("generate"), QStringLiteral("a second fox")});
+        QStringLiteral("0.08"), QStringLiteral("generate"), QStringLiteral("a second fox")});
     QCOMPARE(refused.exitCode, 23); // over the cost budget
     QVERIFY2(refused.err.contains("budget"), refused.err.constData());
     QCOMPARE(sessionCounts(dir), before);
     const Run dryOver = run({QStringLiteral("--session"), dir, QStringLiteral("--budget"), QStringLiteral("0.08"),
-                             QStringLiteral("generate"), QStringLiteral("a second fox"), QStringLiteral("--dry-run")});
+        QStringLiteral("generate"), QStringLiteral("a second fox"), QStringLiteral("--dry-run")});
     QCOMPARE(dryOver.exitCode, 23);
 
     const Run allowed = run({QStringLiteral("--session"), dir, QStringLiteral("--demo"), QStringLiteral("--budget"),
-                             QStringLiteral("5"), QStringLiteral("generate"), QStringLiteral("a second fox")});
+        QStringLiteral("5"), QStringLiteral("generate"), QStringLiteral("a second fox")});
     QCOMPARE(allowed.exitCode, 0);
     QCOMPARE(sessionCounts(dir).first, 3);
 
     const Run bad = run({QStringLiteral("--session"), dir, QStringLiteral("--budget"), QStringLiteral("-1"),
-                         QStringLiteral("generate"), QStringLiteral("x")});
+        QStringLiteral("generate"), QStringLiteral("x")});
     QCOMPARE(bad.exitCode, 2);
 }
 
 void tst_CliCommands::logGrepAndStarred()
 {
     const Run grep = run({QStringLiteral("--session"), m_session, QStringLiteral("log"), QStringLiteral("--grep"),
-                          QStringLiteral("LANTERN"), QStringLiteral("--json")});
+        QStringLiteral("LANTERN"), QStringLiteral("--json")});
     QCOMPARE(grep.exitCode, 0);
     QVERIFY2(grep.jsonOk, grep.out.constData());
     QCOMPARE(grep.json.value(QLatin1String("matched")).toInt(), 1);
     QCOMPARE(grep.json.value(QLatin1String("of")).toInt(), 2);
-    QCOMPARE(grep.json.value(QLatin1String("frames")).toArray().first().toObject().value(QLatin1String("prompt")).toString(),
-             QStringLiteral("add a lantern"));
+    QCOMPARE(
+        grep.json.value(QLatin1String("frames")).toArray().first().toObject().value(QLatin1String("prompt")).toString(),
+        QStringLiteral("add a lantern"));
 
-    const Run human = run({QStringLiteral("--session"), m_session, QStringLiteral("log"), QStringLiteral("--grep"), QStringLiteral("lantern")});
+    const Run human = run({QStringLiteral("--session"), m_session, QStringLiteral("log"), QStringLiteral("--grep"),
+        QStringLiteral("lantern")});
     QCOMPARE(human.exitCode, 0);
-    QVERIFY2(human.out.contains("add a lantern") && human.out.contains("(after ") && human.out.contains("1 of 2 frames match"),
-             human.out.constData());
+    QVERIFY2(human.out.contains("add a lantern") && human.out.contains("(after ")
+            && human.out.contains("1 of 2 frames match"),
+        human.out.constData());
     QVERIFY(!human.out.contains("lighthouse"));
 
-    const Run starred = run({QStringLiteral("--session"), m_session, QStringLiteral("log"), QStringLiteral("--starred")});
+    const Run starred
+        = run({QStringLiteral("--session"), m_session, QStringLiteral("log"), QStringLiteral("--starred")});
     QCOMPARE(starred.exitCode, 0);
     QVERIFY2(starred.out.contains("0 of 2 frames match"), starred.out.constData());
 }
@@ -521,14 +541,14 @@ void tst_CliCommands::variantsRunAtOnce()
     const QString latency = QStringLiteral("2000");
     QElapsedTimer timer;
     timer.start();
-    const Run one = run({QStringLiteral("--session"), dir, QStringLiteral("--demo"), QStringLiteral("--demo-latency"), latency,
-                         QStringLiteral("generate"), QStringLiteral("a fox")});
+    const Run one = run({QStringLiteral("--session"), dir, QStringLiteral("--demo"), QStringLiteral("--demo-latency"),
+        latency, QStringLiteral("generate"), QStringLiteral("a fox")});
     const qint64 oneMs = timer.restart();
     QCOMPARE(one.exitCode, 0);
 
-    const Run three = run({QStringLiteral("--session"), dir, QStringLiteral("--demo"), QStringLiteral("--demo-latency"), latency,
-                           QStringLiteral("generate"), QStringLiteral("a red fox"), QStringLiteral("--variants"),
-                           QStringLiteral("3"), QStringLiteral("--json")});
+    const Run three = run({QStringLiteral("--session"), dir, QStringLiteral("--demo"), QStringLiteral("--demo-latency"),
+        latency, QStringLiteral("generate"), QStringLiteral("a red fox"), QStringLiteral("--variants"),
+        QStringLiteral("3"), QStringLiteral("--json")});
     const qint64 threeMs = timer.restart();
     QCOMPARE(three.exitCode, 0);
     QVERIFY2(three.jsonOk, three.out.constData());
@@ -545,7 +565,7 @@ void tst_CliCommands::variantsRunAtOnce()
     // Edit: sibling branches of one frame (no --branch needed: the fork is the point).
     const QString parent = roots.first().toObject().value(QLatin1String("id")).toString();
     const Run edits = run({QStringLiteral("--session"), dir, QStringLiteral("--demo"), QStringLiteral("edit"), parent,
-                           QStringLiteral("add snow"), QStringLiteral("--variants"), QStringLiteral("2"), QStringLiteral("--json")});
+        QStringLiteral("add snow"), QStringLiteral("--variants"), QStringLiteral("2"), QStringLiteral("--json")});
     QCOMPARE(edits.exitCode, 0);
     const QJsonArray siblings = edits.json.value(QLatin1String("variants")).toArray();
     QCOMPARE(siblings.size(), 2);
@@ -555,7 +575,7 @@ void tst_CliCommands::variantsRunAtOnce()
     QCOMPARE(store.graph().size(), 6);
 
     const Run tooMany = run({QStringLiteral("--session"), dir, QStringLiteral("generate"), QStringLiteral("x"),
-                             QStringLiteral("--variants"), QStringLiteral("9")});
+        QStringLiteral("--variants"), QStringLiteral("9")});
     QCOMPARE(tooMany.exitCode, 2);
 }
 

@@ -64,7 +64,7 @@ private:
 
     Run session(const QStringList &args, const QString &baseUrl = {})
     {
-        return run(QStringList{QStringLiteral("--session"), m_session} + args, baseUrl);
+        return run(QStringList {QStringLiteral("--session"), m_session} + args, baseUrl);
     }
 
 private Q_SLOTS:
@@ -80,14 +80,15 @@ private Q_SLOTS:
     {
         const Run made = session({QStringLiteral("generate"), QStringLiteral("a lighthouse")});
         QVERIFY2(made.code == 0, made.err.constData());
-        QVERIFY(QFile::setPermissions(m_tmp->path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadOther
-                                                         | QFile::ExeOther | QFile::ReadGroup | QFile::ExeGroup));
+        QVERIFY(QFile::setPermissions(m_tmp->path(),
+            QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadOther | QFile::ExeOther
+                | QFile::ReadGroup | QFile::ExeGroup));
         // Read-only: r-x for everyone, the files readable.
         QCOMPARE(::chmod(QFile::encodeName(m_session).constData(), 0555), 0);
         const bool root = ::geteuid() == 0;
         const Run r = run({QStringLiteral("--session"), m_session, QStringLiteral("edit"), QStringLiteral("head"),
-                           QStringLiteral("add a lantern")},
-                          {}, root);
+                              QStringLiteral("add a lantern")},
+            {}, root);
         ::chmod(QFile::encodeName(m_session).constData(), 0755);
         QVERIFY2(r.code != 97, "could not drop root for the test");
         QVERIFY(r.code != 0);
@@ -116,43 +117,50 @@ private Q_SLOTS:
         // The parent's id is gone and re-anchoring is off: the edit fails on the server.
         m_fake->forget(parentId);
         const Run failed = session({QStringLiteral("--json"), QStringLiteral("edit"), QStringLiteral("head"),
-                                    QStringLiteral("add a lantern"), QStringLiteral("--no-reanchor")});
+            QStringLiteral("add a lantern"), QStringLiteral("--no-reanchor")});
         QVERIFY(failed.code != 0);
         QVERIFY2(!failed.out.trimmed().isEmpty(), "a failed turn still prints its JSON object");
         QCOMPARE(int(failed.out.trimmed().count('\n')), 0); // exactly one line
         o = failed.json();
         QCOMPARE(o.value(QStringLiteral("ok")).toBool(true), false);
         QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("failed"));
-        QCOMPARE(o.value(QStringLiteral("error")).toObject().value(QStringLiteral("kind")).toString(), QStringLiteral("not_found"));
+        QCOMPARE(o.value(QStringLiteral("error")).toObject().value(QStringLiteral("kind")).toString(),
+            QStringLiteral("not_found"));
         QVERIFY(!o.value(QStringLiteral("frame_id")).toString().isEmpty());
         QVERIFY(o.value(QStringLiteral("path")).isNull());
 
         // After the failed edit, "edit head" means the failed frame: the message says to retry it.
         const Run again = session({QStringLiteral("edit"), QStringLiteral("head"), QStringLiteral("add a lantern")});
         QVERIFY(again.code != 0);
-        QVERIFY2(again.err.contains("retry " + o.value(QStringLiteral("frame_id")).toString().toUtf8()), again.err.constData());
+        QVERIFY2(again.err.contains("retry " + o.value(QStringLiteral("frame_id")).toString().toUtf8()),
+            again.err.constData());
     }
 
     void tooLargeAdvice()
     {
         ScriptedServer server;
-        server.setDefaultReply(ScriptedServer::json(413, R"({"error":{"code":413,"message":"Request payload size exceeds the limit.","status":"INVALID_ARGUMENT"}})"));
+        server.setDefaultReply(ScriptedServer::json(413,
+            R"({"error":{"code":413,"message":"Request payload size exceeds the limit.","status":"INVALID_ARGUMENT"}})"));
         const QString out = m_tmp->filePath(QStringLiteral("out"));
         QDir().mkpath(out);
-        const Run text = run({QStringLiteral("--out"), out, QStringLiteral("generate"), QStringLiteral("a lighthouse")}, server.baseUrl());
+        const Run text = run({QStringLiteral("--out"), out, QStringLiteral("generate"), QStringLiteral("a lighthouse")},
+            server.baseUrl());
         QCOMPARE(text.code, 15);
         QVERIFY2(!text.err.contains("reencode") && !text.err.contains("re-encode"), text.err.constData());
         QVERIFY2(text.err.contains("no image"), text.err.constData());
 
         const QString png = test::writeFile(m_tmp->filePath(QStringLiteral("in.png")), test::pngBytes());
-        const Run image = run({QStringLiteral("--out"), out, QStringLiteral("edit-local"), png, QStringLiteral("sharper")}, server.baseUrl());
+        const Run image
+            = run({QStringLiteral("--out"), out, QStringLiteral("edit-local"), png, QStringLiteral("sharper")},
+                server.baseUrl());
         QCOMPARE(image.code, 15);
         QVERIFY2(image.err.contains("--reencode"), image.err.constData());
     }
 
     void notFoundSaidOnce()
     {
-        const Run r = run({QStringLiteral("--out"), m_tmp->path(), QStringLiteral("get"), QStringLiteral("v1_nosuchthing")});
+        const Run r
+            = run({QStringLiteral("--out"), m_tmp->path(), QStringLiteral("get"), QStringLiteral("v1_nosuchthing")});
         QCOMPARE(r.code, 6);
         QCOMPARE(int(r.err.count("not found")), 1);
         QCOMPARE(int(r.err.count('\n')), 1);
@@ -169,10 +177,12 @@ private Q_SLOTS:
         f.kind = FrameKind::Import;
         f.status = FrameStatus::Done;
         f.requestedAt = f.finishedAt = QDateTime::currentDateTimeUtc();
-        f.image = SessionStore::writeImageFile(m_session, QStringLiteral("images/cut.jpg"), jpeg.left(jpeg.size() / 2)).value();
+        f.image = SessionStore::writeImageFile(m_session, QStringLiteral("images/cut.jpg"), jpeg.left(jpeg.size() / 2))
+                      .value();
         QVERIFY(store.commit({f}, {}, f.id));
         store.close();
-        const Run r = session({QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("sheet"), m_tmp->filePath(QStringLiteral("sheet.png"))});
+        const Run r = session({QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("sheet"),
+            m_tmp->filePath(QStringLiteral("sheet.png"))});
         QVERIFY2(r.code == 0, r.err.constData());
         QVERIFY2(!r.err.contains("Corrupt JPEG") && !r.err.contains("qt.gui.imageio"), r.err.constData());
     }

@@ -24,13 +24,27 @@ QStringList minimalArguments(const CommandSpec &c, bool session)
     QStringList words;
     for (int i = 0; i < form.maxArgs; ++i) {
         switch (form.args[i]) {
-        case ValueKind::FrameRef: words << QStringLiteral("head"); break;
-        case ValueKind::ImageFile: words << QStringLiteral("in.png"); break;
-        case ValueKind::BundleFile: words << QStringLiteral("b.nb2session"); break;
-        case ValueKind::OutPath: words << QStringLiteral("out"); break;
-        case ValueKind::Shell: words << QStringLiteral("bash"); break;
-        case ValueKind::Command: words << QStringLiteral("edit"); break;
-        default: words << QStringLiteral("a prompt"); break;
+        case ValueKind::FrameRef:
+            words << QStringLiteral("head");
+            break;
+        case ValueKind::ImageFile:
+            words << QStringLiteral("in.png");
+            break;
+        case ValueKind::BundleFile:
+            words << QStringLiteral("b.nb2session");
+            break;
+        case ValueKind::OutPath:
+            words << QStringLiteral("out");
+            break;
+        case ValueKind::Shell:
+            words << QStringLiteral("bash");
+            break;
+        case ValueKind::Command:
+            words << QStringLiteral("edit");
+            break;
+        default:
+            words << QStringLiteral("a prompt");
+            break;
         }
     }
     if (c.id == CommandId::Export)
@@ -96,20 +110,20 @@ void tst_CliParser::globalFlagsInAnyPosition()
     QFETCH(QString, where);
     const CommandSpec &spec = *findCommand(command);
     // Every global flag at once (--base-url excludes --demo: it gets its own run below).
-    QStringList globals{QStringLiteral("--demo"), QStringLiteral("--demo-latency"), QStringLiteral("5"),
-                        QStringLiteral("--model"), QStringLiteral("m1"), QStringLiteral("--api-version"),
-                        QStringLiteral("v1beta"), QStringLiteral("--json"), QStringLiteral("-o"),
-                        QStringLiteral("outdir"), QStringLiteral("--timeout"), QStringLiteral("2.5")};
+    QStringList globals {QStringLiteral("--demo"), QStringLiteral("--demo-latency"), QStringLiteral("5"),
+        QStringLiteral("--model"), QStringLiteral("m1"), QStringLiteral("--api-version"), QStringLiteral("v1beta"),
+        QStringLiteral("--json"), QStringLiteral("-o"), QStringLiteral("outdir"), QStringLiteral("--timeout"),
+        QStringLiteral("2.5")};
     if (session)
         globals << QStringLiteral("--session") << QStringLiteral("sess");
     const QStringList rest = minimalArguments(spec, session);
     QStringList words;
     if (where == QLatin1String("before"))
-        words = globals + QStringList{command} + rest;
+        words = globals + QStringList {command} + rest;
     else if (where == QLatin1String("after"))
-        words = QStringList{command} + globals + rest;
+        words = QStringList {command} + globals + rest;
     else
-        words = QStringList{command} + rest + globals;
+        words = QStringList {command} + rest + globals;
 
     const CliParseResult r = parseCliArgs(words);
     QVERIFY2(r.ok(), qPrintable(r.error + QStringLiteral(" <- ") + words.join(QLatin1Char(' '))));
@@ -125,9 +139,8 @@ void tst_CliParser::globalFlagsInAnyPosition()
     QCOMPARE(r.args.positional, rest.mid(0, (session ? spec.session : spec.plain).maxArgs));
 
     // --base-url (without --demo) and --session anywhere, even where they do not apply.
-    const CliParseResult url = parseCliArgs(QStringList{command} + rest
-                                            + QStringList{QStringLiteral("--base-url=http://127.0.0.1:9"),
-                                                          QStringLiteral("--session=sess")});
+    const CliParseResult url = parseCliArgs(QStringList {command} + rest
+        + QStringList {QStringLiteral("--base-url=http://127.0.0.1:9"), QStringLiteral("--session=sess")});
     QVERIFY2(url.ok(), qPrintable(url.error));
     QCOMPARE(url.args.baseUrl, QStringLiteral("http://127.0.0.1:9"));
 }
@@ -137,32 +150,36 @@ void tst_CliParser::valueSpellings_data()
     QTest::addColumn<QStringList>("words");
     QTest::addColumn<QString>("field");
     QTest::addColumn<QString>("expected");
-    const auto rows = [](const QString &option, const QStringList &command, const QString &field, const QString &value) {
-        QTest::addRow("%s separate", qPrintable(option)) << (command + QStringList{option, value}) << field << value;
-        QTest::addRow("%s equals", qPrintable(option)) << (command + QStringList{option + QLatin1Char('=') + value}) << field
-                                                       << value;
+    const auto rows = [](const QString &option, const QStringList &command, const QString &field,
+                          const QString &value) {
+        QTest::addRow("%s separate", qPrintable(option)) << (command + QStringList {option, value}) << field << value;
+        QTest::addRow("%s equals", qPrintable(option))
+            << (command + QStringList {option + QLatin1Char('=') + value}) << field << value;
     };
-    const QStringList gen{QStringLiteral("generate"), QStringLiteral("x")};
-    const QStringList sessionEdit{QStringLiteral("--session"), QStringLiteral("d"), QStringLiteral("edit-local"),
-                                  QStringLiteral("head"), QStringLiteral("x")};
-    const QStringList exportOut{QStringLiteral("--session"), QStringLiteral("d"), QStringLiteral("export"),
-                                QStringLiteral("--format"), QStringLiteral("sheet"), QStringLiteral("out")};
+    const QStringList gen {QStringLiteral("generate"), QStringLiteral("x")};
+    const QStringList sessionEdit {QStringLiteral("--session"), QStringLiteral("d"), QStringLiteral("edit-local"),
+        QStringLiteral("head"), QStringLiteral("x")};
+    const QStringList exportOut {QStringLiteral("--session"), QStringLiteral("d"), QStringLiteral("export"),
+        QStringLiteral("--format"), QStringLiteral("sheet"), QStringLiteral("out")};
     rows(QStringLiteral("--aspect"), gen, QStringLiteral("aspect"), QStringLiteral("16:9"));
-    rows(QStringLiteral("--aspect-ratio"), gen, QStringLiteral("aspect"), QStringLiteral("3:2")); // the old session spelling
+    rows(QStringLiteral("--aspect-ratio"), gen, QStringLiteral("aspect"),
+        QStringLiteral("3:2")); // the old session spelling
     rows(QStringLiteral("--thinking"), gen, QStringLiteral("thinking"), QStringLiteral("high"));
     rows(QStringLiteral("--thinking-level"), gen, QStringLiteral("thinking"), QStringLiteral("minimal"));
     rows(QStringLiteral("--out"), gen, QStringLiteral("out"), QStringLiteral("/tmp/x y"));
     rows(QStringLiteral("--model"), gen, QStringLiteral("model"), QStringLiteral("m=2")); // '=' in the value
     rows(QStringLiteral("--style"), sessionEdit, QStringLiteral("style"), QStringLiteral("s.png"));
-    rows(QStringLiteral("--file"), QStringList{QStringLiteral("--session"), QStringLiteral("d"), QStringLiteral("edit-local"),
-                                               QStringLiteral("x")},
-         QStringLiteral("file"), QStringLiteral("in.png"));
+    rows(QStringLiteral("--file"),
+        QStringList {
+            QStringLiteral("--session"), QStringLiteral("d"), QStringLiteral("edit-local"), QStringLiteral("x")},
+        QStringLiteral("file"), QStringLiteral("in.png"));
     rows(QStringLiteral("--retention"), sessionEdit, QStringLiteral("retention"), QStringLiteral("free"));
     rows(QStringLiteral("--lock-timeout"), sessionEdit, QStringLiteral("lock"), QStringLiteral("300"));
     rows(QStringLiteral("--branch"), exportOut, QStringLiteral("exportBranch"), QStringLiteral("2"));
-    rows(QStringLiteral("--title"), QStringList{QStringLiteral("--session"), QStringLiteral("d"), QStringLiteral("import"),
-                                                QStringLiteral("a.png")},
-         QStringLiteral("title"), QStringLiteral("-dash title"));
+    rows(QStringLiteral("--title"),
+        QStringList {
+            QStringLiteral("--session"), QStringLiteral("d"), QStringLiteral("import"), QStringLiteral("a.png")},
+        QStringLiteral("title"), QStringLiteral("-dash title"));
 }
 
 void tst_CliParser::valueSpellings()
@@ -174,29 +191,29 @@ void tst_CliParser::valueSpellings()
     QVERIFY2(r.ok(), qPrintable(r.error));
     const CliArgs &a = r.args;
     const QString got = field == QLatin1String("aspect") ? a.aspectRatio
-                        : field == QLatin1String("thinking") ? a.thinkingLevel
-                        : field == QLatin1String("out") ? a.outDir
-                        : field == QLatin1String("model") ? a.model
-                        : field == QLatin1String("style") ? a.styleFile
-                        : field == QLatin1String("file") ? a.sourceFile
-                        : field == QLatin1String("retention") ? a.retention
-                        : field == QLatin1String("lock") ? QString::number(a.lockTimeoutMs)
-                        : field == QLatin1String("exportBranch") ? a.exportBranch
-                                                                  : a.title;
+        : field == QLatin1String("thinking")             ? a.thinkingLevel
+        : field == QLatin1String("out")                  ? a.outDir
+        : field == QLatin1String("model")                ? a.model
+        : field == QLatin1String("style")                ? a.styleFile
+        : field == QLatin1String("file")                 ? a.sourceFile
+        : field == QLatin1String("retention")            ? a.retention
+        : field == QLatin1String("lock")                 ? QString::number(a.lockTimeoutMs)
+        : field == QLatin1String("exportBranch")         ? a.exportBranch
+                                                         : a.title;
     QCOMPARE(got, expected);
 }
 
 void tst_CliParser::doubleDashEndsOptions()
 {
     CliParseResult r = parseCliArgs({QStringLiteral("--json"), QStringLiteral("generate"), QStringLiteral("--aspect"),
-                                     QStringLiteral("3:2"), QStringLiteral("--"), QStringLiteral("--dark mode")});
+        QStringLiteral("3:2"), QStringLiteral("--"), QStringLiteral("--dark mode")});
     QVERIFY2(r.ok(), qPrintable(r.error));
     QCOMPARE(r.args.prompt, QStringLiteral("--dark mode"));
     QCOMPARE(r.args.aspectRatio, QStringLiteral("3:2"));
 
     // In a session, and with what looks like an option after "--".
     r = parseCliArgs({QStringLiteral("--session"), QStringLiteral("d"), QStringLiteral("edit"), QStringLiteral("head"),
-                      QStringLiteral("--"), QStringLiteral("--help")});
+        QStringLiteral("--"), QStringLiteral("--help")});
     QVERIFY2(r.ok(), qPrintable(r.error));
     QVERIFY(!r.args.help);
     QCOMPARE(r.args.prompt, QStringLiteral("--help"));
@@ -212,45 +229,49 @@ void tst_CliParser::usageErrors_data()
     QTest::addColumn<QStringList>("words");
     QTest::addColumn<QStringList>("needles");
     const auto w = [](const char *line) { return QString::fromLatin1(line).split(QLatin1Char(' ')); };
-    QTest::newRow("unknown option, with a guess") << w("generate x --aspcet 1:1")
-                                                  << QStringList{QStringLiteral("unknown option --aspcet"),
-                                                                 QStringLiteral("did you mean --aspect?")};
-    QTest::newRow("unknown option, no guess") << w("--session d export --format html --zip out")
-                                              << QStringList{QStringLiteral("unknown option --zip for 'export'"),
-                                                             QStringLiteral("nb2lite help export")};
-    QTest::newRow("unknown command, with a guess") << w("genrate x") << QStringList{QStringLiteral("did you mean 'generate'?")};
-    QTest::newRow("unknown session command") << w("--session d frobnicate")
-                                             << QStringList{QStringLiteral("unknown session command 'frobnicate'")};
-    QTest::newRow("option of another command") << w("get v1_x --aspect 1:1")
-                                               << QStringList{QStringLiteral("--aspect only applies to"),
-                                                              QStringLiteral("not to 'get'")};
-    QTest::newRow("session option outside a session") << w("edit v1_x p --branch")
-                                                       << QStringList{QStringLiteral("--session DIR")};
-    QTest::newRow("plain option in a session") << w("--session d generate x --reencode")
-                                               << QStringList{QStringLiteral("leave out --session")};
-    QTest::newRow("needs a session") << w("log") << QStringList{QStringLiteral("nb2lite --session DIR log")};
-    QTest::newRow("missing value") << w("generate x --aspect") << QStringList{QStringLiteral("--aspect needs a value (R)")};
-    QTest::newRow("value swallowing an option") << w("generate x --out --json")
-                                                << QStringList{QStringLiteral("--out needs a value")};
-    QTest::newRow("flag with a value") << w("generate x --json=yes") << QStringList{QStringLiteral("takes no value")};
+    QTest::newRow("unknown option, with a guess")
+        << w("generate x --aspcet 1:1")
+        << QStringList {QStringLiteral("unknown option --aspcet"), QStringLiteral("did you mean --aspect?")};
+    QTest::newRow("unknown option, no guess")
+        << w("--session d export --format html --zip out")
+        << QStringList {QStringLiteral("unknown option --zip for 'export'"), QStringLiteral("nb2lite help export")};
+    QTest::newRow("unknown command, with a guess")
+        << w("genrate x") << QStringList {QStringLiteral("did you mean 'generate'?")};
+    QTest::newRow("unknown session command")
+        << w("--session d frobnicate") << QStringList {QStringLiteral("unknown session command 'frobnicate'")};
+    QTest::newRow("option of another command")
+        << w("get v1_x --aspect 1:1")
+        << QStringList {QStringLiteral("--aspect only applies to"), QStringLiteral("not to 'get'")};
+    QTest::newRow("session option outside a session")
+        << w("edit v1_x p --branch") << QStringList {QStringLiteral("--session DIR")};
+    QTest::newRow("plain option in a session")
+        << w("--session d generate x --reencode") << QStringList {QStringLiteral("leave out --session")};
+    QTest::newRow("needs a session") << w("log") << QStringList {QStringLiteral("nb2lite --session DIR log")};
+    QTest::newRow("missing value") << w("generate x --aspect")
+                                   << QStringList {QStringLiteral("--aspect needs a value (R)")};
+    QTest::newRow("value swallowing an option")
+        << w("generate x --out --json") << QStringList {QStringLiteral("--out needs a value")};
+    QTest::newRow("flag with a value") << w("generate x --json=yes") << QStringList {QStringLiteral("takes no value")};
     QTest::newRow("ambiguous --branch first") << w("--branch 2 --session d export --format html out")
-                                              << QStringList{QStringLiteral("put --branch after the command")};
+                                              << QStringList {QStringLiteral("put --branch after the command")};
     QTest::newRow("bad format") << w("--session d export --format pdf out")
-                                << QStringList{QStringLiteral("unknown export format \"pdf\"")};
+                                << QStringList {QStringLiteral("unknown export format \"pdf\"")};
     QTest::newRow("bad retention") << w("--session d generate x --retention forever")
-                                   << QStringList{QStringLiteral("paid, free or a number of days")};
+                                   << QStringList {QStringLiteral("paid, free or a number of days")};
     QTest::newRow("bad lock timeout") << w("--session d generate x --lock-timeout 5")
-                                      << QStringList{QStringLiteral("100 to 120000")};
-    QTest::newRow("bad timeout") << w("generate x --timeout never") << QStringList{QStringLiteral("seconds")};
-    QTest::newRow("style-edit without style") << w("--session d style-edit head x")
-                                              << QStringList{QStringLiteral("style-edit needs --style")};
-    QTest::newRow("edit-local with file and ref") << w("--session d edit-local head x --file a.png")
-                                                  << QStringList{QStringLiteral("takes only the prompt")};
-    QTest::newRow("stream both ways") << w("generate x --stream --no-stream") << QStringList{QStringLiteral("exclude")};
-    QTest::newRow("completion shell") << w("completion fish") << QStringList{QStringLiteral("bash"), QStringLiteral("zsh")};
-    QTest::newRow("help for nothing") << w("help paint") << QStringList{QStringLiteral("no command 'paint'")};
-    QTest::newRow("key on the command line") << w("--key=abc doctor") << QStringList{QStringLiteral("GEMINI_API_KEY")};
-    QTest::newRow("too many") << w("generate a cat") << QStringList{QStringLiteral("quote a prompt with spaces")};
+                                      << QStringList {QStringLiteral("100 to 120000")};
+    QTest::newRow("bad timeout") << w("generate x --timeout never") << QStringList {QStringLiteral("seconds")};
+    QTest::newRow("style-edit without style")
+        << w("--session d style-edit head x") << QStringList {QStringLiteral("style-edit needs --style")};
+    QTest::newRow("edit-local with file and ref")
+        << w("--session d edit-local head x --file a.png") << QStringList {QStringLiteral("takes only the prompt")};
+    QTest::newRow("stream both ways") << w("generate x --stream --no-stream")
+                                      << QStringList {QStringLiteral("exclude")};
+    QTest::newRow("completion shell") << w("completion fish")
+                                      << QStringList {QStringLiteral("bash"), QStringLiteral("zsh")};
+    QTest::newRow("help for nothing") << w("help paint") << QStringList {QStringLiteral("no command 'paint'")};
+    QTest::newRow("key on the command line") << w("--key=abc doctor") << QStringList {QStringLiteral("GEMINI_API_KEY")};
+    QTest::newRow("too many") << w("generate a cat") << QStringList {QStringLiteral("quote a prompt with spaces")};
 }
 
 void tst_CliParser::usageErrors()
@@ -267,16 +288,16 @@ void tst_CliParser::usageErrors()
 void tst_CliParser::framesGiveBackTheOutput()
 {
     CliParseResult r = parseCliArgs({QStringLiteral("--session"), QStringLiteral("d"), QStringLiteral("export"),
-                                     QStringLiteral("--format"), QStringLiteral("frames"), QStringLiteral("--frames"),
-                                     QStringLiteral("ab12"), QStringLiteral("cd34,ef56"), QStringLiteral("out")});
+        QStringLiteral("--format"), QStringLiteral("frames"), QStringLiteral("--frames"), QStringLiteral("ab12"),
+        QStringLiteral("cd34,ef56"), QStringLiteral("out")});
     QVERIFY2(r.ok(), qPrintable(r.error));
-    QCOMPARE(r.args.frames, (QStringList{QStringLiteral("ab12"), QStringLiteral("cd34"), QStringLiteral("ef56")}));
-    QCOMPARE(r.args.positional, QStringList{QStringLiteral("out")});
+    QCOMPARE(r.args.frames, (QStringList {QStringLiteral("ab12"), QStringLiteral("cd34"), QStringLiteral("ef56")}));
+    QCOMPARE(r.args.positional, QStringList {QStringLiteral("out")});
 
     r = parseCliArgs({QStringLiteral("--session"), QStringLiteral("d"), QStringLiteral("export"), QStringLiteral("out"),
-                      QStringLiteral("--frames"), QStringLiteral("ab12"), QStringLiteral("--format=frames")});
+        QStringLiteral("--frames"), QStringLiteral("ab12"), QStringLiteral("--format=frames")});
     QVERIFY2(r.ok(), qPrintable(r.error));
-    QCOMPARE(r.args.frames, QStringList{QStringLiteral("ab12")});
+    QCOMPARE(r.args.frames, QStringList {QStringLiteral("ab12")});
     QCOMPARE(r.args.format, QStringLiteral("frames"));
 }
 
@@ -303,7 +324,8 @@ void tst_CliParser::helpForEveryCommand()
             QVERIFY2(line.size() <= 100, qPrintable(line));
     }
     // Help wins over anything else on the line, even mistakes after the command.
-    const CliParseResult r = parseCliArgs({QStringLiteral("edit"), QStringLiteral("--bogus"), QStringLiteral("--help")});
+    const CliParseResult r
+        = parseCliArgs({QStringLiteral("edit"), QStringLiteral("--bogus"), QStringLiteral("--help")});
     QVERIFY(r.ok() && r.args.help && r.args.command == CommandId::Edit);
 }
 
@@ -334,7 +356,7 @@ void tst_CliParser::logGraphShape()
     g.upsert(frame(QStringLiteral("q"), QStringLiteral("r"), QStringLiteral("q")));
     g.upsert(frame(QStringLiteral("s"), {}, QStringLiteral("second root")));
     const QStringList lines = logGraphLines(g, FrameGraph::LiveOnly, [](const Frame &f) { return f.id; });
-    const QStringList expected{
+    const QStringList expected {
         QStringLiteral("* r"),
         QStringLiteral("|\\"),
         QStringLiteral("| * q"),
@@ -371,10 +393,10 @@ void tst_CliParser::logGraphWidthStaysSmall()
     }
     const QStringList lines = logGraphLines(g, FrameGraph::LiveOnly, [](const Frame &f) { return f.id; });
     const qsizetype widest = std::max_element(lines.begin(), lines.end(), [](const QString &a, const QString &b) {
-                                 return a.size() < b.size();
-                             })->size();
+        return a.size() < b.size();
+    })->size();
     QVERIFY2(widest <= 12, qPrintable(QString::number(widest))); // "| | * m0050h"
-    QCOMPARE(lines.size(), g.size() + 2 * forks); // one line per frame, one fork line per fork
+    QCOMPARE(lines.size(), g.size() + 2 * forks);                // one line per frame, one fork line per fork
     // The main chain stays in the first column from the first frame to the last.
     int mainLines = 0;
     for (const QString &line : lines)

@@ -16,9 +16,12 @@ using namespace nb2;
 
 namespace {
 
-QString cliPath() { return QStringLiteral(NB2_BINARY_DIR "/app/cli/nb2lite"); }
+QString cliPath()
+{
+    return QStringLiteral(NB2_BINARY_DIR "/app/cli/nb2lite");
+}
 
-const QStringList kFrames{QStringLiteral("ab12cd34"), QStringLiteral("ab99ef00"), QStringLiteral("cafe0001")};
+const QStringList kFrames {QStringLiteral("ab12cd34"), QStringLiteral("ab99ef00"), QStringLiteral("cafe0001")};
 
 } // namespace
 
@@ -40,9 +43,9 @@ private:
     QStringList complete(const QString &line);
 
     QTemporaryDir m_dir;
-    QString m_home;    // HOME for the shells: holds the session "lighthouse" (for ~/ paths)
+    QString m_home; // HOME for the shells: holds the session "lighthouse" (for ~/ paths)
     QString m_session;
-    QString m_cwd;     // the shell's working folder: a few files to complete
+    QString m_cwd; // the shell's working folder: a few files to complete
     QString m_bashScript;
 };
 
@@ -104,10 +107,10 @@ QStringList tst_Completion::complete(const QString &line)
     p.setProcessEnvironment(env);
     p.setWorkingDirectory(m_cwd);
     p.start(QStringLiteral("bash"),
-            {QStringLiteral("--norc"), QStringLiteral("--noprofile"), QStringLiteral("-c"),
-             QStringLiteral("source \"$1\" || exit 9; COMP_LINE=$2; COMP_POINT=${#COMP_LINE}; "
-                            "COMP_WORDBREAKS=$' \\t\\n\"\\'><=;|&(:'; _nb2lite; printf '%s\\n' \"${COMPREPLY[@]}\""),
-             QStringLiteral("bash"), m_bashScript, line});
+        {QStringLiteral("--norc"), QStringLiteral("--noprofile"), QStringLiteral("-c"),
+            QStringLiteral("source \"$1\" || exit 9; COMP_LINE=$2; COMP_POINT=${#COMP_LINE}; "
+                           "COMP_WORDBREAKS=$' \\t\\n\"\\'><=;|&(:'; _nb2lite; printf '%s\\n' \"${COMPREPLY[@]}\""),
+            QStringLiteral("bash"), m_bashScript, line});
     if (!p.waitForFinished(30'000) || p.exitCode() != 0) {
         qWarning("bash failed (%d): %s", p.exitCode(), p.readAllStandardError().constData());
         return {QStringLiteral("<bash failed>")};
@@ -130,39 +133,44 @@ void tst_Completion::bash_data()
         return list;
     };
     QTest::newRow("command names") << "NB2 ge" << l({"generate", "get"}) << QStringList();
-    QTest::newRow("command after a global") << "NB2 --demo --session SESSION re" << l({"reanchor", "rebuild", "recover", "replay", "retry"})
-                                            << QStringList();
+    QTest::newRow("command after a global")
+        << "NB2 --demo --session SESSION re" << l({"reanchor", "rebuild", "recover", "replay", "retry"})
+        << QStringList();
     QTest::newRow("a flag") << "NB2 generate x --asp" << l({"--aspect"}) << QStringList();
     QTest::newRow("aspect values") << "NB2 generate x --aspect 16" << l({"16:9"}) << QStringList();
     QTest::newRow("after a colon") << "NB2 generate x --aspect 16:" << l({"9"}) << QStringList();
     QTest::newRow("equals form") << "NB2 generate x --aspect=3:" << l({"2", "4"}) << QStringList();
     QTest::newRow("thinking levels") << "NB2 edit-local a.png x --thinking " << l({"high", "low", "minimal"})
                                      << QStringList();
-    QTest::newRow("export formats") << "NB2 --session SESSION export --format " << l({"bundle", "frames", "html", "sheet"})
-                                    << QStringList();
+    QTest::newRow("export formats") << "NB2 --session SESSION export --format "
+                                    << l({"bundle", "frames", "html", "sheet"}) << QStringList();
     QTest::newRow("shells") << "NB2 completion " << l({"bash", "zsh"}) << QStringList();
     QTest::newRow("help topics") << "NB2 help ex" << l({"export"}) << QStringList();
     QTest::newRow("frame id prefix") << "NB2 --session SESSION edit ab" << l({"ab12cd34", "ab99ef00"}) << QStringList();
-    QTest::newRow("frame ids and head") << "NB2 --session SESSION retry " << l({"ab12cd34", "ab99ef00", "cafe0001", "head"})
-                                        << QStringList();
-    QTest::newRow("session after the command") << "NB2 reanchor --session=SESSION c" << l({"cafe0001"}) << QStringList();
+    QTest::newRow("frame ids and head") << "NB2 --session SESSION retry "
+                                        << l({"ab12cd34", "ab99ef00", "cafe0001", "head"}) << QStringList();
+    QTest::newRow("session after the command")
+        << "NB2 reanchor --session=SESSION c" << l({"cafe0001"}) << QStringList();
     QTest::newRow("session under ~") << "NB2 --session ~/lighthouse edit-local ca" << l({"cafe0001"}) << QStringList();
-    QTest::newRow("export --branch takes a frame") << "NB2 --session SESSION export --branch ca" << l({"cafe0001"})
-                                                   << QStringList();
-    QTest::newRow("--frames list") << "NB2 --session SESSION export --format html --frames ab12cd34 caf" << l({"cafe0001"})
-                                   << QStringList();
+    QTest::newRow("export --branch takes a frame")
+        << "NB2 --session SESSION export --branch ca" << l({"cafe0001"}) << QStringList();
+    QTest::newRow("--frames list") << "NB2 --session SESSION export --format html --frames ab12cd34 caf"
+                                   << l({"cafe0001"}) << QStringList();
     QTest::newRow("no session, no ids") << "NB2 edit ab" << QStringList() << QStringList();
     QTest::newRow("files for edit-local") << "NB2 edit-local pho" << l({"photo-2.jpg", "photo.png"}) << QStringList();
     QTest::newRow("folders for --out") << "NB2 generate x --out pic" << l({"pictures"}) << QStringList();
     QTest::newRow("bundle") << "NB2 --session SESSION open-bundle b." << l({"b.nb2session"}) << QStringList();
-    QTest::newRow("session options") << "NB2 --session SESSION edit head x --" << QStringList{QStringLiteral("--branch")}
-                                     << QStringList{QStringLiteral("--reencode"), QStringLiteral("--format")};
-    QTest::newRow("plain options") << "NB2 edit v1_x y --" << QStringList{QStringLiteral("--reencode")}
-                                   << QStringList{QStringLiteral("--branch"), QStringLiteral("--format")};
-    QTest::newRow("log options") << "NB2 --session SESSION log --" << QStringList{QStringLiteral("--ids"), QStringLiteral("--all")}
-                                 << QStringList{QStringLiteral("--aspect")};
+    QTest::newRow("session options") << "NB2 --session SESSION edit head x --"
+                                     << QStringList {QStringLiteral("--branch")}
+                                     << QStringList {QStringLiteral("--reencode"), QStringLiteral("--format")};
+    QTest::newRow("plain options") << "NB2 edit v1_x y --" << QStringList {QStringLiteral("--reencode")}
+                                   << QStringList {QStringLiteral("--branch"), QStringLiteral("--format")};
+    QTest::newRow("log options") << "NB2 --session SESSION log --"
+                                 << QStringList {QStringLiteral("--ids"), QStringLiteral("--all")}
+                                 << QStringList {QStringLiteral("--aspect")};
     QTest::newRow("prompt is not completed") << "NB2 generate " << QStringList() << QStringList();
-    QTest::newRow("quoted prompt before a flag") << "NB2 generate \"a lighthouse\" --thi" << l({"--thinking"}) << QStringList();
+    QTest::newRow("quoted prompt before a flag")
+        << "NB2 generate \"a lighthouse\" --thi" << l({"--thinking"}) << QStringList();
 }
 
 void tst_Completion::bash()
@@ -216,10 +224,11 @@ void tst_Completion::zshParses()
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("HOME"), m_home);
     load.setProcessEnvironment(env);
-    load.start(zsh, {QStringLiteral("-f"), QStringLiteral("-c"),
-                     QStringLiteral("fpath=(\"$1\" $fpath); autoload -Uz compinit && compinit -u -d \"$2\" && "
-                                    "autoload -Uz _nb2lite && whence -w _nb2lite && [[ ${_comps[nb2lite]} == _nb2lite ]]"),
-                     QStringLiteral("zsh"), m_dir.path(), m_dir.filePath(QStringLiteral("zcompdump"))});
+    load.start(zsh,
+        {QStringLiteral("-f"), QStringLiteral("-c"),
+            QStringLiteral("fpath=(\"$1\" $fpath); autoload -Uz compinit && compinit -u -d \"$2\" && "
+                           "autoload -Uz _nb2lite && whence -w _nb2lite && [[ ${_comps[nb2lite]} == _nb2lite ]]"),
+            QStringLiteral("zsh"), m_dir.path(), m_dir.filePath(QStringLiteral("zcompdump"))});
     QVERIFY(load.waitForFinished(30'000));
     QVERIFY2(load.exitCode() == 0, (load.readAllStandardOutput() + load.readAllStandardError()).constData());
 }
@@ -256,16 +265,18 @@ print -r -- "$all"
 
 void tst_Completion::zshCompletes_data()
 {
-    QTest::addColumn<QString>("line");        // SESSION = the session folder
+    QTest::addColumn<QString>("line");         // SESSION = the session folder
     QTest::addColumn<QStringList>("expected"); // words that must appear in the completion list
-    QTest::newRow("commands") << "nb2lite ed" << QStringList{QStringLiteral("edit-local"), QStringLiteral("-- continue")};
+    QTest::newRow("commands") << "nb2lite ed"
+                              << QStringList {QStringLiteral("edit-local"), QStringLiteral("-- continue")};
     QTest::newRow("frame ids") << "nb2lite --session SESSION edit "
-                               << QStringList{QStringLiteral("GROUP:frame"), QStringLiteral("ab12cd34"),
-                                              QStringLiteral("cafe0001"), QStringLiteral("head")};
-    QTest::newRow("aspect ratios") << "nb2lite generate x --aspect " << QStringList{QStringLiteral("16:9"), QStringLiteral("21:9")};
+                               << QStringList {QStringLiteral("GROUP:frame"), QStringLiteral("ab12cd34"),
+                                      QStringLiteral("cafe0001"), QStringLiteral("head")};
+    QTest::newRow("aspect ratios") << "nb2lite generate x --aspect "
+                                   << QStringList {QStringLiteral("16:9"), QStringLiteral("21:9")};
     QTest::newRow("export formats") << "nb2lite --session SESSION export --format "
-                                    << QStringList{QStringLiteral("bundle"), QStringLiteral("sheet")};
-    QTest::newRow("a flag") << "nb2lite --session SESSION log --i" << QStringList{QStringLiteral("log --ids")};
+                                    << QStringList {QStringLiteral("bundle"), QStringLiteral("sheet")};
+    QTest::newRow("a flag") << "nb2lite --session SESSION log --i" << QStringList {QStringLiteral("log --ids")};
 }
 
 void tst_Completion::zshCompletes()
@@ -297,12 +308,13 @@ void tst_Completion::zshCompletes()
     env.insert(QStringLiteral("TERM"), QStringLiteral("xterm"));
     p.setProcessEnvironment(env);
     p.setWorkingDirectory(m_cwd);
-    p.start(zsh, QStringList{QStringLiteral("-f"), home + QStringLiteral("/driver.zsh"), home, line} + expected);
+    p.start(zsh, QStringList {QStringLiteral("-f"), home + QStringLiteral("/driver.zsh"), home, line} + expected);
     QVERIFY(p.waitForFinished(60'000));
     QCOMPARE(p.exitCode(), 0);
     const QString screen = QString::fromUtf8(p.readAllStandardOutput());
     for (const QString &word : expected)
-        QVERIFY2(screen.contains(word), qPrintable(QStringLiteral("'%1' not offered; the terminal showed:\n%2").arg(word, screen)));
+        QVERIFY2(screen.contains(word),
+            qPrintable(QStringLiteral("'%1' not offered; the terminal showed:\n%2").arg(word, screen)));
 }
 
 QTEST_GUILESS_MAIN(tst_Completion)

@@ -21,7 +21,7 @@ class tst_KeepCli : public QObject
     Q_OBJECT
 
     QTemporaryDir m_tmp;
-    FakeServer m_fake{[] {
+    FakeServer m_fake {[] {
         FakeServerOptions o;
         o.apiKey = QStringLiteral("keep-test-key");
         return o;
@@ -34,7 +34,7 @@ class tst_KeepCli : public QObject
 
     Run run(const QStringList &args)
     {
-        QStringList words{QStringLiteral("--session"), m_tmp.filePath(QStringLiteral("s"))};
+        QStringList words {QStringLiteral("--session"), m_tmp.filePath(QStringLiteral("s"))};
         if (args.value(0) != QLatin1String("log") && args.value(0) != QLatin1String("keep"))
             words << QStringLiteral("--no-stream") << QStringLiteral("--base-url") << m_fake.baseUrl();
         Run r;
@@ -84,11 +84,14 @@ private Q_SLOTS:
         QCOMPARE(shown.status, 0);
         QVERIFY2(shown.out.contains(QStringLiteral("no keep-list")), qPrintable(shown.out));
 
-        QCOMPARE(run({QStringLiteral("keep"), root, QStringLiteral("--add"), QStringLiteral("keep the label text")}).status, 0);
+        QCOMPARE(
+            run({QStringLiteral("keep"), root, QStringLiteral("--add"), QStringLiteral("keep the label text")}).status,
+            0);
         Run added = run({QStringLiteral("keep"), root, QStringLiteral("--add"), QStringLiteral("same framing")});
         QCOMPARE(added.status, 0);
-        QVERIFY2(added.out.contains(QStringLiteral("1. keep the label text")) && added.out.contains(QStringLiteral("2. same framing")),
-                 qPrintable(added.out));
+        QVERIFY2(added.out.contains(QStringLiteral("1. keep the label text"))
+                && added.out.contains(QStringLiteral("2. same framing")),
+            qPrintable(added.out));
 
         Run json = run({QStringLiteral("keep"), root, QStringLiteral("--json")});
         const QJsonObject o = QJsonDocument::fromJson(json.out.toUtf8()).object();
@@ -99,27 +102,32 @@ private Q_SLOTS:
         QVERIFY2(e.status == 0, qPrintable(e.err + e.out));
         const QString edit = currentId();
         const QByteArray body = lastCreatedInput().toUtf8();
-        QVERIFY2(body.contains("make the jar blue\\n\\nKeep-list (respect in this edit):\\n- keep the label text\\n- same framing"),
-                 body.constData());
+        QVERIFY2(
+            body.contains(
+                "make the jar blue\\n\\nKeep-list (respect in this edit):\\n- keep the label text\\n- same framing"),
+            body.constData());
 
         // log --json: what was typed and what was sent.
         Run log = run({QStringLiteral("log"), QStringLiteral("--json")});
         QCOMPARE(log.status, 0);
-        const QJsonArray frames = QJsonDocument::fromJson(log.out.toUtf8()).object().value(QStringLiteral("frames")).toArray();
+        const QJsonArray frames
+            = QJsonDocument::fromJson(log.out.toUtf8()).object().value(QStringLiteral("frames")).toArray();
         QJsonObject f;
         for (const QJsonValue &v : frames)
             if (v.toObject().value(QStringLiteral("id")).toString() == edit)
                 f = v.toObject();
         QCOMPARE(f.value(QStringLiteral("prompt")).toString(), QStringLiteral("make the jar blue"));
         QCOMPARE(f.value(QStringLiteral("prompt_sent")).toString(),
-                 QStringLiteral("make the jar blue\n\nKeep-list (respect in this edit):\n- keep the label text\n- same framing"));
+            QStringLiteral(
+                "make the jar blue\n\nKeep-list (respect in this edit):\n- keep the label text\n- same framing"));
         QVERIFY(f.contains(QStringLiteral("drift"))); // the CLI measures every edit
 
         // The child inherits; --remove on it overrides there; --inherit goes back; --clear sends nothing more.
         Run inherited = run({QStringLiteral("keep"), edit});
         QVERIFY2(inherited.out.contains(QStringLiteral("inherited from %1").arg(root)), qPrintable(inherited.out));
         Run removed = run({QStringLiteral("keep"), edit, QStringLiteral("--remove"), QStringLiteral("1")});
-        QVERIFY2(removed.out.contains(QStringLiteral("(set here)")) && !removed.out.contains(QStringLiteral("label")), qPrintable(removed.out));
+        QVERIFY2(removed.out.contains(QStringLiteral("(set here)")) && !removed.out.contains(QStringLiteral("label")),
+            qPrintable(removed.out));
         QVERIFY(run({QStringLiteral("keep"), root}).out.contains(QStringLiteral("keep the label text")));
         Run back = run({QStringLiteral("keep"), edit, QStringLiteral("--inherit")});
         QVERIFY2(back.out.contains(QStringLiteral("inherited from")), qPrintable(back.out));

@@ -22,7 +22,7 @@ class tst_PrecisionCli : public QObject
     Q_OBJECT
 
     QTemporaryDir m_tmp;
-    FakeServer m_fake{[] {
+    FakeServer m_fake {[] {
         FakeServerOptions o;
         o.apiKey = QStringLiteral("precision-test-key");
         return o;
@@ -35,7 +35,7 @@ class tst_PrecisionCli : public QObject
 
     Run run(const QString &session, const QStringList &args, bool demo = false)
     {
-        QStringList words{QStringLiteral("--session"), session};
+        QStringList words {QStringLiteral("--session"), session};
         if (args.value(0) != QLatin1String("log"))
             words << QStringLiteral("--no-stream");
         if (demo)
@@ -118,8 +118,9 @@ private Q_SLOTS:
         QVERIFY(!parent.interactionId.isEmpty());
         m_fake.clearRequests();
 
-        const Run r = run(session, {QStringLiteral("edit"), root, QStringLiteral("a red boat"), QStringLiteral("--region"),
-                                    QStringLiteral("100,120,200,150"), QStringLiteral("--feather"), QStringLiteral("3")});
+        const Run r = run(session,
+            {QStringLiteral("edit"), root, QStringLiteral("a red boat"), QStringLiteral("--region"),
+                QStringLiteral("100,120,200,150"), QStringLiteral("--feather"), QStringLiteral("3")});
         QVERIFY2(r.status == 0, qPrintable(r.err));
         const QJsonObject body = lastCreateBody(m_fake.requests());
         QVERIFY2(!body.contains(QLatin1String("previous_interaction_id")), "a region edit sends the crop, not the id");
@@ -139,7 +140,8 @@ private Q_SLOTS:
         QVERIFY(QFileInfo::exists(QDir(session).filePath(child.drift.heatmapFile)));
         QString why;
         QVERIFY2(protectedPixelsExact(session, parent, child, &why), qPrintable(why));
-        QVERIFY2(child.drift.changed > 0 && child.drift.changed < 0.3, qPrintable(QString::number(child.drift.changed)));
+        QVERIFY2(
+            child.drift.changed > 0 && child.drift.changed < 0.3, qPrintable(QString::number(child.drift.changed)));
         QVERIFY(child.drift.outsideChanged >= 0);
 
         // log --json shows it.
@@ -163,8 +165,9 @@ private Q_SLOTS:
         const QString maskPath = m_tmp.filePath(QStringLiteral("left.png"));
         QVERIFY(mask.save(maskPath));
         m_fake.clearRequests();
-        const Run r = run(session, {QStringLiteral("edit"), root, QStringLiteral("make it night"), QStringLiteral("--mask"),
-                                    maskPath, QStringLiteral("--mode"), QStringLiteral("protect")});
+        const Run r = run(session,
+            {QStringLiteral("edit"), root, QStringLiteral("make it night"), QStringLiteral("--mask"), maskPath,
+                QStringLiteral("--mode"), QStringLiteral("protect")});
         QVERIFY2(r.status == 0, qPrintable(r.err));
         const QJsonObject body = lastCreateBody(m_fake.requests());
         QCOMPARE(body.value(QLatin1String("previous_interaction_id")).toString(), parent.interactionId);
@@ -173,7 +176,7 @@ private Q_SLOTS:
         QCOMPARE(child.kind, FrameKind::Edit);
         QCOMPARE(child.regionEdit.mode, RegionMode::Protect);
         QCOMPARE(QImage(QDir(session).filePath(child.regionEdit.maskFile)).size(),
-                 QSize(parent.image.width, parent.image.height));
+            QSize(parent.image.width, parent.image.height));
         QString why;
         QVERIFY2(protectedPixelsExact(session, parent, child, &why), qPrintable(why));
         QVERIFY(child.drift.changed <= 0.55);
@@ -195,17 +198,19 @@ private Q_SLOTS:
     void usageErrors_data()
     {
         QTest::addColumn<QStringList>("args");
-        QTest::newRow("both") << QStringList{QStringLiteral("--region"), QStringLiteral("1,1,5,5"), QStringLiteral("--mask"), QStringLiteral("m.png")};
-        QTest::newRow("bad region") << QStringList{QStringLiteral("--region"), QStringLiteral("1,1,0,5")};
-        QTest::newRow("bad mode") << QStringList{QStringLiteral("--region"), QStringLiteral("1,1,5,5"), QStringLiteral("--mode"), QStringLiteral("blur")};
-        QTest::newRow("feather alone") << QStringList{QStringLiteral("--feather"), QStringLiteral("3")};
+        QTest::newRow("both") << QStringList {
+            QStringLiteral("--region"), QStringLiteral("1,1,5,5"), QStringLiteral("--mask"), QStringLiteral("m.png")};
+        QTest::newRow("bad region") << QStringList {QStringLiteral("--region"), QStringLiteral("1,1,0,5")};
+        QTest::newRow("bad mode") << QStringList {
+            QStringLiteral("--region"), QStringLiteral("1,1,5,5"), QStringLiteral("--mode"), QStringLiteral("blur")};
+        QTest::newRow("feather alone") << QStringList {QStringLiteral("--feather"), QStringLiteral("3")};
     }
 
     void usageErrors()
     {
         QFETCH(QStringList, args);
         const Run r = run(m_tmp.filePath(QStringLiteral("usage")),
-                          QStringList{QStringLiteral("edit"), QStringLiteral("head"), QStringLiteral("x")} + args);
+            QStringList {QStringLiteral("edit"), QStringLiteral("head"), QStringLiteral("x")} + args);
         QCOMPARE(r.status, 2);
     }
 
@@ -214,8 +219,10 @@ private Q_SLOTS:
         const QString session = m_tmp.filePath(QStringLiteral("demo"));
         QCOMPARE(run(session, {QStringLiteral("generate"), QStringLiteral("a castle")}, true).status, 0);
         const QString root = lastId(session);
-        const Run r = run(session, {QStringLiteral("edit"), root, QStringLiteral("a flag"), QStringLiteral("--region"),
-                                    QStringLiteral("0,0,300,200")}, true);
+        const Run r = run(session,
+            {QStringLiteral("edit"), root, QStringLiteral("a flag"), QStringLiteral("--region"),
+                QStringLiteral("0,0,300,200")},
+            true);
         QVERIFY2(r.status == 0, qPrintable(r.err));
         const Frame child = frameOf(session, lastId(session));
         QCOMPARE(child.regionEdit.mode, RegionMode::Region);

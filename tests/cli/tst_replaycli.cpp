@@ -42,7 +42,7 @@ class tst_ReplayCli : public QObject
     Q_OBJECT
 
     QTemporaryDir m_tmp;
-    FakeServer m_fake{[] {
+    FakeServer m_fake {[] {
         FakeServerOptions o;
         o.apiKey = QString::fromLatin1(kKey);
         return o;
@@ -56,7 +56,7 @@ class tst_ReplayCli : public QObject
 
     Run run(const QString &session, const QStringList &args)
     {
-        const QStringList words{QStringLiteral("--session"), session, QStringLiteral("--base-url"), m_fake.baseUrl()};
+        const QStringList words {QStringLiteral("--session"), session, QStringLiteral("--base-url"), m_fake.baseUrl()};
         Run r;
         QTextStream out(&r.out), err(&r.err);
         cli::Console console(out, err);
@@ -74,7 +74,8 @@ class tst_ReplayCli : public QObject
         Run g = run(session, {QStringLiteral("generate"), QStringLiteral("a red fox"), QStringLiteral("--json")});
         ids << g.json.value(QLatin1String("frame_id")).toString();
         for (const char *prompt : {"make it night", "add a lantern", "let it snow"}) {
-            Run e = run(session, {QStringLiteral("edit"), ids.last(), QString::fromLatin1(prompt), QStringLiteral("--json")});
+            Run e = run(
+                session, {QStringLiteral("edit"), ids.last(), QString::fromLatin1(prompt), QStringLiteral("--json")});
             ids << e.json.value(QLatin1String("frame_id")).toString();
         }
         return ids;
@@ -85,9 +86,9 @@ class tst_ReplayCli : public QObject
         int n = 0;
         for (const FakeRequest &r : m_fake.requests())
             n += r.method == QLatin1String("POST") && r.path.endsWith(QLatin1String("/interactions"))
-                         && QString::fromUtf8(r.body).contains(prompt)
-                     ? 1
-                     : 0;
+                    && QString::fromUtf8(r.body).contains(prompt)
+                ? 1
+                : 0;
         return n;
     }
 
@@ -118,8 +119,9 @@ private Q_SLOTS:
         const QString range = chain[1] + QStringLiteral("..") + chain[3];
         m_fake.clearRequests();
 
-        const Run dry = run(session, {QStringLiteral("replay"), range, QStringLiteral("--onto"), chain[0], QStringLiteral("--dry-run"),
-                                      QStringLiteral("--json")});
+        const Run dry = run(session,
+            {QStringLiteral("replay"), range, QStringLiteral("--onto"), chain[0], QStringLiteral("--dry-run"),
+                QStringLiteral("--json")});
         QCOMPARE(dry.status, 0);
         QCOMPARE(dry.json.value(QLatin1String("dry_run")).toBool(), true);
         QCOMPARE(dry.json.value(QLatin1String("turns")).toInt(), 3);
@@ -127,22 +129,36 @@ private Q_SLOTS:
         QCOMPARE(dry.json.value(QLatin1String("steps")).toArray().size(), 3);
         QCOMPARE(m_fake.requests().size(), 0); // a dry run sends nothing
         // --onto start: the frame FROM continued (old-vs-new with --model).
-        const Run start = run(session, {QStringLiteral("replay"), range, QStringLiteral("--onto"), QStringLiteral("start"),
-                                        QStringLiteral("--dry-run"), QStringLiteral("--json")});
+        const Run start = run(session,
+            {QStringLiteral("replay"), range, QStringLiteral("--onto"), QStringLiteral("start"),
+                QStringLiteral("--dry-run"), QStringLiteral("--json")});
         QCOMPARE(start.status, 0);
-        QCOMPARE(start.json.value(QLatin1String("chains")).toArray().at(0).toObject().value(QLatin1String("target")).toObject()
-                     .value(QLatin1String("frame")).toString(),
-                 chain[0]);
-        const Run dryText = run(session, {QStringLiteral("replay"), range, QStringLiteral("--onto"), chain[0], QStringLiteral("--dry-run")});
+        QCOMPARE(start.json.value(QLatin1String("chains"))
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value(QLatin1String("target"))
+                     .toObject()
+                     .value(QLatin1String("frame"))
+                     .toString(),
+            chain[0]);
+        const Run dryText = run(session,
+            {QStringLiteral("replay"), range, QStringLiteral("--onto"), chain[0], QStringLiteral("--dry-run")});
         QCOMPARE(dryText.status, 0);
         QVERIFY2(dryText.out.contains(QStringLiteral("3 turn")), qPrintable(dryText.out));
         QVERIFY(dryText.out.contains(QStringLiteral("let it snow")));
 
-        const Run done = run(session, {QStringLiteral("replay"), range, QStringLiteral("--onto"), chain[0], QStringLiteral("--json")});
+        const Run done = run(
+            session, {QStringLiteral("replay"), range, QStringLiteral("--onto"), chain[0], QStringLiteral("--json")});
         QVERIFY2(done.status == 0, qPrintable(done.err + done.out));
         QCOMPARE(done.json.value(QLatin1String("ok")).toBool(), true);
         QCOMPARE(done.json.value(QLatin1String("status")).toString(), QStringLiteral("finished"));
-        const QJsonArray steps = done.json.value(QLatin1String("chains")).toArray().at(0).toObject().value(QLatin1String("steps")).toArray();
+        const QJsonArray steps = done.json.value(QLatin1String("chains"))
+                                     .toArray()
+                                     .at(0)
+                                     .toObject()
+                                     .value(QLatin1String("steps"))
+                                     .toArray();
         QCOMPARE(steps.size(), 3);
         SessionStore store;
         QVERIFY(store.open(session, SessionStore::OpenMode::OpenExisting));
@@ -160,15 +176,20 @@ private Q_SLOTS:
         // The link in the exports: the HTML card's "Replays" field and the pictures' provenance record.
         const QString last = steps.at(2).toObject().value(QLatin1String("frame_id")).toString();
         const QString page = m_tmp.filePath(QStringLiteral("onto-page"));
-        QCOMPARE(run(session, {QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("html"), page}).status, 0);
+        QCOMPARE(
+            run(session, {QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("html"), page}).status,
+            0);
         QFile html(page + QStringLiteral("/index.html"));
         QVERIFY(html.open(QIODevice::ReadOnly));
         const QString text = QString::fromUtf8(html.readAll());
         QVERIFY(text.contains(QStringLiteral("Replays")));
         QVERIFY(text.contains(QStringLiteral("frame %1").arg(chain[3])));
         const QString pictures = m_tmp.filePath(QStringLiteral("onto-frames"));
-        QCOMPARE(run(session, {QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("frames"), QStringLiteral("--frames"),
-                               last, pictures}).status, 0);
+        QCOMPARE(run(session,
+                     {QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("frames"),
+                         QStringLiteral("--frames"), last, pictures})
+                     .status,
+            0);
         const QStringList written = QDir(pictures).entryList(QDir::Files);
         QCOMPARE(written.size(), 1);
         const Result<Provenance> record = readProvenance(pictures + QLatin1Char('/') + written.first());
@@ -189,32 +210,43 @@ private Q_SLOTS:
 
         // Budget: refused for the whole replay before anything is imported or sent.
         m_fake.clearRequests();
-        const Run poor = run(session, {QStringLiteral("replay"), range, QStringLiteral("--photos"), shoot, QStringLiteral("--budget"),
-                                       QStringLiteral("0.05"), QStringLiteral("--json")});
+        const Run poor = run(session,
+            {QStringLiteral("replay"), range, QStringLiteral("--photos"), shoot, QStringLiteral("--budget"),
+                QStringLiteral("0.05"), QStringLiteral("--json")});
         QVERIFY(poor.status != 0);
-        QCOMPARE(poor.json.value(QLatin1String("error")).toObject().value(QLatin1String("kind")).toString(), QStringLiteral("budget"));
+        QCOMPARE(poor.json.value(QLatin1String("error")).toObject().value(QLatin1String("kind")).toString(),
+            QStringLiteral("budget"));
         QCOMPARE(m_fake.requests().size(), 0);
 
         // Invalid ranges and forms.
-        const Run reversed = run(session, {QStringLiteral("replay"), chain[3] + QStringLiteral("..") + chain[1], QStringLiteral("--onto"), chain[0]});
+        const Run reversed = run(session,
+            {QStringLiteral("replay"), chain[3] + QStringLiteral("..") + chain[1], QStringLiteral("--onto"), chain[0]});
         QVERIFY(reversed.status != 0);
         QVERIFY2(reversed.err.contains(QStringLiteral("not on the path")), qPrintable(reversed.err));
-        QCOMPARE(run(session, {QStringLiteral("replay"), range}).status, 2);                       // neither --onto nor --photos
-        QCOMPARE(run(session, {QStringLiteral("replay"), chain[1], QStringLiteral("--onto"), chain[0]}).status, 2); // no range
+        QCOMPARE(run(session, {QStringLiteral("replay"), range}).status, 2); // neither --onto nor --photos
+        QCOMPARE(run(session, {QStringLiteral("replay"), chain[1], QStringLiteral("--onto"), chain[0]}).status,
+            2); // no range
         QCOMPARE(m_fake.requests().size(), 0);
 
-        const Run done = run(session, {QStringLiteral("replay"), range, QStringLiteral("--photos"), shoot, QStringLiteral("--json")});
+        const Run done = run(
+            session, {QStringLiteral("replay"), range, QStringLiteral("--photos"), shoot, QStringLiteral("--json")});
         QVERIFY2(done.status == 0, qPrintable(done.err + done.out));
         QCOMPARE(done.json.value(QLatin1String("done")).toInt(), 6);
         QCOMPARE(createCount(), 6);
         QCOMPARE(createsWith(QStringLiteral("make it night")), 2);
         const QJsonArray chains = done.json.value(QLatin1String("chains")).toArray();
         QCOMPARE(chains.size(), 2);
-        QVERIFY(chains.at(0).toObject().value(QLatin1String("target")).toObject().value(QLatin1String("photo")).toString().endsWith(
-            QLatin1String("one.jpg")));
+        QVERIFY(chains.at(0)
+                    .toObject()
+                    .value(QLatin1String("target"))
+                    .toObject()
+                    .value(QLatin1String("photo"))
+                    .toString()
+                    .endsWith(QLatin1String("one.jpg")));
 
         // Nothing left to resume.
-        const Run resume = run(session, {QStringLiteral("replay"), QStringLiteral("--resume"), QStringLiteral("--json")});
+        const Run resume
+            = run(session, {QStringLiteral("replay"), QStringLiteral("--resume"), QStringLiteral("--json")});
         QCOMPARE(resume.status, 0);
         QCOMPARE(resume.json.value(QLatin1String("resumed")).toArray().size(), 0);
     }
@@ -231,8 +263,8 @@ private Q_SLOTS:
 
         QProcess cli;
         cli.setProgram(QStringLiteral(NB2_BINARY_DIR "/app/cli/nb2lite"));
-        cli.setArguments({QStringLiteral("--session"), session, QStringLiteral("--base-url"), m_fake.baseUrl(), QStringLiteral("replay"),
-                          range, QStringLiteral("--photos"), a, b});
+        cli.setArguments({QStringLiteral("--session"), session, QStringLiteral("--base-url"), m_fake.baseUrl(),
+            QStringLiteral("replay"), range, QStringLiteral("--photos"), a, b});
         cli.start();
         QVERIFY(cli.waitForStarted());
         // Kill it once the first steps are done and the next ones are on their way (their ids known).
@@ -262,7 +294,8 @@ private Q_SLOTS:
         QVERIFY(before.doneSteps() < 6);
         qInfo("killed after %d of 6 steps done, %d creates sent", before.doneSteps(), createCount());
 
-        const Run resumed = run(session, {QStringLiteral("replay"), QStringLiteral("--resume"), QStringLiteral("--json")});
+        const Run resumed
+            = run(session, {QStringLiteral("replay"), QStringLiteral("--resume"), QStringLiteral("--json")});
         QVERIFY2(resumed.status == 0, qPrintable(resumed.err + resumed.out));
         QCOMPARE(resumed.json.value(QLatin1String("status")).toString(), QStringLiteral("finished"));
         QCOMPARE(resumed.json.value(QLatin1String("done")).toInt(), 6);

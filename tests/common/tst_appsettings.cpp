@@ -41,21 +41,34 @@ private Q_SLOTS:
     void modelPrecedence_data()
     {
         QTest::addColumn<QString>("flag");
-        QTest::addColumn<QString>("env");      // null: unset
-        QTest::addColumn<QString>("stored");   // null: no settings layer (the CLI)
+        QTest::addColumn<QString>("env");    // null: unset
+        QTest::addColumn<QString>("stored"); // null: no settings layer (the CLI)
         QTest::addColumn<QString>("model");
         QTest::addColumn<SettingSource>("source");
         using S = SettingSource;
         const QString none;
         QTest::newRow("default") << none << none << none << "gemini-3.1-flash-lite-image" << S::Default;
-        QTest::newRow("settings") << none << none << "m-set" << "m-set" << S::Settings;
-        QTest::newRow("env wins over settings") << none << "m-env" << "m-set" << "m-env" << S::Environment;
-        QTest::newRow("env trimmed") << none << " m-env\n" << "m-set" << "m-env" << S::Environment;
-        QTest::newRow("whitespace env ignored") << none << "  " << "m-set" << "m-set" << S::Settings;
-        QTest::newRow("whitespace env, no settings") << none << " " << none << "gemini-3.1-flash-lite-image" << S::Default;
-        QTest::newRow("flag wins") << "m-flag" << "m-env" << "m-set" << "m-flag" << S::CommandLine;
-        QTest::newRow("blank flag is not given") << "  " << "m-env" << none << "m-env" << S::Environment;
-        QTest::newRow("invalid stored model") << none << none << "bad model!" << "gemini-3.1-flash-lite-image" << S::Default;
+        QTest::newRow("settings") << none << none << "m-set"
+                                  << "m-set" << S::Settings;
+        QTest::newRow("env wins over settings") << none << "m-env"
+                                                << "m-set"
+                                                << "m-env" << S::Environment;
+        QTest::newRow("env trimmed") << none << " m-env\n"
+                                     << "m-set"
+                                     << "m-env" << S::Environment;
+        QTest::newRow("whitespace env ignored") << none << "  "
+                                                << "m-set"
+                                                << "m-set" << S::Settings;
+        QTest::newRow("whitespace env, no settings")
+            << none << " " << none << "gemini-3.1-flash-lite-image" << S::Default;
+        QTest::newRow("flag wins") << "m-flag"
+                                   << "m-env"
+                                   << "m-set"
+                                   << "m-flag" << S::CommandLine;
+        QTest::newRow("blank flag is not given") << "  "
+                                                 << "m-env" << none << "m-env" << S::Environment;
+        QTest::newRow("invalid stored model") << none << none << "bad model!"
+                                              << "gemini-3.1-flash-lite-image" << S::Default;
     }
     void modelPrecedence()
     {
@@ -102,7 +115,8 @@ private Q_SLOTS:
         QCOMPARE(resolveConnection(env, &s).apiVersionSource, SettingSource::Settings);
 
         // The CLI's flags beat both.
-        c = resolveConnection(env, nullptr, {std::nullopt, QStringLiteral("https://proxy.example"), QStringLiteral("v1")});
+        c = resolveConnection(
+            env, nullptr, {std::nullopt, QStringLiteral("https://proxy.example"), QStringLiteral("v1")});
         QCOMPARE(c.config.baseUrl, QStringLiteral("https://proxy.example"));
         QCOMPARE(c.baseUrlSource, SettingSource::CommandLine);
         QCOMPARE(c.config.apiVersion, QStringLiteral("v1"));
@@ -118,7 +132,8 @@ private Q_SLOTS:
         QVERIFY(file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner));
 
         QProcessEnvironment env;
-        QCOMPARE(resolveConnection(env, nullptr, {}, home.path()).config.apiKey.source(), QStringLiteral("~/gemini.key"));
+        QCOMPARE(
+            resolveConnection(env, nullptr, {}, home.path()).config.apiKey.source(), QStringLiteral("~/gemini.key"));
         QVERIFY(resolveConnection(env, nullptr).config.apiKey.isEmpty()); // no home: the environment only
         env.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral(" "));
         env.insert(QStringLiteral("GOOGLE_API_KEY"), QStringLiteral("google-key"));
@@ -129,8 +144,9 @@ private Q_SLOTS:
         // The studio: the environment's key, else the key store's.
         const AppSettings s = AppSettings::defaults();
         QCOMPARE(s.clientConfig(env, QStringLiteral("stored"), QStringLiteral("keychain")).apiKey.value(),
-                 QStringLiteral("google-key"));
-        const ClientConfig stored = s.clientConfig(QProcessEnvironment(), QStringLiteral(" stored \n"), QStringLiteral("keychain"));
+            QStringLiteral("google-key"));
+        const ClientConfig stored
+            = s.clientConfig(QProcessEnvironment(), QStringLiteral(" stored \n"), QStringLiteral("keychain"));
         QCOMPARE(stored.apiKey.value(), QStringLiteral("stored"));
         QCOMPARE(stored.apiKey.source(), QStringLiteral("keychain"));
     }

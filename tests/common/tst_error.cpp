@@ -179,9 +179,9 @@ void tst_Error::resultHoldsError()
 
 void tst_Error::resultValueIsMutable()
 {
-    Result<QStringList> r(QStringList{QStringLiteral("a")});
+    Result<QStringList> r(QStringList {QStringLiteral("a")});
     r.value().append(QStringLiteral("b"));
-    QCOMPARE(r.value(), (QStringList{QStringLiteral("a"), QStringLiteral("b")}));
+    QCOMPARE(r.value(), (QStringList {QStringLiteral("a"), QStringLiteral("b")}));
 }
 
 void tst_Error::resultOfErrorThrowsOnValue()
@@ -211,7 +211,7 @@ void tst_Error::voidResultHoldsError()
     QCOMPARE(r.error().message, QStringLiteral("No space left on the disk."));
 
     // Even an Error without a kind makes a failure: what counts is that one was given.
-    const Result<void> bare = Error{};
+    const Result<void> bare = Error {};
     QVERIFY(!bare.ok());
 }
 

@@ -24,11 +24,11 @@ std::optional<QString> versionFromText(const QString &text)
     return std::nullopt;
 }
 
-const Preference<QString> name{"test/name", QStringLiteral("dflt"), &isShortName, "NB2_TEST_NAME"};
-const Preference<int> count{"test/count", 4, [](const int &v) { return v >= 1 && v <= 16; }, "NB2_TEST_COUNT"};
-const Preference<QString> version{"test/version", QStringLiteral("v1"), &isShortName, "NB2_TEST_VERSION",
-                                  &versionFromText};
-const Preference<QString> unstored{nullptr, QString(), &anyValue<QString>, "NB2_TEST_DIR"};
+const Preference<QString> name {"test/name", QStringLiteral("dflt"), &isShortName, "NB2_TEST_NAME"};
+const Preference<int> count {"test/count", 4, [](const int &v) { return v >= 1 && v <= 16; }, "NB2_TEST_COUNT"};
+const Preference<QString> version {
+    "test/version", QStringLiteral("v1"), &isShortName, "NB2_TEST_VERSION", &versionFromText};
+const Preference<QString> unstored {nullptr, QString(), &anyValue<QString>, "NB2_TEST_DIR"};
 
 } // namespace
 
@@ -92,16 +92,29 @@ private Q_SLOTS:
         using S = SettingSource;
         const QString none;
         QTest::newRow("default") << none << none << none << "dflt" << S::Default;
-        QTest::newRow("file") << none << none << "file" << "file" << S::Settings;
-        QTest::newRow("env beats file") << none << "env" << "file" << "env" << S::Environment;
+        QTest::newRow("file") << none << none << "file"
+                              << "file" << S::Settings;
+        QTest::newRow("env beats file") << none << "env"
+                                        << "file"
+                                        << "env" << S::Environment;
         QTest::newRow("env beats default") << none << "env" << none << "env" << S::Environment;
-        QTest::newRow("blank env: file") << none << "  " << "file" << "file" << S::Settings;
+        QTest::newRow("blank env: file") << none << "  "
+                                         << "file"
+                                         << "file" << S::Settings;
         QTest::newRow("blank env: default") << none << "" << none << "dflt" << S::Default;
-        QTest::newRow("flag beats env and file") << "flag" << "env" << "file" << "flag" << S::CommandLine;
-        QTest::newRow("invalid file: default") << none << none << "far-too-long-for-this" << "dflt" << S::Default;
-        QTest::newRow("invalid file, env") << none << "env" << "far-too-long-for-this" << "env" << S::Environment;
+        QTest::newRow("flag beats env and file") << "flag"
+                                                 << "env"
+                                                 << "file"
+                                                 << "flag" << S::CommandLine;
+        QTest::newRow("invalid file: default") << none << none << "far-too-long-for-this"
+                                               << "dflt" << S::Default;
+        QTest::newRow("invalid file, env") << none << "env"
+                                           << "far-too-long-for-this"
+                                           << "env" << S::Environment;
         // An explicit choice is taken as given: where it is used says what is wrong with it.
-        QTest::newRow("env not validated") << none << "far-too-long-env" << "file" << "far-too-long-env" << S::Environment;
+        QTest::newRow("env not validated") << none << "far-too-long-env"
+                                           << "file"
+                                           << "far-too-long-env" << S::Environment;
     }
     void precedence()
     {
@@ -111,7 +124,8 @@ private Q_SLOTS:
         QFETCH(QString, value);
         QFETCH(SettingSource, source);
 
-        auto settings = settingsFile(QStringLiteral("%1.ini").arg(QString::fromLatin1(QTest::currentDataTag())).replace(u' ', u'_'));
+        auto settings = settingsFile(
+            QStringLiteral("%1.ini").arg(QString::fromLatin1(QTest::currentDataTag())).replace(u' ', u'_'));
         if (!file.isNull())
             settings->setValue(QLatin1String(name.key), file); // as a hand edit would: unchecked
         settings->sync();

@@ -46,7 +46,7 @@ static EditMask randomMask(const QSize &size, QRandomGenerator &rng)
     const int shapes = 1 + int(rng.bounded(4));
     for (int i = 0; i < shapes; ++i) {
         const QRect r(int(rng.bounded(size.width())) - 8, int(rng.bounded(size.height())) - 8,
-                      4 + int(rng.bounded(size.width() / 2)), 4 + int(rng.bounded(size.height() / 2)));
+            4 + int(rng.bounded(size.width() / 2)), 4 + int(rng.bounded(size.height() / 2)));
         if (rng.bounded(2))
             p.drawEllipse(r);
         else
@@ -256,8 +256,8 @@ void tst_Compositing::selectionAtTheEdge()
     const QImage parent = noiseImage(size, 5);
     const QImage answer = noiseImage(QSize(512, 512), 6);
     // Corners and edges, including a rect that hangs over the image.
-    const QList<QRect> regions = {QRect(0, 0, 10, 10), QRect(110, 80, 30, 30), QRect(-5, 40, 20, 5),
-                                  QRect(0, 0, 120, 90), QRect(119, 0, 1, 90)};
+    const QList<QRect> regions = {
+        QRect(0, 0, 10, 10), QRect(110, 80, 30, 30), QRect(-5, 40, 20, 5), QRect(0, 0, 120, 90), QRect(119, 0, 1, 90)};
     for (const QRect &region : regions) {
         const EditMask mask = EditMask::fromRect(size, region);
         QVERIFY(!mask.boundingRect().isEmpty());
@@ -276,15 +276,17 @@ void tst_Compositing::cropBoxesHaveSupportedRatiosAndContainTheSelection()
     QRandomGenerator rng(42);
     // Frames come from the server at supported ratios; a selection anywhere in them always has a crop of a supported ratio.
     // The model's sizes per ratio (1:1, 3:2, 2:3, 16:9, 9:16, 5:4, 21:9, 4:5, 4:3, 3:4).
-    const QList<QSize> frames = {{1024, 1024}, {1248, 832}, {832, 1248}, {1344, 768}, {768, 1344},
-                                 {1152, 896}, {1536, 672}, {896, 1152}, {1184, 864}, {864, 1184}};
+    const QList<QSize> frames = {{1024, 1024}, {1248, 832}, {832, 1248}, {1344, 768}, {768, 1344}, {1152, 896},
+        {1536, 672}, {896, 1152}, {1184, 864}, {864, 1184}};
     for (const QSize &frame : frames) {
         for (int round = 0; round < 200; ++round) {
             const int w = 1 + int(rng.bounded(frame.width())), h = 1 + int(rng.bounded(frame.height()));
-            const QRect selection(int(rng.bounded(frame.width() - w + 1)), int(rng.bounded(frame.height() - h + 1)), w, h);
+            const QRect selection(
+                int(rng.bounded(frame.width() - w + 1)), int(rng.bounded(frame.height() - h + 1)), w, h);
             const int margin = int(rng.bounded(64));
             const CropBox crop = cropBoxFor(selection, frame, margin);
-            QVERIFY2(crop.exactRatio, qPrintable(QStringLiteral("%1x%2 in %3x%4").arg(w).arg(h).arg(frame.width()).arg(frame.height())));
+            QVERIFY2(crop.exactRatio,
+                qPrintable(QStringLiteral("%1x%2 in %3x%4").arg(w).arg(h).arg(frame.width()).arg(frame.height())));
             QVERIFY(supportedAspectRatios().contains(crop.aspectRatio));
             QVERIFY(crop.rect.contains(selection));
             QVERIFY(QRect(QPoint(0, 0), frame).contains(crop.rect));

@@ -94,7 +94,7 @@ void tst_DriftMeter::tinyNoiseIsNotChange()
         for (int x = 0; x < b.width(); ++x) {
             const int d = int(rng.bounded(7)) - 3;
             line[x] = qRgb(std::clamp(qRed(line[x]) + d, 0, 255), std::clamp(qGreen(line[x]) + d, 0, 255),
-                           std::clamp(qBlue(line[x]) + d, 0, 255));
+                std::clamp(qBlue(line[x]) + d, 0, 255));
         }
     }
     QCOMPARE(DriftMeter::measure(a, b).changed, 0.0);

@@ -54,12 +54,17 @@ int main(int argc, char **argv)
         session.waitForIdle(30000);
         return r.value();
     };
-    const QString harbour = turn(session.generate({QStringLiteral("A quiet fishing harbour at dusk, watercolour"), QStringLiteral("3:2"), {}}));
-    const QString lantern = turn(session.edit(harbour, {QStringLiteral("Add a lantern on the end of the pier"), {}, {}}));
-    const QString boat = turn(session.edit(lantern, {QStringLiteral("Warmer light, a small red boat in the foreground"), {}, QStringLiteral("high")}));
-    server.forget(session.graph().value(boat).interactionId);   // the next edit re-anchors
-    const QString night = turn(session.edit(boat, {QStringLiteral("Make it night with stars <and> a <script>alert(1)</script> moon"), {}, {}}));
-    const QString winter = turn(session.branchFrom(harbour, {QStringLiteral("Make it winter: snow on the roofs"), {}, {}}));
+    const QString harbour = turn(
+        session.generate({QStringLiteral("A quiet fishing harbour at dusk, watercolour"), QStringLiteral("3:2"), {}}));
+    const QString lantern
+        = turn(session.edit(harbour, {QStringLiteral("Add a lantern on the end of the pier"), {}, {}}));
+    const QString boat = turn(session.edit(
+        lantern, {QStringLiteral("Warmer light, a small red boat in the foreground"), {}, QStringLiteral("high")}));
+    server.forget(session.graph().value(boat).interactionId); // the next edit re-anchors
+    const QString night = turn(session.edit(
+        boat, {QStringLiteral("Make it night with stars <and> a <script>alert(1)</script> moon"), {}, {}}));
+    const QString winter
+        = turn(session.branchFrom(harbour, {QStringLiteral("Make it winter: snow on the roofs"), {}, {}}));
     FakeFault fault;
     fault.kind = FakeFault::Kind::ServerErrorJson;
     server.injectFault(fault);
@@ -71,14 +76,15 @@ int main(int argc, char **argv)
     for (ExportFormat format : {ExportFormat::Html, ExportFormat::Sheet, ExportFormat::Frames}) {
         ExportRequest request;
         request.format = format;
-        request.output = base.filePath(format == ExportFormat::Sheet ? QStringLiteral("sheet.png") : Exporter::formatName(format));
+        request.output
+            = base.filePath(format == ExportFormat::Sheet ? QStringLiteral("sheet.png") : Exporter::formatName(format));
         auto report = Exporter::run(exported, request);
         if (!report) {
             std::fprintf(stderr, "%s\n", qPrintable(report.error().message));
             return 1;
         }
         std::printf("%s: %d frames -> %s\n", qPrintable(Exporter::formatName(format)), report.value().frames,
-                    qPrintable(request.output));
+            qPrintable(request.output));
     }
     session.close();
     return 0;

@@ -34,9 +34,8 @@ inline QByteArray encodedImage(int seed, const char *format, QSize size = QSize(
 }
 
 /** Appends a done (or failed, when format is null) frame under parent; returns its id. */
-inline QString addFrame(SessionStore &store, const QString &parent, FrameKind kind, const QString &prompt,
-                        int seed, const char *format = "JPEG", const QString &interactionId = {},
-                        const QStringList &inputs = {})
+inline QString addFrame(SessionStore &store, const QString &parent, FrameKind kind, const QString &prompt, int seed,
+    const char *format = "JPEG", const QString &interactionId = {}, const QStringList &inputs = {})
 {
     Frame f;
     f.id = Frame::newId();
@@ -46,14 +45,14 @@ inline QString addFrame(SessionStore &store, const QString &parent, FrameKind ki
     f.model = QStringLiteral("gemini-3.1-flash-lite-image");
     f.aspectRatio = QStringLiteral("3:2");
     f.thinkingLevel = QStringLiteral("low");
-    f.interactionId = interactionId.isEmpty() && format ? QStringLiteral("v1_ia%1").arg(seed, 6, 10, QLatin1Char('0')) : interactionId;
+    f.interactionId = interactionId.isEmpty() && format ? QStringLiteral("v1_ia%1").arg(seed, 6, 10, QLatin1Char('0'))
+                                                        : interactionId;
     f.requestedAt = QDateTime::fromSecsSinceEpoch(1767000000 + seed * 60, Qt::UTC);
     f.finishedAt = f.requestedAt.addMSecs(4200 + seed * 10);
     f.inputImages = inputs;
     if (format) {
         const QByteArray bytes = encodedImage(seed, format);
-        const QString rel = SessionStore::imageFileName(frameKindFilePrefix(kind), f.requestedAt,
-                                                        f.id, bytes);
+        const QString rel = SessionStore::imageFileName(frameKindFilePrefix(kind), f.requestedAt, f.id, bytes);
         auto img = SessionStore::writeImageFile(store.dir(), rel, bytes);
         if (!img)
             qFatal("fixture: cannot write image: %s", qPrintable(img.error().message));
@@ -96,10 +95,11 @@ inline StandardSession buildStandardSession(SessionStore &store, const QString &
     const QByteArray style = encodedImage(91, "PNG");
     const QString targetRel = QStringLiteral("images/input_1767000000_aaaaaaaa.jpg");
     const QString styleRel = QStringLiteral("images/input_1767000000_bbbbbbbb.png");
-    if (!SessionStore::writeImageFile(store.dir(), targetRel, target) || !SessionStore::writeImageFile(store.dir(), styleRel, style))
+    if (!SessionStore::writeImageFile(store.dir(), targetRel, target)
+        || !SessionStore::writeImageFile(store.dir(), styleRel, style))
         qFatal("fixture: cannot write inputs");
     s.style = addFrame(store, s.root, FrameKind::StyleEdit, QStringLiteral("In the style of the reference"), 7, "JPEG",
-                       {}, {styleRel, targetRel});
+        {}, {styleRel, targetRel});
     s.liveFrames = 7;
     return s;
 }

@@ -27,7 +27,8 @@ constexpr qint64 kBomb = qint64(1) << 30; // 1 GiB of zeros
 
 qint64 peakRssKiB()
 {
-    struct rusage usage {};
+    struct rusage usage {
+    };
     ::getrusage(RUSAGE_SELF, &usage);
     return usage.ru_maxrss;
 }
@@ -37,7 +38,7 @@ qint64 peakRssKiB()
  * streamed, so making it costs no memory), then the index (when given).
  */
 void writeBomb(const QString &path, const QList<QPair<QByteArray, QByteArray>> &small, const QByteArray &bombName,
-               qint64 bombSize, const QByteArray &index)
+    qint64 bombSize, const QByteArray &index)
 {
     archive *a = archive_write_new();
     archive_write_set_format_zip(a);
@@ -62,7 +63,8 @@ void writeBomb(const QString &path, const QList<QPair<QByteArray, QByteArray>> &
             archive_write_data(a, zeros.constData(), size_t(zeros.size()));
     });
     if (!index.isEmpty())
-        add(SessionBundle::kIndexName, index.size(), [&] { archive_write_data(a, index.constData(), size_t(index.size())); });
+        add(SessionBundle::kIndexName, index.size(),
+            [&] { archive_write_data(a, index.constData(), size_t(index.size())); });
     archive_write_close(a);
     archive_write_free(a);
 }
@@ -158,15 +160,14 @@ private Q_SLOTS:
             // A listed entry needs a size and a checksum; the checksum is never reached.
             QJsonObject head = QJsonDocument::fromJson(bundleIndexFor(listed)).object();
             QJsonArray files = head.value(QStringLiteral("files")).toArray();
-            files.append(QJsonObject{{QStringLiteral("path"), QString::fromLatin1(bombName)},
-                                     {QStringLiteral("size"), double(kBomb)},
-                                     {QStringLiteral("sha256"), QString(64, QLatin1Char('0'))}});
+            files.append(QJsonObject {{QStringLiteral("path"), QString::fromLatin1(bombName)},
+                {QStringLiteral("size"), double(kBomb)}, {QStringLiteral("sha256"), QString(64, QLatin1Char('0'))}});
             head.insert(QStringLiteral("files"), files);
             index = QJsonDocument(head).toJson();
         } else if (how == QLatin1String("unlisted")) {
             index = bundleIndexFor(listed);
         } else {
-            index = bundleIndexFor(listed + QList<QPair<QByteArray, QByteArray>>{{bombName, QByteArray(4096, '\0')}});
+            index = bundleIndexFor(listed + QList<QPair<QByteArray, QByteArray>> {{bombName, QByteArray(4096, '\0')}});
         }
         const QString bundle = m_tmp.filePath(how + QStringLiteral(".nb2session"));
         writeBomb(bundle, listed, bombName, kBomb, index);
@@ -182,11 +183,12 @@ private Q_SLOTS:
         const Result<ExportReport> r = SessionBundle::extract(bundle, target);
         const qint64 ms = timer.elapsed();
         const qint64 rssAfter = peakRssKiB();
-        qInfo("%s: %lld-byte bundle refused in %lld ms; peak RSS %lld MiB before, %lld MiB after",
-              qPrintable(how), bundleSize, ms, rssBefore / 1024, rssAfter / 1024);
+        qInfo("%s: %lld-byte bundle refused in %lld ms; peak RSS %lld MiB before, %lld MiB after", qPrintable(how),
+            bundleSize, ms, rssBefore / 1024, rssAfter / 1024);
 
         QVERIFY(!r.ok());
-        QVERIFY2(r.error().kind == ErrorKind::TooLarge || r.error().kind == ErrorKind::Corrupt, qPrintable(r.error().message));
+        QVERIFY2(r.error().kind == ErrorKind::TooLarge || r.error().kind == ErrorKind::Corrupt,
+            qPrintable(r.error().message));
         QVERIFY2(r.error().message.contains(messagePart), qPrintable(r.error().message));
         QVERIFY2(ms < 5000, "refusing a bomb must not inflate it");
         QVERIFY2(rssAfter - rssBefore < 64 * 1024, "refusing a bomb must not hold it in memory");
@@ -203,7 +205,7 @@ private Q_SLOTS:
         const QString bundle = m_tmp.filePath(QStringLiteral("running.nb2session"));
         const qint64 claimed = 1 << 20;
         writeBomb(bundle, listed, name, qint64(64) << 20,
-                  bundleIndexFor(listed + QList<QPair<QByteArray, QByteArray>>{{name, QByteArray(claimed, '\0')}}));
+            bundleIndexFor(listed + QList<QPair<QByteArray, QByteArray>> {{name, QByteArray(claimed, '\0')}}));
         QVERIFY(patchDeclaredSize(bundle, name, quint32(claimed)));
         const QString target = m_tmp.filePath(QStringLiteral("running-opened"));
         const Result<ExportReport> r = SessionBundle::extract(bundle, target);
@@ -221,9 +223,10 @@ private Q_SLOTS:
         const QList<QPair<QByteArray, QByteArray>> listed = smallFiles();
         const QString bundle = m_tmp.filePath(QStringLiteral("placeholders.nb2session"));
         writeBomb(bundle, listed, name, qint64(4) << 20,
-                  bundleIndexFor(listed + QList<QPair<QByteArray, QByteArray>>{{name, QByteArray(4096, '\0')}}));
+            bundleIndexFor(listed + QList<QPair<QByteArray, QByteArray>> {{name, QByteArray(4096, '\0')}}));
         QVERIFY(patchDeclaredSize(bundle, name, 4096));
-        const Result<ExportReport> r = SessionBundle::extract(bundle, m_tmp.filePath(QStringLiteral("placeholders-opened")));
+        const Result<ExportReport> r
+            = SessionBundle::extract(bundle, m_tmp.filePath(QStringLiteral("placeholders-opened")));
         QVERIFY(!r.ok());
         QVERIFY2(r.error().message.contains(QString::fromLatin1(name)), qPrintable(r.error().message));
     }

@@ -57,17 +57,14 @@ void writeZip(const QString &path, const QList<ZipEntry> &entries, bool deflate 
 /** A session manifest with one done frame whose image is `file` (sha256 of `bytes` unless given). */
 QByteArray manifestNaming(const QString &file, const QByteArray &bytes, const QString &sha256 = {})
 {
-    QJsonObject image{{QStringLiteral("file"), file},
-                      {QStringLiteral("sha256"), sha256.isEmpty() ? SessionStore::sha256Hex(bytes) : sha256},
-                      {QStringLiteral("mime_type"), QStringLiteral("image/png")}};
-    QJsonObject frame{{QStringLiteral("id"), QStringLiteral("abcd1234")},
-                      {QStringLiteral("kind"), QStringLiteral("generate")},
-                      {QStringLiteral("status"), QStringLiteral("done")},
-                      {QStringLiteral("prompt"), QStringLiteral("x")},
-                      {QStringLiteral("image"), image}};
-    QJsonObject root{{QStringLiteral("format"), QLatin1String(SessionStore::kFormatName)},
-                     {QStringLiteral("schema_version"), 1},
-                     {QStringLiteral("frames"), QJsonArray{frame}}};
+    QJsonObject image {{QStringLiteral("file"), file},
+        {QStringLiteral("sha256"), sha256.isEmpty() ? SessionStore::sha256Hex(bytes) : sha256},
+        {QStringLiteral("mime_type"), QStringLiteral("image/png")}};
+    QJsonObject frame {{QStringLiteral("id"), QStringLiteral("abcd1234")},
+        {QStringLiteral("kind"), QStringLiteral("generate")}, {QStringLiteral("status"), QStringLiteral("done")},
+        {QStringLiteral("prompt"), QStringLiteral("x")}, {QStringLiteral("image"), image}};
+    QJsonObject root {{QStringLiteral("format"), QLatin1String(SessionStore::kFormatName)},
+        {QStringLiteral("schema_version"), 1}, {QStringLiteral("frames"), QJsonArray {frame}}};
     return QJsonDocument(root).toJson();
 }
 
@@ -114,7 +111,10 @@ private:
     testing::StandardSession m_ids;
     int m_count = 0;
 
-    QString path(const char *name) { return m_tmp.filePath(QStringLiteral("%1-%2").arg(++m_count).arg(QLatin1String(name))); }
+    QString path(const char *name)
+    {
+        return m_tmp.filePath(QStringLiteral("%1-%2").arg(++m_count).arg(QLatin1String(name)));
+    }
 
 private Q_SLOTS:
     void initTestCase()
@@ -139,7 +139,8 @@ private Q_SLOTS:
         const QImage original(QDir(m_sessionDir).filePath(preview.value().entryName));
         QVERIFY(!original.isNull());
         QCOMPARE(preview.value().originalSize, original.size());
-        QCOMPARE(preview.value().image.convertToFormat(QImage::Format_RGB32), original.convertToFormat(QImage::Format_RGB32));
+        QCOMPARE(preview.value().image.convertToFormat(QImage::Format_RGB32),
+            original.convertToFormat(QImage::Format_RGB32));
     }
 
     void scaledToFitAndNeverEnlarged()
@@ -213,7 +214,7 @@ private Q_SLOTS:
         const QString file = path("hostile.nb2session");
         BundlePreview::Limits limits;
         const auto bundleWith = [&](const QString &imageName, const QList<ZipEntry> &more, const QString &sha = {}) {
-            QList<ZipEntry> entries{{"manifest.json", manifestNaming(imageName, png, sha), {}}};
+            QList<ZipEntry> entries {{"manifest.json", manifestNaming(imageName, png, sha), {}}};
             entries += more;
             writeZip(file, entries);
         };
@@ -260,7 +261,8 @@ private Q_SLOTS:
             // stop at the limit, not trust the header nor inflate everything.
             limits.maxImageBytes = 1 << 20;
             const QByteArray zeros(8 << 20, '\0');
-            writeZip(file, {{"manifest.json", manifestNaming(QString::fromLatin1(name), zeros), {}}, {name, zeros, {}}}, true);
+            writeZip(file, {{"manifest.json", manifestNaming(QString::fromLatin1(name), zeros), {}}, {name, zeros, {}}},
+                true);
             lieAboutSizes(file, name, 100);
             QVERIFY(QFileInfo(file).size() < 200 * 1024);
         } else if (kind == QLatin1String("huge-manifest")) {
@@ -286,13 +288,16 @@ private Q_SLOTS:
             // libarchive may notice the lie itself (a damaged entry) before the limit does.
             qInfo("lying entry refused: %s", qPrintable(preview.error().message));
             QVERIFY2(preview.error().kind == ErrorKind::TooLarge || preview.error().kind == ErrorKind::InvalidInput,
-                     qPrintable(preview.error().message));
+                qPrintable(preview.error().message));
         } else {
             QCOMPARE(int(preview.error().kind), expected);
             QVERIFY2(preview.error().message.contains(messagePart), qPrintable(preview.error().message));
         }
         // Nothing was extracted next to the bundle.
-        QCOMPARE(QDir(m_tmp.path()).entryList({QStringLiteral("images"), QStringLiteral("manifest.json"), QStringLiteral("etc")}).size(), 0);
+        QCOMPARE(QDir(m_tmp.path())
+                     .entryList({QStringLiteral("images"), QStringLiteral("manifest.json"), QStringLiteral("etc")})
+                     .size(),
+            0);
     }
 
     void missingFileIsAnIoError()

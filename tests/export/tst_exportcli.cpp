@@ -44,7 +44,7 @@ private:
         return r;
     }
 
-    Run run(const QStringList &args) { return runLine(QStringList{QStringLiteral("--session"), m_session} + args); }
+    Run run(const QStringList &args) { return runLine(QStringList {QStringLiteral("--session"), m_session} + args); }
 
 private Q_SLOTS:
     void initTestCase()
@@ -61,12 +61,22 @@ private Q_SLOTS:
     {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<bool>("isExport");
-        QTest::newRow("export") << QStringList{QStringLiteral("--session"), QStringLiteral("d"), QStringLiteral("export"), QStringLiteral("o")} << true;
-        QTest::newRow("json-first") << QStringList{QStringLiteral("--json"), QStringLiteral("--session"), QStringLiteral("export"), QStringLiteral("open-bundle")} << true;
-        QTest::newRow("open-bundle") << QStringList{QStringLiteral("--session"), QStringLiteral("d"), QStringLiteral("open-bundle"), QStringLiteral("f")} << true;
-        QTest::newRow("generate") << QStringList{QStringLiteral("--session"), QStringLiteral("export"), QStringLiteral("generate"), QStringLiteral("x")} << false;
-        QTest::newRow("title-value") << QStringList{QStringLiteral("--session"), QStringLiteral("d"), QStringLiteral("--title"), QStringLiteral("export"), QStringLiteral("generate")} << false;
-        QTest::newRow("no-session") << QStringList{QStringLiteral("export"), QStringLiteral("o")} << false;
+        QTest::newRow("export") << QStringList {QStringLiteral("--session"), QStringLiteral("d"),
+            QStringLiteral("export"), QStringLiteral("o")}
+                                << true;
+        QTest::newRow("json-first") << QStringList {QStringLiteral("--json"), QStringLiteral("--session"),
+            QStringLiteral("export"), QStringLiteral("open-bundle")}
+                                    << true;
+        QTest::newRow("open-bundle") << QStringList {QStringLiteral("--session"), QStringLiteral("d"),
+            QStringLiteral("open-bundle"), QStringLiteral("f")}
+                                     << true;
+        QTest::newRow("generate") << QStringList {QStringLiteral("--session"), QStringLiteral("export"),
+            QStringLiteral("generate"), QStringLiteral("x")}
+                                  << false;
+        QTest::newRow("title-value") << QStringList {QStringLiteral("--session"), QStringLiteral("d"),
+            QStringLiteral("--title"), QStringLiteral("export"), QStringLiteral("generate")}
+                                     << false;
+        QTest::newRow("no-session") << QStringList {QStringLiteral("export"), QStringLiteral("o")} << false;
     }
 
     void recognisesItsCommands()
@@ -77,7 +87,7 @@ private Q_SLOTS:
         QFETCH(bool, isExport);
         const CliParseResult r = parseCliArgs(args);
         const bool exportCommand = r.args.hasCommand && !r.args.sessionDir.isEmpty()
-                                   && (r.args.command == CliCommand::Export || r.args.command == CliCommand::OpenBundle);
+            && (r.args.command == CliCommand::Export || r.args.command == CliCommand::OpenBundle);
         QCOMPARE(exportCommand, isExport);
     }
 
@@ -85,11 +95,21 @@ private Q_SLOTS:
     {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("message");
-        QTest::newRow("no-format") << QStringList{QStringLiteral("export"), QStringLiteral("out")} << QStringLiteral("--format");
-        QTest::newRow("bad-format") << QStringList{QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("pdf"), QStringLiteral("out")} << QStringLiteral("unknown export format");
-        QTest::newRow("no-out") << QStringList{QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("html")} << QStringLiteral("missing arguments for 'export'");
-        QTest::newRow("both-scopes") << QStringList{QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("html"), QStringLiteral("--branch"), QStringLiteral("1"), QStringLiteral("--frames"), QStringLiteral("a"), QStringLiteral("out")} << QStringLiteral("either");
-        QTest::newRow("unknown-flag") << QStringList{QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("html"), QStringLiteral("--zip"), QStringLiteral("out")} << QStringLiteral("unknown option --zip");
+        QTest::newRow("no-format") << QStringList {QStringLiteral("export"), QStringLiteral("out")}
+                                   << QStringLiteral("--format");
+        QTest::newRow("bad-format") << QStringList {QStringLiteral("export"), QStringLiteral("--format"),
+            QStringLiteral("pdf"), QStringLiteral("out")}
+                                    << QStringLiteral("unknown export format");
+        QTest::newRow("no-out") << QStringList {QStringLiteral("export"), QStringLiteral("--format"),
+            QStringLiteral("html")}
+                                << QStringLiteral("missing arguments for 'export'");
+        QTest::newRow("both-scopes") << QStringList {QStringLiteral("export"), QStringLiteral("--format"),
+            QStringLiteral("html"), QStringLiteral("--branch"), QStringLiteral("1"), QStringLiteral("--frames"),
+            QStringLiteral("a"), QStringLiteral("out")}
+                                     << QStringLiteral("either");
+        QTest::newRow("unknown-flag") << QStringList {QStringLiteral("export"), QStringLiteral("--format"),
+            QStringLiteral("html"), QStringLiteral("--zip"), QStringLiteral("out")}
+                                      << QStringLiteral("unknown option --zip");
     }
 
     void usageErrors()
@@ -105,12 +125,18 @@ private Q_SLOTS:
     {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<int>("frames");
-        QTest::newRow("html") << QStringList{QStringLiteral("--format"), QStringLiteral("html")} << 7;
-        QTest::newRow("html-branch") << QStringList{QStringLiteral("--format"), QStringLiteral("html"), QStringLiteral("--branch"), QStringLiteral("1")} << 4;
-        QTest::newRow("html-single") << QStringList{QStringLiteral("--format"), QStringLiteral("html"), QStringLiteral("--single-file"), QStringLiteral("--no-failed")} << 6;
-        QTest::newRow("sheet") << QStringList{QStringLiteral("--format"), QStringLiteral("sheet")} << 7;
-        QTest::newRow("bundle") << QStringList{QStringLiteral("--format"), QStringLiteral("bundle")} << 7;
-        QTest::newRow("frames") << QStringList{QStringLiteral("--format"), QStringLiteral("frames"), QStringLiteral("--strip-prompts")} << 6;
+        QTest::newRow("html") << QStringList {QStringLiteral("--format"), QStringLiteral("html")} << 7;
+        QTest::newRow("html-branch") << QStringList {QStringLiteral("--format"), QStringLiteral("html"),
+            QStringLiteral("--branch"), QStringLiteral("1")}
+                                     << 4;
+        QTest::newRow("html-single") << QStringList {QStringLiteral("--format"), QStringLiteral("html"),
+            QStringLiteral("--single-file"), QStringLiteral("--no-failed")}
+                                     << 6;
+        QTest::newRow("sheet") << QStringList {QStringLiteral("--format"), QStringLiteral("sheet")} << 7;
+        QTest::newRow("bundle") << QStringList {QStringLiteral("--format"), QStringLiteral("bundle")} << 7;
+        QTest::newRow("frames") << QStringList {QStringLiteral("--format"), QStringLiteral("frames"),
+            QStringLiteral("--strip-prompts")}
+                                << 6;
     }
 
     void exportsEachFormat()
@@ -118,7 +144,7 @@ private Q_SLOTS:
         QFETCH(QStringList, args);
         QFETCH(int, frames);
         const QString out = m_tmp.filePath(QString::fromLatin1(QTest::currentDataTag()));
-        const Run r = run(QStringList{QStringLiteral("export"), QStringLiteral("--json")} + args + QStringList{out});
+        const Run r = run(QStringList {QStringLiteral("export"), QStringLiteral("--json")} + args + QStringList {out});
         QVERIFY2(r.status == 0, qPrintable(r.err));
         const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
         QCOMPARE(o.value(QStringLiteral("ok")).toBool(), true);
@@ -130,19 +156,21 @@ private Q_SLOTS:
     {
         const QString out = m_tmp.filePath(QStringLiteral("chosen"));
         // Prefixes work; the last word is the output even right after --frames.
-        const Run r = run({QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("frames"), QStringLiteral("--strip-ids"),
-                           QStringLiteral("--frames"), m_ids.style.left(6), m_ids.root, out});
+        const Run r = run({QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("frames"),
+            QStringLiteral("--strip-ids"), QStringLiteral("--frames"), m_ids.style.left(6), m_ids.root, out});
         QVERIFY2(r.status == 0, qPrintable(r.err));
         const QStringList files = QDir(out).entryList(QDir::Files, QDir::Name);
-        QCOMPARE(files, (QStringList{QStringLiteral("01-a-quiet-harbour-at-dusk.png"), QStringLiteral("02-in-the-style-of-the-reference.jpg")}));
+        QCOMPARE(files,
+            (QStringList {QStringLiteral("01-a-quiet-harbour-at-dusk.png"),
+                QStringLiteral("02-in-the-style-of-the-reference.jpg")}));
         const auto p = readProvenance(QDir(out).filePath(files.at(1)));
         QVERIFY(p.ok());
         QVERIFY(p.value().frameId.isEmpty());
         QVERIFY(p.value().interactionId.isEmpty());
         QCOMPARE(p.value().promptChain.size(), 2);
 
-        const Run bad = run({QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("frames"), QStringLiteral("--frames"),
-                             QStringLiteral("zzzzzz"), m_tmp.filePath(QStringLiteral("never"))});
+        const Run bad = run({QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("frames"),
+            QStringLiteral("--frames"), QStringLiteral("zzzzzz"), m_tmp.filePath(QStringLiteral("never"))});
         QVERIFY(bad.status != 0);
         QVERIFY(bad.err.contains(QStringLiteral("no frame \"zzzzzz\"")));
         QVERIFY(!QFileInfo::exists(m_tmp.filePath(QStringLiteral("never"))));
@@ -167,16 +195,18 @@ private Q_SLOTS:
         const double usd = 2000 * 0.25 / 1e6 + 1120 * 30.0 / 1e6; // $0.0341: input plus one 1K image
         auto page = [&](const QString &name, const QStringList &extra) {
             const QString out = m_tmp.filePath(name);
-            const Run r = runLine(QStringList{QStringLiteral("--session"), dir, QStringLiteral("export"), QStringLiteral("--format"),
-                                              QStringLiteral("html"), QStringLiteral("--single-file")}
-                                  + extra + QStringList{out});
+            const Run r
+                = runLine(QStringList {QStringLiteral("--session"), dir, QStringLiteral("export"),
+                              QStringLiteral("--format"), QStringLiteral("html"), QStringLiteral("--single-file")}
+                    + extra + QStringList {out});
             if (r.status != 0)
                 qWarning("%s", qPrintable(r.err));
             QFile file(out);
             return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
         };
         const QString kept = page(QStringLiteral("priced.html"), {});
-        QVERIFY2(kept.contains(QStringLiteral("<dt>Cost (estimate)</dt><dd>%1</dd>").arg(formatUsd(usd))), qPrintable(formatUsd(usd)));
+        QVERIFY2(kept.contains(QStringLiteral("<dt>Cost (estimate)</dt><dd>%1</dd>").arg(formatUsd(usd))),
+            qPrintable(formatUsd(usd)));
         QVERIFY(kept.contains(QStringLiteral("Total cost (estimate): %1").arg(formatUsd(usd))));
         QVERIFY(kept.contains(QStringLiteral("prices as of %1").arg(prices.asOf)));
         const QString stripped = page(QStringLiteral("stripped.html"), {QStringLiteral("--strip-cost")});
@@ -188,7 +218,8 @@ private Q_SLOTS:
     void bundleThenOpenBundle()
     {
         const QString bundle = m_tmp.filePath(QStringLiteral("round.nb2session"));
-        QCOMPARE(run({QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("bundle"), bundle}).status, 0);
+        QCOMPARE(
+            run({QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("bundle"), bundle}).status, 0);
         const QString target = m_tmp.filePath(QStringLiteral("reopened"));
         const Run r = runLine({QStringLiteral("--session"), target, QStringLiteral("open-bundle"), bundle});
         QVERIFY2(r.status == 0, qPrintable(r.err));

@@ -21,7 +21,6 @@
 #include <archive.h>
 #include <archive_entry.h>
 
-
 using namespace nb2;
 using namespace nb2::testing;
 
@@ -29,7 +28,8 @@ using Entries = QList<QPair<QByteArray, QByteArray>>;
 
 namespace {
 
-const QString kScriptPrompt = QStringLiteral("<script>window.nb2Injected=1</script><img src=x onerror=\"window.nb2Injected=1\"> & more");
+const QString kScriptPrompt
+    = QStringLiteral("<script>window.nb2Injected=1</script><img src=x onerror=\"window.nb2Injected=1\"> & more");
 
 QByteArray readAll(const QString &path)
 {
@@ -86,21 +86,21 @@ private Q_SLOTS:
     {
         QCOMPARE(int(m_session.frames.size()), m_ids.liveFrames);
         QCOMPARE(m_session.title, QStringLiteral("my session"));
-        QCOMPARE(m_session.branches.size(), 3);        // scripted, failed and style are leaves
+        QCOMPARE(m_session.branches.size(), 3); // scripted, failed and style are leaves
         QVERIFY(m_session.sessionFiles.contains(QStringLiteral("manifest.json")));
         const int journal = QFile::exists(QDir(m_sessionDir).filePath(QStringLiteral("journal.jsonl"))) ? 1 : 0;
         QCOMPARE(int(m_session.sessionFiles.size()), 1 + journal + 6 + 2); // manifest, journal, 6 images, 2 inputs
 
         const auto all = m_session.select(ExportScope::session(), true).value();
         QCOMPARE(all.size(), m_ids.liveFrames);
-        QCOMPARE(all.first()->id, m_ids.root);                     // parents before children
+        QCOMPARE(all.first()->id, m_ids.root); // parents before children
         QCOMPARE(m_session.select(ExportScope::session(), false).value().size(), m_ids.liveFrames - 1);
 
         const auto branch = m_session.select(ExportScope::ofBranch(QStringLiteral("1")), true).value();
         QStringList ids;
         for (const ExportFrame *f : branch)
             ids.append(f->id);
-        QCOMPARE(ids, (QStringList{m_ids.root, m_ids.second, m_ids.third, m_ids.scripted}));
+        QCOMPARE(ids, (QStringList {m_ids.root, m_ids.second, m_ids.third, m_ids.scripted}));
         QCOMPARE(m_session.select(ExportScope::ofBranch(m_ids.fork), true).value().size(), 2);
         QVERIFY(!m_session.select(ExportScope::ofBranch(QStringLiteral("nope")), true).ok());
 
@@ -140,7 +140,9 @@ private Q_SLOTS:
 
     void bundleRefusesPartialOrStripped()
     {
-        QVERIFY(!run(ExportFormat::Bundle, out(QStringLiteral("a.nb2session")), ExportScope::ofBranch(QStringLiteral("1"))).ok());
+        QVERIFY(
+            !run(ExportFormat::Bundle, out(QStringLiteral("a.nb2session")), ExportScope::ofBranch(QStringLiteral("1")))
+                 .ok());
         ExportRequest r;
         r.format = ExportFormat::Bundle;
         r.output = out(QStringLiteral("b.nb2session"));
@@ -158,13 +160,20 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("symlink");
         QTest::addColumn<QString>("messagePart");
         const QByteArray manifest("{}");
-        QTest::newRow("dotdot") << Entries{{"manifest.json", manifest}, {"../escaped.txt", "x"}} << true << QByteArray() << QStringLiteral("unsafe");
-        QTest::newRow("nested-dotdot") << Entries{{"manifest.json", manifest}, {"images/../../escaped.txt", "x"}} << true << QByteArray() << QStringLiteral("unsafe");
-        QTest::newRow("absolute") << Entries{{"manifest.json", manifest}, {"/tmp/nb2-escaped.txt", "x"}} << true << QByteArray() << QStringLiteral("unsafe");
-        QTest::newRow("backslash") << Entries{{"manifest.json", manifest}, {"..\\escaped.txt", "x"}} << true << QByteArray() << QStringLiteral("unsafe");
-        QTest::newRow("symlink") << Entries{{"manifest.json", manifest}, {"images/link", ""}} << true << QByteArray("/etc/passwd") << QStringLiteral("plain file");
-        QTest::newRow("no-index") << Entries{{"manifest.json", manifest}} << false << QByteArray() << QStringLiteral("not an NB2Lite");
-        QTest::newRow("no-manifest") << Entries{{"images/a.png", "x"}} << true << QByteArray() << QStringLiteral("manifest");
+        QTest::newRow("dotdot") << Entries {{"manifest.json", manifest}, {"../escaped.txt", "x"}} << true
+                                << QByteArray() << QStringLiteral("unsafe");
+        QTest::newRow("nested-dotdot") << Entries {{"manifest.json", manifest}, {"images/../../escaped.txt", "x"}}
+                                       << true << QByteArray() << QStringLiteral("unsafe");
+        QTest::newRow("absolute") << Entries {{"manifest.json", manifest}, {"/tmp/nb2-escaped.txt", "x"}} << true
+                                  << QByteArray() << QStringLiteral("unsafe");
+        QTest::newRow("backslash") << Entries {{"manifest.json", manifest}, {"..\\escaped.txt", "x"}} << true
+                                   << QByteArray() << QStringLiteral("unsafe");
+        QTest::newRow("symlink") << Entries {{"manifest.json", manifest}, {"images/link", ""}} << true
+                                 << QByteArray("/etc/passwd") << QStringLiteral("plain file");
+        QTest::newRow("no-index") << Entries {{"manifest.json", manifest}} << false << QByteArray()
+                                  << QStringLiteral("not an NB2Lite");
+        QTest::newRow("no-manifest") << Entries {{"images/a.png", "x"}} << true << QByteArray()
+                                     << QStringLiteral("manifest");
     }
 
     void bundleRejectsHostileOrDamaged()
@@ -188,7 +197,7 @@ private Q_SLOTS:
         auto r = SessionBundle::extract(zip, target);
         QVERIFY(!r.ok());
         QVERIFY2(r.error().message.contains(messagePart), qPrintable(r.error().message));
-        QVERIFY(!QFileInfo::exists(target));                       // nothing left behind
+        QVERIFY(!QFileInfo::exists(target)); // nothing left behind
         QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("sub/escaped.txt"))));
         QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("escaped.txt"))));
         QVERIFY(!QFileInfo::exists(QStringLiteral("/tmp/nb2-escaped.txt")));
@@ -211,7 +220,7 @@ private Q_SLOTS:
         const QString tampered = out(QStringLiteral("tampered.nb2session"));
         writeZip(tampered, rewritten);
         const QString target = m_tmp.filePath(QStringLiteral("tampered-open"));
-        QDir().mkpath(target);                                      // an existing empty folder stays
+        QDir().mkpath(target); // an existing empty folder stays
         auto r = SessionBundle::extract(tampered, target);
         QVERIFY(!r.ok());
         QVERIFY2(r.error().message.contains(QStringLiteral("checksum")), qPrintable(r.error().message));
@@ -232,9 +241,10 @@ private Q_SLOTS:
         QCOMPARE(int(html.count(QStringLiteral("<article class=\"frame\""))), m_ids.liveFrames);
         // The prompt is text, not markup: exactly one <script> element (ours) and no live onerror.
         QCOMPARE(int(html.count(QStringLiteral("<script"))), 1);
-        QVERIFY(html.contains(QStringLiteral("&lt;script&gt;window.nb2Injected=1&lt;/script&gt;&lt;img src=x onerror=&quot;")));
+        QVERIFY(html.contains(
+            QStringLiteral("&lt;script&gt;window.nb2Injected=1&lt;/script&gt;&lt;img src=x onerror=&quot;")));
         QVERIFY(!html.contains(QStringLiteral("onerror=\"")));
-        QVERIFY(html.contains(QStringLiteral("&lt;b&gt;bad&lt;/b&gt; &amp; said so")));   // failure message escaped too
+        QVERIFY(html.contains(QStringLiteral("&lt;b&gt;bad&lt;/b&gt; &amp; said so"))); // failure message escaped too
         QVERIFY(html.contains(QStringLiteral("Caf\u00e9 au lait")));
         // Offline: nothing fetched from anywhere else.
         QVERIFY(!html.contains(QStringLiteral("http://")) && !html.contains(QStringLiteral("https://")));
@@ -270,7 +280,7 @@ private Q_SLOTS:
         const QString html = QString::fromUtf8(readAll(r.output));
         QCOMPARE(int(html.count(QStringLiteral("src=\"data:image/"))), m_ids.liveFrames - 1);
         QVERIFY(!html.contains(QStringLiteral("images/")));
-        QVERIFY(!html.contains(m_ids.second));                  // ids stripped
+        QVERIFY(!html.contains(m_ids.second)); // ids stripped
         QVERIFY(!html.contains(QStringLiteral("v1_ia")));
         QCOMPARE(int(html.count(QStringLiteral("<script"))), 1);
 
@@ -289,7 +299,8 @@ private Q_SLOTS:
         // Whole session: root has three children -> the longest line continues, two forks.
         auto whole = run(ExportFormat::Html, out(QStringLiteral("tree")));
         QVERIFY(whole.ok());
-        const QString page = QString::fromUtf8(readAll(QDir(whole.value().output).filePath(QStringLiteral("index.html"))));
+        const QString page
+            = QString::fromUtf8(readAll(QDir(whole.value().output).filePath(QStringLiteral("index.html"))));
         QCOMPARE(int(page.count(QStringLiteral("<div class=\"forks\">"))), 1);
         QCOMPARE(int(page.count(QStringLiteral("<ol class=\"chain\">"))), 3);
         QCOMPARE(int(page.count(QStringLiteral("forks from #1"))), 2);
@@ -304,8 +315,8 @@ private Q_SLOTS:
         QVERIFY(Exporter::run(m_session, r).ok());
         const QString partial = QString::fromUtf8(readAll(r.output));
         QCOMPARE(int(partial.count(QStringLiteral("<article class=\"frame\""))), 3);
-        QCOMPARE(int(partial.count(QStringLiteral("<ol class=\"chain\">"))), 2);   // one root line + one fork
-        QVERIFY(partial.contains(QStringLiteral("id=\"f-4\"")));                   // turn numbers, not positions
+        QCOMPARE(int(partial.count(QStringLiteral("<ol class=\"chain\">"))), 2); // one root line + one fork
+        QVERIFY(partial.contains(QStringLiteral("id=\"f-4\"")));                 // turn numbers, not positions
     }
 
     void framesWithReadableNamesAndProvenance()
@@ -313,10 +324,10 @@ private Q_SLOTS:
         const QString dir = out(QStringLiteral("frames"));
         auto r = run(ExportFormat::Frames, dir, ExportScope::ofBranch(QStringLiteral("1")));
         QVERIFY2(r.ok(), qPrintable(r ? QString() : r.error().message));
-        QCOMPARE(filesUnder(dir), (QStringList{QStringLiteral("01-a-quiet-harbour-at-dusk.png"),
-                                               QStringLiteral("02-add-a-lantern.jpg"),
-                                               QStringLiteral("03-script-window-nb2injected-1-script-img.jpg"),
-                                               QStringLiteral("04-cafe-au-lait-warmer-light.jpg")}));
+        QCOMPARE(filesUnder(dir),
+            (QStringList {QStringLiteral("01-a-quiet-harbour-at-dusk.png"), QStringLiteral("02-add-a-lantern.jpg"),
+                QStringLiteral("03-script-window-nb2injected-1-script-img.jpg"),
+                QStringLiteral("04-cafe-au-lait-warmer-light.jpg")}));
         const auto branch = m_session.select(ExportScope::ofBranch(QStringLiteral("1")), true).value();
         const QStringList names = filesUnder(dir);
         for (int i = 0; i < names.size(); ++i) {
@@ -330,7 +341,8 @@ private Q_SLOTS:
             QVERIFY(original.load(branch.at(i)->imagePath));
             QCOMPARE(exported, original);
         }
-        QCOMPARE(FramesExporter::fileName(7, 120, *branch.at(1), QStringLiteral("jpg")), QStringLiteral("007-add-a-lantern.jpg"));
+        QCOMPARE(FramesExporter::fileName(7, 120, *branch.at(1), QStringLiteral("jpg")),
+            QStringLiteral("007-add-a-lantern.jpg"));
     }
 
     void contactSheet()
@@ -392,7 +404,8 @@ private Q_SLOTS:
         }
         const QImage sheet = ContactSheet::render(ptrs, QStringLiteral("many"), {});
         QVERIFY(!sheet.isNull());
-        QVERIFY2(sheet.height() <= 16384 && sheet.width() <= 16384, qPrintable(QStringLiteral("%1x%2").arg(sheet.width()).arg(sheet.height())));
+        QVERIFY2(sheet.height() <= 16384 && sheet.width() <= 16384,
+            qPrintable(QStringLiteral("%1x%2").arg(sheet.width()).arg(sheet.height())));
         QList<const ExportFrame *> tooMany = ptrs + ptrs + ptrs;
         auto r = ContactSheet::write(tooMany, QStringLiteral("many"), out(QStringLiteral("huge.png")), {});
         QVERIFY(!r.ok());
@@ -406,7 +419,7 @@ private Q_SLOTS:
         qputenv("GEMINI_API_KEY", key);
         const QByteArray sessionPath = QDir(m_sessionDir).absolutePath().toUtf8();
         const QByteArray tmpPath = m_tmp.path().toUtf8();
-        QList<QByteArray> needles{key, sessionPath, tmpPath, QFile::encodeName(QDir::homePath()) + '/'};
+        QList<QByteArray> needles {key, sessionPath, tmpPath, QFile::encodeName(QDir::homePath()) + '/'};
 
         QStringList outputs;
         outputs << out(QStringLiteral("scan-html"));
@@ -431,7 +444,7 @@ private Q_SLOTS:
                 QVERIFY2(!bytes.contains(n), qPrintable(what + QStringLiteral(" contains ") + QString::fromUtf8(n)));
         };
         for (const QString &o : outputs) {
-            const QStringList files = QFileInfo(o).isDir() ? filesUnder(o) : QStringList{QString()};
+            const QStringList files = QFileInfo(o).isDir() ? filesUnder(o) : QStringList {QString()};
             for (const QString &rel : files) {
                 const QString path = rel.isEmpty() ? o : QDir(o).filePath(rel);
                 const QByteArray bytes = readAll(path);

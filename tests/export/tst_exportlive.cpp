@@ -69,7 +69,8 @@ private Q_SLOTS:
         auto lantern = session.edit(root.value(), {QStringLiteral("Add a lantern on the pier"), {}, {}});
         QVERIFY(lantern.ok());
         QVERIFY(session.waitForIdle(30000));
-        auto night = session.edit(lantern.value(), {QStringLiteral("<script>alert('x')</script> make it night"), {}, {}});
+        auto night
+            = session.edit(lantern.value(), {QStringLiteral("<script>alert('x')</script> make it night"), {}, {}});
         QVERIFY(night.ok());
         QVERIFY(session.waitForIdle(30000));
         auto winter = session.branchFrom(root.value(), {QStringLiteral("Make it winter"), {}, {}});
@@ -90,25 +91,26 @@ private Q_SLOTS:
         const QString outDir = tmp.filePath(QStringLiteral("exports"));
         QStringList outputs;
         int n = 0;
-        for (ExportFormat format : {ExportFormat::Html, ExportFormat::Html, ExportFormat::Bundle, ExportFormat::Sheet,
-                                    ExportFormat::Frames}) {
+        for (ExportFormat format :
+            {ExportFormat::Html, ExportFormat::Html, ExportFormat::Bundle, ExportFormat::Sheet, ExportFormat::Frames}) {
             ExportRequest r;
             r.format = format;
             r.singleFile = n == 1;
-            r.output = QDir(outDir).filePath(QStringLiteral("%1-%2%3").arg(n++).arg(Exporter::formatName(format),
-                                                                                      r.singleFile ? QStringLiteral(".html") : QString()));
+            r.output = QDir(outDir).filePath(QStringLiteral("%1-%2%3").arg(n++).arg(
+                Exporter::formatName(format), r.singleFile ? QStringLiteral(".html") : QString()));
             auto report = Exporter::run(exported, r);
             QVERIFY2(report.ok(), qPrintable(report ? QString() : report.error().message));
             outputs.append(r.output);
         }
 
-        const QList<QByteArray> needles{kKey.toUtf8(), home.toUtf8(), QDir(sessionDir).absolutePath().toUtf8(),
-                                        tmp.path().toUtf8()};
+        const QList<QByteArray> needles {
+            kKey.toUtf8(), home.toUtf8(), QDir(sessionDir).absolutePath().toUtf8(), tmp.path().toUtf8()};
         int scanned = 0;
         auto scan = [&](const QString &what, const QByteArray &bytes) {
             ++scanned;
             for (const QByteArray &needle : needles)
-                QVERIFY2(!bytes.contains(needle), qPrintable(what + QStringLiteral(" contains ") + QString::fromUtf8(needle)));
+                QVERIFY2(!bytes.contains(needle),
+                    qPrintable(what + QStringLiteral(" contains ") + QString::fromUtf8(needle)));
         };
         for (const QString &o : outputs) {
             QStringList files;
@@ -138,7 +140,7 @@ private Q_SLOTS:
                     ++entries;
                 }
                 archive_read_free(a);
-                QVERIFY(entries >= 6);   // index, manifest, journal, 4 images
+                QVERIFY(entries >= 6); // index, manifest, journal, 4 images
             }
         }
         QVERIFY2(scanned >= 19, qPrintable(QString::number(scanned)));

@@ -143,7 +143,8 @@ private Q_SLOTS:
 
         QVERIFY2(!e.ok(), qPrintable(variant));
         QCOMPARE(e.error().kind, ErrorKind::Unsafe);
-        QVERIFY2(e.error().message.contains(QStringLiteral("leads outside the session folder")), qPrintable(e.error().message));
+        QVERIFY2(e.error().message.contains(QStringLiteral("leads outside the session folder")),
+            qPrintable(e.error().message));
         QVERIFY(!leaks(r.output));
         QCOMPARE(readAll(m_secretFile), kSecret); // and nothing wrote through the link
     }
@@ -153,8 +154,10 @@ private Q_SLOTS:
         QTest::addColumn<QString>("variant");
         QTest::addColumn<QString>("path");
         for (const char *v : {"html-link", "html-copy", "html-single", "frames", "sheet", "bundle"}) {
-            QTest::newRow(qPrintable(QStringLiteral("%1 absolute").arg(QLatin1String(v)))) << QString::fromLatin1(v) << QStringLiteral("ABS");
-            QTest::newRow(qPrintable(QStringLiteral("%1 dot-dot").arg(QLatin1String(v)))) << QString::fromLatin1(v) << QStringLiteral("../secret.txt");
+            QTest::newRow(qPrintable(QStringLiteral("%1 absolute").arg(QLatin1String(v))))
+                << QString::fromLatin1(v) << QStringLiteral("ABS");
+            QTest::newRow(qPrintable(QStringLiteral("%1 dot-dot").arg(QLatin1String(v))))
+                << QString::fromLatin1(v) << QStringLiteral("../secret.txt");
         }
     }
 
@@ -210,7 +213,8 @@ private Q_SLOTS:
         for (auto it = entries.cbegin(); it != entries.cend(); ++it) {
             if (it.key() == QLatin1String(SessionBundle::kIndexName))
                 continue;
-            files.append({it.key().toUtf8(), it.key() == QLatin1String("manifest.json") ? QJsonDocument(manifest).toJson() : it.value()});
+            files.append({it.key().toUtf8(),
+                it.key() == QLatin1String("manifest.json") ? QJsonDocument(manifest).toJson() : it.value()});
         }
         QList<QPair<QByteArray, QByteArray>> all = files;
         all.append({SessionBundle::kIndexName, bundleIndexFor(files)});
@@ -229,7 +233,8 @@ private Q_SLOTS:
         QTextStream o(&outText), e(&errText);
         cli::Console console(o, e);
         const QString cliTarget = out(QStringLiteral("cli-opened"));
-        const int status = cli::runCommandLine({QStringLiteral("--session"), cliTarget, QStringLiteral("open-bundle"), crafted}, console);
+        const int status = cli::runCommandLine(
+            {QStringLiteral("--session"), cliTarget, QStringLiteral("open-bundle"), crafted}, console);
         o.flush();
         e.flush();
         QVERIFY(status != 0);

@@ -31,13 +31,14 @@ private:
     {
         QProcess p;
         const QString profile = m_tmp.filePath(QStringLiteral("profile-%1").arg(QDateTime::currentMSecsSinceEpoch()));
-        p.start(m_chromium, {QStringLiteral("--headless"), QStringLiteral("--no-sandbox"), QStringLiteral("--disable-gpu"),
-                             QStringLiteral("--no-first-run"), QStringLiteral("--disable-background-networking"),
-                             QStringLiteral("--disable-component-update"), QStringLiteral("--disable-sync"),
-                             QStringLiteral("--user-data-dir=") + profile,
-                             // Lets the page finish loading every image before the DOM is dumped.
-                             QStringLiteral("--virtual-time-budget=15000"),
-                             QStringLiteral("--dump-dom"), QUrl::fromLocalFile(page).toString()});
+        p.start(m_chromium,
+            {QStringLiteral("--headless"), QStringLiteral("--no-sandbox"), QStringLiteral("--disable-gpu"),
+                QStringLiteral("--no-first-run"), QStringLiteral("--disable-background-networking"),
+                QStringLiteral("--disable-component-update"), QStringLiteral("--disable-sync"),
+                QStringLiteral("--user-data-dir=") + profile,
+                // Lets the page finish loading every image before the DOM is dumped.
+                QStringLiteral("--virtual-time-budget=15000"), QStringLiteral("--dump-dom"),
+                QUrl::fromLocalFile(page).toString()});
         if (!p.waitForFinished(120000)) {
             p.kill();
             p.waitForFinished();
@@ -59,13 +60,14 @@ private:
             v.insert(kv.section(QLatin1Char('='), 0, 0), kv.section(QLatin1Char('='), 1).toInt());
         qInfo("%s: %s", qPrintable(QFileInfo(page).fileName()), qPrintable(line));
         QCOMPARE(v.value(QStringLiteral("images"), -1), m_imageFrames);
-        QCOMPARE(v.value(QStringLiteral("loaded"), -1), m_imageFrames);      // every <img> decoded, naturalWidth > 0
+        QCOMPARE(v.value(QStringLiteral("loaded"), -1), m_imageFrames); // every <img> decoded, naturalWidth > 0
         QCOMPARE(v.value(QStringLiteral("frames"), -1), int(m_session.frames.size()));
         QCOMPARE(v.value(QStringLiteral("expected"), -1), int(m_session.frames.size()));
-        QCOMPARE(v.value(QStringLiteral("scripts"), -1), 1);                 // only the page's own script
-        QCOMPARE(v.value(QStringLiteral("injected"), -1), 0);                // the prompt's script never ran
+        QCOMPARE(v.value(QStringLiteral("scripts"), -1), 1);  // only the page's own script
+        QCOMPARE(v.value(QStringLiteral("injected"), -1), 0); // the prompt's script never ran
         // The prompt is in the DOM as text (serialised escaped), not as elements.
-        QVERIFY(dom.contains(QStringLiteral("<p class=\"prompt\">&lt;script&gt;window.nb2Injected=1&lt;/script&gt;&lt;img src=x onerror=")));
+        QVERIFY(dom.contains(QStringLiteral(
+            "<p class=\"prompt\">&lt;script&gt;window.nb2Injected=1&lt;/script&gt;&lt;img src=x onerror=")));
     }
 
 private Q_SLOTS:
@@ -74,10 +76,12 @@ private Q_SLOTS:
         m_chromium = qEnvironmentVariable("NB2_CHROMIUM");
         if (m_chromium.isEmpty())
             m_chromium = QStandardPaths::findExecutable(QStringLiteral("chromium"));
-        QVERIFY2(!m_chromium.isEmpty(), "chromium not found: run packaging/install-deps.sh (it installs Debian's chromium)");
+        QVERIFY2(
+            !m_chromium.isEmpty(), "chromium not found: run packaging/install-deps.sh (it installs Debian's chromium)");
         SessionStore store;
         QVERIFY(store.open(m_tmp.filePath(QStringLiteral("session"))));
-        testing::buildStandardSession(store, QStringLiteral("<script>window.nb2Injected=1</script><img src=x onerror=\"window.nb2Injected=1\">"));
+        testing::buildStandardSession(
+            store, QStringLiteral("<script>window.nb2Injected=1</script><img src=x onerror=\"window.nb2Injected=1\">"));
         m_session = ExportSession::fromGraph(store.graph(), store.dir());
         for (const ExportFrame &f : m_session.frames)
             m_imageFrames += f.hasImage() ? 1 : 0;
@@ -112,11 +116,13 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::ReadOnly));
         QByteArray html = f.readAll();
         f.close();
-        html.replace("</body>", "<script>window.addEventListener('load',function(){"
-                                "document.querySelector('a.thumb img').click();"
-                                "setTimeout(function(){var b=document.getElementById('lightbox-img');"
-                                "document.body.setAttribute('data-clicked',document.getElementById('lightbox').hidden+'|'+b.naturalWidth);},200);"
-                                "});</script></body>");
+        html.replace("</body>",
+            "<script>window.addEventListener('load',function(){"
+            "document.querySelector('a.thumb img').click();"
+            "setTimeout(function(){var b=document.getElementById('lightbox-img');"
+            "document.body.setAttribute('data-clicked',document.getElementById('lightbox').hidden+'|'+b.naturalWidth);}"
+            ",200);"
+            "});</script></body>");
         const QString page = m_tmp.filePath(QStringLiteral("click-test.html"));
         QFile out(page);
         QVERIFY(out.open(QIODevice::WriteOnly));
@@ -135,7 +141,7 @@ private Q_SLOTS:
         QVERIFY(Exporter::run(m_session, r).ok());
         const QDir images(QDir(r.output).filePath(QStringLiteral("images")));
         const QString victim = images.entryList(QDir::Files).first();
-        QVERIFY(QFile::remove(images.filePath(victim)));   // a link or copy: the session's file stays
+        QVERIFY(QFile::remove(images.filePath(victim))); // a link or copy: the session's file stays
         QFile bad(images.filePath(victim));
         QVERIFY(bad.open(QIODevice::WriteOnly));
         bad.write("not an image");

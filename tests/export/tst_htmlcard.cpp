@@ -31,7 +31,8 @@ private:
         f.modelText = QStringLiteral("Here \"it\" is");
         f.model = QStringLiteral("gemini-3.1-flash-lite-image");
         f.interactionId = QStringLiteral("v1_ia_%1").arg(id);
-        f.parameters = {{QStringLiteral("aspect"), QStringLiteral("16:9")}, {QStringLiteral("thinking"), QStringLiteral("high")}};
+        f.parameters = {
+            {QStringLiteral("aspect"), QStringLiteral("16:9")}, {QStringLiteral("thinking"), QStringLiteral("high")}};
         f.created = QDateTime(QDate(2026, 1, 2), QTime(3, 4, 5), Qt::UTC);
         f.finished = f.created.addMSecs(4200);
         return f;
@@ -59,22 +60,29 @@ private:
     {
         using exportfiles::htmlEscape;
         switch (row.field) {
-        case CardField::Kind: return QStringLiteral("<span class=\"kind\">%1</span>").arg(htmlEscape(row.value));
-        case CardField::Created: return QStringLiteral("\">%1</time>").arg(htmlEscape(row.value));
-        case CardField::Duration: return QStringLiteral("<span>took %1</span>").arg(htmlEscape(row.value));
-        case CardField::Status: return QStringLiteral("<span>%1</span>").arg(htmlEscape(row.value));
+        case CardField::Kind:
+            return QStringLiteral("<span class=\"kind\">%1</span>").arg(htmlEscape(row.value));
+        case CardField::Created:
+            return QStringLiteral("\">%1</time>").arg(htmlEscape(row.value));
+        case CardField::Duration:
+            return QStringLiteral("<span>took %1</span>").arg(htmlEscape(row.value));
+        case CardField::Status:
+            return QStringLiteral("<span>%1</span>").arg(htmlEscape(row.value));
         case CardField::Prompt:
             return QStringLiteral("<p class=\"prompt%1\">%2</p>")
                 .arg(row.placeholder ? QStringLiteral(" none") : QString(), htmlEscape(row.value));
-        case CardField::ModelText: return QStringLiteral("<p class=\"modeltext\">%1</p>").arg(htmlEscape(row.value));
+        case CardField::ModelText:
+            return QStringLiteral("<p class=\"modeltext\">%1</p>").arg(htmlEscape(row.value));
         case CardField::Model:
         case CardField::Parameter:
         case CardField::FrameId:
         case CardField::InteractionId:
         case CardField::Cost:
             return QStringLiteral("<dt>%1</dt><dd>%2</dd>").arg(htmlEscape(row.label), htmlEscape(row.value));
-        case CardField::ReAnchor: return QStringLiteral("<p class=\"reanchor\">Re-anchored: %1</p>").arg(htmlEscape(row.value));
-        case CardField::Failure: return QStringLiteral("<p class=\"error\">Failed: %1</p>").arg(htmlEscape(row.value));
+        case CardField::ReAnchor:
+            return QStringLiteral("<p class=\"reanchor\">Re-anchored: %1</p>").arg(htmlEscape(row.value));
+        case CardField::Failure:
+            return QStringLiteral("<p class=\"error\">Failed: %1</p>").arg(htmlEscape(row.value));
         }
         return {};
     }
@@ -115,7 +123,7 @@ private Q_SLOTS:
             QVERIFY(!HtmlCard::label(spec).isEmpty());
             QCOMPARE(HtmlCard::spec(spec.field).name, spec.name);
             // Every field is on the page of an export with the default options.
-            QVERIFY(HtmlCard::isIncluded(spec, HtmlExportOptions{}));
+            QVERIFY(HtmlCard::isIncluded(spec, HtmlExportOptions {}));
         }
         QCOMPARE(names.size(), HtmlCard::fields().size());
         QCOMPARE(fields.size(), int(CardField::Failure) + 1);
@@ -168,7 +176,7 @@ private Q_SLOTS:
         QCOMPARE(html.contains(QStringLiteral("id=\"total-cost\"")), !stripCost);
         QCOMPARE(html.contains(QStringLiteral("Total cost (estimate): $0.0403 for the frames on this page with known "
                                               "usage (2 of 4), prices as of 2026-06-30 (test prices)")),
-                 !stripCost);
+            !stripCost);
     }
 
     void noCostWithoutPrices()
@@ -180,10 +188,10 @@ private Q_SLOTS:
         QList<const ExportFrame *> frames;
         for (const ExportFrame &f : std::as_const(plain.frames)) {
             frames.append(&f);
-            for (const CardRow &row : HtmlCard::rows(f, HtmlExportOptions{}))
+            for (const CardRow &row : HtmlCard::rows(f, HtmlExportOptions {}))
                 QVERIFY(row.field != CardField::Cost);
         }
-        QVERIFY(HtmlCard::totalCostText(plain, frames, HtmlExportOptions{}).isEmpty());
+        QVERIFY(HtmlCard::totalCostText(plain, frames, HtmlExportOptions {}).isEmpty());
     }
 
     void placeholdersAndOptionalFields()

@@ -39,7 +39,8 @@ bool writeBytes(const QString &path, const QByteArray &bytes)
 
 mode_t lmode(const QString &path)
 {
-    struct stat st {};
+    struct stat st {
+    };
     return ::lstat(QFile::encodeName(path).constData(), &st) == 0 ? st.st_mode : 0;
 }
 
@@ -94,7 +95,7 @@ private:
         Cli r;
         QTextStream o(&r.out), e(&r.err);
         cli::Console console(o, e);
-        r.status = cli::runCommandLine(QStringList{QStringLiteral("--session"), m_sessionDir} + args, console);
+        r.status = cli::runCommandLine(QStringList {QStringLiteral("--session"), m_sessionDir} + args, console);
         o.flush();
         e.flush();
         return r;
@@ -113,9 +114,9 @@ private Q_SLOTS:
 
     void targets_data()
     {
-        QTest::addColumn<QString>("target");     // what is at the output's name before
+        QTest::addColumn<QString>("target"); // what is at the output's name before
         QTest::addColumn<bool>("replace");
-        QTest::addColumn<int>("kind");           // ErrorKind::None when the write must succeed
+        QTest::addColumn<int>("kind"); // ErrorKind::None when the write must succeed
         QTest::newRow("nothing") << QStringLiteral("none") << false << int(ErrorKind::None);
         QTest::newRow("file, refuse") << QStringLiteral("file") << false << int(ErrorKind::Conflict);
         QTest::newRow("file, replace") << QStringLiteral("file") << true << int(ErrorKind::None);
@@ -137,7 +138,7 @@ private Q_SLOTS:
         const QString out = dir + QStringLiteral("/out.png");
         const QString victim = dir + QStringLiteral("/victim.txt"); // what a link points to
         QVERIFY(writeBytes(victim, "victim"));
-        QStringList expected{QStringLiteral("victim.txt")};
+        QStringList expected {QStringLiteral("victim.txt")};
         if (target == QLatin1String("file")) {
             QVERIFY(writeBytes(out, "old"));
         } else if (target == QLatin1String("symlink")) {
@@ -160,7 +161,8 @@ private Q_SLOTS:
 
         QElapsedTimer timer;
         timer.start();
-        const Result<qint64> r = OutputFile::writeAll(out, "new bytes", replace ? ExistingTarget::Replace : ExistingTarget::Refuse);
+        const Result<qint64> r
+            = OutputFile::writeAll(out, "new bytes", replace ? ExistingTarget::Replace : ExistingTarget::Refuse);
         QVERIFY2(timer.elapsed() < 5000, "a FIFO must not block the write"); // opening a FIFO for writing would
 
         if (kind == int(ErrorKind::None)) {
@@ -216,17 +218,28 @@ private Q_SLOTS:
         QTest::addColumn<bool>("replace");
         QTest::addColumn<int>("kind");
         const int sheet = int(ExportFormat::Sheet), bundle = int(ExportFormat::Bundle), html = int(ExportFormat::Html);
-        QTest::newRow("sheet onto existing") << sheet << false << QStringLiteral("file") << false << int(ErrorKind::Conflict);
-        QTest::newRow("sheet onto existing, force") << sheet << false << QStringLiteral("file") << true << int(ErrorKind::None);
-        QTest::newRow("sheet onto symlink, force") << sheet << false << QStringLiteral("symlink") << true << int(ErrorKind::Unsafe);
-        QTest::newRow("bundle onto fifo") << bundle << false << QStringLiteral("fifo") << false << int(ErrorKind::Unsafe);
-        QTest::newRow("bundle onto fifo, force") << bundle << false << QStringLiteral("fifo") << true << int(ErrorKind::Unsafe);
-        QTest::newRow("bundle onto existing") << bundle << false << QStringLiteral("file") << false << int(ErrorKind::Conflict);
-        QTest::newRow("bundle onto device, force") << bundle << false << QStringLiteral("device") << true << int(ErrorKind::Unsafe);
-        QTest::newRow("single-file onto existing") << html << true << QStringLiteral("file") << false << int(ErrorKind::Conflict);
-        QTest::newRow("single-file onto existing, force") << html << true << QStringLiteral("file") << true << int(ErrorKind::None);
-        QTest::newRow("html folder onto symlink") << html << false << QStringLiteral("dirlink") << true << int(ErrorKind::Unsafe);
-        QTest::newRow("frames folder onto symlink") << int(ExportFormat::Frames) << false << QStringLiteral("dirlink") << true << int(ErrorKind::Unsafe);
+        QTest::newRow("sheet onto existing")
+            << sheet << false << QStringLiteral("file") << false << int(ErrorKind::Conflict);
+        QTest::newRow("sheet onto existing, force")
+            << sheet << false << QStringLiteral("file") << true << int(ErrorKind::None);
+        QTest::newRow("sheet onto symlink, force")
+            << sheet << false << QStringLiteral("symlink") << true << int(ErrorKind::Unsafe);
+        QTest::newRow("bundle onto fifo")
+            << bundle << false << QStringLiteral("fifo") << false << int(ErrorKind::Unsafe);
+        QTest::newRow("bundle onto fifo, force")
+            << bundle << false << QStringLiteral("fifo") << true << int(ErrorKind::Unsafe);
+        QTest::newRow("bundle onto existing")
+            << bundle << false << QStringLiteral("file") << false << int(ErrorKind::Conflict);
+        QTest::newRow("bundle onto device, force")
+            << bundle << false << QStringLiteral("device") << true << int(ErrorKind::Unsafe);
+        QTest::newRow("single-file onto existing")
+            << html << true << QStringLiteral("file") << false << int(ErrorKind::Conflict);
+        QTest::newRow("single-file onto existing, force")
+            << html << true << QStringLiteral("file") << true << int(ErrorKind::None);
+        QTest::newRow("html folder onto symlink")
+            << html << false << QStringLiteral("dirlink") << true << int(ErrorKind::Unsafe);
+        QTest::newRow("frames folder onto symlink")
+            << int(ExportFormat::Frames) << false << QStringLiteral("dirlink") << true << int(ErrorKind::Unsafe);
     }
 
     void exportFormats()
@@ -277,7 +290,7 @@ private Q_SLOTS:
             QVERIFY(QDir(victim).isEmpty()); // nothing went through the link
         else
             QCOMPARE(readAll(victim), QByteArray("victim"));
-        QStringList expected{QStringLiteral("victim"), QStringLiteral("out")};
+        QStringList expected {QStringLiteral("victim"), QStringLiteral("out")};
         QCOMPARE(leftovers(dir, expected), QStringList());
     }
 
@@ -288,11 +301,13 @@ private Q_SLOTS:
         QVERIFY(writeBytes(sheet, "old"));
         const Cli refused = cli({QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("sheet"), sheet});
         QVERIFY(refused.status != 0);
-        QVERIFY2(refused.err.contains(QStringLiteral("already exists")) && refused.err.contains(QStringLiteral("--force")),
-                 qPrintable(refused.err));
+        QVERIFY2(
+            refused.err.contains(QStringLiteral("already exists")) && refused.err.contains(QStringLiteral("--force")),
+            qPrintable(refused.err));
         QCOMPARE(readAll(sheet), QByteArray("old"));
 
-        const Cli forced = cli({QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("sheet"), QStringLiteral("--force"), sheet});
+        const Cli forced = cli({QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("sheet"),
+            QStringLiteral("--force"), sheet});
         QVERIFY2(forced.status == 0, qPrintable(forced.err));
         QVERIFY(readAll(sheet).startsWith("\x89PNG"));
 
@@ -300,7 +315,8 @@ private Q_SLOTS:
         const QString link = dir + QStringLiteral("/link.png");
         QVERIFY(QFile::link(sheet, link));
         const QByteArray sheetBytes = readAll(sheet);
-        const Cli viaLink = cli({QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("sheet"), QStringLiteral("--force"), link});
+        const Cli viaLink = cli({QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("sheet"),
+            QStringLiteral("--force"), link});
         QVERIFY(viaLink.status != 0);
         QVERIFY2(viaLink.err.contains(QStringLiteral("symbolic link")), qPrintable(viaLink.err));
         QCOMPARE(readAll(sheet), sheetBytes);

@@ -108,8 +108,8 @@ private Q_SLOTS:
         const QByteArray withForeign = jpeg.left(2) + seg + jpeg.mid(2);
         auto out = embedProvenance(withForeign, sample());
         QVERIFY(out.ok());
-        QVERIFY(out.value().contains("<x:xmpmeta>other</x:xmpmeta>"));   // kept
-        QVERIFY(out.value().contains(QByteArray("\xff\xfe", 2)));          // COM segment
+        QVERIFY(out.value().contains("<x:xmpmeta>other</x:xmpmeta>")); // kept
+        QVERIFY(out.value().contains(QByteArray("\xff\xfe", 2)));      // COM segment
         QCOMPARE(readProvenanceFromBytes(out.value()).value().frameId, sample().frameId);
         QCOMPARE(decode(out.value()), decode(jpeg));
     }
@@ -170,8 +170,9 @@ private Q_SLOTS:
             QCOMPARE(p.parentSha256, store.graph().frame(ids.second)->image.sha256);
         QCOMPARE(json.contains("Add a lantern!"), !stripPrompts);
         if (!stripPrompts) {
-            QCOMPARE(p.promptChain, (QStringList{QStringLiteral("A quiet harbour at dusk"), QStringLiteral("Add a lantern!"),
-                                                 QStringLiteral("<script>alert(1)</script>")}));
+            QCOMPARE(p.promptChain,
+                (QStringList {QStringLiteral("A quiet harbour at dusk"), QStringLiteral("Add a lantern!"),
+                    QStringLiteral("<script>alert(1)</script>")}));
         }
         // No path of this machine, ever.
         QVERIFY(!json.contains(dir.path().toUtf8()));
@@ -194,7 +195,7 @@ private Q_SLOTS:
         QString parent;
         for (int i = 0; i < 40; ++i)
             parent = testing::addFrame(store, parent, i ? FrameKind::Edit : FrameKind::Generate,
-                                       QStringLiteral("step %1 ").arg(i) + QString(900, QLatin1Char('x')), i);
+                QStringLiteral("step %1 ").arg(i) + QString(900, QLatin1Char('x')), i);
         const ExportSession session = ExportSession::fromGraph(store.graph(), store.dir());
         const Provenance p = Provenance::forFrame(session, parent, {});
         QCOMPARE(p.promptChain.size(), Provenance::kMaxChainPrompts);

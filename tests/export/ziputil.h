@@ -44,7 +44,8 @@ inline QMap<QString, QByteArray> zipEntries(const QString &path)
 }
 
 /** Writes a zip with the given (name, bytes) entries; symlinkTarget non-empty makes the last a symlink. */
-inline void writeZip(const QString &path, const QList<QPair<QByteArray, QByteArray>> &entries, const QByteArray &symlinkTarget = {})
+inline void writeZip(
+    const QString &path, const QList<QPair<QByteArray, QByteArray>> &entries, const QByteArray &symlinkTarget = {})
 {
     archive *a = archive_write_new();
     archive_write_set_format_zip(a);

@@ -28,7 +28,7 @@ private:
     quint16 launch(QProcess &proc, const QStringList &args)
     {
         proc.setProgram(QStringLiteral(NB2_FAKEAPI_BINARY));
-        proc.setArguments(QStringList{QStringLiteral("--port"), QStringLiteral("0")} + args);
+        proc.setArguments(QStringList {QStringLiteral("--port"), QStringLiteral("0")} + args);
         proc.start();
         if (!proc.waitForStarted(10000))
             return 0;
@@ -67,8 +67,11 @@ private Q_SLOTS:
         QVERIFY(port > 0);
         std::string body;
         QCOMPARE(post(port, "/v1/interactions", kCreate, "secret-k", &body), 200);
-        QVERIFY(QJsonDocument::fromJson(QByteArray::fromStdString(body)).object().value(QStringLiteral("id")).toString().startsWith(
-            QLatin1String("v1_")));
+        QVERIFY(QJsonDocument::fromJson(QByteArray::fromStdString(body))
+                    .object()
+                    .value(QStringLiteral("id"))
+                    .toString()
+                    .startsWith(QLatin1String("v1_")));
         QCOMPARE(post(port, "/v1/interactions", kCreate, "test-key"), 400); // only --key is accepted
 
         QElapsedTimer t;
@@ -86,9 +89,9 @@ private Q_SLOTS:
     void flagsAndControlEndpoint()
     {
         QProcess proc;
-        const quint16 port = launch(proc, {QStringLiteral("--fault"), QStringLiteral("rate_limit:2"),
-                                           QStringLiteral("--retry-after"), QStringLiteral("4"),
-                                           QStringLiteral("--thinking-levels"), QStringLiteral("minimal,high")});
+        const quint16 port = launch(proc,
+            {QStringLiteral("--fault"), QStringLiteral("rate_limit:2"), QStringLiteral("--retry-after"),
+                QStringLiteral("4"), QStringLiteral("--thinking-levels"), QStringLiteral("minimal,high")});
         QVERIFY(port > 0);
         QCOMPARE(post(port, "/v1/interactions", kCreate, "test-key"), 429);
         QCOMPARE(post(port, "/v1/interactions", kCreate, "test-key"), 429);
@@ -96,7 +99,8 @@ private Q_SLOTS:
         QCOMPARE(post(port, "/v1/interactions", kCreate, "test-key", &body), 400); // low not allowed
         QVERIFY(QByteArray::fromStdString(body).contains("Allowed values are: minimal, high."));
 
-        QCOMPARE(post(port, "/_fake/control", R"({"thinking_levels":["low","high"],"fault":"server_error"})", nullptr), 200);
+        QCOMPARE(
+            post(port, "/_fake/control", R"({"thinking_levels":["low","high"],"fault":"server_error"})", nullptr), 200);
         QCOMPARE(post(port, "/v1beta/interactions", kCreate, "test-key"), 500);
         QCOMPARE(post(port, "/v1beta/interactions", kCreate, "test-key"), 200);
 
@@ -134,17 +138,18 @@ private Q_SLOTS:
     void badArgumentsFail_data()
     {
         QTest::addColumn<QStringList>("args");
-        QTest::newRow("bad fault") << QStringList{QStringLiteral("--fault"), QStringLiteral("explode")};
-        QTest::newRow("bad count") << QStringList{QStringLiteral("--fault"), QStringLiteral("rate_limit:x")};
-        QTest::newRow("bad latency") << QStringList{QStringLiteral("--latency"), QStringLiteral("-5")};
-        QTest::newRow("bad wording") << QStringList{QStringLiteral("--thinking-error"), QStringLiteral("rude")};
-        QTest::newRow("stray arg") << QStringList{QStringLiteral("extra")};
+        QTest::newRow("bad fault") << QStringList {QStringLiteral("--fault"), QStringLiteral("explode")};
+        QTest::newRow("bad count") << QStringList {QStringLiteral("--fault"), QStringLiteral("rate_limit:x")};
+        QTest::newRow("bad latency") << QStringList {QStringLiteral("--latency"), QStringLiteral("-5")};
+        QTest::newRow("bad wording") << QStringList {QStringLiteral("--thinking-error"), QStringLiteral("rude")};
+        QTest::newRow("stray arg") << QStringList {QStringLiteral("extra")};
     }
     void badArgumentsFail()
     {
         QFETCH(QStringList, args);
         QProcess proc;
-        proc.start(QStringLiteral(NB2_FAKEAPI_BINARY), QStringList{QStringLiteral("--port"), QStringLiteral("0")} + args);
+        proc.start(
+            QStringLiteral(NB2_FAKEAPI_BINARY), QStringList {QStringLiteral("--port"), QStringLiteral("0")} + args);
         QVERIFY(proc.waitForFinished(10000));
         QCOMPARE(proc.exitCode(), 2);
         QVERIFY(proc.readAllStandardOutput().isEmpty());

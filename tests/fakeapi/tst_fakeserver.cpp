@@ -57,30 +57,29 @@ QImage solid(QSize size, QColor c)
     return img;
 }
 
-QJsonObject generateBody(const QString &prompt, const QString &aspect = QStringLiteral("16:9"),
-                         const QString &level = QStringLiteral("low"))
+QJsonObject generateBody(
+    const QString &prompt, const QString &aspect = QStringLiteral("16:9"), const QString &level = QStringLiteral("low"))
 {
-    QJsonObject body{{QStringLiteral("model"), kModel}, {QStringLiteral("input"), prompt}};
-    QJsonObject rf{{QStringLiteral("type"), QStringLiteral("image")}};
+    QJsonObject body {{QStringLiteral("model"), kModel}, {QStringLiteral("input"), prompt}};
+    QJsonObject rf {{QStringLiteral("type"), QStringLiteral("image")}};
     if (!aspect.isEmpty())
         rf.insert(QStringLiteral("aspect_ratio"), aspect);
     body.insert(QStringLiteral("response_format"), rf);
     if (!level.isEmpty())
-        body.insert(QStringLiteral("generation_config"), QJsonObject{{QStringLiteral("thinking_level"), level}});
+        body.insert(QStringLiteral("generation_config"), QJsonObject {{QStringLiteral("thinking_level"), level}});
     body.insert(QStringLiteral("store"), true);
     return body;
 }
 
 QJsonObject imagePart(const QByteArray &bytes, const QString &mime)
 {
-    return QJsonObject{{QStringLiteral("type"), QStringLiteral("image")},
-                       {QStringLiteral("data"), QString::fromLatin1(bytes.toBase64())},
-                       {QStringLiteral("mime_type"), mime}};
+    return QJsonObject {{QStringLiteral("type"), QStringLiteral("image")},
+        {QStringLiteral("data"), QString::fromLatin1(bytes.toBase64())}, {QStringLiteral("mime_type"), mime}};
 }
 
 QJsonObject textPart(const QString &text)
 {
-    return QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), text}};
+    return QJsonObject {{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), text}};
 }
 
 /** The final image: last image of the model_output steps (never a thought draft). */
@@ -163,7 +162,7 @@ private:
     std::unique_ptr<FakeServer> m_server;
 
     Reply send(const char *method, const QString &path, const QByteArray &body = {},
-               const QString &key = QStringLiteral("test-key"), const httplib::Headers &extra = {})
+        const QString &key = QStringLiteral("test-key"), const httplib::Headers &extra = {})
     {
         httplib::Client cli("127.0.0.1", m_server->port());
         cli.set_url_encode(false); // the tests send paths exactly as written
@@ -175,9 +174,8 @@ private:
         QElapsedTimer timer;
         timer.start();
         httplib::Result res = std::string(method) == "GET" ? cli.Get(p, headers)
-                              : std::string(method) == "DELETE"
-                                  ? cli.Delete(p, headers)
-                                  : cli.Post(p, headers, body.toStdString(), "application/json");
+            : std::string(method) == "DELETE"              ? cli.Delete(p, headers)
+                                              : cli.Post(p, headers, body.toStdString(), "application/json");
         Reply r;
         r.elapsedMs = timer.elapsed();
         if (!res)
@@ -223,7 +221,9 @@ private Q_SLOTS:
         const QJsonObject o = r.obj();
         QVERIFY(o.value(QStringLiteral("id")).toString().startsWith(QLatin1String("v1_")));
         QVERIFY(o.value(QStringLiteral("id")).toString().size() > 40);
-        QVERIFY(QRegularExpression(QStringLiteral("^v1_[A-Za-z0-9_-]+$")).match(o[QStringLiteral("id")].toString()).hasMatch());
+        QVERIFY(QRegularExpression(QStringLiteral("^v1_[A-Za-z0-9_-]+$"))
+                    .match(o[QStringLiteral("id")].toString())
+                    .hasMatch());
         QCOMPARE(o[QStringLiteral("object")].toString(), QStringLiteral("interaction"));
         QCOMPARE(o[QStringLiteral("model")].toString(), kModel);
         QCOMPARE(o[QStringLiteral("status")].toString(), QStringLiteral("completed"));
@@ -255,8 +255,8 @@ private Q_SLOTS:
         QVERIFY(usage[QStringLiteral("total_output_tokens")].toInt() >= 1120);
         QVERIFY(usage[QStringLiteral("total_thought_tokens")].toInt() > 0);
         QCOMPARE(usage[QStringLiteral("total_tokens")].toInt(),
-                 usage[QStringLiteral("total_input_tokens")].toInt() + usage[QStringLiteral("total_output_tokens")].toInt()
-                     + usage[QStringLiteral("total_thought_tokens")].toInt());
+            usage[QStringLiteral("total_input_tokens")].toInt() + usage[QStringLiteral("total_output_tokens")].toInt()
+                + usage[QStringLiteral("total_thought_tokens")].toInt());
         QCOMPARE(m_server->interactionCount(), 1);
 
         const QList<FakeRequest> log = m_server->requests();
@@ -297,12 +297,14 @@ private Q_SLOTS:
         QCOMPARE(r.status, 200);
         QCOMPARE(r.obj(), created);
 
-        const Reply withInput = send("GET", QStringLiteral("/v1/interactions/%1?include_input=true&stream=false").arg(id));
+        const Reply withInput
+            = send("GET", QStringLiteral("/v1/interactions/%1?include_input=true&stream=false").arg(id));
         QCOMPARE(withInput.status, 200);
         const QJsonArray steps = withInput.obj()[QStringLiteral("steps")].toArray();
         QCOMPARE(steps.size(), 3);
         QCOMPARE(steps[0][QStringLiteral("type")].toString(), QStringLiteral("user_input"));
-        QCOMPARE(steps[0][QStringLiteral("content")][0][QStringLiteral("text")].toString(), QStringLiteral("a lighthouse"));
+        QCOMPARE(
+            steps[0][QStringLiteral("content")][0][QStringLiteral("text")].toString(), QStringLiteral("a lighthouse"));
         QCOMPARE(outputImage(withInput.obj()), outputImage(created));
     }
 
@@ -354,14 +356,15 @@ private Q_SLOTS:
         QCOMPARE(cancelled.status, 200);
         QCOMPARE(cancelled.obj()[QStringLiteral("status")].toString(), QStringLiteral("cancelled"));
         QCOMPARE(send("GET", QStringLiteral("/v1/interactions/") + id).obj()[QStringLiteral("status")].toString(),
-                 QStringLiteral("cancelled"));
+            QStringLiteral("cancelled"));
 
         // A finished interaction cannot be cancelled; a background one completes on its own.
         const QString done = createOk(generateBody(QStringLiteral("quick")))[QStringLiteral("id")].toString();
         QCOMPARE(send("POST", QStringLiteral("/v1/interactions/%1/cancel").arg(done), QByteArray()).status, 400);
         const QString bg = createOk(body)[QStringLiteral("id")].toString();
-        QTRY_COMPARE_WITH_TIMEOUT(send("GET", QStringLiteral("/v1/interactions/") + bg).obj()[QStringLiteral("status")].toString(),
-                                  QStringLiteral("completed"), 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            send("GET", QStringLiteral("/v1/interactions/") + bg).obj()[QStringLiteral("status")].toString(),
+            QStringLiteral("completed"), 5000);
         QVERIFY(!outputImage(send("GET", QStringLiteral("/v1/interactions/") + bg).obj()).isEmpty());
         QCOMPARE(send("POST", QStringLiteral("/v1/interactions/nope/cancel"), QByteArray()).status, 404);
     }
@@ -379,7 +382,7 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("body");
         QTest::addColumn<QString>("key"); // null = header omitted
         QTest::addColumn<int>("status");
-        QTest::addColumn<QString>("shape"); // native | google | array
+        QTest::addColumn<QString>("shape");   // native | google | array
         QTest::addColumn<QString>("message"); // substring of the error message
 
         auto body = [](QJsonObject o) { return QJsonDocument(o).toJson(QJsonDocument::Compact); };
@@ -390,69 +393,80 @@ private Q_SLOTS:
             o.insert(k, v);
             return body(o);
         };
-        QJsonObject rf{{QStringLiteral("type"), QStringLiteral("image")}};
+        QJsonObject rf {{QStringLiteral("type"), QStringLiteral("image")}};
 
-        QTest::newRow("wrong key") << body(ok) << QStringLiteral("nope") << 400 << QStringLiteral("array") << QStringLiteral("API key not valid");
-        QTest::newRow("missing key") << body(ok) << QString() << 400 << QStringLiteral("array") << QStringLiteral("API key not valid");
+        QTest::newRow("wrong key") << body(ok) << QStringLiteral("nope") << 400 << QStringLiteral("array")
+                                   << QStringLiteral("API key not valid");
+        QTest::newRow("missing key") << body(ok) << QString() << 400 << QStringLiteral("array")
+                                     << QStringLiteral("API key not valid");
         QTest::newRow("unknown model") << with(QStringLiteral("model"), QStringLiteral("gemini-9-ultra")) << key << 404
-                                       << QStringLiteral("google") << QStringLiteral("models/gemini-9-ultra is not found");
-        QTest::newRow("thinking level")
-            << with(QStringLiteral("generation_config"), QJsonObject{{QStringLiteral("thinking_level"), QStringLiteral("medium")}})
-            << key << 400 << QStringLiteral("google") << QStringLiteral("Allowed values are: low, high.");
-        QTest::newRow("aspect ratio")
-            << with(QStringLiteral("response_format"), QJsonObject{{QStringLiteral("type"), QStringLiteral("image")},
-                                                                    {QStringLiteral("aspect_ratio"), QStringLiteral("1:4")}})
-            << key << 400 << QStringLiteral("google") << QStringLiteral("Unsupported aspect ratio \"1:4\"");
-        QTest::newRow("image size 2K")
-            << with(QStringLiteral("response_format"), QJsonObject{{QStringLiteral("type"), QStringLiteral("image")},
-                                                                    {QStringLiteral("image_size"), QStringLiteral("2K")}})
-            << key << 400 << QStringLiteral("google") << QStringLiteral("image_size");
-        QTest::newRow("png output")
-            << with(QStringLiteral("response_format"), QJsonObject{{QStringLiteral("type"), QStringLiteral("image")},
-                                                                    {QStringLiteral("mime_type"), QStringLiteral("image/png")}})
-            << key << 400 << QStringLiteral("google") << QStringLiteral("image/jpeg");
-        QTest::newRow("malformed json") << QByteArray("{\"model\": \"x\",") << key << 400 << QStringLiteral("native") << QStringLiteral("Invalid JSON payload");
-        QTest::newRow("not an object") << QByteArray("[1,2]") << key << 400 << QStringLiteral("native") << QStringLiteral("JSON object");
+                                       << QStringLiteral("google")
+                                       << QStringLiteral("models/gemini-9-ultra is not found");
+        QTest::newRow("thinking level") << with(QStringLiteral("generation_config"),
+            QJsonObject {{QStringLiteral("thinking_level"), QStringLiteral("medium")}})
+                                        << key << 400 << QStringLiteral("google")
+                                        << QStringLiteral("Allowed values are: low, high.");
+        QTest::newRow("aspect ratio") << with(QStringLiteral("response_format"),
+            QJsonObject {{QStringLiteral("type"), QStringLiteral("image")},
+                {QStringLiteral("aspect_ratio"), QStringLiteral("1:4")}})
+                                      << key << 400 << QStringLiteral("google")
+                                      << QStringLiteral("Unsupported aspect ratio \"1:4\"");
+        QTest::newRow("image size 2K") << with(QStringLiteral("response_format"),
+            QJsonObject {{QStringLiteral("type"), QStringLiteral("image")},
+                {QStringLiteral("image_size"), QStringLiteral("2K")}})
+                                       << key << 400 << QStringLiteral("google") << QStringLiteral("image_size");
+        QTest::newRow("png output") << with(QStringLiteral("response_format"),
+            QJsonObject {{QStringLiteral("type"), QStringLiteral("image")},
+                {QStringLiteral("mime_type"), QStringLiteral("image/png")}})
+                                    << key << 400 << QStringLiteral("google") << QStringLiteral("image/jpeg");
+        QTest::newRow("malformed json") << QByteArray("{\"model\": \"x\",") << key << 400 << QStringLiteral("native")
+                                        << QStringLiteral("Invalid JSON payload");
+        QTest::newRow("not an object") << QByteArray("[1,2]") << key << 400 << QStringLiteral("native")
+                                       << QStringLiteral("JSON object");
         QTest::newRow("unknown field") << with(QStringLiteral("aspectRatio"), QStringLiteral("16:9")) << key << 400
                                        << QStringLiteral("google") << QStringLiteral("Unknown name \"aspectRatio\"");
-        QTest::newRow("missing input") << body(QJsonObject{{QStringLiteral("model"), kModel}}) << key << 400 << QStringLiteral("native")
-                                       << QStringLiteral("input");
-        QTest::newRow("empty prompt") << with(QStringLiteral("input"), QStringLiteral("  ")) << key << 400 << QStringLiteral("google")
-                                      << QStringLiteral("must not be empty");
-        QTest::newRow("bad base64")
-            << with(QStringLiteral("input"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("image")},
-                                                                    {QStringLiteral("data"), QStringLiteral("not*base64!")},
-                                                                    {QStringLiteral("mime_type"), QStringLiteral("image/png")}},
-                                                        textPart(QStringLiteral("x"))})
-            << key << 400 << QStringLiteral("google") << QStringLiteral("Base64 decoding failed");
-        QTest::newRow("not an image")
-            << with(QStringLiteral("input"), QJsonArray{imagePart("just some text, not pixels", QStringLiteral("image/png")),
-                                                        textPart(QStringLiteral("x"))})
-            << key << 400 << QStringLiteral("google") << QStringLiteral("Unable to process input image");
-        QTest::newRow("mime mismatch")
-            << with(QStringLiteral("input"), QJsonArray{imagePart(imageBytes(solid(QSize(8, 8), Qt::red), "PNG"),
-                                                                  QStringLiteral("image/jpeg")),
-                                                        textPart(QStringLiteral("x"))})
-            << key << 400 << QStringLiteral("google") << QStringLiteral("but the data is image/png");
-        QTest::newRow("unknown previous id") << with(QStringLiteral("previous_interaction_id"), QStringLiteral("v1_gone"))
-                                             << key << 404 << QStringLiteral("native") << QStringLiteral("v1_gone");
+        QTest::newRow("missing input") << body(QJsonObject {{QStringLiteral("model"), kModel}}) << key << 400
+                                       << QStringLiteral("native") << QStringLiteral("input");
+        QTest::newRow("empty prompt") << with(QStringLiteral("input"), QStringLiteral("  ")) << key << 400
+                                      << QStringLiteral("google") << QStringLiteral("must not be empty");
+        QTest::newRow("bad base64") << with(QStringLiteral("input"),
+            QJsonArray {QJsonObject {{QStringLiteral("type"), QStringLiteral("image")},
+                            {QStringLiteral("data"), QStringLiteral("not*base64!")},
+                            {QStringLiteral("mime_type"), QStringLiteral("image/png")}},
+                textPart(QStringLiteral("x"))})
+                                    << key << 400 << QStringLiteral("google")
+                                    << QStringLiteral("Base64 decoding failed");
+        QTest::newRow("not an image") << with(QStringLiteral("input"),
+            QJsonArray {
+                imagePart("just some text, not pixels", QStringLiteral("image/png")), textPart(QStringLiteral("x"))})
+                                      << key << 400 << QStringLiteral("google")
+                                      << QStringLiteral("Unable to process input image");
+        QTest::newRow("mime mismatch") << with(QStringLiteral("input"),
+            QJsonArray {imagePart(imageBytes(solid(QSize(8, 8), Qt::red), "PNG"), QStringLiteral("image/jpeg")),
+                textPart(QStringLiteral("x"))})
+                                       << key << 400 << QStringLiteral("google")
+                                       << QStringLiteral("but the data is image/png");
+        QTest::newRow("unknown previous id")
+            << with(QStringLiteral("previous_interaction_id"), QStringLiteral("v1_gone")) << key << 404
+            << QStringLiteral("native") << QStringLiteral("v1_gone");
         QTest::newRow("image_config removed")
             << with(QStringLiteral("generation_config"),
-                    QJsonObject{{QStringLiteral("image_config"), QJsonObject{{QStringLiteral("aspect_ratio"), QStringLiteral("1:1")}}}})
+                   QJsonObject {{QStringLiteral("image_config"),
+                       QJsonObject {{QStringLiteral("aspect_ratio"), QStringLiteral("1:1")}}}})
             << key << 400 << QStringLiteral("google") << QStringLiteral("response_format");
-        QTest::newRow("store not bool") << with(QStringLiteral("store"), QStringLiteral("yes")) << key << 400 << QStringLiteral("google")
-                                        << QStringLiteral("store");
-        QTest::newRow("audio input")
-            << with(QStringLiteral("input"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("audio")}}})
-            << key << 400 << QStringLiteral("google") << QStringLiteral("not supported");
-        QTest::newRow("background without store")
-            << [&] {
-                   QJsonObject o = ok;
-                   o.insert(QStringLiteral("background"), true);
-                   o.insert(QStringLiteral("store"), false);
-                   return body(o);
-               }()
-            << key << 400 << QStringLiteral("google") << QStringLiteral("store");
+        QTest::newRow("store not bool") << with(QStringLiteral("store"), QStringLiteral("yes")) << key << 400
+                                        << QStringLiteral("google") << QStringLiteral("store");
+        QTest::newRow("audio input") << with(
+            QStringLiteral("input"), QJsonArray {QJsonObject {{QStringLiteral("type"), QStringLiteral("audio")}}})
+                                     << key << 400 << QStringLiteral("google") << QStringLiteral("not supported");
+        QTest::newRow("background without store") <<
+            [&] {
+                QJsonObject o = ok;
+                o.insert(QStringLiteral("background"), true);
+                o.insert(QStringLiteral("store"), false);
+                return body(o);
+            }() << key << 400 << QStringLiteral("google")
+                                                  << QStringLiteral("store");
         Q_UNUSED(rf);
     }
     void validationErrors()
@@ -482,7 +496,7 @@ private Q_SLOTS:
             if (shape == QLatin1String("native")) {
                 QVERIFY(error[QStringLiteral("code")].isString());
                 QCOMPARE(error[QStringLiteral("code")].toString(),
-                         status == 404 ? QStringLiteral("not_found") : QStringLiteral("invalid_request"));
+                    status == 404 ? QStringLiteral("not_found") : QStringLiteral("invalid_request"));
             } else {
                 QCOMPARE(error[QStringLiteral("code")].toInt(), status);
                 QVERIFY(!error[QStringLiteral("status")].toString().isEmpty());
@@ -503,17 +517,20 @@ private Q_SLOTS:
         QCOMPARE(low.status, 400);
         QVERIFY(low.obj()[QStringLiteral("error")][QStringLiteral("message")].toString().endsWith(
             QLatin1String("Allowed values are: minimal, high.")));
-        QCOMPARE(create(generateBody(QStringLiteral("x"), QStringLiteral("1:1"), QStringLiteral("minimal"))).status, 200);
-        QCOMPARE(create(generateBody(QStringLiteral("x"), QStringLiteral("1:1"), QString())).status, 200); // omitted is fine
+        QCOMPARE(
+            create(generateBody(QStringLiteral("x"), QStringLiteral("1:1"), QStringLiteral("minimal"))).status, 200);
+        QCOMPARE(
+            create(generateBody(QStringLiteral("x"), QStringLiteral("1:1"), QString())).status, 200); // omitted is fine
 
         // The other wording seen in the wild names no allowed values (spec §2.3).
         m_server->setThinkingErrorWording(FakeServerOptions::ThinkingError::NotSupportedRetry);
         const Reply other = create(generateBody(QStringLiteral("x"), QStringLiteral("1:1"), QStringLiteral("low")));
         QCOMPARE(other.status, 400);
-        QCOMPARE(other.obj()[QStringLiteral("error")][QStringLiteral("code")].toString(), QStringLiteral("invalid_request"));
+        QCOMPARE(
+            other.obj()[QStringLiteral("error")][QStringLiteral("code")].toString(), QStringLiteral("invalid_request"));
         QCOMPARE(other.obj()[QStringLiteral("error")][QStringLiteral("message")].toString(),
-                 QStringLiteral("Thinking level THINKING_LEVEL_LOW is not supported for this model. "
-                                "Please retry with other thinking level."));
+            QStringLiteral("Thinking level THINKING_LEVEL_LOW is not supported for this model. "
+                           "Please retry with other thinking level."));
     }
 
     void requestOver20MBIs413()
@@ -522,7 +539,8 @@ private Q_SLOTS:
         body.insert(QStringLiteral("system_instruction"), QString(21 * 1024 * 1024, QLatin1Char('a')));
         const Reply r = create(body);
         QCOMPARE(r.status, 413);
-        QVERIFY(r.obj()[QStringLiteral("error")][QStringLiteral("message")].toString().contains(QLatin1String("20971520")));
+        QVERIFY(
+            r.obj()[QStringLiteral("error")][QStringLiteral("message")].toString().contains(QLatin1String("20971520")));
 
         // Just under the limit is accepted (the limit is on the whole request).
         body.insert(QStringLiteral("system_instruction"), QString(19 * 1024 * 1024, QLatin1Char('a')));
@@ -548,13 +566,20 @@ private Q_SLOTS:
         QTest::addColumn<bool>("onGet");
         for (bool onGet : {false, true}) {
             const char *suffix = onGet ? " (get)" : " (create)";
-            QTest::newRow(qPrintable(QStringLiteral("rate limit") + QLatin1String(suffix))) << int(FakeFault::Kind::RateLimit) << onGet;
-            QTest::newRow(qPrintable(QStringLiteral("500 json") + QLatin1String(suffix))) << int(FakeFault::Kind::ServerErrorJson) << onGet;
-            QTest::newRow(qPrintable(QStringLiteral("503 html") + QLatin1String(suffix))) << int(FakeFault::Kind::ServiceUnavailableHtml) << onGet;
-            QTest::newRow(qPrintable(QStringLiteral("reset") + QLatin1String(suffix))) << int(FakeFault::Kind::ConnectionReset) << onGet;
-            QTest::newRow(qPrintable(QStringLiteral("truncated") + QLatin1String(suffix))) << int(FakeFault::Kind::TruncatedJson) << onGet;
-            QTest::newRow(qPrintable(QStringLiteral("trickle") + QLatin1String(suffix))) << int(FakeFault::Kind::SlowTrickle) << onGet;
-            QTest::newRow(qPrintable(QStringLiteral("invalid key") + QLatin1String(suffix))) << int(FakeFault::Kind::InvalidKey) << onGet;
+            QTest::newRow(qPrintable(QStringLiteral("rate limit") + QLatin1String(suffix)))
+                << int(FakeFault::Kind::RateLimit) << onGet;
+            QTest::newRow(qPrintable(QStringLiteral("500 json") + QLatin1String(suffix)))
+                << int(FakeFault::Kind::ServerErrorJson) << onGet;
+            QTest::newRow(qPrintable(QStringLiteral("503 html") + QLatin1String(suffix)))
+                << int(FakeFault::Kind::ServiceUnavailableHtml) << onGet;
+            QTest::newRow(qPrintable(QStringLiteral("reset") + QLatin1String(suffix)))
+                << int(FakeFault::Kind::ConnectionReset) << onGet;
+            QTest::newRow(qPrintable(QStringLiteral("truncated") + QLatin1String(suffix)))
+                << int(FakeFault::Kind::TruncatedJson) << onGet;
+            QTest::newRow(qPrintable(QStringLiteral("trickle") + QLatin1String(suffix)))
+                << int(FakeFault::Kind::SlowTrickle) << onGet;
+            QTest::newRow(qPrintable(QStringLiteral("invalid key") + QLatin1String(suffix)))
+                << int(FakeFault::Kind::InvalidKey) << onGet;
         }
         QTest::newRow("text only (create)") << int(FakeFault::Kind::TextOnlyRefusal) << false;
     }
@@ -584,9 +609,11 @@ private Q_SLOTS:
             QCOMPARE(r.status, 429);
             QCOMPARE(r.header("Retry-After"), QStringLiteral("3"));
             QCOMPARE(r.header("retry-after-ms"), QStringLiteral("250"));
-            QCOMPARE(r.obj()[QStringLiteral("error")][QStringLiteral("code")].toString(), QStringLiteral("resource_exhausted"));
-            QCOMPARE(r.obj()[QStringLiteral("error")][QStringLiteral("details")][0][QStringLiteral("retryDelay")].toString(),
-                     QStringLiteral("3s"));
+            QCOMPARE(r.obj()[QStringLiteral("error")][QStringLiteral("code")].toString(),
+                QStringLiteral("resource_exhausted"));
+            QCOMPARE(
+                r.obj()[QStringLiteral("error")][QStringLiteral("details")][0][QStringLiteral("retryDelay")].toString(),
+                QStringLiteral("3s"));
             break;
         case FakeFault::Kind::ServerErrorJson:
             QCOMPARE(r.status, 500);
@@ -699,12 +726,13 @@ private Q_SLOTS:
         QElapsedTimer timer;
         timer.start();
         std::vector<std::thread> threads;
-        std::atomic<int> ok{0};
+        std::atomic<int> ok {0};
         for (int i = 0; i < 4; ++i) {
             threads.emplace_back([&, i] {
                 httplib::Client cli("127.0.0.1", m_server->port());
                 cli.set_read_timeout(30, 0);
-                const std::string body = QJsonDocument(generateBody(QStringLiteral("p%1").arg(i))).toJson().toStdString();
+                const std::string body
+                    = QJsonDocument(generateBody(QStringLiteral("p%1").arg(i))).toJson().toStdString();
                 auto res = cli.Post("/v1/interactions", {{"x-goog-api-key", "test-key"}}, body, "application/json");
                 if (res && res->status == 200)
                     ++ok;
@@ -743,12 +771,12 @@ private Q_SLOTS:
         if (stream)
             body.insert(QStringLiteral("stream"), true);
         const quint16 port = m_server->port();
-        std::atomic<bool> finished{false};
+        std::atomic<bool> finished {false};
         std::thread client([&] {
             httplib::Client cli("127.0.0.1", port);
             cli.set_read_timeout(30, 0);
-            cli.Post("/v1/interactions", {{"x-goog-api-key", "test-key"}},
-                     QJsonDocument(body).toJson().toStdString(), "application/json");
+            cli.Post("/v1/interactions", {{"x-goog-api-key", "test-key"}}, QJsonDocument(body).toJson().toStdString(),
+                "application/json");
             finished = true;
         });
         QTRY_COMPARE(m_server->requests().size(), 1);
@@ -802,13 +830,11 @@ private Q_SLOTS:
         QCOMPARE(r.status, 200);
         QCOMPARE(r.contentType, QStringLiteral("text/event-stream"));
         const QList<SseEvent> events = parseSse(r.body);
-        const QStringList expected{
-            QStringLiteral("interaction.created"), QStringLiteral("interaction.status_update"),
-            QStringLiteral("step.start"),          QStringLiteral("step.delta"),
-            QStringLiteral("step.delta"),          QStringLiteral("step.delta"),
-            QStringLiteral("step.stop"),           QStringLiteral("step.start"),
-            QStringLiteral("step.delta"),          QStringLiteral("step.delta"),
-            QStringLiteral("step.stop"),           QStringLiteral("interaction.completed")};
+        const QStringList expected {QStringLiteral("interaction.created"), QStringLiteral("interaction.status_update"),
+            QStringLiteral("step.start"), QStringLiteral("step.delta"), QStringLiteral("step.delta"),
+            QStringLiteral("step.delta"), QStringLiteral("step.stop"), QStringLiteral("step.start"),
+            QStringLiteral("step.delta"), QStringLiteral("step.delta"), QStringLiteral("step.stop"),
+            QStringLiteral("interaction.completed")};
         QCOMPARE(events.size(), expected.size() + 1);
         for (int i = 0; i < expected.size(); ++i) {
             QCOMPARE(events[i].eventName, expected[i]);
@@ -825,19 +851,23 @@ private Q_SLOTS:
         QCOMPARE(events[1].json[QStringLiteral("interaction_id")].toString(), id);
         QCOMPARE(events[2].json[QStringLiteral("step")][QStringLiteral("type")].toString(), QStringLiteral("thought"));
         QCOMPARE(events[2].json[QStringLiteral("index")].toInt(), 0);
-        QCOMPARE(events[3].json[QStringLiteral("delta")][QStringLiteral("type")].toString(), QStringLiteral("thought_summary"));
+        QCOMPARE(events[3].json[QStringLiteral("delta")][QStringLiteral("type")].toString(),
+            QStringLiteral("thought_summary"));
         const QJsonObject draftDelta = events[4].json[QStringLiteral("delta")].toObject();
         QCOMPARE(draftDelta[QStringLiteral("type")].toString(), QStringLiteral("thought_summary"));
         QCOMPARE(draftDelta[QStringLiteral("content")][QStringLiteral("type")].toString(), QStringLiteral("image"));
-        QCOMPARE(events[5].json[QStringLiteral("delta")][QStringLiteral("type")].toString(), QStringLiteral("thought_signature"));
+        QCOMPARE(events[5].json[QStringLiteral("delta")][QStringLiteral("type")].toString(),
+            QStringLiteral("thought_signature"));
         QVERIFY(!events[5].json[QStringLiteral("delta")][QStringLiteral("signature")].toString().isEmpty());
-        QCOMPARE(events[7].json[QStringLiteral("step")][QStringLiteral("type")].toString(), QStringLiteral("model_output"));
+        QCOMPARE(
+            events[7].json[QStringLiteral("step")][QStringLiteral("type")].toString(), QStringLiteral("model_output"));
         QCOMPARE(events[7].json[QStringLiteral("index")].toInt(), 1);
         QCOMPARE(events[8].json[QStringLiteral("delta")][QStringLiteral("type")].toString(), QStringLiteral("text"));
         const QJsonObject imageDelta = events[9].json[QStringLiteral("delta")].toObject();
         QCOMPARE(imageDelta[QStringLiteral("type")].toString(), QStringLiteral("image"));
         QCOMPARE(imageDelta[QStringLiteral("mime_type")].toString(), QStringLiteral("image/jpeg"));
-        const QImage img = QImage::fromData(QByteArray::fromBase64(imageDelta[QStringLiteral("data")].toString().toLatin1()));
+        const QImage img
+            = QImage::fromData(QByteArray::fromBase64(imageDelta[QStringLiteral("data")].toString().toLatin1()));
         QCOMPARE(img.size(), QSize(768, 1344));
         const QJsonObject done = events[11].json[QStringLiteral("interaction")].toObject();
         QCOMPARE(done[QStringLiteral("status")].toString(), QStringLiteral("completed"));
@@ -937,7 +967,8 @@ private Q_SLOTS:
         const QStringList parts = ratio.split(QLatin1Char(':'));
         const double want = parts[0].toDouble() / parts[1].toDouble();
         const double got = double(img.width()) / img.height();
-        QVERIFY2(std::abs(got / want - 1.0) < 0.03, qPrintable(QStringLiteral("%1x%2").arg(img.width()).arg(img.height())));
+        QVERIFY2(
+            std::abs(got / want - 1.0) < 0.03, qPrintable(QStringLiteral("%1x%2").arg(img.width()).arg(img.height())));
         const double mp = img.width() * double(img.height()) / 1e6;
         QVERIFY2(mp > 0.9 && mp < 1.15, qPrintable(QString::number(mp)));
     }
@@ -951,7 +982,7 @@ private Q_SLOTS:
         QCOMPARE(a, b);
         QVERIFY(a != c);
         QCOMPARE(FakeImagePainter::generate(QStringLiteral("x"), QSize(64, 64)),
-                 FakeImagePainter::generate(QStringLiteral("x"), QSize(64, 64)));
+            FakeImagePainter::generate(QStringLiteral("x"), QSize(64, 64)));
     }
 
     void editContinuesFromParentPixels()
@@ -971,7 +1002,9 @@ private Q_SLOTS:
 
         // Top-left quarter kept (JPEG re-encoding aside) ...
         const QRect topLeft(0, 0, before.width() / 3, before.height() / 3);
-        QVERIFY(meanDiff(FakeImagePainter::averageColor(before, topLeft), FakeImagePainter::averageColor(after, topLeft)) < 4.0);
+        QVERIFY(
+            meanDiff(FakeImagePainter::averageColor(before, topLeft), FakeImagePainter::averageColor(after, topLeft))
+            < 4.0);
         // ... while the change is visible elsewhere: some region moved a lot toward red.
         int changed = 0;
         for (int y = 0; y < before.height(); y += 8) {
@@ -989,7 +1022,8 @@ private Q_SLOTS:
         edit2.insert(QStringLiteral("previous_interaction_id"), child[QStringLiteral("id")].toString());
         const QImage night = QImage::fromData(outputImage(createOk(edit2)));
         QCOMPARE(night.size(), before.size());
-        QVERIFY(qGray(FakeImagePainter::averageColor(night).rgb()) < qGray(FakeImagePainter::averageColor(after).rgb()) - 20);
+        QVERIFY(qGray(FakeImagePainter::averageColor(night).rgb())
+            < qGray(FakeImagePainter::averageColor(after).rgb()) - 20);
 
         // Edits are deterministic too: same parent + same prompt -> same bytes.
         QCOMPARE(outputImage(createOk(edit)), outputImage(child));
@@ -1006,7 +1040,8 @@ private Q_SLOTS:
             m_server = std::make_unique<FakeServer>(options);
             return m_server->start();
         };
-        const auto record = [&](const QString &id) { return options.storeDir + QLatin1Char('/') + id + QStringLiteral(".json"); };
+        const auto record
+            = [&](const QString &id) { return options.storeDir + QLatin1Char('/') + id + QStringLiteral(".json"); };
         QVERIFY(restart());
         const QJsonObject parent = createOk(generateBody(QStringLiteral("a quiet harbour")));
         const QString id = parent[QStringLiteral("id")].toString();
@@ -1062,8 +1097,8 @@ private Q_SLOTS:
         m_server = std::make_unique<FakeServer>(options);
         QVERIFY(m_server->start());
         QCOMPARE(send("GET", QStringLiteral("/v1/interactions/") + id).status, 200);
-        for (const QString &bad : {QStringLiteral("v1_damaged"), QStringLiteral("v1_renamed"), QStringLiteral("outside"),
-                                   QStringLiteral("v1_..%2Foutside"), QStringLiteral("..%2Foutside")})
+        for (const QString &bad : {QStringLiteral("v1_damaged"), QStringLiteral("v1_renamed"),
+                 QStringLiteral("outside"), QStringLiteral("v1_..%2Foutside"), QStringLiteral("..%2Foutside")})
             QVERIFY2(send("GET", QStringLiteral("/v1/interactions/") + bad).status == 404, qPrintable(bad));
         QJsonObject edit = generateBody(QStringLiteral("y"), QString());
         edit.insert(QStringLiteral("previous_interaction_id"), QStringLiteral("v1_damaged"));
@@ -1073,10 +1108,11 @@ private Q_SLOTS:
     void editLocalStartsFromUpload()
     {
         const QImage upload = solid(QSize(640, 480), QColor(20, 60, 200));
-        QJsonObject body{{QStringLiteral("model"), kModel},
-                         {QStringLiteral("input"), QJsonArray{imagePart(imageBytes(upload, "PNG"), QStringLiteral("image/png")),
-                                                              textPart(QStringLiteral("add a hat"))}},
-                         {QStringLiteral("response_format"), QJsonObject{{QStringLiteral("type"), QStringLiteral("image")}}}};
+        QJsonObject body {{QStringLiteral("model"), kModel},
+            {QStringLiteral("input"),
+                QJsonArray {imagePart(imageBytes(upload, "PNG"), QStringLiteral("image/png")),
+                    textPart(QStringLiteral("add a hat"))}},
+            {QStringLiteral("response_format"), QJsonObject {{QStringLiteral("type"), QStringLiteral("image")}}}};
         const QImage out = QImage::fromData(outputImage(createOk(body)));
         QCOMPARE(out.size(), FakeImagePainter::sizeForAspect(QStringLiteral("4:3"))); // nearest to 640x480
         const QRect topLeft(0, 0, out.width() / 3, out.height() / 3);
@@ -1085,11 +1121,13 @@ private Q_SLOTS:
         // Style reference first, target last: the result is tinted toward the style's colour.
         const QImage style = solid(QSize(200, 200), QColor(230, 30, 30));
         QJsonObject styled = body;
-        styled.insert(QStringLiteral("input"), QJsonArray{imagePart(imageBytes(style, "JPEG"), QStringLiteral("image/jpeg")),
-                                                          imagePart(imageBytes(upload, "PNG"), QStringLiteral("image/png")),
-                                                          textPart(QStringLiteral("paint it like the first image"))});
+        styled.insert(QStringLiteral("input"),
+            QJsonArray {imagePart(imageBytes(style, "JPEG"), QStringLiteral("image/jpeg")),
+                imagePart(imageBytes(upload, "PNG"), QStringLiteral("image/png")),
+                textPart(QStringLiteral("paint it like the first image"))});
         styled.insert(QStringLiteral("response_format"),
-                      QJsonObject{{QStringLiteral("type"), QStringLiteral("image")}, {QStringLiteral("aspect_ratio"), QStringLiteral("1:1")}});
+            QJsonObject {{QStringLiteral("type"), QStringLiteral("image")},
+                {QStringLiteral("aspect_ratio"), QStringLiteral("1:1")}});
         const QImage tinted = QImage::fromData(outputImage(createOk(styled)));
         QCOMPARE(tinted.size(), QSize(1024, 1024));
         const QColor tl = FakeImagePainter::averageColor(tinted, QRect(0, 0, 300, 300));
@@ -1100,18 +1138,20 @@ private Q_SLOTS:
     void statelessStepInputContinuesFromHistory()
     {
         const QJsonObject parent = createOk(generateBody(QStringLiteral("a castle"), QStringLiteral("3:2")));
-        QJsonArray steps{QJsonObject{{QStringLiteral("type"), QStringLiteral("user_input")},
-                                     {QStringLiteral("content"), QJsonArray{textPart(QStringLiteral("a castle"))}}}};
+        QJsonArray steps {QJsonObject {{QStringLiteral("type"), QStringLiteral("user_input")},
+            {QStringLiteral("content"), QJsonArray {textPart(QStringLiteral("a castle"))}}}};
         for (const QJsonValue &st : parent[QStringLiteral("steps")].toArray())
             steps.append(st);
-        steps.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("user_input")},
-                                 {QStringLiteral("content"), QJsonArray{textPart(QStringLiteral("add a green flag"))}}});
-        QJsonObject body{{QStringLiteral("model"), kModel}, {QStringLiteral("input"), steps}, {QStringLiteral("store"), false}};
+        steps.append(QJsonObject {{QStringLiteral("type"), QStringLiteral("user_input")},
+            {QStringLiteral("content"), QJsonArray {textPart(QStringLiteral("add a green flag"))}}});
+        QJsonObject body {
+            {QStringLiteral("model"), kModel}, {QStringLiteral("input"), steps}, {QStringLiteral("store"), false}};
         const QImage out = QImage::fromData(outputImage(createOk(body)));
         const QImage before = QImage::fromData(outputImage(parent));
         QCOMPARE(out.size(), before.size());
         const QRect topLeft(0, 0, before.width() / 3, before.height() / 3);
-        QVERIFY(meanDiff(FakeImagePainter::averageColor(before, topLeft), FakeImagePainter::averageColor(out, topLeft)) < 4.0);
+        QVERIFY(meanDiff(FakeImagePainter::averageColor(before, topLeft), FakeImagePainter::averageColor(out, topLeft))
+            < 4.0);
 
         // The new user turn must come last.
         steps.removeLast();
@@ -1146,29 +1186,34 @@ private Q_SLOTS:
         auto control = [&](const QJsonObject &o) {
             return send("POST", QStringLiteral("/_fake/control"), QJsonDocument(o).toJson(), QString());
         };
-        const Reply set = control(QJsonObject{{QStringLiteral("fault"), QStringLiteral("rate_limit")},
-                                              {QStringLiteral("count"), 2},
-                                              {QStringLiteral("retry_after"), 7},
-                                              {QStringLiteral("thinking_levels"), QJsonArray{QStringLiteral("minimal")}}});
+        const Reply set = control(QJsonObject {{QStringLiteral("fault"), QStringLiteral("rate_limit")},
+            {QStringLiteral("count"), 2}, {QStringLiteral("retry_after"), 7},
+            {QStringLiteral("thinking_levels"), QJsonArray {QStringLiteral("minimal")}}});
         QCOMPARE(set.status, 200);
         QCOMPARE(set.obj()[QStringLiteral("pending_faults")].toInt(), 2);
-        QCOMPARE(m_server->thinkingLevels(), QStringList{QStringLiteral("minimal")});
-        const Reply limited = create(generateBody(QStringLiteral("x"), QStringLiteral("1:1"), QStringLiteral("minimal")));
+        QCOMPARE(m_server->thinkingLevels(), QStringList {QStringLiteral("minimal")});
+        const Reply limited
+            = create(generateBody(QStringLiteral("x"), QStringLiteral("1:1"), QStringLiteral("minimal")));
         QCOMPARE(limited.status, 429);
         QCOMPARE(limited.header("Retry-After"), QStringLiteral("7"));
-        QCOMPARE(control(QJsonObject{{QStringLiteral("clear_faults"), true}, {QStringLiteral("latency_ms"), 5}}).status, 200);
+        QCOMPARE(
+            control(QJsonObject {{QStringLiteral("clear_faults"), true}, {QStringLiteral("latency_ms"), 5}}).status,
+            200);
         QCOMPARE(m_server->latencyMs(), 5);
-        const QString id = createOk(generateBody(QStringLiteral("x"), QStringLiteral("1:1"), QStringLiteral("minimal")))[QStringLiteral("id")].toString();
+        const QString id = createOk(
+            generateBody(QStringLiteral("x"), QStringLiteral("1:1"), QStringLiteral("minimal")))[QStringLiteral("id")]
+                               .toString();
         QVERIFY(!id.isEmpty());
-        QCOMPARE(control(QJsonObject{{QStringLiteral("forget"), id}}).status, 200);
+        QCOMPARE(control(QJsonObject {{QStringLiteral("forget"), id}}).status, 200);
         QCOMPARE(send("GET", QStringLiteral("/v1/interactions/") + id).status, 404);
 
-        QCOMPARE(control(QJsonObject{{QStringLiteral("fault"), QStringLiteral("bogus")}}).status, 400);
-        QCOMPARE(control(QJsonObject{{QStringLiteral("latencyMs"), 5}}).status, 400);
-        QCOMPARE(control(QJsonObject{{QStringLiteral("thinking_error"), QStringLiteral("not_supported")}}).status, 200);
+        QCOMPARE(control(QJsonObject {{QStringLiteral("fault"), QStringLiteral("bogus")}}).status, 400);
+        QCOMPARE(control(QJsonObject {{QStringLiteral("latencyMs"), 5}}).status, 400);
+        QCOMPARE(
+            control(QJsonObject {{QStringLiteral("thinking_error"), QStringLiteral("not_supported")}}).status, 200);
         QVERIFY(create(generateBody(QStringLiteral("x"), QStringLiteral("1:1"), QStringLiteral("medium")))
                     .body.contains("THINKING_LEVEL_MEDIUM"));
-        QCOMPARE(control(QJsonObject{{QStringLiteral("thinking_error"), QStringLiteral("weird")}}).status, 400);
+        QCOMPARE(control(QJsonObject {{QStringLiteral("thinking_error"), QStringLiteral("weird")}}).status, 400);
 
         const Reply log = send("GET", QStringLiteral("/_fake/requests"), {}, QString());
         QCOMPARE(log.status, 200);
@@ -1177,7 +1222,8 @@ private Q_SLOTS:
         const QJsonObject first = entries[0].toObject();
         QCOMPARE(first[QStringLiteral("method")].toString(), QStringLiteral("POST"));
         QCOMPARE(first[QStringLiteral("body")].toObject()[QStringLiteral("input")].toString(), QStringLiteral("x"));
-        const QString keyHeader = first[QStringLiteral("headers")].toObject()[QStringLiteral("x-goog-api-key")].toString();
+        const QString keyHeader
+            = first[QStringLiteral("headers")].toObject()[QStringLiteral("x-goog-api-key")].toString();
         QVERIFY(keyHeader.startsWith(QLatin1String("[redacted")));
         QVERIFY(!log.body.contains("test-key"));
         QCOMPARE(entries[2].toObject()[QStringLiteral("method")].toString(), QStringLiteral("GET"));
@@ -1192,10 +1238,10 @@ private Q_SLOTS:
     void requireKeyCanBeOff()
     {
         m_server->setRequireKey(false);
-        QCOMPARE(send("POST", QStringLiteral("/v1/interactions"), QJsonDocument(generateBody(QStringLiteral("x"))).toJson(),
-                      QString())
+        QCOMPARE(send("POST", QStringLiteral("/v1/interactions"),
+                     QJsonDocument(generateBody(QStringLiteral("x"))).toJson(), QString())
                      .status,
-                 200);
+            200);
     }
 };
 

@@ -34,17 +34,17 @@ private Q_SLOTS:
         buf.open(QIODevice::WriteOnly);
         QVERIFY(upload.save(&buf, "PNG"));
 
-        const QJsonObject body{
-            {QStringLiteral("model"), QStringLiteral("gemini-3.1-flash-lite-image")},
+        const QJsonObject body {{QStringLiteral("model"), QStringLiteral("gemini-3.1-flash-lite-image")},
             {QStringLiteral("input"),
-             QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("image")},
-                                    {QStringLiteral("data"), QString::fromLatin1(png.toBase64())},
-                                    {QStringLiteral("mime_type"), QStringLiteral("image/png")}},
-                        QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), QStringLiteral("add a sun")}}}}};
+                QJsonArray {QJsonObject {{QStringLiteral("type"), QStringLiteral("image")},
+                                {QStringLiteral("data"), QString::fromLatin1(png.toBase64())},
+                                {QStringLiteral("mime_type"), QStringLiteral("image/png")}},
+                    QJsonObject {{QStringLiteral("type"), QStringLiteral("text")},
+                        {QStringLiteral("text"), QStringLiteral("add a sun")}}}}};
         httplib::Client cli("127.0.0.1", server.port());
         cli.set_read_timeout(30, 0);
         auto res = cli.Post("/v1/interactions", {{"x-goog-api-key", "test-key"}},
-                            QJsonDocument(body).toJson().toStdString(), "application/json");
+            QJsonDocument(body).toJson().toStdString(), "application/json");
         QVERIFY(res);
         QCOMPARE(res->status, 200);
         const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(res->body)).object();

@@ -5,12 +5,12 @@
 //    "too large" with its size and the limit, and downscaleToModelInput() makes it usable;
 //  - after delete → undo → redo the manifest's current_frame named the trashed frame.
 
+#include "../session/sessiontestutil.h"
 #include "core/api/inputpreparation.h"
 #include "core/api/interactionsclient.h"
 #include "core/fakeapi/fakeserver.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
-#include "../session/sessiontestutil.h"
 
 #include <QImageReader>
 #include <QJsonDocument>
@@ -29,15 +29,14 @@ namespace {
 /** A two-frame animated GIF, 1×1 pixel: white, then black. */
 QByteArray animatedGif()
 {
-    static const unsigned char bytes[] = {
-        'G', 'I', 'F', '8', '9', 'a', 0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00, // header, 2-colour table
-        0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00,                                     // white, black
+    static const unsigned char bytes[] = {'G', 'I', 'F', '8', '9', 'a', 0x01, 0x00, 0x01, 0x00, 0x80, 0x00,
+        0x00,                               // header, 2-colour table
+        0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, // white, black
         0x21, 0xFF, 0x0B, 'N', 'E', 'T', 'S', 'C', 'A', 'P', 'E', '2', '.', '0', 0x03, 0x01, 0x00, 0x00, 0x00, // loop
-        0x21, 0xF9, 0x04, 0x00, 0x0A, 0x00, 0x00, 0x00,                         // frame 1: 100 ms
-        0x2C, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00,
-        0x21, 0xF9, 0x04, 0x00, 0x0A, 0x00, 0x00, 0x00,                         // frame 2
-        0x2C, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x4C, 0x01, 0x00,
-        0x3B};
+        0x21, 0xF9, 0x04, 0x00, 0x0A, 0x00, 0x00, 0x00, // frame 1: 100 ms
+        0x2C, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x21, 0xF9, 0x04,
+        0x00, 0x0A, 0x00, 0x00, 0x00, // frame 2
+        0x2C, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x4C, 0x01, 0x00, 0x3B};
     return QByteArray(reinterpret_cast<const char *>(bytes), sizeof bytes);
 }
 
@@ -68,7 +67,7 @@ QByteArray bigPng(int w, int h)
         row[2 + 3 * x] = char(128);
         row[3 + 3 * x] = char(255 - x * 255 / w);
     }
-    z_stream z{};
+    z_stream z {};
     deflateInit(&z, 1);
     QByteArray idat;
     QByteArray out(1 << 16, '\0');
@@ -110,7 +109,7 @@ private Q_SLOTS:
         QCOMPARE(sent.value().mimeType, QStringLiteral("image/png"));
         QCOMPARE(sniffImageMimeType(sent.value().bytes), QStringLiteral("image/png"));
         QVERIFY2(note.contains(QStringLiteral("animated GIF")) && note.contains(QStringLiteral("first frame (of 2)")),
-                 qPrintable(note));
+            qPrintable(note));
         QImage firstFrame;
         QVERIFY(firstFrame.loadFromData(sent.value().bytes));
         QCOMPARE(firstFrame.pixelColor(0, 0), QColor(Qt::white));
@@ -137,7 +136,8 @@ private Q_SLOTS:
         c.setClient(std::make_shared<InteractionsClient>(cfg));
         QVERIFY(c.open(tmp.path() + QStringLiteral("/session")));
         QSignalSpy converted(&c, &SessionController::inputConverted);
-        const Result<QString> turn = c.editLocal({}, gifPath, {QStringLiteral("make it blue"), QStringLiteral("1:1"), {}, false});
+        const Result<QString> turn
+            = c.editLocal({}, gifPath, {QStringLiteral("make it blue"), QStringLiteral("1:1"), {}, false});
         QVERIFY2(turn, qPrintable(turn.error().message));
         QVERIFY(c.waitForIdle(30000));
         QCOMPARE(c.graph().value(turn.value()).status, FrameStatus::Done);
@@ -162,8 +162,8 @@ private Q_SLOTS:
         QCOMPARE(opened.error().kind, ErrorKind::TooLarge);
         const QString m = opened.error().message;
         QVERIFY2(m.contains(QStringLiteral("12000×12000")) && m.contains(QStringLiteral("67.1 megapixels"))
-                     && m.contains(QStringLiteral("1024×1024")) && !m.contains(QStringLiteral("damaged")),
-                 qPrintable(m));
+                && m.contains(QStringLiteral("1024×1024")) && !m.contains(QStringLiteral("damaged")),
+            qPrintable(m));
 
         // The offered downscale works on the same valid file (Qt's own limit no longer refuses it).
         ImageInput input;

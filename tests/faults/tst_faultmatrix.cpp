@@ -16,11 +16,11 @@
 // Disk full and read-only folders are real: a small tmpfs and a read-only bind mount when the
 // test runs as root; otherwise disk full is skipped and read-only uses chmod.
 
+#include "../session/sessiontestutil.h"
 #include "core/api/interactionsclient.h"
 #include "core/fakeapi/fakeserver.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
-#include "../session/sessiontestutil.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -53,12 +53,12 @@ FakeServerOptions optionsWithKey()
 /** One line of the printed matrix. */
 struct Outcome {
     QString fault;
-    QString turn;      // "failed (rate_limited)", "done (re-anchored)", ...
-    QString message;   // the failed turn's message, shortened
-    QString requests;  // POST/GET the turn made
-    QString retry;     // what a Retry did once the fault was gone
-    QString frames;    // "intact" or what broke
-    QString reopens;   // "yes" or the error
+    QString turn;     // "failed (rate_limited)", "done (re-anchored)", ...
+    QString message;  // the failed turn's message, shortened
+    QString requests; // POST/GET the turn made
+    QString retry;    // what a Retry did once the fault was gone
+    QString frames;   // "intact" or what broke
+    QString reopens;  // "yes" or the error
     QString note;
     bool pass = false;
     bool knownDefect = false; // a defect owned by another branch: shown, not failed on
@@ -113,8 +113,7 @@ bool fillDisk(const QString &dir, int keepFreeKb)
     if (!filler.open(QIODevice::WriteOnly))
         return false;
     const QByteArray block(64 * 1024, 'x');
-    while (filler.write(block) == block.size() && filler.flush()) {
-    }
+    while (filler.write(block) == block.size() && filler.flush()) {}
     filler.close();
     const qint64 size = QFileInfo(filler.fileName()).size();
     return QFile::resize(filler.fileName(), qMax<qint64>(0, size - qint64(keepFreeKb) * 1024));
@@ -266,33 +265,36 @@ private Q_SLOTS:
 void tst_FaultMatrix::apiFault_data()
 {
     QTest::addColumn<QString>("fault");
-    QTest::addColumn<int>("count");       // how many create/get requests get it (3 = every attempt)
+    QTest::addColumn<int>("count"); // how many create/get requests get it (3 = every attempt)
     QTest::addColumn<bool>("stream");
     QTest::addColumn<QString>("wantStatus");
     QTest::addColumn<QString>("wantKind");
     QTest::addColumn<QString>("wantMessage"); // regex the failed turn's message must match
 
     auto row = [](const char *tag, const char *fault, int n, bool stream, const char *status, const char *kind,
-                  const char *message) {
+                   const char *message) {
         QTest::newRow(tag) << QString::fromLatin1(fault) << n << stream << QString::fromLatin1(status)
                            << QString::fromLatin1(kind) << QString::fromUtf8(message);
     };
     // Every attempt faulted: the turn fails and says why.
     row("429 with Retry-After", "rate_limit", 3, true, "failed", "rate_limited", "(?i)quota|exhausted|rate");
-    row("429 without Retry-After", "rate_limit_no_header", 3, true, "failed", "rate_limited", "(?i)quota|exhausted|rate");
+    row("429 without Retry-After", "rate_limit_no_header", 3, true, "failed", "rate_limited",
+        "(?i)quota|exhausted|rate");
     row("429 once (then fine)", "rate_limit", 1, true, "done", "", "");
     row("500 JSON", "server_error", 3, true, "failed", "server", "(?i)internal error");
     row("500 HTML", "html_500", 3, true, "failed", "server", "(?i)500");
     row("503 JSON", "json_503", 3, true, "failed", "server", "(?i)overloaded|unavailable|503");
     row("503 HTML", "unavailable_html", 3, true, "failed", "server", "(?i)503|unavailable");
     row("503 HTML once (then fine)", "unavailable_html", 1, true, "done", "", "");
-    row("reset before the first byte", "reset_before_first_byte", 3, true, "failed", "network", "(?i)connect|closed|reset|network");
+    row("reset before the first byte", "reset_before_first_byte", 3, true, "failed", "network",
+        "(?i)connect|closed|reset|network");
     row("reset before the first byte, once", "reset_before_first_byte", 1, true, "done", "", "");
     // The stream had already named the interaction: the client fetches it with a get (no second POST).
     row("reset after the first byte (stream)", "connection_reset", 1, true, "done", "", "");
     // Today the client retries this one by itself (and pays twice; see the note in the matrix).
     row("reset after the first byte (no stream)", "connection_reset", 1, false, "", "", "");
-    row("truncated JSON (no stream)", "truncated_json", 3, false, "failed", "malformed_response", "(?i)json|incomplete|truncat|understand");
+    row("truncated JSON (no stream)", "truncated_json", 3, false, "failed", "malformed_response",
+        "(?i)json|incomplete|truncat|understand");
     row("truncated stream", "truncated_json", 1, true, "done", "", ""); // fetched by its known id
     row("trickle past the read timeout", "slow_trickle", 1, true, "done", "", "");
     row("text-only refusal", "text_only", 1, true, "failed", "no_image", "(?i)without an image|no image|text");
@@ -387,14 +389,17 @@ void tst_FaultMatrix::apiFault()
                                 "overall deadline is --timeout (sec)");
 
     const bool stateOk = (wantStatus.isEmpty() || frameStatusName(t.status) == wantStatus)
-                         && (wantKind.isEmpty() || t.error.kind == wantKind);
+        && (wantKind.isEmpty() || t.error.kind == wantKind);
     const bool messageOk = wantMessage.isEmpty() || QRegularExpression(wantMessage).match(t.error.message).hasMatch();
     o.pass = stateOk && messageOk && o.frames == QLatin1String("intact") && o.reopens == QLatin1String("yes");
     record(o);
     QVERIFY2(o.frames == QLatin1String("intact"), qPrintable(o.frames));
     QVERIFY2(o.reopens == QLatin1String("yes"), qPrintable(o.reopens));
-    QVERIFY2(stateOk, qPrintable(QStringLiteral("turn %1, want %2 %3; message: %4").arg(turnState(t), wantStatus, wantKind, t.error.message)));
-    QVERIFY2(messageOk, qPrintable(QStringLiteral("message \"%1\" does not match %2").arg(t.error.message, wantMessage)));
+    QVERIFY2(stateOk,
+        qPrintable(QStringLiteral("turn %1, want %2 %3; message: %4")
+                       .arg(turnState(t), wantStatus, wantKind, t.error.message)));
+    QVERIFY2(
+        messageOk, qPrintable(QStringLiteral("message \"%1\" does not match %2").arg(t.error.message, wantMessage)));
 }
 
 void tst_FaultMatrix::diskFull()
@@ -422,8 +427,8 @@ void tst_FaultMatrix::diskFull()
         // Room for the manifest and journal records, not for another image.
         QVERIFY(fillDisk(tmp.path(), 48));
         const int storedBefore = m_fake->interactionCount();
-        const Result<QString> turn = c.edit(c.resolveFrameRef(QStringLiteral("head")).value(),
-                                            {QStringLiteral("make it winter"), {}, {}, false});
+        const Result<QString> turn = c.edit(
+            c.resolveFrameRef(QStringLiteral("head")).value(), {QStringLiteral("make it winter"), {}, {}, false});
         QVERIFY2(turn, qPrintable(turn.error().message));
         QVERIFY(c.waitForIdle(60000));
         const Frame t = c.graph().value(turn.value());
@@ -431,7 +436,8 @@ void tst_FaultMatrix::diskFull()
         o.turn = turnState(t);
         o.message = shortened(t.error.message);
         o.requests = requestCounts(storedBefore);
-        QVERIFY2(t.error.kind == QLatin1String("disk_full"), qPrintable(turnState(t) + QLatin1Char(' ') + t.error.message));
+        QVERIFY2(
+            t.error.kind == QLatin1String("disk_full"), qPrintable(turnState(t) + QLatin1Char(' ') + t.error.message));
         QVERIFY2(t.error.message.contains(QStringLiteral("space"), Qt::CaseInsensitive), qPrintable(t.error.message));
         o.frames = framesIntact(m_sessionDir);
         const QString whileFull = reopens(m_sessionDir);
@@ -449,19 +455,21 @@ void tst_FaultMatrix::diskFull()
         retried = c.graph().value(t.id);
         madeAfterRetry = m_fake->interactionCount() - storedBefore;
         c.close();
-        o.reopens = whileFull == QLatin1String("yes") ? QStringLiteral("yes (also while full)")
-                                                      : QStringLiteral("after freeing space; while full: %1").arg(whileFull);
+        o.reopens = whileFull == QLatin1String("yes")
+            ? QStringLiteral("yes (also while full)")
+            : QStringLiteral("after freeing space; while full: %1").arg(whileFull);
         if (!errors.isEmpty() && o.note.isEmpty())
             o.note = shortened(errors.constFirst(), 90);
     }
     const QString afterwards = framesIntact(m_sessionDir);
     const bool retryGot = retried.isDone() && retryPosts == 0 && retryGets >= 1 && madeAfterRetry == 1;
     o.pass = retryGot && o.frames == QLatin1String("intact") && afterwards == QLatin1String("intact")
-             && reopens(m_sessionDir) == QLatin1String("yes");
+        && reopens(m_sessionDir) == QLatin1String("yes");
     record(o);
-    QVERIFY2(retryGot, qPrintable(QStringLiteral("Retry after disk full: %1 (interactions made: %2); want done by GET, "
-                                                 "no POST")
-                                      .arg(o.retry, QString::number(madeAfterRetry))));
+    QVERIFY2(retryGot,
+        qPrintable(QStringLiteral("Retry after disk full: %1 (interactions made: %2); want done by GET, "
+                                  "no POST")
+                       .arg(o.retry, QString::number(madeAfterRetry))));
     QVERIFY2(!retried.image.file.isEmpty(), "the retried frame has no image");
     QVERIFY2(o.frames == QLatin1String("intact"), qPrintable(o.frames));
     QVERIFY2(afterwards == QLatin1String("intact"), qPrintable(afterwards));
@@ -492,7 +500,8 @@ void tst_FaultMatrix::readOnlyFolder()
         QVERIFY(QFile::setPermissions(m_sessionDir, QFile::ReadOwner | QFile::ExeOwner));
     }
     Outcome o;
-    o.fault = QStringLiteral("read-only folder (%1)").arg(root ? QStringLiteral("read-only mount") : QStringLiteral("chmod 555"));
+    o.fault = QStringLiteral("read-only folder (%1)")
+                  .arg(root ? QStringLiteral("read-only mount") : QStringLiteral("chmod 555"));
     SessionController c;
     c.setClient(client());
     const Result<void> opened = c.open(readOnly);
@@ -502,8 +511,8 @@ void tst_FaultMatrix::readOnlyFolder()
         message = opened.error().message;
         kind = errorKindName(opened.error().kind);
     } else {
-        const Result<QString> turn = c.edit(c.resolveFrameRef(QStringLiteral("head")).value(),
-                                            {QStringLiteral("make it winter"), {}, {}, false});
+        const Result<QString> turn = c.edit(
+            c.resolveFrameRef(QStringLiteral("head")).value(), {QStringLiteral("make it winter"), {}, {}, false});
         if (!turn) {
             o.turn = QStringLiteral("refused (%1)").arg(errorKindName(turn.error().kind));
             message = turn.error().message;
@@ -527,9 +536,9 @@ void tst_FaultMatrix::readOnlyFolder()
     if (!root)
         QFile::setPermissions(m_sessionDir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     const bool specific = kind == QLatin1String("not_writable")
-                          && QRegularExpression(QStringLiteral("(?i)read-only|not writable")).match(message).hasMatch();
+        && QRegularExpression(QStringLiteral("(?i)read-only|not writable")).match(message).hasMatch();
     o.pass = specific && o.frames == QLatin1String("intact") && o.reopens == QLatin1String("yes")
-             && count(QStringLiteral("POST")) == 0;
+        && count(QStringLiteral("POST")) == 0;
     record(o);
     QVERIFY2(specific, qPrintable(kind + QLatin1Char(' ') + message));
     QCOMPARE(count(QStringLiteral("POST")), 0); // nothing is paid for that could not be kept
@@ -562,8 +571,9 @@ void tst_FaultMatrix::killNineOfSecondWriter()
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), tmp.path() + QStringLiteral("/config"));
     env.insert(QStringLiteral("XDG_CACHE_HOME"), tmp.path() + QStringLiteral("/cache"));
     writer.setProcessEnvironment(env);
-    writer.start(cli, {QStringLiteral("--session"), m_sessionDir, QStringLiteral("--base-url"), m_fake->baseUrl(),
-                       QStringLiteral("edit"), QStringLiteral("head"), QStringLiteral("make it winter")});
+    writer.start(cli,
+        {QStringLiteral("--session"), m_sessionDir, QStringLiteral("--base-url"), m_fake->baseUrl(),
+            QStringLiteral("edit"), QStringLiteral("head"), QStringLiteral("make it winter")});
     QVERIFY(writer.waitForStarted(10000));
     // Kill once the manifest lists the pending turn with the id the stream revealed.
     QString pendingId;
@@ -575,7 +585,8 @@ void tst_FaultMatrix::killNineOfSecondWriter()
             if (f.isPending() && !f.interactionId.isEmpty())
                 pendingId = f.id;
         return !pendingId.isEmpty();
-    }()), 20000);
+    }()),
+        20000);
     writer.kill();
     QVERIFY(writer.waitForFinished(5000));
     m_fake->setLatencyMs(0);
@@ -596,7 +607,7 @@ void tst_FaultMatrix::killNineOfSecondWriter()
     o.frames = framesIntact(m_sessionDir);
     o.reopens = reopens(m_sessionDir);
     o.pass = t.isDone() && count(QStringLiteral("POST")) == 1 && o.frames == QLatin1String("intact")
-             && o.reopens == QLatin1String("yes");
+        && o.reopens == QLatin1String("yes");
     record(o);
     QVERIFY2(t.isDone(), qPrintable(turnState(t) + QLatin1Char(' ') + t.error.message));
     QCOMPARE(count(QStringLiteral("POST")), 1); // fetched, not paid for twice
@@ -608,7 +619,8 @@ void tst_FaultMatrix::cleanupTestCase()
 {
     QString table;
     QTextStream out(&table);
-    out << "| fault | faulted turn | its message | POST / GET / made | Retry once the fault is gone | finished frames | "
+    out << "| fault | faulted turn | its message | POST / GET / made | Retry once the fault is gone | finished frames "
+           "| "
            "reopens | ok |\n";
     out << "|---|---|---|---|---|---|---|---|\n";
     QStringList notes;
@@ -620,7 +632,10 @@ void tst_FaultMatrix::cleanupTestCase()
         }
         out << "| " << o.fault << " | " << o.turn << " | " << o.message << " | " << o.requests << " | " << retry
             << " | " << o.frames << " | " << o.reopens << " | "
-            << (o.knownDefect ? "**no** (sec)" : o.pass ? "yes" : "**no**") << " |\n";
+            << (o.knownDefect   ? "**no** (sec)"
+                       : o.pass ? "yes"
+                                : "**no**")
+            << " |\n";
     }
     for (int i = 0; i < notes.size(); ++i)
         out << "\n[" << (i + 1) << "] " << notes.at(i);

@@ -35,8 +35,14 @@ FakeServerOptions optionsWithKey()
 }
 const QString kWrongKey = QStringLiteral("nb2-WRONG-scan-0b9a3c55d1e2");
 
-QString cli() { return QStringLiteral(NB2_BINARY_DIR "/app/cli/nb2lite"); }
-QString studio() { return QStringLiteral(NB2_BINARY_DIR "/app/studio/nb2lite-studio"); }
+QString cli()
+{
+    return QStringLiteral(NB2_BINARY_DIR "/app/cli/nb2lite");
+}
+QString studio()
+{
+    return QStringLiteral(NB2_BINARY_DIR "/app/studio/nb2lite-studio");
+}
 
 /** Every pid below root (children, grandchildren, ...), from /proc/<pid>/stat's ppid field. */
 QList<qint64> descendantsOf(qint64 root)
@@ -56,7 +62,7 @@ QList<qint64> descendantsOf(qint64 root)
         if (rest.size() > 1)
             children[rest.at(1).toLongLong()].append(pid);
     }
-    QList<qint64> out{root};
+    QList<qint64> out {root};
     for (qsizetype i = 0; i < out.size(); ++i)
         out.append(children.value(out.at(i)));
     return out;
@@ -81,7 +87,7 @@ private:
     {
         QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
         for (const char *name : {"GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL", "IMAGE_OUTPUT_DIR",
-                                 "NB2LITE_SESSION", "GEMINI_MODEL_NAME"})
+                 "NB2LITE_SESSION", "GEMINI_MODEL_NAME"})
             e.remove(QLatin1String(name));
         if (!key.isEmpty())
             e.insert(QStringLiteral("GEMINI_API_KEY"), key);
@@ -120,7 +126,7 @@ private:
      * runs, and keeps its stdout/stderr under captures/. Returns the exit code.
      */
     int run(const QString &program, const QStringList &args, const QString &key, const QByteArray &stdinData = {},
-            int runMs = -1)
+        int runMs = -1)
     {
         QProcess p;
         p.setProcessEnvironment(env(key));
@@ -161,8 +167,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_root.isValid());
-        for (const char *d : {"home/.config", "home/.cache", "home/.local/share", "home/.local/state", "runtime",
-                              "tmp", "work", "captures", "exports"})
+        for (const char *d : {"home/.config", "home/.cache", "home/.local/share", "home/.local/state", "runtime", "tmp",
+                 "work", "captures", "exports"})
             QVERIFY(QDir().mkpath(path(QString::fromLatin1(d))));
         QFile::setPermissions(path(QStringLiteral("runtime")), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         m_fake = std::make_unique<FakeServer>(optionsWithKey());
@@ -178,37 +184,40 @@ private Q_SLOTS:
         const QString sess = QStringLiteral("--session");
         QCOMPARE(nb2lite({QStringLiteral("generate"), QStringLiteral("a lighthouse at dusk")}), 0);
         QCOMPARE(nb2lite({sess, s, QStringLiteral("generate"), QStringLiteral("a red fox")}), 0);
-        QCOMPARE(nb2lite({sess, s, QStringLiteral("edit"), QStringLiteral("head"), QStringLiteral("add a lantern")}), 0);
+        QCOMPARE(
+            nb2lite({sess, s, QStringLiteral("edit"), QStringLiteral("head"), QStringLiteral("add a lantern")}), 0);
         QCOMPARE(nb2lite({sess, s, QStringLiteral("--json"), QStringLiteral("edit-local"), QStringLiteral("--file"),
-                          path(QStringLiteral("work/photo.png")), QStringLiteral("make it watercolour")}),
-                 0);
+                     path(QStringLiteral("work/photo.png")), QStringLiteral("make it watercolour")}),
+            0);
         // A refused thinking level: the CLI learns the allowed set into its settings file.
         m_fake->setThinkingLevels({QStringLiteral("low")});
         QVERIFY(nb2lite({sess, s, QStringLiteral("generate"), QStringLiteral("a boat"), QStringLiteral("--thinking"),
-                         QStringLiteral("high")}) != 0);
+                    QStringLiteral("high")})
+            != 0);
         QVERIFY(nb2lite({QStringLiteral("generate"), QStringLiteral("a boat"), QStringLiteral("--thinking"),
-                         QStringLiteral("high")}) != 0);
+                    QStringLiteral("high")})
+            != 0);
         QCOMPARE(nb2lite({sess, s, QStringLiteral("log")}), 0);
         QCOMPARE(nb2lite({sess, s, QStringLiteral("log"), QStringLiteral("--json")}), 0);
         QCOMPARE(nb2lite({sess, s, QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("html"),
-                          path(QStringLiteral("exports/page"))}),
-                 0);
+                     path(QStringLiteral("exports/page"))}),
+            0);
         QCOMPARE(nb2lite({sess, s, QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("html"),
-                          QStringLiteral("--single-file"), path(QStringLiteral("exports/one.html"))}),
-                 0);
+                     QStringLiteral("--single-file"), path(QStringLiteral("exports/one.html"))}),
+            0);
         QCOMPARE(nb2lite({sess, s, QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("bundle"),
-                          path(QStringLiteral("exports/trip.nb2session"))}),
-                 0);
+                     path(QStringLiteral("exports/trip.nb2session"))}),
+            0);
         QCOMPARE(nb2lite({sess, s, QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("sheet"),
-                          path(QStringLiteral("exports/sheet"))}),
-                 0);
+                     path(QStringLiteral("exports/sheet"))}),
+            0);
         QCOMPARE(nb2lite({sess, s, QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("frames"),
-                          path(QStringLiteral("exports/frames"))}),
-                 0);
+                     path(QStringLiteral("exports/frames"))}),
+            0);
         // The bundle unpacked again: what a bundle carries is scanned as files too.
         QCOMPARE(nb2lite({sess, path(QStringLiteral("unpacked")), QStringLiteral("open-bundle"),
-                          path(QStringLiteral("exports/trip.nb2session"))}),
-                 0);
+                     path(QStringLiteral("exports/trip.nb2session"))}),
+            0);
         QCOMPARE(nb2lite({QStringLiteral("doctor")}), 0);
         QCOMPARE(nb2lite({QStringLiteral("doctor"), QStringLiteral("--json")}), 0);
         // A wrong key fails, and its words do not echo it either.
@@ -216,13 +225,13 @@ private Q_SLOTS:
         QVERIFY(nb2lite({QStringLiteral("doctor")}, kWrongKey) != 0);
 
         // The agent bridge: initialize, one generate_image, end of input.
-        const QByteArray mcp =
-            R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"scan","version":"1"}}})"
-            "\n"
-            R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
-            "\n"
-            R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"generate_image","arguments":{"prompt":"a kite"}}})"
-            "\n";
+        const QByteArray mcp
+            = R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"scan","version":"1"}}})"
+              "\n"
+              R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
+              "\n"
+              R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"generate_image","arguments":{"prompt":"a kite"}}})"
+              "\n";
         run(cli(), {QStringLiteral("mcp"), QStringLiteral("--session"), path(QStringLiteral("mcp-session"))}, kKey, mcp,
             15000);
         QFile mcpOut(path(QStringLiteral("captures/%1.out").arg(m_runs)));
@@ -256,8 +265,8 @@ private Q_SLOTS:
         QVERIFY(canary.open(QIODevice::WriteOnly));
         canary.write("before " + kKey.toUtf8().toBase64() + " after");
         canary.close();
-        const QList<QByteArray> needles{kKey.toUtf8(), kKey.toUtf8().toBase64(), kKey.toUtf8().toPercentEncoding(),
-                                        kWrongKey.toUtf8(), kWrongKey.toUtf8().toBase64()};
+        const QList<QByteArray> needles {kKey.toUtf8(), kKey.toUtf8().toBase64(), kKey.toUtf8().toPercentEncoding(),
+            kWrongKey.toUtf8(), kWrongKey.toUtf8().toBase64()};
         QStringList hits;
         int files = 0;
         qint64 bytes = 0;
@@ -277,12 +286,12 @@ private Q_SLOTS:
                     hits.append(QDir(m_root.path()).relativeFilePath(file));
         }
         qInfo("scanned %d files (%lld bytes) from %d runs; %d command lines read while they ran", files, bytes, m_runs,
-              m_cmdlinesSeen);
+            m_cmdlinesSeen);
         QVERIFY2(hits.removeAll(QStringLiteral("captures/canary.txt")) == 1, "the scanner missed the planted key");
         // What the scan covered: settings written by the CLI and the app are among the files.
         QStringList settings;
         QDirIterator conf(path(QStringLiteral("home/.config")), {QStringLiteral("*.conf"), QStringLiteral("*.ini")},
-                          QDir::Files, QDirIterator::Subdirectories);
+            QDir::Files, QDirIterator::Subdirectories);
         while (conf.hasNext())
             settings.append(QDir(m_root.path()).relativeFilePath(conf.next()));
         qInfo("settings files scanned: %s", qPrintable(settings.join(QStringLiteral(", "))));

@@ -59,19 +59,18 @@ QList<Entry> parseFramed(const QByteArray &input)
                 e.bytes.replace(token, SessionStore::sha256Hex(other.bytes).toLatin1());
         }
     }
-    const bool hasIndex = std::any_of(entries.cbegin(), entries.cend(),
-                                      [](const Entry &e) { return e.name == SessionBundle::kIndexName; });
+    const bool hasIndex = std::any_of(
+        entries.cbegin(), entries.cend(), [](const Entry &e) { return e.name == SessionBundle::kIndexName; });
     if (!hasIndex) {
         QJsonArray files;
         for (const Entry &e : std::as_const(entries)) {
             if (e.linkTarget.isEmpty() && !e.name.endsWith('/'))
-                files.append(QJsonObject{{QStringLiteral("path"), QString::fromUtf8(e.name)},
-                                         {QStringLiteral("size"), double(e.bytes.size())},
-                                         {QStringLiteral("sha256"), SessionStore::sha256Hex(e.bytes)}});
+                files.append(QJsonObject {{QStringLiteral("path"), QString::fromUtf8(e.name)},
+                    {QStringLiteral("size"), double(e.bytes.size())},
+                    {QStringLiteral("sha256"), SessionStore::sha256Hex(e.bytes)}});
         }
-        const QJsonObject index{{QStringLiteral("format"), QLatin1String(SessionBundle::kFormatName)},
-                                {QStringLiteral("version"), SessionBundle::kFormatVersion},
-                                {QStringLiteral("files"), files}};
+        const QJsonObject index {{QStringLiteral("format"), QLatin1String(SessionBundle::kFormatName)},
+            {QStringLiteral("version"), SessionBundle::kFormatVersion}, {QStringLiteral("files"), files}};
         entries.append({SessionBundle::kIndexName, {}, QJsonDocument(index).toJson(QJsonDocument::Compact)});
     }
     return entries;
@@ -133,7 +132,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const Result<BundlePreview::Preview> preview = BundlePreview::read(bundle, 64, limits);
     if (preview) {
         fuzz::check(!preview.value().image.isNull(), "a preview without an image");
-        fuzz::check(preview.value().image.width() <= 64 && preview.value().image.height() <= 64, "the preview is not scaled");
+        fuzz::check(
+            preview.value().image.width() <= 64 && preview.value().image.height() <= 64, "the preview is not scaled");
         fuzz::check(SessionBundle::isSafeEntryName(preview.value().entryName), "previewed an unsafe entry");
     } else {
         fuzz::check(!preview.error().message.isEmpty(), "an error without a message");
@@ -147,7 +147,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const QString root = QDir(target).canonicalPath() + QLatin1Char('/');
         for (const QString &name : extracted.value().files) {
             const QFileInfo info(QDir(target).filePath(name));
-            fuzz::check(info.isFile() && !info.isSymLink(), "extracted something that is not a plain file", name.toUtf8());
+            fuzz::check(
+                info.isFile() && !info.isSymLink(), "extracted something that is not a plain file", name.toUtf8());
             fuzz::check(info.canonicalFilePath().startsWith(root), "extracted outside the target", name.toUtf8());
         }
     } else {
@@ -155,10 +156,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz::check(!QFileInfo::exists(target) || QDir(target).isEmpty(), "a failed extraction left files behind");
     }
     // Nothing may ever be written beside the target (a "../" entry that got through).
-    const QStringList beside = QDir(scratch).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System);
+    const QStringList beside
+        = QDir(scratch).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System);
     for (const QString &name : beside)
-        fuzz::check(name == QLatin1String("in.nb2session") || name == QLatin1String("out"), "a file appeared beside the target",
-                    name.toUtf8());
+        fuzz::check(name == QLatin1String("in.nb2session") || name == QLatin1String("out"),
+            "a file appeared beside the target", name.toUtf8());
     QDir(target).removeRecursively();
     return 0;
 }

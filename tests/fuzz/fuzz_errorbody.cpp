@@ -19,8 +19,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     fuzz::check(e.api.httpStatus == status, "status not kept");
     fuzz::check(!e.message.isEmpty(), "empty message");
-    fuzz::check(e.message.contains(QString::number(status)), "the message does not name the HTTP status",
-                e.message.toUtf8());
+    fuzz::check(
+        e.message.contains(QString::number(status)), "the message does not name the HTTP status", e.message.toUtf8());
     if (!e.api.serverMessage.isEmpty()) {
         const QString said = ResponseParser::withoutFinalDot(e.api.serverMessage);
         fuzz::check(e.message.contains(said), "the server's message is not quoted verbatim", e.message.toUtf8());

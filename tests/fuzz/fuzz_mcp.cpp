@@ -48,7 +48,7 @@ void checkLine(const QByteArray &line)
     const QJsonDocument doc = QJsonDocument::fromJson(line, &error);
     // One message, or a batch's answers as one array (revision 2025-03-26).
     fuzz::check(error.error == QJsonParseError::NoError && (doc.isObject() || doc.isArray()),
-                "a message out is not a JSON object or array", line);
+        "a message out is not a JSON object or array", line);
     fuzz::check(!line.contains('\n'), "a message out spans lines", line);
 }
 

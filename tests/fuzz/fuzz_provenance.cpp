@@ -43,7 +43,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (fromJson) {
         // A record that was read is written back to the same record.
         const Result<Provenance> again = Provenance::fromJson(fromJson.value().toJson());
-        fuzz::check(again && same(again.value(), fromJson.value()), "the JSON form does not round-trip", fromJson.value().toJson());
+        fuzz::check(again && same(again.value(), fromJson.value()), "the JSON form does not round-trip",
+            fromJson.value().toJson());
     }
 
     const Provenance record = sampleRecord();
@@ -52,7 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (embedded) {
         const Result<Provenance> back = readProvenanceFromBytes(embedded.value());
         fuzz::check(back && same(back.value(), record), "an embedded record does not read back",
-                    back ? back.value().toJson() : back.error().message.toUtf8());
+            back ? back.value().toJson() : back.error().message.toUtf8());
     }
     return 0;
 }

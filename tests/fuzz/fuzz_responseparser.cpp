@@ -16,7 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const Result<Interaction> parsed = ResponseParser::parseInteraction(body, allowUnfinished);
         if (parsed) {
             // An accepted image always comes with the type its bytes were checked against.
-            fuzz::check(parsed.value().image.isNull() || !parsed.value().image.mimeType.isEmpty(), "image without a MIME type");
+            fuzz::check(
+                parsed.value().image.isNull() || !parsed.value().image.mimeType.isEmpty(), "image without a MIME type");
             for (const ImageData &draft : parsed.value().drafts)
                 fuzz::check(!draft.isNull(), "empty draft image");
         } else {
@@ -29,8 +30,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (ok) {
         // What was accepted decodes the same way again from its canonical encoding.
         bool again = false;
-        fuzz::check(ResponseParser::decodeBase64(decoded.toBase64(), &again) == decoded && again,
-                    "base64 does not round-trip");
+        fuzz::check(
+            ResponseParser::decodeBase64(decoded.toBase64(), &again) == decoded && again, "base64 does not round-trip");
     }
     const QString text = QString::fromUtf8(body.left(256));
     fuzz::check(ResponseParser::parseDurationMs(text) >= -1, "negative duration");

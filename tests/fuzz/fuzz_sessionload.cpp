@@ -44,7 +44,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             SessionStore again;
             const Result<void> reopened = again.open(dir, SessionStore::OpenMode::OpenExisting);
             fuzz::check(bool(reopened), "a session we wrote does not open again",
-                        reopened ? QByteArray() : reopened.error().message.toUtf8());
+                reopened ? QByteArray() : reopened.error().message.toUtf8());
             fuzz::check(again.graph().size() == frames, "rewriting the manifest changed the frames");
         } else {
             fuzz::check(!opened.error().message.isEmpty(), "an error without a message");

@@ -54,13 +54,14 @@ private Q_SLOTS:
         QTest::addColumn<int>("n");
         QTest::addColumn<QString>("expected");
         // The main window's pending indicator (ui/), and nb2lite's log summary (app/cli).
-        QTest::newRow("ui one") << QStringLiteral("nb2::PendingIndicator") << QStringLiteral("%n request(s) running") << 1
-                                << QStringLiteral("1 request running");
-        QTest::newRow("ui many") << QStringLiteral("nb2::PendingIndicator") << QStringLiteral("%n request(s) running") << 3
-                                 << QStringLiteral("3 requests running");
-        QTest::newRow("ui none") << QStringLiteral("nb2::PendingIndicator") << QStringLiteral("%n request(s) running") << 0
-                                 << QStringLiteral("0 requests running");
-        QTest::newRow("cli one") << QStringLiteral("nb2lite") << QStringLiteral("%n frame(s)") << 1 << QStringLiteral("1 frame");
+        QTest::newRow("ui one") << QStringLiteral("nb2::PendingIndicator") << QStringLiteral("%n request(s) running")
+                                << 1 << QStringLiteral("1 request running");
+        QTest::newRow("ui many") << QStringLiteral("nb2::PendingIndicator") << QStringLiteral("%n request(s) running")
+                                 << 3 << QStringLiteral("3 requests running");
+        QTest::newRow("ui none") << QStringLiteral("nb2::PendingIndicator") << QStringLiteral("%n request(s) running")
+                                 << 0 << QStringLiteral("0 requests running");
+        QTest::newRow("cli one") << QStringLiteral("nb2lite") << QStringLiteral("%n frame(s)") << 1
+                                 << QStringLiteral("1 frame");
         QTest::newRow("cli many") << QStringLiteral("nb2lite") << QStringLiteral("%n branch(es), ") << 2
                                   << QStringLiteral("2 branches, ");
     }
@@ -71,7 +72,8 @@ private Q_SLOTS:
         QFETCH(int, n);
         QFETCH(QString, expected);
         installTranslations(qApp, QLocale(QStringLiteral("en_US")));
-        QCOMPARE(QCoreApplication::translate(context.toUtf8().constData(), source.toUtf8().constData(), nullptr, n), expected);
+        QCOMPARE(QCoreApplication::translate(context.toUtf8().constData(), source.toUtf8().constData(), nullptr, n),
+            expected);
     }
 
     void theLocalesCatalogueWins()

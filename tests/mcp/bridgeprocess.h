@@ -19,7 +19,7 @@ public:
     {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         for (const char *name : {"GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL", "GEMINI_MODEL_NAME",
-                                 "IMAGE_OUTPUT_DIR", "NB2LITE_SESSION"})
+                 "IMAGE_OUTPUT_DIR", "NB2LITE_SESSION"})
             env.remove(QLatin1String(name));
         env.insert(QStringLiteral("HOME"), home);
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), home + QStringLiteral("/.config"));
@@ -32,14 +32,11 @@ public:
         m_process.setProcessEnvironment(env);
         if (!workingDir.isEmpty())
             m_process.setWorkingDirectory(workingDir);
-        m_process.start(QStringLiteral(NB2_CLI), QStringList{QStringLiteral("mcp")} + arguments);
+        m_process.start(QStringLiteral(NB2_CLI), QStringList {QStringLiteral("mcp")} + arguments);
         return m_process.waitForStarted(10000);
     }
 
-    void write(const QByteArray &line)
-    {
-        m_process.write(line + '\n');
-    }
+    void write(const QByteArray &line) { m_process.write(line + '\n'); }
     void closeInput() { m_process.closeWriteChannel(); }
 
     /** Reads what is there; every stdout line must be one JSON-RPC 2.0 message (or a batch). */
@@ -59,7 +56,7 @@ public:
                 continue;
             }
             if (d.isArray()) {
-                m_messages.append(QJsonObject{{QStringLiteral("batch"), d.array()}});
+                m_messages.append(QJsonObject {{QStringLiteral("batch"), d.array()}});
                 continue;
             }
             if (d.object().value(QLatin1String("jsonrpc")).toString() != QLatin1String("2.0"))

@@ -23,7 +23,8 @@ inline QByteArray line(const QJsonObject &o)
 
 inline QByteArray request(const QJsonValue &id, const QString &method, const QJsonObject &params = {})
 {
-    QJsonObject o{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("id"), id}, {QStringLiteral("method"), method}};
+    QJsonObject o {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("id"), id},
+        {QStringLiteral("method"), method}};
     if (!params.isEmpty())
         o.insert(QStringLiteral("params"), params);
     return line(o);
@@ -31,24 +32,25 @@ inline QByteArray request(const QJsonValue &id, const QString &method, const QJs
 
 inline QByteArray notification(const QString &method, const QJsonObject &params = {})
 {
-    return line({{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("method"), method}, {QStringLiteral("params"), params}});
+    return line({{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("method"), method},
+        {QStringLiteral("params"), params}});
 }
 
 inline QByteArray initializeRequest(int id, const QString &version = QStringLiteral("2025-11-25"))
 {
     return request(id, QStringLiteral("initialize"),
-                   {{QStringLiteral("protocolVersion"), version},
-                    {QStringLiteral("capabilities"), QJsonObject{}},
-                    {QStringLiteral("clientInfo"), QJsonObject{{QStringLiteral("name"), QStringLiteral("nb2-test")},
-                                                               {QStringLiteral("version"), QStringLiteral("1")}}}});
+        {{QStringLiteral("protocolVersion"), version}, {QStringLiteral("capabilities"), QJsonObject {}},
+            {QStringLiteral("clientInfo"),
+                QJsonObject {{QStringLiteral("name"), QStringLiteral("nb2-test")},
+                    {QStringLiteral("version"), QStringLiteral("1")}}}});
 }
 
 inline QByteArray toolCall(const QJsonValue &id, const QString &name, const QJsonObject &arguments,
-                           const QJsonValue &progressToken = QJsonValue(QJsonValue::Undefined))
+    const QJsonValue &progressToken = QJsonValue(QJsonValue::Undefined))
 {
-    QJsonObject params{{QStringLiteral("name"), name}, {QStringLiteral("arguments"), arguments}};
+    QJsonObject params {{QStringLiteral("name"), name}, {QStringLiteral("arguments"), arguments}};
     if (!progressToken.isUndefined())
-        params.insert(QStringLiteral("_meta"), QJsonObject{{QStringLiteral("progressToken"), progressToken}});
+        params.insert(QStringLiteral("_meta"), QJsonObject {{QStringLiteral("progressToken"), progressToken}});
     return request(id, QStringLiteral("tools/call"), params);
 }
 
@@ -87,8 +89,8 @@ inline QJsonArray blocks(const QJsonObject &answer, const QString &type)
     return out;
 }
 
-inline QString writeImage(const QString &path, const QSize &size, const QColor &color = QColor(40, 120, 200),
-                          const char *format = "PNG")
+inline QString writeImage(
+    const QString &path, const QSize &size, const QColor &color = QColor(40, 120, 200), const char *format = "PNG")
 {
     QImage img(size, QImage::Format_RGB32);
     img.fill(color);

@@ -50,13 +50,14 @@ private Q_SLOTS:
 
         BridgeProcess bridge;
         QVERIFY(bridge.start({QStringLiteral("--demo"), QStringLiteral("--demo-latency"), QStringLiteral("300"),
-                              QStringLiteral("--session"), dir},
-                             BridgeProcess::cleanEnvironment(tmp.filePath(QStringLiteral("home")))));
+                                 QStringLiteral("--session"), dir},
+            BridgeProcess::cleanEnvironment(tmp.filePath(QStringLiteral("home")))));
         QVERIFY(bridge.initialize());
 
         // The agent asks for three images while the person imports two pictures and generates one.
         for (int i = 1; i <= 3; ++i)
-            bridge.write(toolCall(i, QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("agent picture %1").arg(i)}}));
+            bridge.write(toolCall(i, QStringLiteral("generate_image"),
+                {{QStringLiteral("prompt"), QStringLiteral("agent picture %1").arg(i)}}));
         for (int i = 0; i < 2; ++i) {
             const QString png = writeImage(tmp.filePath(QStringLiteral("p%1.png").arg(i)), QSize(80 + i, 60));
             QVERIFY(app.importImage(png).ok());
@@ -108,8 +109,9 @@ private Q_SLOTS:
         QVERIFY(personsBranch.ok());
         const QString agentHead = agentRows().constLast();
         const QString agentHeadId = model.indexOf(agentHead).data(TimelineRole::InteractionId).toString();
-        bridge.write(toolCall(4, QStringLiteral("edit_image"), {{QStringLiteral("previous_interaction_id"), agentHeadId},
-                                                                {QStringLiteral("edit_prompt"), QStringLiteral("the agent goes on")}}));
+        bridge.write(toolCall(4, QStringLiteral("edit_image"),
+            {{QStringLiteral("previous_interaction_id"), agentHeadId},
+                {QStringLiteral("edit_prompt"), QStringLiteral("the agent goes on")}}));
         QVERIFY(app.waitForIdle(30000));
         const QJsonObject goesOn = bridge.waitForAnswer(4);
         QVERIFY2(!isToolError(goesOn), qPrintable(resultText(goesOn)));
@@ -129,8 +131,10 @@ private Q_SLOTS:
                 QCOMPARE(f.toObject().value(QLatin1String("origin")).toString(), QString());
             }
         QVERIFY(sawPersonsBranch);
-        const QJsonObject fork = bridge.ask(toolCall(6, QStringLiteral("edit_image"), {{QStringLiteral("previous_interaction_id"), agentFrame},
-                                                                                       {QStringLiteral("edit_prompt"), QStringLiteral("x")}}), 6);
+        const QJsonObject fork = bridge.ask(toolCall(6, QStringLiteral("edit_image"),
+                                                {{QStringLiteral("previous_interaction_id"), agentFrame},
+                                                    {QStringLiteral("edit_prompt"), QStringLiteral("x")}}),
+            6);
         QVERIFY(isToolError(fork));
         QVERIFY(resultText(fork).contains(QLatin1String("branch_from")));
 

@@ -27,26 +27,28 @@ class StubHost : public McpToolHost
 public:
     QJsonArray toolDefinitions() const override
     {
-        const QJsonObject schema{
-            {QStringLiteral("type"), QStringLiteral("object")},
+        const QJsonObject schema {{QStringLiteral("type"), QStringLiteral("object")},
             {QStringLiteral("properties"),
-             QJsonObject{{QStringLiteral("text"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
-                                                              {QStringLiteral("minLength"), 1},
-                                                              {QStringLiteral("description"), QStringLiteral("What to echo.")}}},
-                         {QStringLiteral("mode"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
-                                                              {QStringLiteral("enum"), QJsonArray{QStringLiteral("plain"), QStringLiteral("loud")}},
-                                                              {QStringLiteral("default"), QStringLiteral("plain")}}},
-                         {QStringLiteral("count"), QJsonObject{{QStringLiteral("type"), QStringLiteral("integer")}}}}},
-            {QStringLiteral("required"), QJsonArray{QStringLiteral("text")}},
+                QJsonObject {{QStringLiteral("text"),
+                                 QJsonObject {{QStringLiteral("type"), QStringLiteral("string")},
+                                     {QStringLiteral("minLength"), 1},
+                                     {QStringLiteral("description"), QStringLiteral("What to echo.")}}},
+                    {QStringLiteral("mode"),
+                        QJsonObject {{QStringLiteral("type"), QStringLiteral("string")},
+                            {QStringLiteral("enum"), QJsonArray {QStringLiteral("plain"), QStringLiteral("loud")}},
+                            {QStringLiteral("default"), QStringLiteral("plain")}}},
+                    {QStringLiteral("count"), QJsonObject {{QStringLiteral("type"), QStringLiteral("integer")}}}}},
+            {QStringLiteral("required"), QJsonArray {QStringLiteral("text")}},
             {QStringLiteral("additionalProperties"), false}};
-        return {QJsonObject{{QStringLiteral("name"), QStringLiteral("echo")}, {QStringLiteral("inputSchema"), schema}},
-                QJsonObject{{QStringLiteral("name"), QStringLiteral("later")},
-                            {QStringLiteral("inputSchema"), QJsonObject{{QStringLiteral("type"), QStringLiteral("object")}}}}};
+        return {QJsonObject {{QStringLiteral("name"), QStringLiteral("echo")}, {QStringLiteral("inputSchema"), schema}},
+            QJsonObject {{QStringLiteral("name"), QStringLiteral("later")},
+                {QStringLiteral("inputSchema"), QJsonObject {{QStringLiteral("type"), QStringLiteral("object")}}}}};
     }
     void callTool(const std::shared_ptr<McpCall> &call) override
     {
         if (call->toolName() == QLatin1String("echo")) {
-            call->finish({{QStringLiteral("content"), QJsonArray{}}, {QStringLiteral("structuredContent"), call->arguments()}});
+            call->finish(
+                {{QStringLiteral("content"), QJsonArray {}}, {QStringLiteral("structuredContent"), call->arguments()}});
             return;
         }
         held.append(call); // "later": the test answers, cancels or reports progress
@@ -54,13 +56,15 @@ public:
     }
     QJsonArray resourceList() const override
     {
-        return {QJsonObject{{QStringLiteral("uri"), QStringLiteral("stub://one")}, {QStringLiteral("name"), QStringLiteral("one")}}};
+        return {QJsonObject {
+            {QStringLiteral("uri"), QStringLiteral("stub://one")}, {QStringLiteral("name"), QStringLiteral("one")}}};
     }
     void readResource(const std::shared_ptr<McpCall> &call) override
     {
         if (call->params().value(QLatin1String("uri")).toString() == QLatin1String("stub://one"))
-            call->finish({{QStringLiteral("contents"), QJsonArray{QJsonObject{{QStringLiteral("uri"), QStringLiteral("stub://one")},
-                                                                              {QStringLiteral("text"), QStringLiteral("hi")}}}}});
+            call->finish({{QStringLiteral("contents"),
+                QJsonArray {QJsonObject {{QStringLiteral("uri"), QStringLiteral("stub://one")},
+                    {QStringLiteral("text"), QStringLiteral("hi")}}}}});
         else
             call->fail(jsonrpc::ResourceNotFound, QStringLiteral("Resource not found"));
     }
@@ -75,7 +79,8 @@ public:
 
 QByteArray request(const QJsonValue &id, const QString &method, const QJsonObject &params = {})
 {
-    QJsonObject o{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("id"), id}, {QStringLiteral("method"), method}};
+    QJsonObject o {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("id"), id},
+        {QStringLiteral("method"), method}};
     if (!params.isEmpty())
         o.insert(QStringLiteral("params"), params);
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
@@ -83,15 +88,14 @@ QByteArray request(const QJsonValue &id, const QString &method, const QJsonObjec
 
 QByteArray notification(const QString &method, const QJsonObject &params = {})
 {
-    return QJsonDocument(QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-                                     {QStringLiteral("method"), method},
-                                     {QStringLiteral("params"), params}})
+    return QJsonDocument(QJsonObject {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                             {QStringLiteral("method"), method}, {QStringLiteral("params"), params}})
         .toJson(QJsonDocument::Compact);
 }
 
 QByteArray callTool(int id, const QString &name, const QJsonValue &arguments, const QJsonObject &meta = {})
 {
-    QJsonObject params{{QStringLiteral("name"), name}, {QStringLiteral("arguments"), arguments}};
+    QJsonObject params {{QStringLiteral("name"), name}, {QStringLiteral("arguments"), arguments}};
     if (!meta.isEmpty())
         params.insert(QStringLiteral("_meta"), meta);
     return request(id, QStringLiteral("tools/call"), params);
@@ -141,19 +145,31 @@ private:
     QJsonObject initialize(const QString &version = QStringLiteral("2025-11-25"))
     {
         const QJsonObject r = only(request(0, QStringLiteral("initialize"),
-                                           {{QStringLiteral("protocolVersion"), version},
-                                            {QStringLiteral("capabilities"), QJsonObject{}},
-                                            {QStringLiteral("clientInfo"), QJsonObject{{QStringLiteral("name"), QStringLiteral("test")},
-                                                                                       {QStringLiteral("version"), QStringLiteral("1")}}}}));
+            {{QStringLiteral("protocolVersion"), version}, {QStringLiteral("capabilities"), QJsonObject {}},
+                {QStringLiteral("clientInfo"),
+                    QJsonObject {{QStringLiteral("name"), QStringLiteral("test")},
+                        {QStringLiteral("version"), QStringLiteral("1")}}}}));
         feed(notification(QStringLiteral("notifications/initialized")));
         return r;
     }
-    static int errorCode(const QJsonObject &answer) { return answer.value(QLatin1String("error")).toObject().value(QLatin1String("code")).toInt(); }
-    static QString errorText(const QJsonObject &answer) { return answer.value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString(); }
+    static int errorCode(const QJsonObject &answer)
+    {
+        return answer.value(QLatin1String("error")).toObject().value(QLatin1String("code")).toInt();
+    }
+    static QString errorText(const QJsonObject &answer)
+    {
+        return answer.value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString();
+    }
     static QJsonObject result(const QJsonObject &answer) { return answer.value(QLatin1String("result")).toObject(); }
     static QString toolText(const QJsonObject &answer)
     {
-        return result(answer).value(QLatin1String("content")).toArray().at(0).toObject().value(QLatin1String("text")).toString();
+        return result(answer)
+            .value(QLatin1String("content"))
+            .toArray()
+            .at(0)
+            .toObject()
+            .value(QLatin1String("text"))
+            .toString();
     }
     void pingServed(int id = 99)
     {
@@ -166,8 +182,9 @@ private Q_SLOTS:
     void init()
     {
         m_host = std::make_unique<StubHost>();
-        m_handler = std::make_unique<McpHandler>(McpHandler::ServerInfo{QStringLiteral("nb2lite"), QStringLiteral("NB2Lite"), QStringLiteral("9.9")},
-                                                 m_host.get());
+        m_handler = std::make_unique<McpHandler>(
+            McpHandler::ServerInfo {QStringLiteral("nb2lite"), QStringLiteral("NB2Lite"), QStringLiteral("9.9")},
+            m_host.get());
         m_out.clear();
         m_diagnostics.clear();
         connect(m_handler.get(), &McpHandler::lineReady, this, [this](const QByteArray &l) { m_out.append(l); });
@@ -199,8 +216,10 @@ private Q_SLOTS:
         QVERIFY(caps.value(QLatin1String("tools")).isObject());
         QVERIFY(caps.value(QLatin1String("resources")).isObject());
         QVERIFY(caps.value(QLatin1String("logging")).isObject());
-        QCOMPARE(r.value(QLatin1String("serverInfo")).toObject().value(QLatin1String("name")).toString(), QStringLiteral("nb2lite"));
-        QCOMPARE(r.value(QLatin1String("serverInfo")).toObject().value(QLatin1String("version")).toString(), QStringLiteral("9.9"));
+        QCOMPARE(r.value(QLatin1String("serverInfo")).toObject().value(QLatin1String("name")).toString(),
+            QStringLiteral("nb2lite"));
+        QCOMPARE(r.value(QLatin1String("serverInfo")).toObject().value(QLatin1String("version")).toString(),
+            QStringLiteral("9.9"));
         QCOMPARE(r.value(QLatin1String("instructions")).toString(), QStringLiteral("be nice"));
     }
 
@@ -209,16 +228,19 @@ private Q_SLOTS:
         // Before initialize only ping works.
         pingServed(1);
         QCOMPARE(errorCode(only(request(2, QStringLiteral("tools/list")))), int(jsonrpc::InvalidRequest));
-        QCOMPARE(errorCode(only(request(3, QStringLiteral("initialize"), {{QStringLiteral("capabilities"), QJsonObject{}}}))),
-                 int(jsonrpc::InvalidParams));
+        QCOMPARE(errorCode(only(
+                     request(3, QStringLiteral("initialize"), {{QStringLiteral("capabilities"), QJsonObject {}}}))),
+            int(jsonrpc::InvalidParams));
         initialize();
-        QCOMPARE(errorCode(only(request(4, QStringLiteral("initialize"), {{QStringLiteral("protocolVersion"), QStringLiteral("2025-06-18")}}))),
-                 int(jsonrpc::InvalidRequest));
+        QCOMPARE(errorCode(only(request(4, QStringLiteral("initialize"),
+                     {{QStringLiteral("protocolVersion"), QStringLiteral("2025-06-18")}}))),
+            int(jsonrpc::InvalidRequest));
         QCOMPARE(m_handler->protocolVersion(), QStringLiteral("2025-11-25"));
         const QJsonObject tools = result(only(request(5, QStringLiteral("tools/list"))));
         QCOMPARE(tools.value(QLatin1String("tools")).toArray().size(), 2);
-        QCOMPARE(errorCode(only(request(6, QStringLiteral("tools/list"), {{QStringLiteral("cursor"), QStringLiteral("x")}}))),
-                 int(jsonrpc::InvalidParams));
+        QCOMPARE(errorCode(
+                     only(request(6, QStringLiteral("tools/list"), {{QStringLiteral("cursor"), QStringLiteral("x")}}))),
+            int(jsonrpc::InvalidParams));
     }
 
     void garbageGetsParseErrors_data()
@@ -247,10 +269,14 @@ private Q_SLOTS:
         QTest::addColumn<QJsonValue>("id");
         QTest::newRow("empty object") << QByteArray("{}") << QJsonValue(QJsonValue::Null);
         QTest::newRow("jsonrpc 1.0") << QByteArray(R"({"jsonrpc":"1.0","id":7,"method":"ping"})") << QJsonValue(7);
-        QTest::newRow("object id") << QByteArray(R"({"jsonrpc":"2.0","id":{},"method":"ping"})") << QJsonValue(QJsonValue::Null);
-        QTest::newRow("null id") << QByteArray(R"({"jsonrpc":"2.0","id":null,"method":"ping"})") << QJsonValue(QJsonValue::Null);
-        QTest::newRow("method number") << QByteArray(R"({"jsonrpc":"2.0","id":"a","method":5})") << QJsonValue(QStringLiteral("a"));
-        QTest::newRow("params scalar") << QByteArray(R"({"jsonrpc":"2.0","id":8,"method":"ping","params":3})") << QJsonValue(8);
+        QTest::newRow("object id") << QByteArray(R"({"jsonrpc":"2.0","id":{},"method":"ping"})")
+                                   << QJsonValue(QJsonValue::Null);
+        QTest::newRow("null id") << QByteArray(R"({"jsonrpc":"2.0","id":null,"method":"ping"})")
+                                 << QJsonValue(QJsonValue::Null);
+        QTest::newRow("method number") << QByteArray(R"({"jsonrpc":"2.0","id":"a","method":5})")
+                                       << QJsonValue(QStringLiteral("a"));
+        QTest::newRow("params scalar") << QByteArray(R"({"jsonrpc":"2.0","id":8,"method":"ping","params":3})")
+                                       << QJsonValue(8);
     }
     void invalidRequests()
     {
@@ -277,9 +303,11 @@ private Q_SLOTS:
     void idsComeBackExactly()
     {
         initialize();
-        QCOMPARE(only(R"({"jsonrpc":"2.0","id":9007199254740993,"method":"ping"})").value(QLatin1String("id")).toInteger(),
-                 Q_INT64_C(9007199254740993));
-        QCOMPARE(only(R"({"jsonrpc":"2.0","id":"Ω-1","method":"ping"})").value(QLatin1String("id")).toString(), QStringLiteral("Ω-1"));
+        QCOMPARE(
+            only(R"({"jsonrpc":"2.0","id":9007199254740993,"method":"ping"})").value(QLatin1String("id")).toInteger(),
+            Q_INT64_C(9007199254740993));
+        QCOMPARE(only(R"({"jsonrpc":"2.0","id":"Ω-1","method":"ping"})").value(QLatin1String("id")).toString(),
+            QStringLiteral("Ω-1"));
         QCOMPARE(only(R"({"jsonrpc":"2.0","id":-3,"method":"ping"})").value(QLatin1String("id")).toInt(), -3);
     }
 
@@ -288,7 +316,8 @@ private Q_SLOTS:
         // Before initialize and in revisions without batches: one error, then service goes on.
         QCOMPARE(errorCode(only(R"([{"jsonrpc":"2.0","id":1,"method":"ping"}])")), int(jsonrpc::InvalidRequest));
         initialize(QStringLiteral("2025-06-18"));
-        const QJsonObject refused = only(R"([{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}])");
+        const QJsonObject refused
+            = only(R"([{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}])");
         QCOMPARE(errorCode(refused), int(jsonrpc::InvalidRequest));
         QVERIFY2(errorText(refused).contains(QLatin1String("2025-06-18")), qPrintable(errorText(refused)));
         pingServed();
@@ -318,13 +347,19 @@ private Q_SLOTS:
         QCOMPARE(nullIds, 1); // 17 is not a request
         QVERIFY(byId.value(1).contains(QLatin1String("result")));
         QCOMPARE(errorCode(byId.value(2)), int(jsonrpc::MethodNotFound));
-        QCOMPARE(result(byId.value(3)).value(QLatin1String("structuredContent")).toObject().value(QLatin1String("text")).toString(),
-                 QStringLiteral("hi"));
+        QCOMPARE(result(byId.value(3))
+                     .value(QLatin1String("structuredContent"))
+                     .toObject()
+                     .value(QLatin1String("text"))
+                     .toString(),
+            QStringLiteral("hi"));
 
         // A batch with a call that answers later is sent when its last answer is in.
-        QVERIFY(feed(R"([{"jsonrpc":"2.0","id":4,"method":"ping"},{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"later"}}])").isEmpty());
+        QVERIFY(feed(
+            R"([{"jsonrpc":"2.0","id":4,"method":"ping"},{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"later"}}])")
+                    .isEmpty());
         QCOMPARE(m_host->held.size(), 1);
-        m_host->held.takeFirst()->finish({{QStringLiteral("content"), QJsonArray{}}});
+        m_host->held.takeFirst()->finish({{QStringLiteral("content"), QJsonArray {}}});
         const QList<QJsonValue> late = taken();
         QCOMPARE(late.size(), 1);
         QCOMPARE(late.at(0).toArray().size(), 2);
@@ -336,7 +371,8 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("suffix");
         QTest::addColumn<QJsonValue>("id");
         // The TypeScript SDK writes the id last, Python clients first.
-        QTest::newRow("id last") << QByteArray(R"({"method":"tools/call","params":{"name":"echo","arguments":{"text":")")
+        QTest::newRow("id last") << QByteArray(
+            R"({"method":"tools/call","params":{"name":"echo","arguments":{"text":")")
                                  << QByteArray(R"("}},"jsonrpc":"2.0","id":41})") << QJsonValue(41);
         QTest::newRow("id first") << QByteArray(R"({"jsonrpc":"2.0","id":"big","method":"tools/call","params":{"x":")")
                                   << QByteArray(R"("}})") << QJsonValue(QStringLiteral("big"));
@@ -363,17 +399,35 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("line");
         QTest::addColumn<int>("protocolError"); // 0: a tool result with isError
         QTest::addColumn<QString>("mentions");
-        QTest::newRow("unknown tool") << callTool(1, QStringLiteral("nope"), QJsonObject{}) << int(jsonrpc::InvalidParams) << QStringLiteral("echo");
-        QTest::newRow("no name") << request(1, QStringLiteral("tools/call"), {{QStringLiteral("arguments"), QJsonObject{}}}) << int(jsonrpc::InvalidParams) << QStringLiteral("name");
-        QTest::newRow("arguments array") << callTool(1, QStringLiteral("echo"), QJsonArray{1}) << int(jsonrpc::InvalidParams) << QStringLiteral("arguments");
-        QTest::newRow("params array") << QByteArray(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":[1]})") << int(jsonrpc::InvalidParams) << QStringLiteral("object");
-        QTest::newRow("missing required") << callTool(1, QStringLiteral("echo"), QJsonObject{}) << 0 << QStringLiteral("missing required argument \"text\" (string): What to echo.");
-        QTest::newRow("null required") << callTool(1, QStringLiteral("echo"), QJsonObject{{QStringLiteral("text"), QJsonValue::Null}}) << 0 << QStringLiteral("missing required argument \"text\"");
-        QTest::newRow("empty required") << callTool(1, QStringLiteral("echo"), QJsonObject{{QStringLiteral("text"), QStringLiteral("  ")}}) << 0 << QStringLiteral("\"text\" must not be empty");
-        QTest::newRow("wrong type") << callTool(1, QStringLiteral("echo"), QJsonObject{{QStringLiteral("text"), 5}}) << 0 << QStringLiteral("\"text\" must be a string, not a number");
-        QTest::newRow("not an integer") << callTool(1, QStringLiteral("echo"), QJsonObject{{QStringLiteral("text"), QStringLiteral("a")}, {QStringLiteral("count"), 1.5}}) << 0 << QStringLiteral("must be an integer");
-        QTest::newRow("enum") << callTool(1, QStringLiteral("echo"), QJsonObject{{QStringLiteral("text"), QStringLiteral("a")}, {QStringLiteral("mode"), QStringLiteral("LOUD")}}) << 0 << QStringLiteral("must be one of plain, loud (got \"LOUD\")");
-        QTest::newRow("unknown argument") << callTool(1, QStringLiteral("echo"), QJsonObject{{QStringLiteral("text"), QStringLiteral("a")}, {QStringLiteral("txet"), 1}}) << 0 << QStringLiteral("unknown argument \"txet\"");
+        QTest::newRow("unknown tool") << callTool(1, QStringLiteral("nope"), QJsonObject {})
+                                      << int(jsonrpc::InvalidParams) << QStringLiteral("echo");
+        QTest::newRow("no name") << request(
+            1, QStringLiteral("tools/call"), {{QStringLiteral("arguments"), QJsonObject {}}})
+                                 << int(jsonrpc::InvalidParams) << QStringLiteral("name");
+        QTest::newRow("arguments array") << callTool(1, QStringLiteral("echo"), QJsonArray {1})
+                                         << int(jsonrpc::InvalidParams) << QStringLiteral("arguments");
+        QTest::newRow("params array") << QByteArray(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":[1]})")
+                                      << int(jsonrpc::InvalidParams) << QStringLiteral("object");
+        QTest::newRow("missing required") << callTool(1, QStringLiteral("echo"),
+            QJsonObject {}) << 0 << QStringLiteral("missing required argument \"text\" (string): What to echo.");
+        QTest::newRow("null required") << callTool(
+            1, QStringLiteral("echo"), QJsonObject {{QStringLiteral("text"), QJsonValue::Null}})
+                                       << 0 << QStringLiteral("missing required argument \"text\"");
+        QTest::newRow("empty required") << callTool(
+            1, QStringLiteral("echo"), QJsonObject {{QStringLiteral("text"), QStringLiteral("  ")}})
+                                        << 0 << QStringLiteral("\"text\" must not be empty");
+        QTest::newRow("wrong type") << callTool(1, QStringLiteral("echo"), QJsonObject {{QStringLiteral("text"), 5}})
+                                    << 0 << QStringLiteral("\"text\" must be a string, not a number");
+        QTest::newRow("not an integer") << callTool(1, QStringLiteral("echo"),
+            QJsonObject {{QStringLiteral("text"), QStringLiteral("a")}, {QStringLiteral("count"), 1.5}})
+                                        << 0 << QStringLiteral("must be an integer");
+        QTest::newRow("enum") << callTool(1, QStringLiteral("echo"),
+            QJsonObject {
+                {QStringLiteral("text"), QStringLiteral("a")}, {QStringLiteral("mode"), QStringLiteral("LOUD")}})
+                              << 0 << QStringLiteral("must be one of plain, loud (got \"LOUD\")");
+        QTest::newRow("unknown argument") << callTool(1, QStringLiteral("echo"),
+            QJsonObject {{QStringLiteral("text"), QStringLiteral("a")}, {QStringLiteral("txet"), 1}})
+                                          << 0 << QStringLiteral("unknown argument \"txet\"");
     }
     void toolCallErrors()
     {
@@ -396,8 +450,8 @@ private Q_SLOTS:
     void defaultsAreFilledIn()
     {
         initialize();
-        const QJsonObject r = result(only(callTool(1, QStringLiteral("echo"), QJsonObject{{QStringLiteral("text"), QStringLiteral("a")},
-                                                                                         {QStringLiteral("mode"), QJsonValue::Null}})));
+        const QJsonObject r = result(only(callTool(1, QStringLiteral("echo"),
+            QJsonObject {{QStringLiteral("text"), QStringLiteral("a")}, {QStringLiteral("mode"), QJsonValue::Null}})));
         const QJsonObject args = r.value(QLatin1String("structuredContent")).toObject();
         QCOMPARE(args.value(QLatin1String("mode")).toString(), QStringLiteral("plain"));
         QVERIFY(!args.contains(QLatin1String("count")));
@@ -406,31 +460,35 @@ private Q_SLOTS:
     void cancelStopsTheAnswer()
     {
         initialize();
-        QVERIFY(feed(callTool(7, QStringLiteral("later"), QJsonObject{})).isEmpty());
+        QVERIFY(feed(callTool(7, QStringLiteral("later"), QJsonObject {})).isEmpty());
         QCOMPARE(m_handler->callsInFlight(), 1);
         // The same id while in flight is refused.
-        QCOMPARE(errorCode(only(callTool(7, QStringLiteral("later"), QJsonObject{}))), int(jsonrpc::InvalidRequest));
+        QCOMPARE(errorCode(only(callTool(7, QStringLiteral("later"), QJsonObject {}))), int(jsonrpc::InvalidRequest));
         QVERIFY(feed(notification(QStringLiteral("notifications/cancelled"),
-                                  {{QStringLiteral("requestId"), 7}, {QStringLiteral("reason"), QStringLiteral("user")}}))
+                         {{QStringLiteral("requestId"), 7}, {QStringLiteral("reason"), QStringLiteral("user")}}))
                     .isEmpty());
         QCOMPARE(m_host->cancelled, 1);
         QCOMPARE(m_handler->callsInFlight(), 0);
-        m_host->held.first()->finish({{QStringLiteral("content"), QJsonArray{}}});
+        m_host->held.first()->finish({{QStringLiteral("content"), QJsonArray {}}});
         QVERIFY(taken().isEmpty()); // a cancelled request is never answered
         // Unknown ids and the string "7" cancel nothing.
-        QVERIFY(feed(notification(QStringLiteral("notifications/cancelled"), {{QStringLiteral("requestId"), 8}})).isEmpty());
-        QVERIFY(feed(callTool(7, QStringLiteral("later"), QJsonObject{})).isEmpty()); // the id is free again
-        QVERIFY(feed(notification(QStringLiteral("notifications/cancelled"), {{QStringLiteral("requestId"), QStringLiteral("7")}})).isEmpty());
+        QVERIFY(feed(notification(QStringLiteral("notifications/cancelled"), {{QStringLiteral("requestId"), 8}}))
+                    .isEmpty());
+        QVERIFY(feed(callTool(7, QStringLiteral("later"), QJsonObject {})).isEmpty()); // the id is free again
+        QVERIFY(feed(notification(QStringLiteral("notifications/cancelled"),
+                         {{QStringLiteral("requestId"), QStringLiteral("7")}}))
+                    .isEmpty());
         QCOMPARE(m_host->cancelled, 1);
-        m_host->held.last()->finish({{QStringLiteral("content"), QJsonArray{}}});
+        m_host->held.last()->finish({{QStringLiteral("content"), QJsonArray {}}});
         QCOMPARE(taken().size(), 1);
     }
 
     void progressNeedsAToken()
     {
         initialize();
-        feed(callTool(1, QStringLiteral("later"), QJsonObject{}, {{QStringLiteral("progressToken"), QStringLiteral("tok")}}));
-        feed(callTool(2, QStringLiteral("later"), QJsonObject{}));
+        feed(callTool(
+            1, QStringLiteral("later"), QJsonObject {}, {{QStringLiteral("progressToken"), QStringLiteral("tok")}}));
+        feed(callTool(2, QStringLiteral("later"), QJsonObject {}));
         const auto withToken = m_host->held.at(0);
         const auto without = m_host->held.at(1);
         QVERIFY(withToken->wantsProgress());
@@ -443,11 +501,14 @@ private Q_SLOTS:
         const QList<QJsonValue> out = taken();
         QCOMPARE(out.size(), 2);
         const QJsonObject first = out.at(0).toObject().value(QLatin1String("params")).toObject();
-        QCOMPARE(out.at(0).toObject().value(QLatin1String("method")).toString(), QStringLiteral("notifications/progress"));
+        QCOMPARE(
+            out.at(0).toObject().value(QLatin1String("method")).toString(), QStringLiteral("notifications/progress"));
         QCOMPARE(first.value(QLatin1String("progressToken")).toString(), QStringLiteral("tok"));
         QCOMPARE(first.value(QLatin1String("message")).toString(), QStringLiteral("one"));
         QVERIFY(!first.contains(QLatin1String("total")));
-        QCOMPARE(out.at(1).toObject().value(QLatin1String("params")).toObject().value(QLatin1String("total")).toDouble(), 4.0);
+        QCOMPARE(
+            out.at(1).toObject().value(QLatin1String("params")).toObject().value(QLatin1String("total")).toDouble(),
+            4.0);
         withToken->finish({});
         withToken->reportProgress(3); // after the answer: nothing
         QCOMPARE(taken().size(), 1);
@@ -460,15 +521,19 @@ private Q_SLOTS:
         m_host->say(mcp::LogLevel::Warning, QStringLiteral("first"));
         QVERIFY(taken().isEmpty());
         QCOMPARE(m_diagnostics.size(), 1); // stderr always
-        QCOMPARE(errorCode(only(request(1, QStringLiteral("logging/setLevel"), {{QStringLiteral("level"), QStringLiteral("loud")}}))),
-                 int(jsonrpc::InvalidParams));
-        QVERIFY(only(request(2, QStringLiteral("logging/setLevel"), {{QStringLiteral("level"), QStringLiteral("warning")}})).contains(QLatin1String("result")));
+        QCOMPARE(errorCode(only(request(
+                     1, QStringLiteral("logging/setLevel"), {{QStringLiteral("level"), QStringLiteral("loud")}}))),
+            int(jsonrpc::InvalidParams));
+        QVERIFY(
+            only(request(2, QStringLiteral("logging/setLevel"), {{QStringLiteral("level"), QStringLiteral("warning")}}))
+                .contains(QLatin1String("result")));
         m_host->say(mcp::LogLevel::Info, QStringLiteral("too quiet"));
         m_host->say(mcp::LogLevel::Error, QStringLiteral("loud enough"));
         const QList<QJsonValue> out = taken();
         QCOMPARE(out.size(), 1);
         const QJsonObject params = out.at(0).toObject().value(QLatin1String("params")).toObject();
-        QCOMPARE(out.at(0).toObject().value(QLatin1String("method")).toString(), QStringLiteral("notifications/message"));
+        QCOMPARE(
+            out.at(0).toObject().value(QLatin1String("method")).toString(), QStringLiteral("notifications/message"));
         QCOMPARE(params.value(QLatin1String("level")).toString(), QStringLiteral("error"));
         QCOMPARE(params.value(QLatin1String("data")).toString(), QStringLiteral("loud enough"));
     }
@@ -481,17 +546,27 @@ private Q_SLOTS:
         m_host->changeTools();
         const QList<QJsonValue> out = taken();
         QCOMPARE(out.size(), 1);
-        QCOMPARE(out.at(0).toObject().value(QLatin1String("method")).toString(), QStringLiteral("notifications/tools/list_changed"));
+        QCOMPARE(out.at(0).toObject().value(QLatin1String("method")).toString(),
+            QStringLiteral("notifications/tools/list_changed"));
     }
 
     void resources()
     {
         initialize();
-        QCOMPARE(result(only(request(1, QStringLiteral("resources/list")))).value(QLatin1String("resources")).toArray().size(), 1);
-        QCOMPARE(result(only(request(2, QStringLiteral("resources/read"), {{QStringLiteral("uri"), QStringLiteral("stub://one")}})))
-                     .value(QLatin1String("contents")).toArray().size(), 1);
-        QCOMPARE(errorCode(only(request(3, QStringLiteral("resources/read"), {{QStringLiteral("uri"), QStringLiteral("stub://two")}}))),
-                 int(jsonrpc::ResourceNotFound));
+        QCOMPARE(result(only(request(1, QStringLiteral("resources/list"))))
+                     .value(QLatin1String("resources"))
+                     .toArray()
+                     .size(),
+            1);
+        QCOMPARE(result(only(request(2, QStringLiteral("resources/read"),
+                            {{QStringLiteral("uri"), QStringLiteral("stub://one")}})))
+                     .value(QLatin1String("contents"))
+                     .toArray()
+                     .size(),
+            1);
+        QCOMPARE(errorCode(only(request(
+                     3, QStringLiteral("resources/read"), {{QStringLiteral("uri"), QStringLiteral("stub://two")}}))),
+            int(jsonrpc::ResourceNotFound));
         QCOMPARE(errorCode(only(request(4, QStringLiteral("resources/read")))), int(jsonrpc::InvalidParams));
     }
 
@@ -499,10 +574,10 @@ private Q_SLOTS:
     {
         initialize();
         QSignalSpy finished(m_handler.get(), &McpHandler::finished);
-        feed(callTool(1, QStringLiteral("later"), QJsonObject{}));
+        feed(callTool(1, QStringLiteral("later"), QJsonObject {}));
         m_handler->handleEndOfInput();
         QCOMPARE(finished.count(), 0);
-        m_host->held.first()->finish({{QStringLiteral("content"), QJsonArray{}}});
+        m_host->held.first()->finish({{QStringLiteral("content"), QJsonArray {}}});
         QCOMPARE(taken().size(), 1); // the answer still goes out
         QCOMPARE(finished.count(), 1);
     }
@@ -513,13 +588,17 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("tail");
         QTest::addColumn<QJsonValue>("id");
         QTest::newRow("first") << QByteArray(R"({"id":12,"method")") << QByteArray("...") << QJsonValue(12);
-        QTest::newRow("after jsonrpc") << QByteArray(R"( { "jsonrpc" : "2.0" , "id" : "q" , )") << QByteArray("") << QJsonValue(QStringLiteral("q"));
+        QTest::newRow("after jsonrpc") << QByteArray(R"( { "jsonrpc" : "2.0" , "id" : "q" , )") << QByteArray("")
+                                       << QJsonValue(QStringLiteral("q"));
         QTest::newRow("last") << QByteArray("{...") << QByteArray(R"(...,"id":3})") << QJsonValue(3);
-        QTest::newRow("nested last") << QByteArray("{...") << QByteArray(R"(...,"id":3}})") << QJsonValue(QJsonValue::Null);
+        QTest::newRow("nested last") << QByteArray("{...") << QByteArray(R"(...,"id":3}})")
+                                     << QJsonValue(QJsonValue::Null);
         // (not a raw string: moc misreads backslashes in raw strings and then skips the class)
-        QTest::newRow("inside a string") << QByteArray("{...") << QByteArray("\"x\\\",\\\"id\\\":3}\"})") << QJsonValue(QJsonValue::Null);
+        QTest::newRow("inside a string") << QByteArray("{...") << QByteArray("\"x\\\",\\\"id\\\":3}\"})")
+                                         << QJsonValue(QJsonValue::Null);
         QTest::newRow("object id") << QByteArray(R"({"id":{"a":1},)") << QByteArray("") << QJsonValue(QJsonValue::Null);
-        QTest::newRow("second member") << QByteArray(R"({"method":"x","id":1,)") << QByteArray("") << QJsonValue(QJsonValue::Null);
+        QTest::newRow("second member") << QByteArray(R"({"method":"x","id":1,)") << QByteArray("")
+                                       << QJsonValue(QJsonValue::Null);
     }
     void salvagedIds()
     {
@@ -535,23 +614,30 @@ private Q_SLOTS:
         // real tool host over an unopened session (everything answers at once). Every answer must
         // be one well-formed line; nothing may crash or hang.
         SessionController closed;
-        McpSessionTools tools(&closed, McpBridgeOptions{});
+        McpSessionTools tools(&closed, McpBridgeOptions {});
         McpHandler handler({QStringLiteral("nb2lite"), {}, QStringLiteral("0")}, &tools);
         QList<QByteArray> out;
         connect(&handler, &McpHandler::lineReady, this, [&out](const QByteArray &l) { out.append(l); });
-        const QList<QByteArray> corpus{
-            request(1, QStringLiteral("initialize"), {{QStringLiteral("protocolVersion"), QStringLiteral("2025-03-26")}}),
+        const QList<QByteArray> corpus {
+            request(
+                1, QStringLiteral("initialize"), {{QStringLiteral("protocolVersion"), QStringLiteral("2025-03-26")}}),
             request(2, QStringLiteral("tools/list")),
-            callTool(3, QStringLiteral("generate_image"), QJsonObject{{QStringLiteral("prompt"), QStringLiteral("a fox")}}),
-            callTool(4, QStringLiteral("edit_image"), QJsonObject{{QStringLiteral("previous_interaction_id"), QStringLiteral("v1_x")},
-                                                                 {QStringLiteral("edit_prompt"), QStringLiteral("y")}}),
-            callTool(5, QStringLiteral("edit_local_image"), QJsonObject{{QStringLiteral("image_path"), QStringLiteral("/etc/passwd")},
-                                                                       {QStringLiteral("edit_prompt"), QStringLiteral("y")}}),
-            callTool(6, QStringLiteral("list_frames"), QJsonObject{{QStringLiteral("branch"), QStringLiteral("abcd")}}),
-            callTool(7, QStringLiteral("get_help"), QJsonObject{}),
-            request(8, QStringLiteral("resources/read"), {{QStringLiteral("uri"), QStringLiteral("nb2lite://frame/abc")}}),
+            callTool(
+                3, QStringLiteral("generate_image"), QJsonObject {{QStringLiteral("prompt"), QStringLiteral("a fox")}}),
+            callTool(4, QStringLiteral("edit_image"),
+                QJsonObject {{QStringLiteral("previous_interaction_id"), QStringLiteral("v1_x")},
+                    {QStringLiteral("edit_prompt"), QStringLiteral("y")}}),
+            callTool(5, QStringLiteral("edit_local_image"),
+                QJsonObject {{QStringLiteral("image_path"), QStringLiteral("/etc/passwd")},
+                    {QStringLiteral("edit_prompt"), QStringLiteral("y")}}),
+            callTool(
+                6, QStringLiteral("list_frames"), QJsonObject {{QStringLiteral("branch"), QStringLiteral("abcd")}}),
+            callTool(7, QStringLiteral("get_help"), QJsonObject {}),
+            request(
+                8, QStringLiteral("resources/read"), {{QStringLiteral("uri"), QStringLiteral("nb2lite://frame/abc")}}),
             request(9, QStringLiteral("logging/setLevel"), {{QStringLiteral("level"), QStringLiteral("debug")}}),
-            QByteArray(R"([{"jsonrpc":"2.0","id":10,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}])"),
+            QByteArray(
+                R"([{"jsonrpc":"2.0","id":10,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}])"),
         };
         handler.handleLine(corpus.first());
         QRandomGenerator random(20260913);
@@ -562,14 +648,20 @@ private Q_SLOTS:
             for (int e = 0; e < edits && !message.isEmpty(); ++e) {
                 const int at = random.bounded(int(message.size()));
                 switch (random.bounded(4)) {
-                case 0: message[at] = char(random.bounded(256)); break;
-                case 1: message.remove(at, 1 + random.bounded(8)); break;
+                case 0:
+                    message[at] = char(random.bounded(256));
+                    break;
+                case 1:
+                    message.remove(at, 1 + random.bounded(8));
+                    break;
                 case 2: {
                     static const char kSpecials[] = "{[\"\\\x01,:}]";
                     message.insert(at, kSpecials[random.bounded(int(sizeof(kSpecials)) - 1)]);
                     break;
                 }
-                default: message.truncate(at); break;
+                default:
+                    message.truncate(at);
+                    break;
                 }
             }
             message.replace('\n', ' ');
@@ -589,7 +681,7 @@ private Q_SLOTS:
     void destroyingWithCallsInFlight()
     {
         initialize();
-        feed(callTool(1, QStringLiteral("later"), QJsonObject{}));
+        feed(callTool(1, QStringLiteral("later"), QJsonObject {}));
         auto call = m_host->held.first();
         m_handler.reset(); // cancels; the host's reference must stay harmless
         QVERIFY(call->isCancelled());

@@ -77,14 +77,15 @@ private:
         const auto opened = m_session->open(sessionDir());
         QVERIFY2(opened.ok(), qPrintable(opened.error().message));
         m_tools = std::make_unique<McpSessionTools>(m_session.get(), options);
-        m_handler = std::make_unique<McpHandler>(McpHandler::ServerInfo{QStringLiteral("nb2lite"), {}, QStringLiteral("0.1.0")},
-                                                 m_tools.get());
+        m_handler = std::make_unique<McpHandler>(
+            McpHandler::ServerInfo {QStringLiteral("nb2lite"), {}, QStringLiteral("0.1.0")}, m_tools.get());
         connect(m_handler.get(), &McpHandler::lineReady, this, [this](const QByteArray &l) {
             m_rawOut.append(l);
             m_out.append(QJsonDocument::fromJson(l).object());
         });
         const QJsonObject init = send(initializeRequest(1, version), 1);
-        QCOMPARE(init.value(QLatin1String("result")).toObject().value(QLatin1String("protocolVersion")).toString(), version);
+        QCOMPARE(
+            init.value(QLatin1String("result")).toObject().value(QLatin1String("protocolVersion")).toString(), version);
         m_handler->handleLine(notification(QStringLiteral("notifications/initialized")));
     }
 
@@ -107,7 +108,8 @@ private:
         qWarning() << "no answer for id" << id;
         return {};
     }
-    QJsonObject call(const QString &tool, const QJsonObject &args, const QJsonValue &progressToken = QJsonValue(QJsonValue::Undefined))
+    QJsonObject call(const QString &tool, const QJsonObject &args,
+        const QJsonValue &progressToken = QJsonValue(QJsonValue::Undefined))
     {
         const int id = m_nextId++;
         return send(toolCall(id, tool, args, progressToken), id);
@@ -163,44 +165,70 @@ private Q_SLOTS:
     void toolsListHasTheSeedsNamesAndSchemas()
     {
         const QJsonArray tools = send(request(2, QStringLiteral("tools/list")), 2)
-                                     .value(QLatin1String("result")).toObject().value(QLatin1String("tools")).toArray();
+                                     .value(QLatin1String("result"))
+                                     .toObject()
+                                     .value(QLatin1String("tools"))
+                                     .toArray();
         QStringList names;
         for (const QJsonValue &t : tools) {
             names.append(t.toObject().value(QLatin1String("name")).toString());
-            QVERIFY(t.toObject().value(QLatin1String("inputSchema")).toObject().value(QLatin1String("type")) == QStringLiteral("object"));
+            QVERIFY(t.toObject().value(QLatin1String("inputSchema")).toObject().value(QLatin1String("type"))
+                == QStringLiteral("object"));
             QVERIFY(t.toObject().value(QLatin1String("outputSchema")).isObject());
         }
-        QCOMPARE(names, (QStringList{QStringLiteral("generate_image"), QStringLiteral("edit_image"), QStringLiteral("edit_local_image"),
-                                     QStringLiteral("edit_local_image_with_style"), QStringLiteral("branch_from"),
-                                     QStringLiteral("list_frames"), QStringLiteral("get_help")}));
+        QCOMPARE(names,
+            (QStringList {QStringLiteral("generate_image"), QStringLiteral("edit_image"),
+                QStringLiteral("edit_local_image"), QStringLiteral("edit_local_image_with_style"),
+                QStringLiteral("branch_from"), QStringLiteral("list_frames"), QStringLiteral("get_help")}));
         auto prop = [&](const QString &tool, const QString &p) {
             for (const QJsonValue &t : tools)
                 if (t.toObject().value(QLatin1String("name")).toString() == tool)
-                    return t.toObject().value(QLatin1String("inputSchema")).toObject().value(QLatin1String("properties")).toObject().value(p).toObject();
+                    return t.toObject()
+                        .value(QLatin1String("inputSchema"))
+                        .toObject()
+                        .value(QLatin1String("properties"))
+                        .toObject()
+                        .value(p)
+                        .toObject();
             return QJsonObject();
         };
-        QCOMPARE(prop(QStringLiteral("generate_image"), QStringLiteral("aspect_ratio")).value(QLatin1String("default")).toString(), QStringLiteral("1:1"));
-        QVERIFY(prop(QStringLiteral("generate_image"), QStringLiteral("aspect_ratio")).value(QLatin1String("enum")).toArray().contains(QStringLiteral("21:9")));
-        QCOMPARE(prop(QStringLiteral("edit_image"), QStringLiteral("thinking_level")).value(QLatin1String("default")).toString(), QStringLiteral("low"));
-        QCOMPARE(prop(QStringLiteral("edit_image"), QStringLiteral("thinking_level")).value(QLatin1String("enum")).toArray(),
-                 (QJsonArray{QStringLiteral("low"), QStringLiteral("high")}));
+        QCOMPARE(prop(QStringLiteral("generate_image"), QStringLiteral("aspect_ratio"))
+                     .value(QLatin1String("default"))
+                     .toString(),
+            QStringLiteral("1:1"));
+        QVERIFY(prop(QStringLiteral("generate_image"), QStringLiteral("aspect_ratio"))
+                    .value(QLatin1String("enum"))
+                    .toArray()
+                    .contains(QStringLiteral("21:9")));
+        QCOMPARE(prop(QStringLiteral("edit_image"), QStringLiteral("thinking_level"))
+                     .value(QLatin1String("default"))
+                     .toString(),
+            QStringLiteral("low"));
+        QCOMPARE(
+            prop(QStringLiteral("edit_image"), QStringLiteral("thinking_level")).value(QLatin1String("enum")).toArray(),
+            (QJsonArray {QStringLiteral("low"), QStringLiteral("high")}));
         // edit_local's ratio has no default: it follows the input.
-        QVERIFY(!prop(QStringLiteral("edit_local_image"), QStringLiteral("aspect_ratio")).contains(QLatin1String("default")));
+        QVERIFY(!prop(QStringLiteral("edit_local_image"), QStringLiteral("aspect_ratio"))
+                     .contains(QLatin1String("default")));
     }
 
     void generateThenEditByTheReturnedId()
     {
         QSignalSpy added(m_session.get(), &SessionController::frameAdded);
-        const QJsonObject r = call(QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("a red fox in snow")}});
+        const QJsonObject r
+            = call(QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("a red fox in snow")}});
         QVERIFY2(!isToolError(r), qPrintable(resultText(r)));
         const QJsonObject s = structured(r);
         const QString path = s.value(QLatin1String("path")).toString();
         QVERIFY(QFileInfo(path).isAbsolute() && QFileInfo::exists(path));
-        QVERIFY2(QRegularExpression(QStringLiteral("^gen_\\d{10}_[0-9a-f]{8}\\.jpg$")).match(QFileInfo(path).fileName()).hasMatch(),
-                 qPrintable(path));
+        QVERIFY2(QRegularExpression(QStringLiteral("^gen_\\d{10}_[0-9a-f]{8}\\.jpg$"))
+                     .match(QFileInfo(path).fileName())
+                     .hasMatch(),
+            qPrintable(path));
         QCOMPARE(QFileInfo(path).absolutePath(), QDir(sessionDir()).filePath(QStringLiteral("images")));
         const QString text = resultText(r);
-        for (const QString &field : {path, s.value(QLatin1String("interaction_id")).toString(), s.value(QLatin1String("frame_id")).toString()})
+        for (const QString &field :
+            {path, s.value(QLatin1String("interaction_id")).toString(), s.value(QLatin1String("frame_id")).toString()})
             QVERIFY2(text.contains(field), qPrintable(text));
         QCOMPARE(s.value(QLatin1String("aspect_ratio")).toString(), QStringLiteral("1:1"));
         QCOMPARE(s.value(QLatin1String("thinking_level")).toString(), QStringLiteral("low"));
@@ -210,7 +238,8 @@ private Q_SLOTS:
         const QJsonArray images = blocks(r, QStringLiteral("image"));
         QCOMPARE(images.size(), 1);
         QCOMPARE(images.at(0).toObject().value(QLatin1String("mimeType")).toString(), QStringLiteral("image/jpeg"));
-        const QImage preview = QImage::fromData(QByteArray::fromBase64(images.at(0).toObject().value(QLatin1String("data")).toString().toLatin1()));
+        const QImage preview = QImage::fromData(
+            QByteArray::fromBase64(images.at(0).toObject().value(QLatin1String("data")).toString().toLatin1()));
         QVERIFY(!preview.isNull());
         QVERIFY(qMax(preview.width(), preview.height()) <= 512);
         QCOMPARE(blocks(r, QStringLiteral("resource_link")).size(), 1);
@@ -222,18 +251,21 @@ private Q_SLOTS:
         const Result<QByteArray> onDisk = SessionStore::foldedManifest(sessionDir());
         QVERIFY(onDisk && onDisk.value().contains("\"origin\": \"mcp\""));
 
-        const QJsonObject e = call(QStringLiteral("edit_image"), {{QStringLiteral("previous_interaction_id"), s.value(QLatin1String("interaction_id"))},
-                                                                  {QStringLiteral("edit_prompt"), QStringLiteral("add a lantern")}});
+        const QJsonObject e = call(QStringLiteral("edit_image"),
+            {{QStringLiteral("previous_interaction_id"), s.value(QLatin1String("interaction_id"))},
+                {QStringLiteral("edit_prompt"), QStringLiteral("add a lantern")}});
         QVERIFY2(!isToolError(e), qPrintable(resultText(e)));
         const QJsonObject es = structured(e);
         QCOMPARE(es.value(QLatin1String("parent_frame_id")).toString(), gen.id);
         QCOMPARE(es.value(QLatin1String("continued_interaction_id")).toString(), gen.interactionId);
         QVERIFY(QFileInfo(es.value(QLatin1String("path")).toString()).fileName().startsWith(QLatin1String("edit_")));
         // A frame id prefix works too.
-        const QJsonObject e2 = call(QStringLiteral("edit_image"), {{QStringLiteral("previous_interaction_id"), es.value(QLatin1String("frame_id")).toString().left(5)},
-                                                                   {QStringLiteral("edit_prompt"), QStringLiteral("make it night")}});
+        const QJsonObject e2 = call(QStringLiteral("edit_image"),
+            {{QStringLiteral("previous_interaction_id"), es.value(QLatin1String("frame_id")).toString().left(5)},
+                {QStringLiteral("edit_prompt"), QStringLiteral("make it night")}});
         QVERIFY2(!isToolError(e2), qPrintable(resultText(e2)));
-        QCOMPARE(structured(e2).value(QLatin1String("parent_frame_id")).toString(), es.value(QLatin1String("frame_id")).toString());
+        QCOMPARE(structured(e2).value(QLatin1String("parent_frame_id")).toString(),
+            es.value(QLatin1String("frame_id")).toString());
         QVERIFY(m_session->waitForIdle(5000));
         QCOMPARE(graph().size(), 3);
     }
@@ -242,18 +274,21 @@ private Q_SLOTS:
     {
         const QString gen = generate(QStringLiteral("a lighthouse"));
         const QString genId = graph().value(gen).interactionId;
-        QVERIFY(!isToolError(call(QStringLiteral("edit_image"), {{QStringLiteral("previous_interaction_id"), genId},
-                                                                  {QStringLiteral("edit_prompt"), QStringLiteral("add fog")}})));
+        QVERIFY(!isToolError(call(QStringLiteral("edit_image"),
+            {{QStringLiteral("previous_interaction_id"), genId},
+                {QStringLiteral("edit_prompt"), QStringLiteral("add fog")}})));
         const int before = graph().size();
-        const QJsonObject again = call(QStringLiteral("edit_image"), {{QStringLiteral("previous_interaction_id"), genId},
-                                                                      {QStringLiteral("edit_prompt"), QStringLiteral("add birds")}});
+        const QJsonObject again = call(QStringLiteral("edit_image"),
+            {{QStringLiteral("previous_interaction_id"), genId},
+                {QStringLiteral("edit_prompt"), QStringLiteral("add birds")}});
         QVERIFY(isToolError(again));
         QVERIFY2(resultText(again).contains(QLatin1String("branch_from")), qPrintable(resultText(again)));
         QVERIFY2(resultText(again).contains(QLatin1String("newer edit")), qPrintable(resultText(again)));
         QCOMPARE(graph().size(), before); // nothing added, nothing sent
 
-        const QJsonObject branch = call(QStringLiteral("branch_from"), {{QStringLiteral("frame_or_interaction_id"), gen},
-                                                                        {QStringLiteral("edit_prompt"), QStringLiteral("add birds")}});
+        const QJsonObject branch = call(QStringLiteral("branch_from"),
+            {{QStringLiteral("frame_or_interaction_id"), gen},
+                {QStringLiteral("edit_prompt"), QStringLiteral("add birds")}});
         QVERIFY2(!isToolError(branch), qPrintable(resultText(branch)));
         QCOMPARE(structured(branch).value(QLatin1String("parent_frame_id")).toString(), gen);
         QCOMPARE(graph().children(gen).size(), 2);
@@ -264,11 +299,13 @@ private Q_SLOTS:
     {
         // An id from "an earlier conversation": made on the server, never in this session.
         InteractionsClient outside(config());
-        const Result<Interaction> made = outside.create(TurnRequest::generate(QStringLiteral("a castle"), QStringLiteral("16:9"), QStringLiteral("low")));
+        const Result<Interaction> made = outside.create(
+            TurnRequest::generate(QStringLiteral("a castle"), QStringLiteral("16:9"), QStringLiteral("low")));
         QVERIFY(made.ok());
         const QString id = made.value().id;
-        const QJsonObject r = call(QStringLiteral("edit_image"), {{QStringLiteral("previous_interaction_id"), id},
-                                                                  {QStringLiteral("edit_prompt"), QStringLiteral("add a moat")}});
+        const QJsonObject r = call(QStringLiteral("edit_image"),
+            {{QStringLiteral("previous_interaction_id"), id},
+                {QStringLiteral("edit_prompt"), QStringLiteral("add a moat")}});
         QVERIFY2(!isToolError(r), qPrintable(resultText(r)));
         const Frame f = graph().value(structured(r).value(QLatin1String("frame_id")).toString());
         QVERIFY(f.parentId.isEmpty());
@@ -277,25 +314,30 @@ private Q_SLOTS:
         QCOMPARE(f.aspectRatio, QStringLiteral("16:9")); // learned from the interaction's image
         QVERIFY(resultText(r).contains(QLatin1String("new root")));
         // Continuing the same outside id again is a fork too.
-        const QJsonObject again = call(QStringLiteral("edit_image"), {{QStringLiteral("previous_interaction_id"), id},
-                                                                      {QStringLiteral("edit_prompt"), QStringLiteral("add a dragon")}});
+        const QJsonObject again = call(QStringLiteral("edit_image"),
+            {{QStringLiteral("previous_interaction_id"), id},
+                {QStringLiteral("edit_prompt"), QStringLiteral("add a dragon")}});
         QVERIFY(isToolError(again));
         QVERIFY(resultText(again).contains(QLatin1String("branch_from")));
-        QVERIFY(!isToolError(call(QStringLiteral("branch_from"), {{QStringLiteral("frame_or_interaction_id"), id},
-                                                                  {QStringLiteral("edit_prompt"), QStringLiteral("add a dragon")}})));
+        QVERIFY(!isToolError(call(QStringLiteral("branch_from"),
+            {{QStringLiteral("frame_or_interaction_id"), id},
+                {QStringLiteral("edit_prompt"), QStringLiteral("add a dragon")}})));
         QCOMPARE(graph().roots().size(), 2);
 
         // An id the server does not know: a clear error, nothing recorded.
         const int before = graph().size();
-        const QJsonObject gone = call(QStringLiteral("edit_image"), {{QStringLiteral("previous_interaction_id"), QStringLiteral("v1_doesNotExist")},
-                                                                     {QStringLiteral("edit_prompt"), QStringLiteral("x")}});
+        const QJsonObject gone = call(QStringLiteral("edit_image"),
+            {{QStringLiteral("previous_interaction_id"), QStringLiteral("v1_doesNotExist")},
+                {QStringLiteral("edit_prompt"), QStringLiteral("x")}});
         QVERIFY(isToolError(gone));
-        QVERIFY2(resultText(gone).contains(QLatin1String("does not know interaction v1_doesNotExist")), qPrintable(resultText(gone)));
+        QVERIFY2(resultText(gone).contains(QLatin1String("does not know interaction v1_doesNotExist")),
+            qPrintable(resultText(gone)));
         QVERIFY(resultText(gone).contains(QLatin1String("edit_local_image")));
         QCOMPARE(graph().size(), before);
         // A frame id that is not there is not mistaken for an interaction id.
-        const QJsonObject noFrame = call(QStringLiteral("edit_image"), {{QStringLiteral("previous_interaction_id"), QStringLiteral("abcdef12")},
-                                                                        {QStringLiteral("edit_prompt"), QStringLiteral("x")}});
+        const QJsonObject noFrame = call(QStringLiteral("edit_image"),
+            {{QStringLiteral("previous_interaction_id"), QStringLiteral("abcdef12")},
+                {QStringLiteral("edit_prompt"), QStringLiteral("x")}});
         QVERIFY(resultText(noFrame).contains(QLatin1String("no frame abcdef12")));
     }
 
@@ -305,8 +347,9 @@ private Q_SLOTS:
         FakeFault refusal;
         refusal.kind = FakeFault::Kind::TextOnlyRefusal;
         m_fake->injectFault(refusal);
-        const QJsonObject r = call(QStringLiteral("edit_image"), {{QStringLiteral("previous_interaction_id"), gen},
-                                                                  {QStringLiteral("edit_prompt"), QStringLiteral("add a sail")}});
+        const QJsonObject r = call(QStringLiteral("edit_image"),
+            {{QStringLiteral("previous_interaction_id"), gen},
+                {QStringLiteral("edit_prompt"), QStringLiteral("add a sail")}});
         QVERIFY(isToolError(r));
         QVERIFY2(resultText(r).contains(QLatin1String("text only")), qPrintable(resultText(r)));
         QVERIFY(!toolResult(r).contains(QLatin1String("structuredContent")));
@@ -314,8 +357,9 @@ private Q_SLOTS:
         QCOMPARE(kids.size(), 1);
         QCOMPARE(graph().value(kids.first()).status, FrameStatus::Failed);
         // The failed attempt is a dead end, not a continuation: the retry goes through.
-        const QJsonObject retry = call(QStringLiteral("edit_image"), {{QStringLiteral("previous_interaction_id"), gen},
-                                                                      {QStringLiteral("edit_prompt"), QStringLiteral("add a sail")}});
+        const QJsonObject retry = call(QStringLiteral("edit_image"),
+            {{QStringLiteral("previous_interaction_id"), gen},
+                {QStringLiteral("edit_prompt"), QStringLiteral("add a sail")}});
         QVERIFY2(!isToolError(retry), qPrintable(resultText(retry)));
     }
 
@@ -325,7 +369,8 @@ private Q_SLOTS:
         limit.kind = FakeFault::Kind::RateLimit;
         limit.retryAfterSeconds = 37;
         m_fake->injectFault(limit);
-        const QJsonObject r = call(QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("a tree")}});
+        const QJsonObject r
+            = call(QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("a tree")}});
         QVERIFY(isToolError(r));
         QVERIFY2(resultText(r).contains(QLatin1String("429")), qPrintable(resultText(r)));
         QVERIFY2(resultText(r).contains(QLatin1String("Retry after 37 s")), qPrintable(resultText(r)));
@@ -334,21 +379,34 @@ private Q_SLOTS:
     void serverTeachesThinkingLevels()
     {
         m_fake->setThinkingLevels({QStringLiteral("minimal"), QStringLiteral("high")});
-        const QJsonObject r = call(QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("a tree")}});
+        const QJsonObject r
+            = call(QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("a tree")}});
         QVERIFY(isToolError(r));
         QVERIFY2(resultText(r).contains(QLatin1String("minimal, high")), qPrintable(resultText(r)));
         QTRY_COMPARE(notifications(QStringLiteral("notifications/tools/list_changed")).size(), 1);
         const QJsonArray tools = send(request(3, QStringLiteral("tools/list")), 3)
-                                     .value(QLatin1String("result")).toObject().value(QLatin1String("tools")).toArray();
-        const QJsonObject thinking = tools.at(0).toObject().value(QLatin1String("inputSchema")).toObject()
-                                         .value(QLatin1String("properties")).toObject().value(QLatin1String("thinking_level")).toObject();
-        QCOMPARE(thinking.value(QLatin1String("enum")).toArray(), (QJsonArray{QStringLiteral("minimal"), QStringLiteral("high")}));
+                                     .value(QLatin1String("result"))
+                                     .toObject()
+                                     .value(QLatin1String("tools"))
+                                     .toArray();
+        const QJsonObject thinking = tools.at(0)
+                                         .toObject()
+                                         .value(QLatin1String("inputSchema"))
+                                         .toObject()
+                                         .value(QLatin1String("properties"))
+                                         .toObject()
+                                         .value(QLatin1String("thinking_level"))
+                                         .toObject();
+        QCOMPARE(thinking.value(QLatin1String("enum")).toArray(),
+            (QJsonArray {QStringLiteral("minimal"), QStringLiteral("high")}));
         QCOMPARE(thinking.value(QLatin1String("default")).toString(), QStringLiteral("minimal"));
         // The learned default is what an argument-less call now sends, and it works.
-        QVERIFY(!isToolError(call(QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("a tree")}})));
+        QVERIFY(!isToolError(
+            call(QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("a tree")}})));
         // The old default is refused before anything is sent.
-        const QJsonObject low = call(QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("a tree")},
-                                                                        {QStringLiteral("thinking_level"), QStringLiteral("low")}});
+        const QJsonObject low = call(QStringLiteral("generate_image"),
+            {{QStringLiteral("prompt"), QStringLiteral("a tree")},
+                {QStringLiteral("thinking_level"), QStringLiteral("low")}});
         QVERIFY(resultText(low).contains(QLatin1String("must be one of minimal, high")));
     }
 
@@ -357,7 +415,8 @@ private Q_SLOTS:
         McpBridgeOptions o = defaultOptions();
         o.keySource.clear();
         start(o);
-        const QJsonObject r = call(QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("a tree")}});
+        const QJsonObject r
+            = call(QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("a tree")}});
         QVERIFY(isToolError(r));
         QVERIFY(resultText(r).contains(QLatin1String("GEMINI_API_KEY")));
         QVERIFY(resultText(r).contains(QLatin1String("~/gemini.key")));
@@ -370,21 +429,24 @@ private Q_SLOTS:
     void editLocalKeepsTheInputsShape()
     {
         const QString png = writeImage(m_tmp->filePath(QStringLiteral("photo.png")), QSize(400, 300));
-        const QJsonObject r = call(QStringLiteral("edit_local_image"), {{QStringLiteral("image_path"), QStringLiteral("photo.png")}, // relative
-                                                                        {QStringLiteral("edit_prompt"), QStringLiteral("make it autumn")}});
+        const QJsonObject r = call(QStringLiteral("edit_local_image"),
+            {{QStringLiteral("image_path"), QStringLiteral("photo.png")}, // relative
+                {QStringLiteral("edit_prompt"), QStringLiteral("make it autumn")}});
         QVERIFY2(!isToolError(r), qPrintable(resultText(r)));
         const QJsonObject s = structured(r);
         QCOMPARE(s.value(QLatin1String("aspect_ratio")).toString(), QStringLiteral("4:3"));
         QVERIFY(resultText(r).contains(QLatin1String("nearest supported one to the 400x300 input")));
-        QVERIFY(QFileInfo(s.value(QLatin1String("path")).toString()).fileName().startsWith(QLatin1String("edit_local_")));
+        QVERIFY(
+            QFileInfo(s.value(QLatin1String("path")).toString()).fileName().startsWith(QLatin1String("edit_local_")));
         const Frame f = graph().value(s.value(QLatin1String("frame_id")).toString());
         QVERIFY(f.parentId.isEmpty());
         QCOMPARE(f.inputImages.size(), 1);
-        QCOMPARE(readAll(QDir(sessionDir()).filePath(f.inputImages.first())), readAll(png)); // the input is kept in the session
+        QCOMPARE(readAll(QDir(sessionDir()).filePath(f.inputImages.first())),
+            readAll(png)); // the input is kept in the session
         // An explicit ratio wins.
-        const QJsonObject wide = call(QStringLiteral("edit_local_image"), {{QStringLiteral("image_path"), png},
-                                                                           {QStringLiteral("edit_prompt"), QStringLiteral("x")},
-                                                                           {QStringLiteral("aspect_ratio"), QStringLiteral("16:9")}});
+        const QJsonObject wide = call(QStringLiteral("edit_local_image"),
+            {{QStringLiteral("image_path"), png}, {QStringLiteral("edit_prompt"), QStringLiteral("x")},
+                {QStringLiteral("aspect_ratio"), QStringLiteral("16:9")}});
         QCOMPARE(structured(wide).value(QLatin1String("aspect_ratio")).toString(), QStringLiteral("16:9"));
     }
 
@@ -393,14 +455,16 @@ private Q_SLOTS:
         const QString target = writeImage(m_tmp->filePath(QStringLiteral("t.png")), QSize(300, 300));
         const QString style = writeImage(m_tmp->filePath(QStringLiteral("s.jpg")), QSize(64, 64), Qt::darkRed, "JPEG");
         const QJsonObject r = call(QStringLiteral("edit_local_image_with_style"),
-                                   {{QStringLiteral("image_path"), target}, {QStringLiteral("style_image_path"), style},
-                                    {QStringLiteral("edit_prompt"), QStringLiteral("as a woodblock print")}});
+            {{QStringLiteral("image_path"), target}, {QStringLiteral("style_image_path"), style},
+                {QStringLiteral("edit_prompt"), QStringLiteral("as a woodblock print")}});
         QVERIFY2(!isToolError(r), qPrintable(resultText(r)));
         const Frame f = graph().value(structured(r).value(QLatin1String("frame_id")).toString());
         QCOMPARE(f.kind, FrameKind::StyleEdit);
         QVERIFY(f.prompt.endsWith(QLatin1String("as a woodblock print")));
         QVERIFY(f.prompt.startsWith(QLatin1String("Apply the visual style")));
-        QVERIFY(QFileInfo(structured(r).value(QLatin1String("path")).toString()).fileName().startsWith(QLatin1String("style_edit_")));
+        QVERIFY(QFileInfo(structured(r).value(QLatin1String("path")).toString())
+                    .fileName()
+                    .startsWith(QLatin1String("style_edit_")));
     }
 
     void badImagePaths_data()
@@ -424,8 +488,8 @@ private Q_SLOTS:
         QVERIFY(notes.open(QIODevice::WriteOnly));
         notes.write("just words\n");
         notes.close();
-        const QJsonObject r = call(QStringLiteral("edit_local_image"), {{QStringLiteral("image_path"), path},
-                                                                        {QStringLiteral("edit_prompt"), QStringLiteral("x")}});
+        const QJsonObject r = call(QStringLiteral("edit_local_image"),
+            {{QStringLiteral("image_path"), path}, {QStringLiteral("edit_prompt"), QStringLiteral("x")}});
         QVERIFY(isToolError(r));
         QVERIFY2(resultText(r).contains(mentions), qPrintable(resultText(r)));
         QVERIFY(resultText(r).contains(QLatin1String("Nothing was sent")));
@@ -437,20 +501,21 @@ private Q_SLOTS:
     {
         m_fake->setLatencyMs(4000);
         const int id = m_nextId++;
-        m_handler->handleLine(toolCall(id, QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("slow")}},
-                                       QStringLiteral("p1")));
+        m_handler->handleLine(toolCall(id, QStringLiteral("generate_image"),
+            {{QStringLiteral("prompt"), QStringLiteral("slow")}}, QStringLiteral("p1")));
         // Progress arrives while it runs (the client gave a token).
         QTRY_VERIFY_WITH_TIMEOUT(notifications(QStringLiteral("notifications/progress")).size() >= 2, 5000);
         QCOMPARE(m_session->runningCount(), 1);
         const QString frameId = graph().frameIds().constLast();
         QElapsedTimer clock;
         clock.start();
-        m_handler->handleLine(notification(QStringLiteral("notifications/cancelled"), {{QStringLiteral("requestId"), id},
-                                                                                       {QStringLiteral("reason"), QStringLiteral("test")}}));
+        m_handler->handleLine(notification(QStringLiteral("notifications/cancelled"),
+            {{QStringLiteral("requestId"), id}, {QStringLiteral("reason"), QStringLiteral("test")}}));
         QTRY_COMPARE_WITH_TIMEOUT(graph().value(frameId).status, FrameStatus::Cancelled, 3000);
         qInfo("cancel took %lld ms to reach the frame", clock.elapsed());
         QVERIFY(m_session->waitForIdle(5000));
-        QCOMPARE(QDir(sessionDir() + QStringLiteral("/images")).entryList(QDir::Files).size(), 0); // nothing half-written
+        QCOMPARE(
+            QDir(sessionDir() + QStringLiteral("/images")).entryList(QDir::Files).size(), 0); // nothing half-written
         QCOMPARE(m_handler->callsInFlight(), 0);
         QTest::qWait(300);
         for (const QJsonObject &o : std::as_const(m_out))
@@ -463,7 +528,8 @@ private Q_SLOTS:
             last = p.value(QLatin1String("progress")).toDouble();
         }
         m_fake->setLatencyMs(0);
-        QVERIFY(!isToolError(call(QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("fast")}})));
+        QVERIFY(
+            !isToolError(call(QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("fast")}})));
     }
 
     void imageOutputDirGetsACopy()
@@ -472,10 +538,12 @@ private Q_SLOTS:
         o.outputCopyDir = m_tmp->filePath(QStringLiteral("out"));
         o.imageBlocks = false;
         start(o);
-        const QJsonObject r = call(QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("a kite")}});
+        const QJsonObject r
+            = call(QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("a kite")}});
         const QString copy = structured(r).value(QLatin1String("copy_path")).toString();
         QCOMPARE(QFileInfo(copy).absolutePath(), o.outputCopyDir);
-        QCOMPARE(QFileInfo(copy).fileName(), QFileInfo(structured(r).value(QLatin1String("path")).toString()).fileName());
+        QCOMPARE(
+            QFileInfo(copy).fileName(), QFileInfo(structured(r).value(QLatin1String("path")).toString()).fileName());
         QCOMPARE(readAll(copy), readAll(structured(r).value(QLatin1String("path")).toString()));
         QVERIFY(resultText(r).contains(copy));
         QCOMPARE(blocks(r, QStringLiteral("image")).size(), 0); // --no-image-blocks
@@ -483,7 +551,8 @@ private Q_SLOTS:
         QVERIFY(!copyImageToFolder(structured(r).value(QLatin1String("path")).toString(), o.outputCopyDir).ok());
         QVERIFY(QDir().mkpath(m_tmp->filePath(QStringLiteral("out2"))));
         // out2/x.jpg is a dangling link to elsewhere.jpg: writing "x.jpg" there must not create elsewhere.jpg.
-        QVERIFY(QFile::link(m_tmp->filePath(QStringLiteral("elsewhere.jpg")), m_tmp->filePath(QStringLiteral("out2/x.jpg"))));
+        QVERIFY(QFile::link(
+            m_tmp->filePath(QStringLiteral("elsewhere.jpg")), m_tmp->filePath(QStringLiteral("out2/x.jpg"))));
         const QString source = m_tmp->filePath(QStringLiteral("x.jpg"));
         QFile::copy(copy, source);
         const Result<QString> throughLink = copyImageToFolder(source, m_tmp->filePath(QStringLiteral("out2")));
@@ -494,7 +563,8 @@ private Q_SLOTS:
     void resourceLinksOnlyForNewerClients()
     {
         start(defaultOptions(), QStringLiteral("2025-03-26"));
-        const QJsonObject r = call(QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("a kite")}});
+        const QJsonObject r
+            = call(QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("a kite")}});
         QVERIFY(!isToolError(r));
         QCOMPARE(blocks(r, QStringLiteral("resource_link")).size(), 0);
         QCOMPARE(blocks(r, QStringLiteral("image")).size(), 1);
@@ -506,18 +576,37 @@ private Q_SLOTS:
         const QString b = generate(QStringLiteral("two"));
         QTRY_VERIFY(!notifications(QStringLiteral("notifications/resources/list_changed")).isEmpty());
         const QJsonArray list = send(request(4, QStringLiteral("resources/list")), 4)
-                                    .value(QLatin1String("result")).toObject().value(QLatin1String("resources")).toArray();
+                                    .value(QLatin1String("result"))
+                                    .toObject()
+                                    .value(QLatin1String("resources"))
+                                    .toArray();
         QCOMPARE(list.size(), 2);
         QCOMPARE(list.at(0).toObject().value(QLatin1String("uri")).toString(), QStringLiteral("nb2lite://frame/") + a);
         QCOMPARE(list.at(1).toObject().value(QLatin1String("mimeType")).toString(), QStringLiteral("image/jpeg"));
-        const QJsonObject read = send(request(5, QStringLiteral("resources/read"), {{QStringLiteral("uri"), QStringLiteral("nb2lite://frame/") + b}}), 5);
-        const QJsonObject content = read.value(QLatin1String("result")).toObject().value(QLatin1String("contents")).toArray().at(0).toObject();
+        const QJsonObject read = send(request(5, QStringLiteral("resources/read"),
+                                          {{QStringLiteral("uri"), QStringLiteral("nb2lite://frame/") + b}}),
+            5);
+        const QJsonObject content = read.value(QLatin1String("result"))
+                                        .toObject()
+                                        .value(QLatin1String("contents"))
+                                        .toArray()
+                                        .at(0)
+                                        .toObject();
         QCOMPARE(QByteArray::fromBase64(content.value(QLatin1String("blob")).toString().toLatin1()),
-                 readAll(m_session->store()->absolutePath(graph().value(b).image.file)));
-        QCOMPARE(send(request(6, QStringLiteral("resources/read"), {{QStringLiteral("uri"), QStringLiteral("nb2lite://frame/zzzz")}}), 6)
-                     .value(QLatin1String("error")).toObject().value(QLatin1String("code")).toInt(), -32002);
+            readAll(m_session->store()->absolutePath(graph().value(b).image.file)));
+        QCOMPARE(send(request(6, QStringLiteral("resources/read"),
+                          {{QStringLiteral("uri"), QStringLiteral("nb2lite://frame/zzzz")}}),
+                     6)
+                     .value(QLatin1String("error"))
+                     .toObject()
+                     .value(QLatin1String("code"))
+                     .toInt(),
+            -32002);
         const QJsonArray templates = send(request(7, QStringLiteral("resources/templates/list")), 7)
-                                         .value(QLatin1String("result")).toObject().value(QLatin1String("resourceTemplates")).toArray();
+                                         .value(QLatin1String("result"))
+                                         .toObject()
+                                         .value(QLatin1String("resourceTemplates"))
+                                         .toArray();
         QCOMPARE(templates.size(), 1);
     }
 
@@ -544,8 +633,9 @@ private Q_SLOTS:
         QVERIFY(resultText(r).contains(QLatin1String("[agent]")));
         // The person's frame can be edited by its id.
         const QString imported = frames.at(1).toObject().value(QLatin1String("id")).toString();
-        const QJsonObject e = call(QStringLiteral("edit_image"), {{QStringLiteral("previous_interaction_id"), imported},
-                                                                  {QStringLiteral("edit_prompt"), QStringLiteral("add a hat")}});
+        const QJsonObject e = call(QStringLiteral("edit_image"),
+            {{QStringLiteral("previous_interaction_id"), imported},
+                {QStringLiteral("edit_prompt"), QStringLiteral("add a hat")}});
         QVERIFY2(!isToolError(e), qPrintable(resultText(e)));
         // With branch: only that branch.
         const QJsonObject one = call(QStringLiteral("list_frames"), {{QStringLiteral("branch"), gen}});

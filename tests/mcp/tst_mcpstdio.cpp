@@ -59,7 +59,8 @@ private Q_SLOTS:
     void everyOddInputIsAnsweredAndServiceGoesOn()
     {
         BridgeProcess bridge;
-        QVERIFY(bridge.start({QStringLiteral("--demo"), QStringLiteral("--session"), path(QStringLiteral("s"))}, env()));
+        QVERIFY(
+            bridge.start({QStringLiteral("--demo"), QStringLiteral("--session"), path(QStringLiteral("s"))}, env()));
         QVERIFY(bridge.initialize());
         QFile huge(path(QStringLiteral("huge.png")));
         QVERIFY(huge.open(QIODevice::WriteOnly) && huge.resize(30 * 1000 * 1000));
@@ -72,25 +73,33 @@ private Q_SLOTS:
             QString mentions;
             QJsonValue id;
         };
-        const QList<Case> cases{
+        const QList<Case> cases {
             {"garbage", "this is not json", -32700, QStringLiteral("Parse error"), QJsonValue::Null},
             {"binary", QByteArray("\x01\x02\xff{{{", 6), -32700, QStringLiteral("Parse error"), QJsonValue::Null},
-            {"batch", R"([{"jsonrpc":"2.0","id":500,"method":"ping"},{"jsonrpc":"2.0","id":501,"method":"ping"}])", -32600,
-             QStringLiteral("batches"), QJsonValue::Null},
-            {"unknown method", request(502, QStringLiteral("sampling/createMessage")), -32601, QStringLiteral("Method not found"), 502},
-            {"unknown tool", toolCall(503, QStringLiteral("make_video"), {}), -32602, QStringLiteral("Unknown tool"), 503},
-            {"missing argument", toolCall(504, QStringLiteral("generate_image"), {}), 0, QStringLiteral("missing required argument \"prompt\""), 504},
+            {"batch", R"([{"jsonrpc":"2.0","id":500,"method":"ping"},{"jsonrpc":"2.0","id":501,"method":"ping"}])",
+                -32600, QStringLiteral("batches"), QJsonValue::Null},
+            {"unknown method", request(502, QStringLiteral("sampling/createMessage")), -32601,
+                QStringLiteral("Method not found"), 502},
+            {"unknown tool", toolCall(503, QStringLiteral("make_video"), {}), -32602, QStringLiteral("Unknown tool"),
+                503},
+            {"missing argument", toolCall(504, QStringLiteral("generate_image"), {}), 0,
+                QStringLiteral("missing required argument \"prompt\""), 504},
             {"wrong type", toolCall(505, QStringLiteral("generate_image"), {{QStringLiteral("prompt"), 12}}), 0,
-             QStringLiteral("\"prompt\" must be a string, not a number"), 505},
-            {"30 MB image", toolCall(506, QStringLiteral("edit_local_image"), {{QStringLiteral("image_path"), path(QStringLiteral("huge.png"))},
-                                                                               {QStringLiteral("edit_prompt"), QStringLiteral("x")}}),
-             0, QStringLiteral("at most 20 MB"), 506},
-            {"directory", toolCall(507, QStringLiteral("edit_local_image"), {{QStringLiteral("image_path"), m_tmp->path()},
-                                                                              {QStringLiteral("edit_prompt"), QStringLiteral("x")}}),
-             0, QStringLiteral("is a folder"), 507},
-            {"oversized", QByteArray(R"({"method":"tools/call","params":{"name":"get_help","arguments":{"x":")")
-                              + QByteArray(2 * 1024 * 1024, 'y') + QByteArray(R"("}},"jsonrpc":"2.0","id":508})"),
-             -32600, QStringLiteral("too large"), 508},
+                QStringLiteral("\"prompt\" must be a string, not a number"), 505},
+            {"30 MB image",
+                toolCall(506, QStringLiteral("edit_local_image"),
+                    {{QStringLiteral("image_path"), path(QStringLiteral("huge.png"))},
+                        {QStringLiteral("edit_prompt"), QStringLiteral("x")}}),
+                0, QStringLiteral("at most 20 MB"), 506},
+            {"directory",
+                toolCall(507, QStringLiteral("edit_local_image"),
+                    {{QStringLiteral("image_path"), m_tmp->path()},
+                        {QStringLiteral("edit_prompt"), QStringLiteral("x")}}),
+                0, QStringLiteral("is a folder"), 507},
+            {"oversized",
+                QByteArray(R"({"method":"tools/call","params":{"name":"get_help","arguments":{"x":")")
+                    + QByteArray(2 * 1024 * 1024, 'y') + QByteArray(R"("}},"jsonrpc":"2.0","id":508})"),
+                -32600, QStringLiteral("too large"), 508},
         };
         for (const Case &c : cases) {
             const int before = bridge.messages().size();
@@ -108,15 +117,22 @@ private Q_SLOTS:
             QVERIFY2(!answer.isEmpty(), c.name);
             if (c.protocolError) {
                 QCOMPARE(errorCode(answer), c.protocolError);
-                QVERIFY2(answer.value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString().contains(c.mentions), c.name);
+                QVERIFY2(answer.value(QLatin1String("error"))
+                             .toObject()
+                             .value(QLatin1String("message"))
+                             .toString()
+                             .contains(c.mentions),
+                    c.name);
             } else {
                 QVERIFY2(isToolError(answer), c.name);
-                QVERIFY2(resultText(answer).contains(c.mentions), qPrintable(QStringLiteral("%1: %2").arg(QLatin1String(c.name), resultText(answer))));
+                QVERIFY2(resultText(answer).contains(c.mentions),
+                    qPrintable(QStringLiteral("%1: %2").arg(QLatin1String(c.name), resultText(answer))));
             }
             pingServed(bridge);
         }
         // A real call still works after all that.
-        const QJsonObject ok = callTool(bridge, QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("fine")}});
+        const QJsonObject ok
+            = callTool(bridge, QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("fine")}});
         QVERIFY2(!isToolError(ok), qPrintable(resultText(ok)));
 
         bridge.closeInput();
@@ -134,9 +150,11 @@ private Q_SLOTS:
     {
         BridgeProcess bridge;
         QVERIFY(bridge.start({QStringLiteral("--demo"), QStringLiteral("--demo-latency"), QStringLiteral("1500"),
-                              QStringLiteral("--session"), path(QStringLiteral("s"))}, env()));
+                                 QStringLiteral("--session"), path(QStringLiteral("s"))},
+            env()));
         QVERIFY(bridge.initialize());
-        bridge.write(toolCall(1, QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("a slow one")}}));
+        bridge.write(
+            toolCall(1, QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("a slow one")}}));
         bridge.closeInput();
         const QJsonObject answer = bridge.waitForAnswer(1);
         QVERIFY2(!isToolError(answer), qPrintable(resultText(answer)));
@@ -152,9 +170,11 @@ private Q_SLOTS:
     {
         BridgeProcess bridge;
         QVERIFY(bridge.start({QStringLiteral("--demo"), QStringLiteral("--demo-latency"), QStringLiteral("8000"),
-                              QStringLiteral("--session"), path(QStringLiteral("s"))}, env()));
+                                 QStringLiteral("--session"), path(QStringLiteral("s"))},
+            env()));
         QVERIFY(bridge.initialize());
-        bridge.write(toolCall(1, QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("never finished")}}, 7));
+        bridge.write(toolCall(
+            1, QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("never finished")}}, 7));
         QElapsedTimer clock;
         clock.start();
         while (bridge.notifications(QStringLiteral("notifications/progress")).size() < 2 && clock.elapsed() < 10000)
@@ -192,8 +212,10 @@ private Q_SLOTS:
             BridgeProcess bridge;
             QVERIFY(bridge.start({QStringLiteral("--demo")}, env(), project));
             QVERIFY(bridge.initialize());
-            const QJsonObject r = callTool(bridge, QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("here")}});
-            QCOMPARE(structured(r).value(QLatin1String("session_dir")).toString(), project + QStringLiteral("/.nb2lite/session"));
+            const QJsonObject r = callTool(
+                bridge, QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("here")}});
+            QCOMPARE(structured(r).value(QLatin1String("session_dir")).toString(),
+                project + QStringLiteral("/.nb2lite/session"));
             bridge.closeInput();
             QVERIFY(bridge.waitForExit(10000));
         }
@@ -204,7 +226,8 @@ private Q_SLOTS:
         QVERIFY(bridge.start({QStringLiteral("--demo")}, e, project));
         QVERIFY(bridge.initialize());
         const QJsonObject help = callTool(bridge, QStringLiteral("get_help"), {});
-        QCOMPARE(structured(help).value(QLatin1String("session_dir")).toString(), project + QStringLiteral("/art/history"));
+        QCOMPARE(
+            structured(help).value(QLatin1String("session_dir")).toString(), project + QStringLiteral("/art/history"));
     }
 
     void withoutAKeyTheToolsSaySo()
@@ -212,7 +235,8 @@ private Q_SLOTS:
         BridgeProcess bridge;
         QVERIFY(bridge.start({QStringLiteral("--session"), path(QStringLiteral("s"))}, env()));
         QVERIFY(bridge.initialize());
-        const QJsonObject r = callTool(bridge, QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("x")}});
+        const QJsonObject r
+            = callTool(bridge, QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("x")}});
         QVERIFY(isToolError(r));
         QVERIFY(resultText(r).contains(QLatin1String("GEMINI_API_KEY")));
         QVERIFY(bridge.rawStderr().contains("NO API KEY"));
@@ -234,26 +258,41 @@ private Q_SLOTS:
         BridgeProcess bridge;
         QVERIFY(bridge.start({QStringLiteral("--session"), path(QStringLiteral("s"))}, e));
         QVERIFY(bridge.initialize());
-        QVERIFY(bridge.ask(request(1, QStringLiteral("logging/setLevel"), {{QStringLiteral("level"), QStringLiteral("debug")}}), 1)
+        QVERIFY(bridge
+                    .ask(request(1, QStringLiteral("logging/setLevel"),
+                             {{QStringLiteral("level"), QStringLiteral("debug")}}),
+                        1)
                     .contains(QLatin1String("result")));
-        const QJsonObject gen = callTool(bridge, QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("a key-less fox")}});
+        const QJsonObject gen = callTool(
+            bridge, QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("a key-less fox")}});
         QVERIFY2(!isToolError(gen), qPrintable(resultText(gen)));
         QVERIFY(QFileInfo::exists(structured(gen).value(QLatin1String("copy_path")).toString()));
-        const QJsonObject edit = callTool(bridge, QStringLiteral("edit_image"), {{QStringLiteral("previous_interaction_id"), structured(gen).value(QLatin1String("interaction_id"))},
-                                                                                  {QStringLiteral("edit_prompt"), QStringLiteral("add a hat")}});
+        const QJsonObject edit = callTool(bridge, QStringLiteral("edit_image"),
+            {{QStringLiteral("previous_interaction_id"), structured(gen).value(QLatin1String("interaction_id"))},
+                {QStringLiteral("edit_prompt"), QStringLiteral("add a hat")}});
         QVERIFY2(!isToolError(edit), qPrintable(resultText(edit)));
         FakeFault bad;
         bad.kind = FakeFault::Kind::InvalidKey;
         fake.injectFault(bad);
-        const QJsonObject refused = callTool(bridge, QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("x")}});
+        const QJsonObject refused
+            = callTool(bridge, QStringLiteral("generate_image"), {{QStringLiteral("prompt"), QStringLiteral("x")}});
         QVERIFY(isToolError(refused));
         QVERIFY2(resultText(refused).contains(QLatin1String("GEMINI_API_KEY")), qPrintable(resultText(refused)));
         QVERIFY(!isToolError(callTool(bridge, QStringLiteral("get_help"), {})));
         QVERIFY(!isToolError(callTool(bridge, QStringLiteral("list_frames"), {})));
-        const QJsonObject read = bridge.ask(request(2, QStringLiteral("resources/read"),
-                                                    {{QStringLiteral("uri"), structured(gen).value(QLatin1String("resource_uri"))}}), 2);
-        const QByteArray blob = QByteArray::fromBase64(read.value(QLatin1String("result")).toObject().value(QLatin1String("contents"))
-                                                           .toArray().at(0).toObject().value(QLatin1String("blob")).toString().toLatin1());
+        const QJsonObject read
+            = bridge.ask(request(2, QStringLiteral("resources/read"),
+                             {{QStringLiteral("uri"), structured(gen).value(QLatin1String("resource_uri"))}}),
+                2);
+        const QByteArray blob = QByteArray::fromBase64(read.value(QLatin1String("result"))
+                                                           .toObject()
+                                                           .value(QLatin1String("contents"))
+                                                           .toArray()
+                                                           .at(0)
+                                                           .toObject()
+                                                           .value(QLatin1String("blob"))
+                                                           .toString()
+                                                           .toLatin1());
         QVERIFY(!blob.isEmpty());
         bridge.closeInput();
         QVERIFY(bridge.waitForExit(10000));
@@ -263,10 +302,12 @@ private Q_SLOTS:
         QVERIFY(!blob.contains(kKey));
         for (const QJsonObject &answer : {gen, edit})
             for (const QJsonValue &image : blocks(answer, QStringLiteral("image")))
-                QVERIFY(!QByteArray::fromBase64(image.toObject().value(QLatin1String("data")).toString().toLatin1()).contains(kKey));
+                QVERIFY(!QByteArray::fromBase64(image.toObject().value(QLatin1String("data")).toString().toLatin1())
+                             .contains(kKey));
         QCOMPARE(filesContaining(path(QStringLiteral("s")), kKey), QStringList());
         QCOMPARE(filesContaining(path(QStringLiteral("out")), kKey), QStringList());
-        QVERIFY(!bridge.notifications(QStringLiteral("notifications/message")).isEmpty()); // logging was on and said things
+        QVERIFY(
+            !bridge.notifications(QStringLiteral("notifications/message")).isEmpty()); // logging was on and said things
         // The key was really used: the fake refuses requests without it.
         int creates = 0;
         for (const FakeRequest &r : fake.requests())

@@ -85,7 +85,8 @@ inline QStringList checkInvariants(const QString &dir, QString *openError = null
             }
             const QByteArray bytes = readFile(store.absolutePath(f.image.file));
             if (SessionStore::sha256Hex(bytes) != f.image.sha256)
-                problems.append(QStringLiteral("%1: image %2 does not match its SHA-256 (partial?)").arg(f.id, f.image.file));
+                problems.append(
+                    QStringLiteral("%1: image %2 does not match its SHA-256 (partial?)").arg(f.id, f.image.file));
         }
     }
     return problems;

@@ -78,8 +78,8 @@ private Q_SLOTS:
                                            << (1000 * 1.0 + 1120 * 10.0 + 140 * 2.0) / 1e6;
         QTest::newRow("no split, image: all output at image rate")
             << qint64(500) << qint64(1150) << qint64(0) << qint64(-1) << true << (500 * 1.0 + 1150 * 10.0) / 1e6;
-        QTest::newRow("no image: text rate") << qint64(500) << qint64(300) << qint64(100) << qint64(-1) << false
-                                             << (500 * 1.0 + 400 * 2.0) / 1e6;
+        QTest::newRow("no image: text rate")
+            << qint64(500) << qint64(300) << qint64(100) << qint64(-1) << false << (500 * 1.0 + 400 * 2.0) / 1e6;
         QTest::newRow("thought only") << qint64(-1) << qint64(-1) << qint64(50) << qint64(-1) << false << 100.0 / 1e6;
     }
     void frameCostFromUsage()
@@ -90,9 +90,9 @@ private Q_SLOTS:
         QFETCH(qint64, imageOut);
         QFETCH(bool, withImage);
         QFETCH(double, expected);
-        const FrameCost c = frameCost(frame(QStringLiteral("a"), {}, FrameKind::Generate,
-                                            usage(in, out, thought, imageOut), withImage),
-                                      simpleTable());
+        const FrameCost c = frameCost(
+            frame(QStringLiteral("a"), {}, FrameKind::Generate, usage(in, out, thought, imageOut), withImage),
+            simpleTable());
         QVERIFY(c.hasUsage);
         QVERIFY(c.exactPrice);
         QVERIFY2(near(c.usd, expected), qPrintable(QString::number(c.usd, 'g', 17)));
@@ -106,7 +106,8 @@ private Q_SLOTS:
         const PriceTable t = PriceTable::defaults();
         QVERIFY(!t.asOf.isEmpty());
         QVERIFY(t.source.contains(QLatin1String("estimate")));
-        const FrameCost c = frameCost(frame(QStringLiteral("a"), {}, FrameKind::Generate, usage(20, 1120, 80, 1120)), t);
+        const FrameCost c
+            = frameCost(frame(QStringLiteral("a"), {}, FrameKind::Generate, usage(20, 1120, 80, 1120)), t);
         QVERIFY2(near(c.usd, 0.000005 + 0.0336 + 0.00012), qPrintable(QString::number(c.usd, 'g', 17)));
         QCOMPARE(formatUsd(c.usd), QStringLiteral("$0.0337"));
     }
@@ -116,7 +117,7 @@ private Q_SLOTS:
         Frame imp = frame(QStringLiteral("i"), {}, FrameKind::Import, usage(10, 10, 10));
         QVERIFY(!frameCost(imp, simpleTable()).hasUsage);
         QCOMPARE(frameCost(imp, simpleTable()).usd, 0.0);
-        QVERIFY(!frameCost(frame(QStringLiteral("a"), {}, FrameKind::Generate, Usage{}), simpleTable()).hasUsage);
+        QVERIFY(!frameCost(frame(QStringLiteral("a"), {}, FrameKind::Generate, Usage {}), simpleTable()).hasUsage);
     }
 
     void unknownModelUsesFirstRowAndSaysSo()
@@ -132,20 +133,21 @@ private Q_SLOTS:
     {
         // a -> b -> {c, d}; e is a trashed child of a; i an import root.
         FrameGraph g;
-        g.upsert(frame(QStringLiteral("a"), {}, FrameKind::Generate, usage(10, 1000, 0, 1000)));   // 0.01001
+        g.upsert(frame(QStringLiteral("a"), {}, FrameKind::Generate, usage(10, 1000, 0, 1000))); // 0.01001
         g.upsert(frame(QStringLiteral("b"), QStringLiteral("a"), FrameKind::Edit, usage(2000, 1000, 0, 1000))); // 0.012
-        g.upsert(frame(QStringLiteral("c"), QStringLiteral("b"), FrameKind::Edit, usage(3000, 1000, 500, 1000))); // 0.014
+        g.upsert(
+            frame(QStringLiteral("c"), QStringLiteral("b"), FrameKind::Edit, usage(3000, 1000, 500, 1000)));    // 0.014
         g.upsert(frame(QStringLiteral("d"), QStringLiteral("b"), FrameKind::Edit, usage(1000, 2000, 0, 2000))); // 0.021
-        Frame e = frame(QStringLiteral("e"), QStringLiteral("a"), FrameKind::Edit, usage(0, 100, 0, 100)); // 0.001
+        Frame e = frame(QStringLiteral("e"), QStringLiteral("a"), FrameKind::Edit, usage(0, 100, 0, 100));      // 0.001
         e.trashedAt = QDateTime::currentDateTimeUtc();
         g.upsert(e);
-        g.upsert(frame(QStringLiteral("i"), {}, FrameKind::Import, Usage{}));
+        g.upsert(frame(QStringLiteral("i"), {}, FrameKind::Import, Usage {}));
         const PriceTable t = simpleTable();
         const CostLedger ledger(g, t);
         QVERIFY(near(ledger.frame(QStringLiteral("a")).usd, 0.01001));
         QVERIFY(near(ledger.frame(QStringLiteral("c")).usd, 0.003 + 0.01 + 0.001));
         QVERIFY2(near(ledger.sessionTotal(), 0.01001 + 0.012 + 0.014 + 0.021 + 0.001),
-                 qPrintable(QString::number(ledger.sessionTotal(), 'g', 17)));
+            qPrintable(QString::number(ledger.sessionTotal(), 'g', 17)));
         QCOMPARE(ledger.framesWithoutUsage(), 0);
         QVERIFY(near(ledger.reproduceCost(QStringLiteral("c")), 0.01001 + 0.012 + 0.014));
         QVERIFY(near(ledger.reproduceCost(QStringLiteral("d")), 0.01001 + 0.012 + 0.021));
@@ -169,10 +171,11 @@ private Q_SLOTS:
         const TurnEstimate fromTable = estimateTurn(g, t, FrameKind::Generate, kLite);
         QCOMPARE(fromTable.samples, 0);
         QVERIFY(fromTable.usd > 0.011 && fromTable.usd < 0.012); // ~1120 image tokens at $10/1M
-        g.upsert(frame(QStringLiteral("a"), {}, FrameKind::Generate, usage(0, 1000, 0, 1000)));       // 0.010
-        g.upsert(frame(QStringLiteral("b"), {}, FrameKind::Generate, usage(0, 3000, 0, 3000)));       // 0.030
-        g.upsert(frame(QStringLiteral("c"), {}, FrameKind::Generate, usage(0, 2000, 0, 2000)));       // 0.020
-        g.upsert(frame(QStringLiteral("x"), QStringLiteral("a"), FrameKind::Edit, usage(0, 9000, 0, 9000))); // not similar
+        g.upsert(frame(QStringLiteral("a"), {}, FrameKind::Generate, usage(0, 1000, 0, 1000))); // 0.010
+        g.upsert(frame(QStringLiteral("b"), {}, FrameKind::Generate, usage(0, 3000, 0, 3000))); // 0.030
+        g.upsert(frame(QStringLiteral("c"), {}, FrameKind::Generate, usage(0, 2000, 0, 2000))); // 0.020
+        g.upsert(
+            frame(QStringLiteral("x"), QStringLiteral("a"), FrameKind::Edit, usage(0, 9000, 0, 9000))); // not similar
         Frame failed = frame(QStringLiteral("f"), {}, FrameKind::Generate, usage(0, 100000, 0, 100000));
         failed.status = FrameStatus::Failed; // only finished turns count
         g.upsert(failed);
@@ -191,8 +194,8 @@ private Q_SLOTS:
         g.upsert(frame(QStringLiteral("a"), {}, FrameKind::Generate, usage(0, 1000, 0, 1000))); // 0.010 spent
         const PriceTable t = simpleTable();
         const CostLedger ledger(g, t);
-        QVERIFY(ledger.checkBudget(0, FrameKind::Generate, kLite)); // no budget
-        QVERIFY(ledger.checkBudget(0.02, FrameKind::Generate, kLite));  // 0.010 + 0.010
+        QVERIFY(ledger.checkBudget(0, FrameKind::Generate, kLite));    // no budget
+        QVERIFY(ledger.checkBudget(0.02, FrameKind::Generate, kLite)); // 0.010 + 0.010
         const Result<void> over = ledger.checkBudget(0.019, FrameKind::Generate, kLite);
         QVERIFY(!over);
         QCOMPARE(over.error().kind, ErrorKind::Budget);
@@ -259,7 +262,7 @@ private Q_SLOTS:
         QVERIFY(c.open(dir.path()));
         QVERIFY(c.waitForIdle(10000));
 
-        const Result<QString> first = c.generate(TurnParams{QStringLiteral("a red fox"), {}, {}, false});
+        const Result<QString> first = c.generate(TurnParams {QStringLiteral("a red fox"), {}, {}, false});
         QVERIFY2(first, qPrintable(first.error().message));
         QVERIFY(c.waitForIdle(20000));
         const Frame done = c.graph().value(first.value());
@@ -268,19 +271,19 @@ private Q_SLOTS:
         const int requestsBefore = int(fake.requests().size());
         const int framesBefore = c.graph().size();
 
-        const Result<QString> second = c.generate(TurnParams{QStringLiteral("a blue fox"), {}, {}, false});
+        const Result<QString> second = c.generate(TurnParams {QStringLiteral("a blue fox"), {}, {}, false});
         QVERIFY(!second);
         QCOMPARE(second.error().kind, ErrorKind::Budget);
-        const Result<QString> edit = c.edit(first.value(), TurnParams{QStringLiteral("add snow"), {}, {}, false});
+        const Result<QString> edit = c.edit(first.value(), TurnParams {QStringLiteral("add snow"), {}, {}, false});
         QCOMPARE(edit.error().kind, ErrorKind::Budget);
         QVERIFY(c.waitForIdle(5000));
         QCOMPARE(int(fake.requests().size()), requestsBefore); // nothing was sent
-        QCOMPARE(c.graph().size(), framesBefore);                // nothing was added
+        QCOMPARE(c.graph().size(), framesBefore);              // nothing was added
 
         // A larger budget lets the same turn through.
         s.budgetUsd = 1;
         c.setSettings(s);
-        QVERIFY(c.generate(TurnParams{QStringLiteral("a blue fox"), {}, {}, false}));
+        QVERIFY(c.generate(TurnParams {QStringLiteral("a blue fox"), {}, {}, false}));
         QVERIFY(c.waitForIdle(20000));
         QCOMPARE(int(fake.requests().size()), requestsBefore + 1);
     }

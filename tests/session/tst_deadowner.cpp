@@ -48,8 +48,8 @@ private:
     /** The second writer, spawned without QProcess so that nothing reaps it behind our back. */
     pid_t spawnWriter(const QStringList &args)
     {
-        QList<QByteArray> argBytes{QByteArrayLiteral(NB2_SESSION_DRIVER), QByteArrayLiteral("--session"),
-                                   m_tmp->path().toLocal8Bit()};
+        QList<QByteArray> argBytes {
+            QByteArrayLiteral(NB2_SESSION_DRIVER), QByteArrayLiteral("--session"), m_tmp->path().toLocal8Bit()};
         for (const QString &a : args)
             argBytes.append(a.toLocal8Bit());
         std::vector<char *> argv;
@@ -119,7 +119,7 @@ private:
         QVERIFY(m_child > 0);
         QCOMPARE(::kill(m_child, SIGKILL), 0);
         // Wait until it is a zombie (not reaped: waitid with WNOWAIT leaves it so).
-        siginfo_t info{};
+        siginfo_t info {};
         QCOMPARE(::waitid(P_PID, id_t(m_child), &info, WEXITED | WNOWAIT), 0);
         QCOMPARE(::kill(m_child, 0), 0); // still "exists" to kill(): the trap of issue 11
     }
@@ -202,7 +202,8 @@ private Q_SLOTS:
         QVERIFY(window.open(m_tmp->path()));
         m_fake->setLatencyMs(8000);
         // No streaming: the id would only come with the answer, which never arrives.
-        m_child = spawnWriter({QStringLiteral("edit"), root, QStringLiteral("make it night"), QStringLiteral("--no-stream")});
+        m_child = spawnWriter(
+            {QStringLiteral("edit"), root, QStringLiteral("make it night"), QStringLiteral("--no-stream")});
         const QString turn = waitForPendingTurn(false, 20000);
         QVERIFY(!turn.isEmpty());
         // Once the request is out (the fake logged it), kill it.
@@ -226,7 +227,8 @@ private Q_SLOTS:
         const QString root = seed();
         QVERIFY(!root.isEmpty());
         m_fake->setLatencyMs(8000);
-        m_child = spawnWriter({QStringLiteral("edit"), root, QStringLiteral("make it night"), QStringLiteral("--no-stream")});
+        m_child = spawnWriter(
+            {QStringLiteral("edit"), root, QStringLiteral("make it night"), QStringLiteral("--no-stream")});
         const QString turn = waitForPendingTurn(false, 20000);
         QVERIFY(!turn.isEmpty());
         SessionController window;

@@ -44,39 +44,95 @@ private Q_SLOTS:
         QTest::addColumn<QString>("expected");
 
         const QString tree = QStringLiteral("a b<a c<a d<b e<d f<c r");
-        QTest::newRow("roots") << tree << "roots" << "" << "a,r";
-        QTest::newRow("children a") << tree << "children" << "a" << "b,c";
-        QTest::newRow("children leaf") << tree << "children" << "e" << "";
-        QTest::newRow("heads") << tree << "heads" << "" << "e,f,r";
-        QTest::newRow("branches") << tree << "branches" << "" << "a>b>d>e|a>c>f|r";
-        QTest::newRow("path to e") << tree << "pathTo" << "e" << "a,b,d,e";
-        QTest::newRow("path to root") << tree << "pathTo" << "a" << "a";
-        QTest::newRow("path unknown") << tree << "pathTo" << "zz" << "";
-        QTest::newRow("subtree b") << tree << "subtree" << "b" << "b,d,e";
-        QTest::newRow("subtree a") << tree << "subtree" << "a" << "a,b,d,e,c,f";
-        QTest::newRow("own frames e") << tree << "own" << "e" << "e,d,b";
-        QTest::newRow("own frames f") << tree << "own" << "f" << "f,c";
-        QTest::newRow("own frames of non-head") << tree << "own" << "b" << "";
-        QTest::newRow("own frames single root") << tree << "own" << "r" << "r";
-        QTest::newRow("headFrom a (latest child)") << tree << "headFrom" << "a" << "f";
-        QTest::newRow("headFrom b") << tree << "headFrom" << "b" << "e";
-        QTest::newRow("hasChildren a") << tree << "hasChildren" << "a" << "1";
-        QTest::newRow("hasChildren e") << tree << "hasChildren" << "e" << "0";
+        QTest::newRow("roots") << tree << "roots"
+                               << ""
+                               << "a,r";
+        QTest::newRow("children a") << tree << "children"
+                                    << "a"
+                                    << "b,c";
+        QTest::newRow("children leaf") << tree << "children"
+                                       << "e"
+                                       << "";
+        QTest::newRow("heads") << tree << "heads"
+                               << ""
+                               << "e,f,r";
+        QTest::newRow("branches") << tree << "branches"
+                                  << ""
+                                  << "a>b>d>e|a>c>f|r";
+        QTest::newRow("path to e") << tree << "pathTo"
+                                   << "e"
+                                   << "a,b,d,e";
+        QTest::newRow("path to root") << tree << "pathTo"
+                                      << "a"
+                                      << "a";
+        QTest::newRow("path unknown") << tree << "pathTo"
+                                      << "zz"
+                                      << "";
+        QTest::newRow("subtree b") << tree << "subtree"
+                                   << "b"
+                                   << "b,d,e";
+        QTest::newRow("subtree a") << tree << "subtree"
+                                   << "a"
+                                   << "a,b,d,e,c,f";
+        QTest::newRow("own frames e") << tree << "own"
+                                      << "e"
+                                      << "e,d,b";
+        QTest::newRow("own frames f") << tree << "own"
+                                      << "f"
+                                      << "f,c";
+        QTest::newRow("own frames of non-head") << tree << "own"
+                                                << "b"
+                                                << "";
+        QTest::newRow("own frames single root") << tree << "own"
+                                                << "r"
+                                                << "r";
+        QTest::newRow("headFrom a (latest child)") << tree << "headFrom"
+                                                   << "a"
+                                                   << "f";
+        QTest::newRow("headFrom b") << tree << "headFrom"
+                                    << "b"
+                                    << "e";
+        QTest::newRow("hasChildren a") << tree << "hasChildren"
+                                       << "a"
+                                       << "1";
+        QTest::newRow("hasChildren e") << tree << "hasChildren"
+                                       << "e"
+                                       << "0";
 
         const QString trashed = QStringLiteral("a b<a c!<a d<b");
-        QTest::newRow("trash hides child") << trashed << "children" << "a" << "b";
-        QTest::newRow("trash: a keeps one child") << trashed << "own" << "d" << "d,b,a";
-        QTest::newRow("trash: heads") << trashed << "heads" << "" << "d";
-        QTest::newRow("trash: hasChildren ignores trashed") << QStringLiteral("a b!<a") << "hasChildren" << "a" << "0";
+        QTest::newRow("trash hides child") << trashed << "children"
+                                           << "a"
+                                           << "b";
+        QTest::newRow("trash: a keeps one child") << trashed << "own"
+                                                  << "d"
+                                                  << "d,b,a";
+        QTest::newRow("trash: heads") << trashed << "heads"
+                                      << ""
+                                      << "d";
+        QTest::newRow("trash: hasChildren ignores trashed") << QStringLiteral("a b!<a") << "hasChildren"
+                                                            << "a"
+                                                            << "0";
 
-        QTest::newRow("orphan is a root") << QStringLiteral("a b<gone") << "roots" << "" << "a,b";
-        QTest::newRow("cycle gives no path") << QStringLiteral("a<b b<a") << "pathTo" << "a" << "";
+        QTest::newRow("orphan is a root") << QStringLiteral("a b<gone") << "roots"
+                                          << ""
+                                          << "a,b";
+        QTest::newRow("cycle gives no path") << QStringLiteral("a<b b<a") << "pathTo"
+                                             << "a"
+                                             << "";
 
         const QString ids = QStringLiteral("ab12 ab34 cd56");
-        QTest::newRow("prefix unique") << ids << "prefix" << "cd" << "cd56";
-        QTest::newRow("prefix ambiguous") << ids << "prefix" << "ab" << "ab12,ab34";
-        QTest::newRow("prefix exact wins") << QStringLiteral("ab ab12") << "prefix" << "ab" << "ab";
-        QTest::newRow("prefix none") << ids << "prefix" << "zz" << "";
+        QTest::newRow("prefix unique") << ids << "prefix"
+                                       << "cd"
+                                       << "cd56";
+        QTest::newRow("prefix ambiguous") << ids << "prefix"
+                                          << "ab"
+                                          << "ab12,ab34";
+        QTest::newRow("prefix exact wins") << QStringLiteral("ab ab12") << "prefix"
+                                           << "ab"
+                                           << "ab";
+        QTest::newRow("prefix none") << ids << "prefix"
+                                     << "zz"
+                                     << "";
     }
 
     void queries()
@@ -121,7 +177,7 @@ private Q_SLOTS:
         Frame b = g.value(QStringLiteral("b"));
         b.title = QStringLiteral("renamed");
         g.upsert(b);
-        QCOMPARE(g.frameIds(), (QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")}));
+        QCOMPARE(g.frameIds(), (QStringList {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")}));
         QCOMPARE(g.frame(QStringLiteral("b"))->title, QStringLiteral("renamed"));
         QVERIFY(g.remove(QStringLiteral("b")));
         QVERIFY(!g.remove(QStringLiteral("b")));
@@ -142,9 +198,9 @@ private Q_SLOTS:
         b.inputImages = {QStringLiteral("images/gen_1_a.jpg")};
         g.upsert(a);
         g.upsert(b);
-        QCOMPARE(g.referencedFiles({QStringLiteral("a")}), QStringList{QStringLiteral("images/edit_local_2_b.jpg")}
-                                                               << QStringLiteral("images/gen_1_a.jpg"));
-        QCOMPARE(g.referencedFiles({QStringLiteral("b")}), QStringList{QStringLiteral("images/gen_1_a.jpg")});
+        QCOMPARE(g.referencedFiles({QStringLiteral("a")}),
+            QStringList {QStringLiteral("images/edit_local_2_b.jpg")} << QStringLiteral("images/gen_1_a.jpg"));
+        QCOMPARE(g.referencedFiles({QStringLiteral("b")}), QStringList {QStringLiteral("images/gen_1_a.jpg")});
     }
 
     void statusTransitions_data()
@@ -191,7 +247,7 @@ private Q_SLOTS:
         f.requestedAt = QDateTime::fromMSecsSinceEpoch(1767000000123, Qt::UTC);
         f.finishedAt = f.requestedAt.addSecs(3);
         f.image = {QStringLiteral("images/edit_local_1767000000_ab12cd34.jpg"), QStringLiteral("ff"),
-                   QStringLiteral("image/jpeg"), 64, 48};
+            QStringLiteral("image/jpeg"), 64, 48};
         f.inputImages = {QStringLiteral("images/gen_1_x.jpg")};
         f.modelText = QStringLiteral("here");
         f.usage.inputTokens = 10;
@@ -202,7 +258,7 @@ private Q_SLOTS:
         f.starred = true;
         f.note = QStringLiteral("n");
         f.idExpiresAt = f.finishedAt.addDays(55);
-        f.extra.insert(QStringLiteral("future_field"), QJsonObject{{QStringLiteral("x"), 1}});
+        f.extra.insert(QStringLiteral("future_field"), QJsonObject {{QStringLiteral("x"), 1}});
         const Result<Frame> read = Frame::fromJson(f.toJson());
         QVERIFY2(read, qPrintable(read.error().message));
         const Frame &back = read.value();
@@ -217,9 +273,8 @@ private Q_SLOTS:
 
     void frameJsonRejectsBadKind()
     {
-        const Result<Frame> read = Frame::fromJson(QJsonObject{{QStringLiteral("id"), QStringLiteral("x")},
-                                                               {QStringLiteral("kind"), QStringLiteral("paint")},
-                                                               {QStringLiteral("status"), QStringLiteral("done")}});
+        const Result<Frame> read = Frame::fromJson(QJsonObject {{QStringLiteral("id"), QStringLiteral("x")},
+            {QStringLiteral("kind"), QStringLiteral("paint")}, {QStringLiteral("status"), QStringLiteral("done")}});
         QVERIFY(!read);
         const QString &err = read.error().message;
         QVERIFY2(err.contains(QStringLiteral("paint")), qPrintable(err));

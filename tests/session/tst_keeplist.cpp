@@ -53,7 +53,7 @@ private:
         return c.graph().value(r.value());
     }
 
-    static TurnParams p(const QString &prompt, bool fork = false) { return TurnParams{prompt, {}, {}, fork, {}}; }
+    static TurnParams p(const QString &prompt, bool fork = false) { return TurnParams {prompt, {}, {}, fork, {}}; }
 
     static void collectStrings(const QJsonValue &v, QStringList *out)
     {
@@ -100,8 +100,8 @@ private Q_SLOTS:
         for (int i = 0; i < 40; ++i)
             many << QStringLiteral("item %1").arg(i);
         QCOMPARE(KeepList::cleaned(many).size(), KeepList::kMaxItems);
-        const QStringList c = KeepList::cleaned({QStringLiteral("  keep\nthe   face "), QString(), QStringLiteral("KEEP THE FACE"),
-                                                 QString(500, QLatin1Char('x'))});
+        const QStringList c = KeepList::cleaned({QStringLiteral("  keep\nthe   face "), QString(),
+            QStringLiteral("KEEP THE FACE"), QString(500, QLatin1Char('x'))});
         QCOMPARE(c.size(), 2);
         QCOMPARE(c.at(0), QStringLiteral("keep the face"));
         QCOMPARE(c.at(1).size(), KeepList::kMaxItemLength);
@@ -109,9 +109,12 @@ private Q_SLOTS:
 
     void promptToSendAppendsAVisibleBlock()
     {
-        QCOMPARE(KeepList::promptToSend(QStringLiteral("make the sky orange"), {}), QStringLiteral("make the sky orange"));
-        QCOMPARE(KeepList::promptToSend(QStringLiteral("make the sky orange "), {QStringLiteral("keep the face"), QStringLiteral("same framing")}),
-                 QStringLiteral("make the sky orange\n\nKeep-list (respect in this edit):\n- keep the face\n- same framing"));
+        QCOMPARE(
+            KeepList::promptToSend(QStringLiteral("make the sky orange"), {}), QStringLiteral("make the sky orange"));
+        QCOMPARE(KeepList::promptToSend(QStringLiteral("make the sky orange "),
+                     {QStringLiteral("keep the face"), QStringLiteral("same framing")}),
+            QStringLiteral(
+                "make the sky orange\n\nKeep-list (respect in this edit):\n- keep the face\n- same framing"));
     }
 
     void keepListIsInheritedByForksAndSentExactly()
@@ -128,22 +131,26 @@ private Q_SLOTS:
         const Frame a = finish(c, c.edit(root.id, p(QStringLiteral("make the sky orange"))));
         QCOMPARE(a.status, FrameStatus::Done);
         QCOMPARE(a.prompt, QStringLiteral("make the sky orange"));
-        const QString expectedA = QStringLiteral("make the sky orange\n\nKeep-list (respect in this edit):\n- keep the face\n- keep the label text");
+        const QString expectedA = QStringLiteral(
+            "make the sky orange\n\nKeep-list (respect in this edit):\n- keep the face\n- keep the label text");
         QCOMPARE(a.promptSent, expectedA);
-        QVERIFY2(lastCreateStrings().contains(expectedA), "the fake server must receive the prompt with the keep-list block");
+        QVERIFY2(lastCreateStrings().contains(expectedA),
+            "the fake server must receive the prompt with the keep-list block");
         QVERIFY(!lastCreateStrings().contains(QStringLiteral("make the sky orange")));
 
         // A branch forked from the root inherits the root's list; a list set on the branch head overrides it there only.
         const Frame b = finish(c, c.edit(root.id, p(QStringLiteral("add a hat"), true)));
         QCOMPARE(b.status, FrameStatus::Done);
-        QCOMPARE(KeepList::effective(c.graph(), b.id).items, (QStringList{QStringLiteral("keep the face"), QStringLiteral("keep the label text")}));
+        QCOMPARE(KeepList::effective(c.graph(), b.id).items,
+            (QStringList {QStringLiteral("keep the face"), QStringLiteral("keep the label text")}));
         QCOMPARE(KeepList::effective(c.graph(), b.id).setOn, root.id);
         QVERIFY(c.setKeepList(b.id, {QStringLiteral("same framing")}));
         const Frame b2 = finish(c, c.edit(b.id, p(QStringLiteral("red hat"))));
         QCOMPARE(b2.promptSent, QStringLiteral("red hat\n\nKeep-list (respect in this edit):\n- same framing"));
         QVERIFY(lastCreateStrings().contains(b2.promptSent));
         const Frame a2 = finish(c, c.edit(a.id, p(QStringLiteral("warmer"))));
-        QVERIFY2(a2.promptSent.endsWith(QStringLiteral("- keep the face\n- keep the label text")), qPrintable(a2.promptSent));
+        QVERIFY2(a2.promptSent.endsWith(QStringLiteral("- keep the face\n- keep the label text")),
+            qPrintable(a2.promptSent));
 
         // Cleared on a frame: nothing appended from there on; undo brings the list back.
         QVERIFY(c.setKeepList(a2.id, {}));
@@ -160,7 +167,7 @@ private Q_SLOTS:
         QVERIFY(reread.open(m_tmp->path(), SessionStore::OpenMode::ReadOnly));
         QCOMPARE(reread.graph().value(a.id).promptSent, expectedA);
         QCOMPARE(reread.graph().value(a.id).prompt, QStringLiteral("make the sky orange"));
-        QCOMPARE(reread.graph().value(b.id).keepList, QStringList{QStringLiteral("same framing")});
+        QCOMPARE(reread.graph().value(b.id).keepList, QStringList {QStringLiteral("same framing")});
         QVERIFY(reread.graph().value(b.id).keepListSet);
         QVERIFY(!reread.graph().value(a.id).keepListSet);
     }
@@ -179,7 +186,8 @@ private Q_SLOTS:
         QVERIFY(c.setKeepList(root.id, {QStringLiteral("changed since")})); // the stored request is what is re-sent
         const Frame retried = finish(c, c.retry(failed.id));
         QCOMPARE(retried.status, FrameStatus::Done);
-        QCOMPARE(retried.promptSent, QStringLiteral("a bow tie\n\nKeep-list (respect in this edit):\n- keep the cat's eyes"));
+        QCOMPARE(retried.promptSent,
+            QStringLiteral("a bow tie\n\nKeep-list (respect in this edit):\n- keep the cat's eyes"));
         QVERIFY(lastCreateStrings().contains(retried.promptSent));
     }
 
@@ -268,9 +276,12 @@ private Q_SLOTS:
         QTest::newRow("edit 38%") << int(FrameKind::Edit) << int(RegionMode::None) << 0.38 << -1.0 << false;
         QTest::newRow("edit-local 90%") << int(FrameKind::EditLocal) << int(RegionMode::None) << 0.90 << -1.0 << true;
         QTest::newRow("style edit 95%") << int(FrameKind::StyleEdit) << int(RegionMode::None) << 0.95 << -1.0 << false;
-        QTest::newRow("protect, raw bled 45% outside") << int(FrameKind::Edit) << int(RegionMode::Protect) << 0.10 << 0.45 << true;
-        QTest::newRow("protect, raw kept outside") << int(FrameKind::Edit) << int(RegionMode::Protect) << 0.10 << 0.05 << false;
-        QTest::newRow("region, 80% in a big selection") << int(FrameKind::EditLocal) << int(RegionMode::Region) << 0.80 << 0.10 << false;
+        QTest::newRow("protect, raw bled 45% outside")
+            << int(FrameKind::Edit) << int(RegionMode::Protect) << 0.10 << 0.45 << true;
+        QTest::newRow("protect, raw kept outside")
+            << int(FrameKind::Edit) << int(RegionMode::Protect) << 0.10 << 0.05 << false;
+        QTest::newRow("region, 80% in a big selection")
+            << int(FrameKind::EditLocal) << int(RegionMode::Region) << 0.80 << 0.10 << false;
         QTest::newRow("not measured") << int(FrameKind::Edit) << int(RegionMode::None) << -1.0 << -1.0 << false;
     }
 

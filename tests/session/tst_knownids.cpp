@@ -38,7 +38,7 @@ private:
         env.insert(QStringLiteral("GOOGLE_GEMINI_BASE_URL"), m_fake->baseUrl());
         env.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral("test-key"));
         p.setProcessEnvironment(env);
-        p.start(QStringLiteral(NB2_SESSION_DRIVER), QStringList{QStringLiteral("--session"), m_session} + command);
+        p.start(QStringLiteral(NB2_SESSION_DRIVER), QStringList {QStringLiteral("--session"), m_session} + command);
         if (!p.waitForFinished(120000))
             return {};
         return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
@@ -100,7 +100,7 @@ private Q_SLOTS:
         FakeFault reset;
         reset.kind = FakeFault::Kind::ConnectionReset;
         m_fake->injectFault(reset, 1);
-        QStringList command{QStringLiteral("generate"), QStringLiteral("a lighthouse")};
+        QStringList command {QStringLiteral("generate"), QStringLiteral("a lighthouse")};
         if (!stream)
             command << QStringLiteral("--no-stream");
         const Run r = run(command);
@@ -150,7 +150,8 @@ private Q_SLOTS:
         QStringList order;
         for (const FakeRequest &req : m_fake->requests())
             order << req.method;
-        QVERIFY2(order.lastIndexOf(QStringLiteral("GET")) < order.lastIndexOf(QStringLiteral("POST")), qPrintable(order.join(QLatin1Char(' '))));
+        QVERIFY2(order.lastIndexOf(QStringLiteral("GET")) < order.lastIndexOf(QStringLiteral("POST")),
+            qPrintable(order.join(QLatin1Char(' '))));
     }
 
     void timeoutBoundsATurn()
@@ -160,8 +161,8 @@ private Q_SLOTS:
         m_fake->setLatencyMs(60000);
         QElapsedTimer timer;
         timer.start();
-        const Run r = run({QStringLiteral("--timeout"), QStringLiteral("2"), QStringLiteral("generate"), QStringLiteral("a lighthouse"),
-                           QStringLiteral("--no-stream")});
+        const Run r = run({QStringLiteral("--timeout"), QStringLiteral("2"), QStringLiteral("generate"),
+            QStringLiteral("a lighthouse"), QStringLiteral("--no-stream")});
         QVERIFY(timer.elapsed() < 20000);
         QVERIFY(r.code != 0);
         QVERIFY2(r.err.contains("error (timeout") && r.err.contains("time limit"), r.err.constData());

@@ -69,7 +69,7 @@ void tst_PrecisionEdit::frameFieldsRoundTrip()
     QCOMPARE(back.value().drift, f.drift);
     QVERIFY(!back.value().extra.contains(QLatin1String("region_edit")));
     QCOMPARE(f.toJson().value(QLatin1String("region_edit")).toObject().value(QLatin1String("mode")).toString(),
-             QStringLiteral("region"));
+        QStringLiteral("region"));
 }
 
 void tst_PrecisionEdit::oldFramesLoadWithoutTheFields()
@@ -143,7 +143,8 @@ void tst_PrecisionEdit::regionEditCompositesAndMeasures()
     QVERIFY(fx.write(QStringLiteral("images/gen_1_p.jpg"), jpegOf(parentImage), &fx.parent.image));
     fx.parent.id = QStringLiteral("11111111");
     const EditMask mask = EditMask::fromRect(parentImage.size(), QRect(40, 40, 100, 80));
-    const Result<PreparedRegion> prepared = PrecisionEdit::prepare(fx.dir.path(), fx.parent, RegionMode::Region, mask, 4);
+    const Result<PreparedRegion> prepared
+        = PrecisionEdit::prepare(fx.dir.path(), fx.parent, RegionMode::Region, mask, 4);
     QVERIFY2(prepared.ok(), qPrintable(prepared.ok() ? QString() : prepared.error().message));
     const PreparedRegion &p = prepared.value();
     QVERIFY(p.edit.crop.contains(QRect(40, 40, 100, 80)));
@@ -188,7 +189,8 @@ void tst_PrecisionEdit::protectEditCompositesAndMeasures()
     fx.parent.id = QStringLiteral("11111111");
     // Only the top half may change.
     const EditMask mask = EditMask::fromRect(parentImage.size(), QRect(0, 0, 300, 150));
-    const Result<PreparedRegion> prepared = PrecisionEdit::prepare(fx.dir.path(), fx.parent, RegionMode::Protect, mask, 3);
+    const Result<PreparedRegion> prepared
+        = PrecisionEdit::prepare(fx.dir.path(), fx.parent, RegionMode::Protect, mask, 3);
     QVERIFY(prepared.ok());
     QVERIFY(prepared.value().cropFile.isEmpty());
     QImage edited = parentImage;
@@ -199,8 +201,8 @@ void tst_PrecisionEdit::protectEditCompositesAndMeasures()
     fx.child.regionEdit = prepared.value().edit;
     QVERIFY(fx.write(QStringLiteral("images/edit_1_c.jpg"), jpegOf(edited), &fx.child.image));
     const Frame c = PrecisionEdit::finish(fx.dir.path(), fx.parent, fx.child).value();
-    QVERIFY(c.drift.outsideChanged > 0.9);                           // the raw answer bled everywhere
-    QVERIFY(std::abs(c.drift.changed - 0.5) < 0.05);                  // what the user sees: the top half
+    QVERIFY(c.drift.outsideChanged > 0.9);           // the raw answer bled everywhere
+    QVERIFY(std::abs(c.drift.changed - 0.5) < 0.05); // what the user sees: the top half
     const QImage composite = QImage(fx.dir.filePath(c.image.file)).convertToFormat(QImage::Format_ARGB32);
     const QImage decodedParent = QImage(fx.dir.filePath(fx.parent.image.file)).convertToFormat(QImage::Format_ARGB32);
     for (int y = 154; y < 300; ++y)
@@ -212,9 +214,16 @@ void tst_PrecisionEdit::plainEditDrift()
 {
     Fixture fx;
     const QImage parentImage = scene(QSize(200, 200), Qt::red, Qt::green);
-    QVERIFY(fx.write(QStringLiteral("images/gen_1_p.png"), [&] {
-        QByteArray b; QBuffer buf(&b); buf.open(QIODevice::WriteOnly); parentImage.save(&buf, "PNG"); return b; }(),
-                     &fx.parent.image));
+    QVERIFY(fx.write(
+        QStringLiteral("images/gen_1_p.png"),
+        [&] {
+            QByteArray b;
+            QBuffer buf(&b);
+            buf.open(QIODevice::WriteOnly);
+            parentImage.save(&buf, "PNG");
+            return b;
+        }(),
+        &fx.parent.image));
     fx.child = fx.parent;
     fx.child.id = QStringLiteral("44444444");
     const Frame same = PrecisionEdit::measureDrift(fx.dir.path(), fx.parent, fx.child).value();

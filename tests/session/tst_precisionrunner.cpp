@@ -128,7 +128,7 @@ private Q_SLOTS:
         const Result<Frame> redone = PrecisionEdit::finish(c.store()->dir(), parent, again);
         QVERIFY(redone);
         qInfo("composite + drift + PNG writes for a %dx%d frame on a worker: %lld ms", size.width(), size.height(),
-              qint64(timer.elapsed()));
+            qint64(timer.elapsed()));
         const QJsonObject body = lastCreateBody();
         QVERIFY(!body.contains(QLatin1String("previous_interaction_id")));
         QVERIFY(QJsonDocument(body).toJson().contains(child.regionEdit.cropAspect.toUtf8()));

@@ -30,8 +30,8 @@ private:
     std::unique_ptr<QTemporaryDir> m_tmp;
 
     struct Source {
-        Frame root, head;   // the exporting session's frames: head is an edit of root
-        QString file;       // the exported image of head, with its lineage record
+        Frame root, head; // the exporting session's frames: head is an edit of root
+        QString file;     // the exported image of head, with its lineage record
     };
 
     std::shared_ptr<InteractionsClient> client() const
@@ -71,7 +71,7 @@ private:
         return c.graph().value(r.value());
     }
 
-    static TurnParams p(const char *prompt) { return TurnParams{QString::fromUtf8(prompt), {}, {}, false, {}}; }
+    static TurnParams p(const char *prompt) { return TurnParams {QString::fromUtf8(prompt), {}, {}, false, {}}; }
 
     /** A session with generate + edit, the edit exported as a frames file (record embedded). */
     Source makeSource()
@@ -119,7 +119,7 @@ private:
         env.insert(QStringLiteral("GOOGLE_GEMINI_BASE_URL"), m_fake->baseUrl());
         env.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral("test-key"));
         proc.setProcessEnvironment(env);
-        proc.start(QStringLiteral(NB2_SESSION_DRIVER), QStringList{QStringLiteral("--session"), dir} + command);
+        proc.start(QStringLiteral(NB2_SESSION_DRIVER), QStringList {QStringLiteral("--session"), dir} + command);
         if (!proc.waitForFinished(60000))
             return {};
         return {proc.exitCode(), proc.readAllStandardOutput(), proc.readAllStandardError()};
@@ -153,7 +153,7 @@ private Q_SLOTS:
         f.lineage.promptChainTotal = 5;
         const QJsonObject o = f.toJson();
         QCOMPARE(o.value(QStringLiteral("lineage")).toObject().value(QStringLiteral("interaction")).toString(),
-                 QStringLiteral("v1_abc"));
+            QStringLiteral("v1_abc"));
         const Result<Frame> read = Frame::fromJson(o);
         QVERIFY(read);
         const Frame &back = read.value();
@@ -165,7 +165,7 @@ private Q_SLOTS:
         const FrameLineage l = FrameLineage::fromRecordJson(
             R"({"schema":1,"frame":"deadbeef","interaction":"v1_abc","prompts":["x"],"promptsTotal":3,"future":1})");
         QCOMPARE(l.frameId, QStringLiteral("deadbeef"));
-        QCOMPARE(l.promptChain, QStringList{QStringLiteral("x")});
+        QCOMPARE(l.promptChain, QStringList {QStringLiteral("x")});
         QCOMPARE(l.promptChainTotal, 3);
         QVERIFY(FrameLineage::fromRecordJson("not json").isEmpty());
     }
@@ -190,7 +190,7 @@ private Q_SLOTS:
         QVERIFY(imp.hasUsableId());
         QCOMPARE(imp.lineage.frameId, src.head.id);
         QCOMPARE(imp.lineage.parentSha256, src.root.image.sha256);
-        QCOMPARE(imp.lineage.promptChain, (QStringList{QStringLiteral("a red fox"), QStringLiteral("add a lantern")}));
+        QCOMPARE(imp.lineage.promptChain, (QStringList {QStringLiteral("a red fox"), QStringLiteral("add a lantern")}));
         QCOMPARE(imp.image.sha256, SessionStore::sha256Hex(test::readFile(src.file))); // bytes as in the file
 
         // The manifest keeps it (another reader sees the same lineage).
@@ -248,7 +248,7 @@ private Q_SLOTS:
         QVERIFY(e.reAnchored);
         QCOMPARE(e.kind, FrameKind::ReAnchor);
         QVERIFY(e.continuedInteractionId.isEmpty());
-        QCOMPARE(e.inputImages, QStringList{imp.image.file});
+        QCOMPARE(e.inputImages, QStringList {imp.image.file});
         QCOMPARE(reanchored.count(), 1);
         QList<QJsonObject> bodies = createBodies(m_fake->requests());
         if (continueChain) {
@@ -282,7 +282,7 @@ private Q_SLOTS:
 
         SessionController c;
         QVERIFY(openIn(c, sub("target")));
-        const Frame imp = finish(c, c.importImage(file, ImportOptions{}));
+        const Frame imp = finish(c, c.importImage(file, ImportOptions {}));
         QCOMPARE(imp.status, FrameStatus::Done);
         QVERIFY(imp.lineage.isEmpty());
         QVERIFY(imp.interactionId.isEmpty());

@@ -25,13 +25,13 @@ QMap<QString, QByteArray> snapshot(const QString &dir)
 {
     QMap<QString, QByteArray> files;
     QDirIterator it(dir, QDir::Files | QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot | QDir::System,
-                    QDirIterator::Subdirectories);
+        QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString path = it.next();
         const QFileInfo info(path);
         files.insert(QDir(dir).relativeFilePath(path),
-                     info.isDir() ? QByteArray("<dir>")
-                                  : QCryptographicHash::hash(test::readFile(path), QCryptographicHash::Sha256).toHex());
+            info.isDir() ? QByteArray("<dir>")
+                         : QCryptographicHash::hash(test::readFile(path), QCryptographicHash::Sha256).toHex());
     }
     return files;
 }
@@ -59,7 +59,7 @@ private:
         env.insert(QStringLiteral("GOOGLE_GEMINI_BASE_URL"), baseUrl.isEmpty() ? m_fake->baseUrl() : baseUrl);
         env.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral("test-key"));
         p.setProcessEnvironment(env);
-        p.start(QStringLiteral(NB2_SESSION_DRIVER), QStringList{QStringLiteral("--session"), m_session} + command);
+        p.start(QStringLiteral(NB2_SESSION_DRIVER), QStringList {QStringLiteral("--session"), m_session} + command);
         if (!p.waitForFinished(120000))
             return {};
         return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
@@ -126,12 +126,14 @@ private Q_SLOTS:
     void readingCommandsSendNothingAndChangeNothing_data()
     {
         QTest::addColumn<QStringList>("command");
-        QTest::newRow("log") << QStringList{QStringLiteral("log")};
-        QTest::newRow("log --json") << QStringList{QStringLiteral("log"), QStringLiteral("--json")};
-        QTest::newRow("log --ids") << QStringList{QStringLiteral("log"), QStringLiteral("--ids")};
-        QTest::newRow("log --demo") << QStringList{QStringLiteral("--demo"), QStringLiteral("log")};
-        QTest::newRow("export html") << QStringList{QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("html"), QStringLiteral("OUT")};
-        QTest::newRow("export bundle") << QStringList{QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("bundle"), QStringLiteral("OUT")};
+        QTest::newRow("log") << QStringList {QStringLiteral("log")};
+        QTest::newRow("log --json") << QStringList {QStringLiteral("log"), QStringLiteral("--json")};
+        QTest::newRow("log --ids") << QStringList {QStringLiteral("log"), QStringLiteral("--ids")};
+        QTest::newRow("log --demo") << QStringList {QStringLiteral("--demo"), QStringLiteral("log")};
+        QTest::newRow("export html") << QStringList {
+            QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("html"), QStringLiteral("OUT")};
+        QTest::newRow("export bundle") << QStringList {
+            QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("bundle"), QStringLiteral("OUT")};
     }
 
     void readingCommandsSendNothingAndChangeNothing()
@@ -141,8 +143,8 @@ private Q_SLOTS:
         const QMap<QString, QByteArray> before = snapshot(m_session);
         const Run r = run(command);
         QVERIFY2(r.code == 0, r.err.constData());
-        QCOMPARE(m_fake->requests().size(), 0);      // no get, no create: nothing left the process
-        QCOMPARE(snapshot(m_session), before);         // not one byte, not one new file or folder
+        QCOMPARE(m_fake->requests().size(), 0); // no get, no create: nothing left the process
+        QCOMPARE(snapshot(m_session), before);  // not one byte, not one new file or folder
         QCOMPARE(onlyFrame().value(QStringLiteral("status")).toString(), QStringLiteral("pending"));
         if (command.first() == QLatin1String("log") && command.size() == 1)
             QVERIFY2(r.err.contains("recover"), r.err.constData()); // says what would finish it
@@ -177,7 +179,8 @@ private Q_SLOTS:
         QVERIFY2(online.code == 0, online.err.constData());
         f = onlyFrame();
         QCOMPARE(f.value(QStringLiteral("status")).toString(), QStringLiteral("done"));
-        QVERIFY(QFileInfo::exists(m_session + QLatin1Char('/') + f.value(QStringLiteral("image")).toObject().value(QStringLiteral("file")).toString()));
+        QVERIFY(QFileInfo::exists(m_session + QLatin1Char('/')
+            + f.value(QStringLiteral("image")).toObject().value(QStringLiteral("file")).toString()));
         QCOMPARE(requestsTo("GET"), 1);
         QCOMPARE(requestsTo("POST"), 0);
     }

@@ -176,7 +176,8 @@ private Q_SLOTS:
         const Result<ReplayPlan> reversed = planReplayOnto(c.graph(), chain[3], chain[1], chain[0]);
         QVERIFY(!reversed);
         QCOMPARE(reversed.error().kind, ErrorKind::InvalidInput);
-        QVERIFY2(reversed.error().message.contains(QStringLiteral("not on the path")), qPrintable(reversed.error().message));
+        QVERIFY2(
+            reversed.error().message.contains(QStringLiteral("not on the path")), qPrintable(reversed.error().message));
         QVERIFY(!planReplayOnto(c.graph(), sibling.id, chain[3], chain[0]));
         QVERIFY(!planReplayOnto(c.graph(), QStringLiteral("deadbeef"), chain[3], chain[0]));
         QVERIFY(!planReplayOnto(c.graph(), chain[1], chain[3], QStringLiteral("deadbeef")));
@@ -188,7 +189,8 @@ private Q_SLOTS:
         test::writeFile(m_tmp->filePath(QStringLiteral("shoot/b.jpg")), test::jpegBytes(Qt::green));
         test::writeFile(m_tmp->filePath(QStringLiteral("shoot/a.png")), test::pngBytes(Qt::blue));
         test::writeFile(m_tmp->filePath(QStringLiteral("shoot/notes.txt")), "not a picture");
-        const Result<ReplayPlan> photos = planReplayOnPhotos(c.graph(), chain[1], chain[3], {m_tmp->filePath(QStringLiteral("shoot"))});
+        const Result<ReplayPlan> photos
+            = planReplayOnPhotos(c.graph(), chain[1], chain[3], {m_tmp->filePath(QStringLiteral("shoot"))});
         QVERIFY2(photos, qPrintable(photos.error().message));
         QCOMPARE(photos.value().targets.size(), 2);
         QVERIFY(photos.value().targets[0].photoFile.endsWith(QLatin1String("a.png")));
@@ -224,15 +226,16 @@ private Q_SLOTS:
         const int requestsBefore = int(m_fake->requests().size());
         const int framesBefore = c.graph().size();
         test::writeFile(m_tmp->filePath(QStringLiteral("p.jpg")), test::jpegBytes());
-        ReplayRunner runner(&c, ReplayState::create(planReplayOnPhotos(c.graph(), chain[1], chain[3],
-                                                                       {m_tmp->filePath(QStringLiteral("p.jpg"))}).value(),
-                                                    kLite, {}));
+        ReplayRunner runner(&c,
+            ReplayState::create(
+                planReplayOnPhotos(c.graph(), chain[1], chain[3], {m_tmp->filePath(QStringLiteral("p.jpg"))}).value(),
+                kLite, {}));
         const Result<void> started = runner.start();
         QVERIFY(!started);
         QCOMPARE(started.error().kind, ErrorKind::Budget);
         QVERIFY(c.waitForIdle(5000));
         QCOMPARE(int(m_fake->requests().size()), requestsBefore); // the fake's log: nothing sent
-        QCOMPARE(c.graph().size(), framesBefore);                  // not even the photo was imported
+        QCOMPARE(c.graph().size(), framesBefore);                 // not even the photo was imported
     }
 
     void replayOntoFrameLinksAndCompares()
@@ -248,7 +251,8 @@ private Q_SLOTS:
         openSession(c, kOther);
         const Frame start = c.graph().value(chain[0]);
         m_fake->clearRequests();
-        ReplayRunner runner(&c, ReplayState::create(planReplayOnto(c.graph(), chain[1], chain[3], chain[0]).value(), kOther, {}));
+        ReplayRunner runner(
+            &c, ReplayState::create(planReplayOnto(c.graph(), chain[1], chain[3], chain[0]).value(), kOther, {}));
         QVERIFY(runToEnd(runner));
         QCOMPARE(runner.state().status, ReplayStatus::Finished);
         QCOMPARE(runner.state().doneSteps(), 3);
@@ -264,7 +268,7 @@ private Q_SLOTS:
         for (int i = 0; i < 3; ++i) {
             const Frame f = c.graph().value(made[i]);
             QCOMPARE(f.status, FrameStatus::Done);
-            QCOMPARE(f.replayOf, chain[i + 1]);      // the link back
+            QCOMPARE(f.replayOf, chain[i + 1]); // the link back
             QCOMPARE(f.replayRun, runner.state().id);
             QCOMPARE(f.model, kOther);
             QCOMPARE(f.prompt, c.graph().value(chain[i + 1]).prompt);
@@ -298,7 +302,8 @@ private Q_SLOTS:
         const QString a = test::writeFile(m_tmp->filePath(QStringLiteral("a.jpg")), test::jpegBytes(Qt::green, 64, 48));
         const QString b = test::writeFile(m_tmp->filePath(QStringLiteral("b.png")), test::pngBytes(Qt::yellow, 48, 48));
         m_fake->clearRequests();
-        ReplayRunner runner(&c, ReplayState::create(planReplayOnPhotos(c.graph(), chain[1], chain[3], {a, b}).value(), kLite, {}));
+        ReplayRunner runner(
+            &c, ReplayState::create(planReplayOnPhotos(c.graph(), chain[1], chain[3], {a, b}).value(), kLite, {}));
         QVERIFY(runToEnd(runner));
         QCOMPARE(runner.state().doneSteps(), 6);
         QCOMPARE(creates().size(), 6);
@@ -321,7 +326,8 @@ private Q_SLOTS:
         // Per chain, in order: an inline picture first, then continuations.
         int inlineFirst = 0;
         for (const Sent &s : creates())
-            inlineFirst += s.body.contains(QStringLiteral("make it night")) && s.inlineImage && s.previousId.isEmpty() ? 1 : 0;
+            inlineFirst
+                += s.body.contains(QStringLiteral("make it night")) && s.inlineImage && s.previousId.isEmpty() ? 1 : 0;
         QCOMPARE(inlineFirst, 2);
         QCOMPARE(createsWith(QStringLiteral("let it snow")), 2);
     }
@@ -336,7 +342,8 @@ private Q_SLOTS:
         fault.kind = FakeFault::Kind::RateLimit;
         fault.retryAfterSeconds = 1;
         m_fake->injectFault(fault, 1);
-        ReplayRunner runner(&c, ReplayState::create(planReplayOnto(c.graph(), chain[1], chain[3], chain[3]).value(), kLite, {}));
+        ReplayRunner runner(
+            &c, ReplayState::create(planReplayOnto(c.graph(), chain[1], chain[3], chain[3]).value(), kLite, {}));
         QSignalSpy paused(&runner, &ReplayRunner::paused);
         QSignalSpy resumed(&runner, &ReplayRunner::resumed);
         QElapsedTimer clock;
@@ -355,7 +362,8 @@ private Q_SLOTS:
     void zeroQuotaStops()
     {
         Error e = Error::make(ErrorKind::RateLimited, QStringLiteral("quota"));
-        e.api.serverMessage = QStringLiteral("Quota exceeded for metric: generate_content_free_tier_requests, limit: 0, model: x");
+        e.api.serverMessage
+            = QStringLiteral("Quota exceeded for metric: generate_content_free_tier_requests, limit: 0, model: x");
         QVERIFY(ReplayRunner::isZeroQuota(e));
         e.api.serverMessage = QStringLiteral("Quota exceeded for metric: requests, limit: 10");
         QVERIFY(!ReplayRunner::isZeroQuota(e));
@@ -395,7 +403,7 @@ private Q_SLOTS:
         for (ReplayChain &rc : damaged.chains) {
             for (int i = int(rc.steps.size()) - 1; i >= 0; --i) {
                 if (!rc.steps[i].frameId.isEmpty()) {
-                    rc.steps[i] = ReplayStepRun{};
+                    rc.steps[i] = ReplayStepRun {};
                     break;
                 }
             }
@@ -428,15 +436,15 @@ private Q_SLOTS:
         ReplayPlan plan;
         plan.fromId = QStringLiteral("aaaaaaaa");
         plan.toId = QStringLiteral("bbbbbbbb");
-        plan.steps = {ReplayStep{QStringLiteral("aaaaaaaa"), QStringLiteral("night"), QStringLiteral("low"), {}},
-                      ReplayStep{QStringLiteral("bbbbbbbb"), QStringLiteral("snow"), {}, QStringLiteral("note")}};
+        plan.steps = {ReplayStep {QStringLiteral("aaaaaaaa"), QStringLiteral("night"), QStringLiteral("low"), {}},
+            ReplayStep {QStringLiteral("bbbbbbbb"), QStringLiteral("snow"), {}, QStringLiteral("note")}};
         ReplayTarget t;
         t.kind = ReplayTarget::Kind::Photo;
         t.photoFile = QStringLiteral("/tmp/x.jpg");
         plan.targets = {t};
         ReplayState s = ReplayState::create(plan, kLite, QStringLiteral("high"));
         s.chains[0].startFrameId = QStringLiteral("cccccccc");
-        s.chains[0].steps[0] = ReplayStepRun{QStringLiteral("dddddddd"), ReplayStepState::Done, {}};
+        s.chains[0].steps[0] = ReplayStepRun {QStringLiteral("dddddddd"), ReplayStepState::Done, {}};
         const Result<ReplayState> back = ReplayState::fromJson(s.toJson());
         QVERIFY2(back, qPrintable(back.error().message));
         QCOMPARE(back.value().toJson(), s.toJson());

@@ -40,7 +40,7 @@ private:
         QList<Frame> frames;
         for (int i = 0; i < n; ++i)
             frames.append(doneFrame(QStringLiteral("%1").arg(i, 8, 16, QLatin1Char('0')),
-                                    i ? QStringLiteral("%1").arg(i - 1, 8, 16, QLatin1Char('0')) : QString()));
+                i ? QStringLiteral("%1").arg(i - 1, 8, 16, QLatin1Char('0')) : QString()));
         QVERIFY(s.commit(frames));
         QVERIFY(s.checkpoint());
     }
@@ -74,15 +74,19 @@ private Q_SLOTS:
         SessionStore s;
         QVERIFY(s.open(tmp.path(), SessionStore::OpenMode::OpenExisting));
         const qint64 manifestSize = QFileInfo(s.manifestPath()).size();
-        const qint64 offsetBefore = qint64(readJson(s.manifestPath()).value(QStringLiteral("journal_offset")).toDouble());
+        const qint64 offsetBefore
+            = qint64(readJson(s.manifestPath()).value(QStringLiteral("journal_offset")).toDouble());
         // Changes until the tail is well past an eighth of the manifest: a checkpoint follows.
-        for (int i = 0; i < 200 && qint64(readJson(s.manifestPath()).value(QStringLiteral("journal_offset")).toDouble()) == offsetBefore; ++i) {
+        for (int i = 0; i < 200
+             && qint64(readJson(s.manifestPath()).value(QStringLiteral("journal_offset")).toDouble()) == offsetBefore;
+             ++i) {
             Frame f = s.graph().value(QStringLiteral("%1").arg(i, 8, 16, QLatin1Char('0')));
             f.note = QStringLiteral("note %1").arg(i);
             QVERIFY(s.commit({f}));
         }
         const QJsonObject root = readJson(s.manifestPath());
-        QVERIFY2(qint64(root.value(QStringLiteral("journal_offset")).toDouble()) > offsetBefore, "no checkpoint was written");
+        QVERIFY2(qint64(root.value(QStringLiteral("journal_offset")).toDouble()) > offsetBefore,
+            "no checkpoint was written");
         QVERIFY(QFileInfo(s.journalPath()).size() - offsetBefore < manifestSize); // ... and not later than it pays
         QCOMPARE(root.value(QStringLiteral("schema_version")).toInt(), 2);
     }
@@ -97,14 +101,17 @@ private Q_SLOTS:
         root.remove(QStringLiteral("journal_offset"));
         test::writeFile(tmp.filePath(QStringLiteral("manifest.json")), QJsonDocument(root).toJson());
         test::writeFile(tmp.filePath(QStringLiteral("journal.jsonl")),
-                        "{\"op\":\"end\",\"frame\":{\"id\":\"00000000\",\"kind\":\"generate\",\"status\":\"done\",\"prompt\":\"old\"}}\n");
+            "{\"op\":\"end\",\"frame\":{\"id\":\"00000000\",\"kind\":\"generate\",\"status\":\"done\",\"prompt\":"
+            "\"old\"}}\n");
         SessionStore s;
         QVERIFY(s.open(tmp.path(), SessionStore::OpenMode::OpenExisting));
         QCOMPARE(s.graph().size(), 3);
-        QCOMPARE(s.graph().value(QStringLiteral("00000000")).prompt, root.value(QStringLiteral("frames")).toArray().at(0).toObject().value(QStringLiteral("prompt")).toString());
+        QCOMPARE(s.graph().value(QStringLiteral("00000000")).prompt,
+            root.value(QStringLiteral("frames")).toArray().at(0).toObject().value(QStringLiteral("prompt")).toString());
         const QJsonObject upgraded = readJson(s.manifestPath());
         QCOMPARE(upgraded.value(QStringLiteral("schema_version")).toInt(), 2);
-        QCOMPARE(qint64(upgraded.value(QStringLiteral("journal_offset")).toDouble()), QFileInfo(s.journalPath()).size());
+        QCOMPARE(
+            qint64(upgraded.value(QStringLiteral("journal_offset")).toDouble()), QFileInfo(s.journalPath()).size());
         QVERIFY(s.commit({doneFrame(QStringLiteral("0000000a"), QStringLiteral("00000002"))}));
         s.close();
         SessionStore again;
@@ -145,8 +152,8 @@ private Q_SLOTS:
         QVERIFY(b.commit({doneFrame(QStringLiteral("000000ff"), QStringLiteral("00000031")), renamed}));
         QVERIFY(a.reload());
         QCOMPARE(spy.count(), 1);
-        QCOMPARE(spy.at(0).at(0).toStringList(), QStringList{QStringLiteral("000000ff")}); // added
-        QCOMPARE(spy.at(0).at(1).toStringList(), QStringList{QStringLiteral("00000005")}); // changed
+        QCOMPARE(spy.at(0).at(0).toStringList(), QStringList {QStringLiteral("000000ff")}); // added
+        QCOMPARE(spy.at(0).at(1).toStringList(), QStringList {QStringLiteral("00000005")}); // changed
         QVERIFY(spy.at(0).at(2).toStringList().isEmpty());
         QCOMPARE(a.graph().value(QStringLiteral("00000005")).title, QStringLiteral("from b"));
         QCOMPARE(a.graph().size(), 51);

@@ -34,7 +34,7 @@ private:
         env.insert(QStringLiteral("GOOGLE_GEMINI_BASE_URL"), m_fake->baseUrl());
         env.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral("test-key"));
         p.setProcessEnvironment(env);
-        p.start(QStringLiteral(NB2_SESSION_DRIVER), QStringList{QStringLiteral("--session"), m_tmp->path()} + command);
+        p.start(QStringLiteral(NB2_SESSION_DRIVER), QStringList {QStringLiteral("--session"), m_tmp->path()} + command);
         if (!p.waitForFinished(60000))
             return {};
         return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
@@ -79,7 +79,7 @@ private Q_SLOTS:
         const QJsonObject graph = log();
         QCOMPARE(graph.value(QStringLiteral("frames")).toArray().size(), 3);
         QCOMPARE(graph.value(QStringLiteral("branches")).toArray().size(), 2);
-        QCOMPARE(graph.value(QStringLiteral("roots")).toArray(), QJsonArray{root});
+        QCOMPARE(graph.value(QStringLiteral("roots")).toArray(), QJsonArray {root});
 
         r = run({QStringLiteral("log")});
         QCOMPARE(r.code, 0);
@@ -120,7 +120,8 @@ private Q_SLOTS:
         env.insert(QStringLiteral("GOOGLE_GEMINI_BASE_URL"), m_fake->baseUrl());
         env.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral("test-key"));
         p.setProcessEnvironment(env);
-        p.start(QStringLiteral(NB2_SESSION_DRIVER), {QStringLiteral("--session"), m_tmp->path(), QStringLiteral("generate"), QStringLiteral("slow")});
+        p.start(QStringLiteral(NB2_SESSION_DRIVER),
+            {QStringLiteral("--session"), m_tmp->path(), QStringLiteral("generate"), QStringLiteral("slow")});
         QVERIFY(p.waitForStarted());
         QTRY_VERIFY_WITH_TIMEOUT(m_fake->requests().size() >= 1, 10000); // the request is in flight
         ::kill(pid_t(p.processId()), SIGINT);

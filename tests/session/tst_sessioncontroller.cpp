@@ -61,7 +61,7 @@ private:
         return out;
     }
 
-    static TurnParams p(const char *prompt) { return TurnParams{QString::fromUtf8(prompt), {}, {}, false, {}}; }
+    static TurnParams p(const char *prompt) { return TurnParams {QString::fromUtf8(prompt), {}, {}, false, {}}; }
 
 private Q_SLOTS:
     void init()
@@ -87,7 +87,9 @@ private Q_SLOTS:
         QCOMPARE(g.status, FrameStatus::Done);
         QCOMPARE(added.count(), 1);
         QVERIFY(!g.interactionId.isEmpty());
-        QVERIFY(QRegularExpression(QStringLiteral("^images/gen_\\d{10}_%1\\.(jpg|png|webp)$").arg(g.id)).match(g.image.file).hasMatch());
+        QVERIFY(QRegularExpression(QStringLiteral("^images/gen_\\d{10}_%1\\.(jpg|png|webp)$").arg(g.id))
+                    .match(g.image.file)
+                    .hasMatch());
         const QByteArray bytes = test::readFile(c.store()->absolutePath(g.image.file));
         QCOMPARE(SessionStore::sha256Hex(bytes), g.image.sha256);
         QCOMPARE(sniffImageMimeType(bytes), g.image.mimeType);
@@ -112,10 +114,13 @@ private Q_SLOTS:
         for (const QJsonObject &r : recs)
             ops.append(r.value(QStringLiteral("op")).toString());
         QCOMPARE(ops.first(), QStringLiteral("commit")); // the pending frame is recorded before "begin"
-        QCOMPARE(ops.indexOf(QStringLiteral("commit"), ops.indexOf(QStringLiteral("id"))) < ops.indexOf(QStringLiteral("end")), true);
+        QCOMPARE(ops.indexOf(QStringLiteral("commit"), ops.indexOf(QStringLiteral("id")))
+                < ops.indexOf(QStringLiteral("end")),
+            true);
         ops.removeAll(QStringLiteral("commit"));
-        QCOMPARE(ops, (QStringList{QStringLiteral("begin"), QStringLiteral("id"), QStringLiteral("end"),
-                                   QStringLiteral("begin"), QStringLiteral("id"), QStringLiteral("end")}));
+        QCOMPARE(ops,
+            (QStringList {QStringLiteral("begin"), QStringLiteral("id"), QStringLiteral("end"), QStringLiteral("begin"),
+                QStringLiteral("id"), QStringLiteral("end")}));
 
         // Another store sees the same thing on disk (relative paths).
         SessionStore other;
@@ -146,7 +151,7 @@ private Q_SLOTS:
         QCOMPARE(branched.count(), 1);
         QCOMPARE(branched.first().at(0).toString(), g.id);
         QCOMPARE(c.graph().branches().size(), 2);
-        QCOMPARE(c.graph().heads(), (QStringList{e1.id, b.id}));
+        QCOMPARE(c.graph().heads(), (QStringList {e1.id, b.id}));
         // Continuing a head needs no branch.
         QVERIFY(c.edit(b.id, p("third")));
         QVERIFY(c.waitForIdle(20000));
@@ -247,7 +252,7 @@ private Q_SLOTS:
         connect(&c, &SessionController::turnFinished, this, [&] { --running; });
         QStringList ids;
         for (int i = 0; i < 5; ++i) {
-            const Result<QString> r = c.generate(TurnParams{QStringLiteral("n%1").arg(i), {}, {}, false, {}});
+            const Result<QString> r = c.generate(TurnParams {QStringLiteral("n%1").arg(i), {}, {}, false, {}});
             QVERIFY(r);
             ids.append(r.value());
         }
@@ -271,7 +276,7 @@ private Q_SLOTS:
         const Result<QString> r = c.generate(p("waits for the lock"));
         QVERIFY(r);
         QVERIFY(c.graph().value(r.value()).isPending()); // the in-memory graph has it at once
-        QTest::qWait(300); // a negative check: give a wrongly ordered worker time to send
+        QTest::qWait(300);                               // a negative check: give a wrongly ordered worker time to send
         QCOMPARE(int(m_fake->requests().size()), requestsBefore);
         QVERIFY(!Journal::replay(c.store()->journalPath()).frames.contains(r.value()));
         SessionStore reader;
@@ -339,7 +344,7 @@ private Q_SLOTS:
         QCOMPARE(e.kind, FrameKind::ReAnchor);
         QCOMPARE(e.parentId, g.id);
         QVERIFY(e.continuedInteractionId.isEmpty());
-        QCOMPARE(e.inputImages, QStringList{g.image.file});
+        QCOMPARE(e.inputImages, QStringList {g.image.file});
         QVERIFY(e.statusText().contains(QStringLiteral("re-anchored")));
         QVERIFY(!e.interactionId.isEmpty());
         QCOMPARE(reanchored.count(), 1);
@@ -393,8 +398,8 @@ private Q_SLOTS:
     {
         SessionController c;
         openController(c);
-        const QString png = test::writeFile(m_tmp->filePath(QStringLiteral("../in_%1.jpg").arg(QCoreApplication::applicationPid())),
-                                            test::pngBytes());
+        const QString png = test::writeFile(
+            m_tmp->filePath(QStringLiteral("../in_%1.jpg").arg(QCoreApplication::applicationPid())), test::pngBytes());
         const int before = m_fake->requests().size();
         const Result<QString> imp = c.importImage(png);
         QVERIFY(imp);
@@ -406,7 +411,7 @@ private Q_SLOTS:
 
         const Frame el = finish(c, c.editLocal(i.id, {}, p("sharper")));
         QCOMPARE(el.status, FrameStatus::Done);
-        QCOMPARE(el.inputImages, QStringList{i.image.file});
+        QCOMPARE(el.inputImages, QStringList {i.image.file});
         QVERIFY(el.image.file.startsWith(QStringLiteral("images/edit_local_")));
 
         const Frame root = finish(c, c.editLocal({}, png, p("from a file")));
@@ -434,7 +439,8 @@ private Q_SLOTS:
         SessionController c;
         openController(c);
         const QDateTime when = QDateTime::currentDateTimeUtc();
-        const QString rel = SessionStore::imageFileName(QStringLiteral("import"), when, Frame::newId(), test::pngBytes());
+        const QString rel
+            = SessionStore::imageFileName(QStringLiteral("import"), when, Frame::newId(), test::pngBytes());
         const Result<FrameImage> stored = SessionStore::writeImageFile(c.store()->dir(), rel, test::pngBytes());
         QVERIFY(stored);
         ImportOptions options;
@@ -471,7 +477,8 @@ private Q_SLOTS:
     void recoveryOnReopen()
     {
         // A turn the server knows (id journaled) and one it never confirmed, both owned by a dead process.
-        const Result<Interaction> made = client()->create(TurnRequest::generate(QStringLiteral("made"), QStringLiteral("1:1"), {}));
+        const Result<Interaction> made
+            = client()->create(TurnRequest::generate(QStringLiteral("made"), QStringLiteral("1:1"), {}));
         QVERIFY(made);
         {
             SessionStore store;
@@ -517,7 +524,8 @@ private Q_SLOTS:
 
     void recoveryOfForgottenIdIsInterrupted()
     {
-        const Result<Interaction> made = client()->create(TurnRequest::generate(QStringLiteral("made"), QStringLiteral("1:1"), {}));
+        const Result<Interaction> made
+            = client()->create(TurnRequest::generate(QStringLiteral("made"), QStringLiteral("1:1"), {}));
         QVERIFY(made);
         m_fake->forget(made.value().id);
         {
@@ -555,7 +563,7 @@ private Q_SLOTS:
         QVERIFY2(deleted, qPrintable(deleted.error().message)); // b and d to the trash
         QVERIFY(c.graph().value(b.id).isTrashed());
         QVERIFY(c.graph().value(d.id).isTrashed());
-        QCOMPARE(c.graph().heads(), QStringList{a.id});
+        QCOMPARE(c.graph().heads(), QStringList {a.id});
         QCOMPARE(u->count(), 4);
 
         for (int i = 0; i < 4; ++i)
@@ -630,7 +638,8 @@ private Q_SLOTS:
         env.insert(QStringLiteral("GOOGLE_GEMINI_BASE_URL"), m_fake->baseUrl());
         env.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral("test-key"));
         other.setProcessEnvironment(env);
-        other.start(QStringLiteral(NB2_SESSION_DRIVER), {QStringLiteral("--session"), m_tmp->path(), QStringLiteral("recover")});
+        other.start(QStringLiteral(NB2_SESSION_DRIVER),
+            {QStringLiteral("--session"), m_tmp->path(), QStringLiteral("recover")});
         QVERIFY(other.waitForFinished(30000));
         QCOMPARE(other.exitCode(), 0);
         c.store()->reload(); // whatever the other process wrote is what we now see

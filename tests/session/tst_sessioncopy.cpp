@@ -90,7 +90,8 @@ private Q_SLOTS:
     void missingSourceIsAnError()
     {
         QTemporaryDir tmp;
-        const Result<void> r = copySessionFolder(tmp.path() + QStringLiteral("/nope"), tmp.path() + QStringLiteral("/copy"));
+        const Result<void> r
+            = copySessionFolder(tmp.path() + QStringLiteral("/nope"), tmp.path() + QStringLiteral("/copy"));
         QVERIFY(!r);
         QVERIFY(!QFileInfo::exists(tmp.path() + QStringLiteral("/copy")));
     }

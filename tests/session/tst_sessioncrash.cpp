@@ -46,7 +46,7 @@ private:
         env.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral("test-key"));
         env.remove(QStringLiteral("GOOGLE_API_KEY"));
         p->setProcessEnvironment(env);
-        p->start(QStringLiteral(NB2_SESSION_DRIVER), QStringList{QStringLiteral("--session"), dir} + command);
+        p->start(QStringLiteral(NB2_SESSION_DRIVER), QStringList {QStringLiteral("--session"), dir} + command);
         return p;
     }
 
@@ -92,17 +92,19 @@ private Q_SLOTS:
         total.start();
         QString editTarget = QStringLiteral("head"); // the seed
         QTemporaryDir inputs;
-        const QString inputFile = test::writeFile(inputs.filePath(QStringLiteral("input.png")), test::pngBytes(Qt::green, 256, 256));
+        const QString inputFile
+            = test::writeFile(inputs.filePath(QStringLiteral("input.png")), test::pngBytes(Qt::green, 256, 256));
         int edits = 0;
         for (int round = 0; kills < kKills && round < kKills * 3; ++round) {
             const int dice = int(rng.bounded(100));
             const bool edit = !editTarget.isEmpty() && dice < 40;
             const bool editLocal = !edit && dice < 55; // copies the input into the session first
             edits += edit ? 1 : 0;
-            QStringList cmd = edit ? QStringList{QStringLiteral("edit"), editTarget, QStringLiteral("e%1").arg(round)}
-                                   : QStringList{QStringLiteral("generate"), QStringLiteral("g%1").arg(round)};
+            QStringList cmd = edit ? QStringList {QStringLiteral("edit"), editTarget, QStringLiteral("e%1").arg(round)}
+                                   : QStringList {QStringLiteral("generate"), QStringLiteral("g%1").arg(round)};
             if (editLocal)
-                cmd = {QStringLiteral("edit-local"), QStringLiteral("--file"), inputFile, QStringLiteral("l%1").arg(round)};
+                cmd = {QStringLiteral("edit-local"), QStringLiteral("--file"), inputFile,
+                    QStringLiteral("l%1").arg(round)};
             // The fake's latency moves the end of the turn within the kill window: a fast answer
             // leaves more kills to land on the writes after it (image, manifest, journal end),
             // a slow one more on the wait. No seam in the product widens those windows.
@@ -114,7 +116,7 @@ private Q_SLOTS:
                 ++finishedBeforeKill;
                 if (p->exitCode() != 0)
                     qInfo("round %d: %s exited %d: %s", round, qPrintable(cmd.join(QLatin1Char(' '))), p->exitCode(),
-                          p->readAllStandardError().trimmed().constData());
+                        p->readAllStandardError().trimmed().constData());
             } else {
                 p->kill(); // SIGKILL
                 QVERIFY(p->waitForFinished(10000));
@@ -124,7 +126,8 @@ private Q_SLOTS:
             // Invariants of what is on disk right after the crash.
             QString openError;
             const QStringList problems = test::checkInvariants(dir, &openError);
-            QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("round %1: %2").arg(round).arg(problems.join(QStringLiteral("; ")))));
+            QVERIFY2(problems.isEmpty(),
+                qPrintable(QStringLiteral("round %1: %2").arg(round).arg(problems.join(QStringLiteral("; ")))));
 
             // What recovery should do: pending with a known id -> get; pending without -> interrupted.
             QStringList withId, withoutId;
@@ -170,7 +173,7 @@ private Q_SLOTS:
         // Most kills land while the fake is drawing, after it revealed the id: those must be fetched.
         QVERIFY2(recoveredByGet >= 10, "too few turns recovered by get");
         qInfo("kills %d (edits %d), finished before the kill %d, recovered by get %d, interrupted %d, %lld ms", kills,
-              edits, finishedBeforeKill, recoveredByGet, interrupted, total.elapsed());
+            edits, finishedBeforeKill, recoveredByGet, interrupted, total.elapsed());
 
         // Interrupted turns are listed by the CLI's log, with the retry hint.
         std::unique_ptr<QProcess> log(startDriver(dir, {QStringLiteral("log")}));

@@ -43,7 +43,10 @@ private:
         return id.value();
     }
 
-    QJsonObject manifest() const { return QJsonDocument::fromJson(test::readFile(m_dir + QStringLiteral("/manifest.json"))).object(); }
+    QJsonObject manifest() const
+    {
+        return QJsonDocument::fromJson(test::readFile(m_dir + QStringLiteral("/manifest.json"))).object();
+    }
 
     QStringList imageFiles() const { return QDir(m_dir + QStringLiteral("/images")).entryList(QDir::Files); }
 
@@ -124,7 +127,7 @@ private Q_SLOTS:
         j.close();
 
         SessionStore store;
-        QVERIFY(store.open(m_dir)); // no manifest: rebuilt from the journal and images/
+        QVERIFY(store.open(m_dir));        // no manifest: rebuilt from the journal and images/
         QCOMPARE(store.graph().size(), 1); // no second "import" frame for the same picture
         const Frame f = store.graph().value(id);
         QCOMPARE(f.status, FrameStatus::Done);

@@ -26,8 +26,8 @@ class tst_SessionPaths : public QObject
 
 private:
     QTemporaryDir m_tmp;
-    QString m_root;    // a session-like folder
-    QString m_secret;  // a file outside it that nothing may read
+    QString m_root;   // a session-like folder
+    QString m_secret; // a file outside it that nothing may read
 
     /** A one-frame session whose frame names imageFile (any string: the test crafts it). */
     QString craftSession(const QString &name, const QString &imageFile, const QStringList &inputs = {})
@@ -79,7 +79,8 @@ private Q_SLOTS:
         QVERIFY(QFile::link(m_secret, m_root + QStringLiteral("/images/out.jpg")));
         QVERIFY(QFile::link(m_tmp.path(), m_root + QStringLiteral("/linkdir")));
         QVERIFY(QFile::link(m_root + QStringLiteral("/images/a.jpg"), m_root + QStringLiteral("/images/alias.jpg")));
-        QVERIFY(QFile::link(m_tmp.filePath(QStringLiteral("nowhere")), m_root + QStringLiteral("/images/dangling.jpg")));
+        QVERIFY(
+            QFile::link(m_tmp.filePath(QStringLiteral("nowhere")), m_root + QStringLiteral("/images/dangling.jpg")));
         QCOMPARE(::mkfifo(QFile::encodeName(m_root + QStringLiteral("/images/fifo.jpg")).constData(), 0600), 0);
     }
 
@@ -94,7 +95,8 @@ private Q_SLOTS:
         QTest::newRow("empty") << QString() << false;
         QTest::newRow("absolute") << QStringLiteral("/etc/hostname") << false;
         QTest::newRow("dot-dot") << QStringLiteral("images/../../../../etc/passwd") << false;
-        QTest::newRow("dot-dot inside") << QStringLiteral("images/../images/a.jpg") << false; // lexical rule: never '..'
+        QTest::newRow("dot-dot inside") << QStringLiteral("images/../images/a.jpg")
+                                        << false; // lexical rule: never '..'
         QTest::newRow("leading dot-dot") << QStringLiteral("../secret.txt") << false;
         QTest::newRow("backslash") << QStringLiteral("images\\..\\..\\secret.txt") << false;
         QTest::newRow("link out") << QStringLiteral("images/out.jpg") << false;
@@ -125,15 +127,20 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("inputs");
         QTest::newRow("dot-dot") << QStringLiteral("images/../../../../etc/passwd") << QStringList();
         QTest::newRow("absolute") << QStringLiteral("/etc/hostname") << QStringList();
-        QTest::newRow("input dot-dot") << QStringLiteral("images/real.jpg") << QStringList{QStringLiteral("../../etc/passwd")};
-        QTest::newRow("input absolute") << QStringLiteral("images/real.jpg") << QStringList{QStringLiteral("/etc/passwd")};
+        QTest::newRow("input dot-dot") << QStringLiteral("images/real.jpg")
+                                       << QStringList {QStringLiteral("../../etc/passwd")};
+        QTest::newRow("input absolute") << QStringLiteral("images/real.jpg")
+                                        << QStringList {QStringLiteral("/etc/passwd")};
     }
 
     void craftedManifestIsRefused()
     {
         QFETCH(QString, imageFile);
         QFETCH(QStringList, inputs);
-        const QString dir = craftSession(QStringLiteral("crafted-%1").arg(QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('_'))), imageFile, inputs);
+        const QString dir = craftSession(
+            QStringLiteral("crafted-%1")
+                .arg(QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('_'))),
+            imageFile, inputs);
         QVERIFY(!dir.isEmpty());
         const QByteArray before = test::readFile(dir + QStringLiteral("/manifest.json"));
         SessionStore store;
@@ -141,8 +148,9 @@ private Q_SLOTS:
         QVERIFY(!opened);
         QCOMPARE(opened.error().kind, ErrorKind::Unsafe);
         const QString named = inputs.isEmpty() ? imageFile : inputs.first();
-        QVERIFY2(opened.error().message.contains(QStringLiteral("manifest entry for frame 0badc0de names '%1'").arg(named)),
-                 qPrintable(opened.error().message));
+        QVERIFY2(
+            opened.error().message.contains(QStringLiteral("manifest entry for frame 0badc0de names '%1'").arg(named)),
+            qPrintable(opened.error().message));
         QVERIFY(!store.isOpen());
         QCOMPARE(test::readFile(dir + QStringLiteral("/manifest.json")), before); // refused, not "repaired"
     }
@@ -157,7 +165,7 @@ private Q_SLOTS:
         QVERIFY(!opened);
         QCOMPARE(opened.error().kind, ErrorKind::Unsafe);
         QVERIFY2(opened.error().message.contains(QStringLiteral("'images/real.jpg', a link that leads outside")),
-                 qPrintable(opened.error().message));
+            qPrintable(opened.error().message));
     }
 
     void craftedJournalIsRefused()
@@ -177,8 +185,9 @@ private Q_SLOTS:
         const Result<void> opened = store.open(dir);
         QVERIFY(!opened);
         QCOMPARE(opened.error().kind, ErrorKind::Unsafe);
-        QVERIFY2(opened.error().message.contains(QStringLiteral("journal entry for frame feedf00d names '../secret.txt'")),
-                 qPrintable(opened.error().message));
+        QVERIFY2(
+            opened.error().message.contains(QStringLiteral("journal entry for frame feedf00d names '../secret.txt'")),
+            qPrintable(opened.error().message));
         QVERIFY(!QFileInfo::exists(dir + QStringLiteral("/manifest.json")));
     }
 
@@ -195,7 +204,7 @@ private Q_SLOTS:
         f.status = FrameStatus::Done;
         f.prompt = QStringLiteral("p");
         f.image.file = QStringLiteral("/etc/hostname");
-        QVERIFY(journal.appendCommits({JournalCommit{QStringLiteral("attacker"), {f}, {}, f.id}}));
+        QVERIFY(journal.appendCommits({JournalCommit {QStringLiteral("attacker"), {f}, {}, f.id}}));
         for (const auto mode : {SessionStore::OpenMode::OpenExisting, SessionStore::OpenMode::ReadOnly}) {
             SessionStore store;
             const Result<void> opened = store.open(dir, mode);

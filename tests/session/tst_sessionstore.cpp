@@ -31,10 +31,7 @@ private:
         return f;
     }
 
-    static QJsonObject readJson(const QString &path)
-    {
-        return QJsonDocument::fromJson(test::readFile(path)).object();
-    }
+    static QJsonObject readJson(const QString &path) { return QJsonDocument::fromJson(test::readFile(path)).object(); }
 
     static QString driver() { return QStringLiteral(NB2_SESSION_DRIVER); }
 
@@ -49,14 +46,15 @@ private Q_SLOTS:
             QVERIFY(QFileInfo::exists(s.manifestPath()));
             QVERIFY(QFileInfo(s.imagesDir()).isDir());
             QVERIFY(QFileInfo(s.thumbsDir()).isDir());
-            QVERIFY(s.commit({doneFrame(QStringLiteral("a0000001")), doneFrame(QStringLiteral("b0000002"), QStringLiteral("a0000001"))}));
+            QVERIFY(s.commit({doneFrame(QStringLiteral("a0000001")),
+                doneFrame(QStringLiteral("b0000002"), QStringLiteral("a0000001"))}));
         }
         // A newer writer added fields we do not know, at the top level and in a frame.
         const QString manifest = tmp.filePath(QStringLiteral("manifest.json"));
         QJsonObject root = readJson(manifest);
         QCOMPARE(root.value(QStringLiteral("format")).toString(), QStringLiteral("nb2lite-session"));
         QCOMPARE(root.value(QStringLiteral("schema_version")).toInt(), 2);
-        root.insert(QStringLiteral("future_top"), QJsonObject{{QStringLiteral("k"), QStringLiteral("v")}});
+        root.insert(QStringLiteral("future_top"), QJsonObject {{QStringLiteral("k"), QStringLiteral("v")}});
         QJsonArray frames = root.value(QStringLiteral("frames")).toArray();
         QJsonObject f0 = frames.at(0).toObject();
         f0.insert(QStringLiteral("future_frame_field"), 42);
@@ -73,26 +71,33 @@ private Q_SLOTS:
         // A change is a journal record; the manifest is its checkpoint (written when due, or asked for).
         QVERIFY(s.checkpoint());
         const QJsonObject after = readJson(manifest);
-        QCOMPARE(after.value(QStringLiteral("future_top")).toObject().value(QStringLiteral("k")).toString(), QStringLiteral("v"));
+        QCOMPARE(after.value(QStringLiteral("future_top")).toObject().value(QStringLiteral("k")).toString(),
+            QStringLiteral("v"));
         const QJsonObject af0 = after.value(QStringLiteral("frames")).toArray().at(0).toObject();
         QCOMPARE(af0.value(QStringLiteral("future_frame_field")).toInt(), 42);
         QCOMPARE(af0.value(QStringLiteral("title")).toString(), QStringLiteral("renamed"));
-        QCOMPARE(s.graph().pathTo(QStringLiteral("b0000002")), (QStringList{QStringLiteral("a0000001"), QStringLiteral("b0000002")}));
+        QCOMPARE(s.graph().pathTo(QStringLiteral("b0000002")),
+            (QStringList {QStringLiteral("a0000001"), QStringLiteral("b0000002")}));
         // No temp files left behind by the atomic replace.
         QCOMPARE(QDir(tmp.path()).entryList({QStringLiteral("manifest.json*")}, QDir::Files | QDir::Hidden),
-                 QStringList{QStringLiteral("manifest.json")});
+            QStringList {QStringLiteral("manifest.json")});
     }
 
     void unreadableManifests_data()
     {
         QTest::addColumn<QByteArray>("content");
         QTest::addColumn<QString>("problem");
-        QTest::newRow("truncated") << QByteArray("{\"format\":\"nb2lite-session\",\"schema_version\":1,\"fra") << "not valid JSON";
+        QTest::newRow("truncated") << QByteArray("{\"format\":\"nb2lite-session\",\"schema_version\":1,\"fra")
+                                   << "not valid JSON";
         QTest::newRow("empty") << QByteArray("") << "empty";
         QTest::newRow("array") << QByteArray("[1,2]") << "JSON object";
-        QTest::newRow("other format") << QByteArray("{\"format\":\"x\",\"schema_version\":1,\"frames\":[]}") << "not an NB2Lite";
-        QTest::newRow("newer schema") << QByteArray("{\"format\":\"nb2lite-session\",\"schema_version\":99,\"frames\":[]}") << "newer";
-        QTest::newRow("bad frame") << QByteArray("{\"format\":\"nb2lite-session\",\"schema_version\":1,\"frames\":[{\"id\":\"x\",\"kind\":\"zzz\",\"status\":\"done\"}]}")
+        QTest::newRow("other format") << QByteArray("{\"format\":\"x\",\"schema_version\":1,\"frames\":[]}")
+                                      << "not an NB2Lite";
+        QTest::newRow("newer schema") << QByteArray(
+            "{\"format\":\"nb2lite-session\",\"schema_version\":99,\"frames\":[]}")
+                                      << "newer";
+        QTest::newRow("bad frame") << QByteArray("{\"format\":\"nb2lite-session\",\"schema_version\":1,\"frames\":[{"
+                                                 "\"id\":\"x\",\"kind\":\"zzz\",\"status\":\"done\"}]}")
                                    << "frames[0]";
     }
 
@@ -119,7 +124,8 @@ private Q_SLOTS:
             SessionController c; // imports and local edits need no API
             QVERIFY(c.open(tmp.path()));
             for (int i = 0; i < 3; ++i) {
-                const QString file = test::writeFile(tmp.filePath(QStringLiteral("src%1.png").arg(i)), test::pngBytes(QColor(i * 40, 0, 0)));
+                const QString file = test::writeFile(
+                    tmp.filePath(QStringLiteral("src%1.png").arg(i)), test::pngBytes(QColor(i * 40, 0, 0)));
                 const Result<QString> r = c.importImage(file);
                 QVERIFY(r);
                 ids.append(r.value());
@@ -137,7 +143,8 @@ private Q_SLOTS:
         const Result<void> opened = c.open(tmp.path());
         QVERIFY(!opened);
         const QString &err = opened.error().message;
-        QVERIFY2(err.contains(QStringLiteral("manifest.json")) && err.contains(QStringLiteral("not valid JSON")), qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("manifest.json")) && err.contains(QStringLiteral("not valid JSON")),
+            qPrintable(err));
         const Result<void> rebuilt = c.rebuild(tmp.path());
         QVERIFY2(rebuilt, qPrintable(rebuilt.error().message));
         for (const QString &id : std::as_const(ids))
@@ -177,10 +184,12 @@ private Q_SLOTS:
     {
         QTemporaryDir tmp;
         const QDateTime when = QDateTime::fromSecsSinceEpoch(1767000000, Qt::UTC);
-        QCOMPARE(SessionStore::imageFileName(QStringLiteral("gen"), when, QStringLiteral("ab12cd34"), test::jpegBytes()),
-                 QStringLiteral("images/gen_1767000000_ab12cd34.jpg"));
-        QCOMPARE(SessionStore::imageFileName(QStringLiteral("edit_local"), when, QStringLiteral("ab12cd34"), test::pngBytes()),
-                 QStringLiteral("images/edit_local_1767000000_ab12cd34.png"));
+        QCOMPARE(
+            SessionStore::imageFileName(QStringLiteral("gen"), when, QStringLiteral("ab12cd34"), test::jpegBytes()),
+            QStringLiteral("images/gen_1767000000_ab12cd34.jpg"));
+        QCOMPARE(SessionStore::imageFileName(
+                     QStringLiteral("edit_local"), when, QStringLiteral("ab12cd34"), test::pngBytes()),
+            QStringLiteral("images/edit_local_1767000000_ab12cd34.png"));
         const QByteArray bytes = test::pngBytes(Qt::green, 30, 20);
         const Result<FrameImage> w = SessionStore::writeImageFile(tmp.path(), QStringLiteral("images/x.png"), bytes);
         QVERIFY(w);
@@ -189,7 +198,8 @@ private Q_SLOTS:
         QCOMPARE(w.value().mimeType, QStringLiteral("image/png"));
         QCOMPARE(w.value().sha256, SessionStore::sha256Hex(bytes));
         QCOMPARE(test::readFile(tmp.filePath(QStringLiteral("images/x.png"))), bytes);
-        QCOMPARE(QDir(tmp.filePath(QStringLiteral("images"))).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("x.png")});
+        QCOMPARE(QDir(tmp.filePath(QStringLiteral("images"))).entryList(QDir::Files | QDir::Hidden),
+            QStringList {QStringLiteral("x.png")});
     }
 
     void settingsTableValidates()
@@ -220,18 +230,20 @@ private Q_SLOTS:
         SessionStore s;
         QVERIFY(s.open(tmp.path()));
         QSignalSpy external(&s, &SessionStore::changedExternally);
-        const QString image = test::writeFile(tmp.filePath(QStringLiteral("../ext_%1.png").arg(QCoreApplication::applicationPid())),
-                                              test::pngBytes());
+        const QString image = test::writeFile(
+            tmp.filePath(QStringLiteral("../ext_%1.png").arg(QCoreApplication::applicationPid())), test::pngBytes());
         QList<QProcess *> procs;
         for (int i = 0; i < 3; ++i) {
             auto *p = new QProcess(this);
-            p->start(driver(), {QStringLiteral("--session"), tmp.path(), QStringLiteral("import"), image,
-                                QStringLiteral("--title"), QStringLiteral("ext%1").arg(i)});
+            p->start(driver(),
+                {QStringLiteral("--session"), tmp.path(), QStringLiteral("import"), image, QStringLiteral("--title"),
+                    QStringLiteral("ext%1").arg(i)});
             procs.append(p);
         }
         // Meanwhile this process writes too; every write goes through the lock and merges.
         for (int i = 0; i < 10; ++i) {
-            const Result<void> committed = s.commit({doneFrame(QStringLiteral("d00000%1").arg(i, 2, 10, QLatin1Char('0')))});
+            const Result<void> committed
+                = s.commit({doneFrame(QStringLiteral("d00000%1").arg(i, 2, 10, QLatin1Char('0')))});
             QVERIFY2(committed, qPrintable(committed.error().message));
             QTest::qWait(20);
         }
@@ -249,7 +261,7 @@ private Q_SLOTS:
             if (f.kind == FrameKind::Import)
                 titles.append(f.title);
         titles.sort();
-        QCOMPARE(titles, (QStringList{QStringLiteral("ext0"), QStringLiteral("ext1"), QStringLiteral("ext2")}));
+        QCOMPARE(titles, (QStringList {QStringLiteral("ext0"), QStringLiteral("ext1"), QStringLiteral("ext2")}));
         QFile::remove(image);
         qDeleteAll(procs);
     }
@@ -261,8 +273,8 @@ private Q_SLOTS:
         QVERIFY(c.open(tmp.path()));
         QSignalSpy external(&c, &SessionController::changedExternally);
         QSignalSpy added(&c, &SessionController::frameAdded);
-        const QString image = test::writeFile(tmp.filePath(QStringLiteral("../w_%1.png").arg(QCoreApplication::applicationPid())),
-                                              test::pngBytes());
+        const QString image = test::writeFile(
+            tmp.filePath(QStringLiteral("../w_%1.png").arg(QCoreApplication::applicationPid())), test::pngBytes());
         QProcess p;
         p.start(driver(), {QStringLiteral("--session"), tmp.path(), QStringLiteral("import"), image});
         QVERIFY(p.waitForFinished(30000));
@@ -308,12 +320,13 @@ private Q_SLOTS:
             QFile::remove(file);
         }
         // Copy every file to another place (as a user would with a file manager).
-        const QStringList entries{QStringLiteral("manifest.json"), QStringLiteral("journal.jsonl")};
+        const QStringList entries {QStringLiteral("manifest.json"), QStringLiteral("journal.jsonl")};
         for (const QString &e : entries)
             QVERIFY(QFile::copy(a.filePath(e), b.filePath(e)));
         QDir().mkpath(b.filePath(QStringLiteral("images")));
         for (const QString &img : QDir(a.filePath(QStringLiteral("images"))).entryList(QDir::Files))
-            QVERIFY(QFile::copy(a.filePath(QStringLiteral("images/") + img), b.filePath(QStringLiteral("images/") + img)));
+            QVERIFY(
+                QFile::copy(a.filePath(QStringLiteral("images/") + img), b.filePath(QStringLiteral("images/") + img)));
         SessionStore s;
         QVERIFY(s.open(b.path(), SessionStore::OpenMode::OpenExisting));
         QVERIFY(s.absolutePath(s.graph().value(id).image.file).startsWith(b.path()));
@@ -328,21 +341,23 @@ private Q_SLOTS:
             SessionStore s;
             QVERIFY(s.open(tmp.path()));
         }
-        const QString image = test::writeFile(tmp.filePath(QStringLiteral("../l_%1.png").arg(QCoreApplication::applicationPid())),
-                                              test::pngBytes());
+        const QString image = test::writeFile(
+            tmp.filePath(QStringLiteral("../l_%1.png").arg(QCoreApplication::applicationPid())), test::pngBytes());
         QLockFile held(tmp.filePath(QStringLiteral("session.lock")));
         QVERIFY(held.tryLock(0));
         // Short timeout: the writer gives up with a clear message and changes nothing.
         QProcess quick;
-        quick.start(driver(), {QStringLiteral("--session"), tmp.path(), QStringLiteral("import"), image,
-                               QStringLiteral("--lock-timeout"), QStringLiteral("300")});
+        quick.start(driver(),
+            {QStringLiteral("--session"), tmp.path(), QStringLiteral("import"), image, QStringLiteral("--lock-timeout"),
+                QStringLiteral("300")});
         QVERIFY(quick.waitForFinished(30000));
         QVERIFY(quick.exitCode() != 0);
         QVERIFY2(quick.readAllStandardError().contains("locked"), "expected a lock message");
         // Long timeout: the writer waits for the lock and then succeeds.
         QProcess patient;
-        patient.start(driver(), {QStringLiteral("--session"), tmp.path(), QStringLiteral("import"), image,
-                                 QStringLiteral("--lock-timeout"), QStringLiteral("20000")});
+        patient.start(driver(),
+            {QStringLiteral("--session"), tmp.path(), QStringLiteral("import"), image, QStringLiteral("--lock-timeout"),
+                QStringLiteral("20000")});
         QVERIFY(patient.waitForStarted());
         QVERIFY(!patient.waitForFinished(1000)); // still waiting for us
         held.unlock();

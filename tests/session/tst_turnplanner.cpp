@@ -52,33 +52,34 @@ private Q_SLOTS:
         QTest::newRow("nothing selected") << none << TurnMode::Generate << false << true << "4:3" << false << "";
         TurnInput fresh = selected(FrameStatus::Done, Source::Generated, 0, false);
         fresh.newImageRequested = true;
-        QTest::newRow("new image over a selection") << fresh << TurnMode::Generate << false << true << "4:3" << false
-                                                    << "New image";
+        QTest::newRow("new image over a selection")
+            << fresh << TurnMode::Generate << false << true << "4:3" << false << "New image";
         TurnInput styleNoFrame = none;
         styleNoFrame.styleReference = true;
-        QTest::newRow("style without a frame") << styleNoFrame << TurnMode::Generate << false << true << "4:3" << false
-                                               << "applies to edits";
+        QTest::newRow("style without a frame")
+            << styleNoFrame << TurnMode::Generate << false << true << "4:3" << false << "applies to edits";
 
         QTest::newRow("edit") << selected(FrameStatus::Done, Source::Generated, 0, false) << TurnMode::Edit << false
                               << true << "3:2" << true << "continues its chain";
         QTest::newRow("branch") << selected(FrameStatus::Done, Source::Generated, 1, false) << TurnMode::Branch << true
                                 << true << "3:2" << true << "Branch from #3";
-        QTest::newRow("local import") << selected(FrameStatus::Done, Source::LocalImport, 0, false) << TurnMode::EditLocal
-                                      << false << true << "16:9" << false << "local edit";
+        QTest::newRow("local import") << selected(FrameStatus::Done, Source::LocalImport, 0, false)
+                                      << TurnMode::EditLocal << false << true << "16:9" << false << "local edit";
         QTest::newRow("local import with a continuation")
-            << selected(FrameStatus::Done, Source::LocalImport, 2, false) << TurnMode::EditLocal << true << true << "16:9"
-            << false << "Branch from #3";
-        QTest::newRow("import that continues a chain") << selected(FrameStatus::Done, Source::ImportWithId, 0, false)
-                                                       << TurnMode::Edit << false << true << "16:9" << true
-                                                       << "continues its chain";
+            << selected(FrameStatus::Done, Source::LocalImport, 2, false) << TurnMode::EditLocal << true << true
+            << "16:9" << false << "Branch from #3";
+        QTest::newRow("import that continues a chain")
+            << selected(FrameStatus::Done, Source::ImportWithId, 0, false) << TurnMode::Edit << false << true << "16:9"
+            << true << "continues its chain";
         QTest::newRow("style") << selected(FrameStatus::Done, Source::Generated, 0, true) << TurnMode::Style << false
                                << true << "3:2" << false << "Restyle #3";
-        QTest::newRow("style beats local") << selected(FrameStatus::Done, Source::LocalImport, 0, true) << TurnMode::Style
-                                           << false << true << "16:9" << false << "Restyle #3";
-        QTest::newRow("style with a continuation") << selected(FrameStatus::Done, Source::Generated, 1, true)
-                                                   << TurnMode::Style << true << true << "3:2" << false << "Branch from #3";
-        QTest::newRow("pending") << selected(FrameStatus::Pending, Source::Generated, 0, false) << TurnMode::Edit << false
-                                 << false << "3:2" << true << "still being made";
+        QTest::newRow("style beats local") << selected(FrameStatus::Done, Source::LocalImport, 0, true)
+                                           << TurnMode::Style << false << true << "16:9" << false << "Restyle #3";
+        QTest::newRow("style with a continuation")
+            << selected(FrameStatus::Done, Source::Generated, 1, true) << TurnMode::Style << true << true << "3:2"
+            << false << "Branch from #3";
+        QTest::newRow("pending") << selected(FrameStatus::Pending, Source::Generated, 0, false) << TurnMode::Edit
+                                 << false << false << "3:2" << true << "still being made";
         QTest::newRow("failed") << selected(FrameStatus::Failed, Source::Generated, 0, true) << TurnMode::Edit << false
                                 << false << "3:2" << true << "has no image (failed)";
         QTest::newRow("cancelled") << selected(FrameStatus::Cancelled, Source::Generated, 1, false) << TurnMode::Edit
@@ -146,32 +147,30 @@ private Q_SLOTS:
         QTest::newRow("protect a composite from raw") << with(gen, R::Protect, true, true) << TurnMode::Edit << false
                                                       << true << true << R::Protect << false << "raw image by id";
         QTest::newRow("after a composite") << with(gen, R::None, true) << TurnMode::EditLocal << false << true << true
-                                           << R::None << true
-                                           << "continues from your composited image (sent inline)";
+                                           << R::None << true << "continues from your composited image (sent inline)";
         QTest::newRow("after a composite, branch") << with(genBranch, R::None, true) << TurnMode::EditLocal << true
                                                    << true << true << R::None << true << "composited image";
         QTest::newRow("after a composite, from raw") << with(gen, R::None, true, true) << TurnMode::Edit << false
-                                                     << true << true << R::None << false
-                                                     << "server's raw image by id";
-        QTest::newRow("after a composite, from raw, branch") << with(genBranch, R::None, true, true)
-                                                             << TurnMode::Branch << true << true << true << R::None
-                                                             << false << "raw image by id";
+                                                     << true << true << R::None << false << "server's raw image by id";
+        QTest::newRow("after a composite, from raw, branch")
+            << with(genBranch, R::None, true, true) << TurnMode::Branch << true << true << true << R::None << false
+            << "raw image by id";
         TurnInput noId = with(local, R::None, true, true);
         QTest::newRow("raw asked but no server id") << noId << TurnMode::EditLocal << false << true << true << R::None
                                                     << true << "composited image (sent inline)";
         TurnInput compositing = with(gen, R::Region, true);
         compositing.compositePending = true;
-        QTest::newRow("composite not made yet") << compositing << TurnMode::Edit << false << false << true << R::None
-                                                << false << "being composited";
+        QTest::newRow("composite not made yet")
+            << compositing << TurnMode::Edit << false << false << true << R::None << false << "being composited";
         QTest::newRow("style ignores the selection") << with(styled, R::Region) << TurnMode::Style << false << true
                                                      << false << R::None << false << "not used by a restyle";
         TurnInput pending = with(selected(FrameStatus::Pending, Source::Generated, 0, false), R::Region);
-        QTest::newRow("selection on a pending frame") << pending << TurnMode::Edit << false << false << true << R::None
-                                                      << false << "still being made";
+        QTest::newRow("selection on a pending frame")
+            << pending << TurnMode::Edit << false << false << true << R::None << false << "still being made";
         TurnInput fresh = with(gen, R::Region);
         fresh.newImageRequested = true;
-        QTest::newRow("new image ignores the selection") << fresh << TurnMode::Generate << false << true << false
-                                                         << R::None << false << "New image";
+        QTest::newRow("new image ignores the selection")
+            << fresh << TurnMode::Generate << false << true << false << R::None << false << "New image";
     }
 
     void regionPlan()
@@ -193,8 +192,8 @@ private Q_SLOTS:
     /** Every combination of the inputs: one rule order, no contradictions. */
     void everyCombinationIsConsistent()
     {
-        const QList<FrameStatus> statuses{FrameStatus::Pending, FrameStatus::Done, FrameStatus::Failed,
-                                          FrameStatus::Cancelled, FrameStatus::Interrupted};
+        const QList<FrameStatus> statuses {FrameStatus::Pending, FrameStatus::Done, FrameStatus::Failed,
+            FrameStatus::Cancelled, FrameStatus::Interrupted};
         int cases = 0;
         for (bool hasFrame : {false, true})
             for (bool newImage : {false, true})
@@ -207,9 +206,15 @@ private Q_SLOTS:
                                 in.newImageRequested = newImage;
                                 const TurnPlan p = TurnPlanner::plan(in);
                                 ++cases;
-                                const QByteArray where = QStringLiteral("frame=%1 new=%2 status=%3 source=%4 cont=%5 style=%6")
-                                                             .arg(hasFrame).arg(newImage).arg(frameStatusName(status))
-                                                             .arg(int(source)).arg(continuations).arg(style).toUtf8();
+                                const QByteArray where
+                                    = QStringLiteral("frame=%1 new=%2 status=%3 source=%4 cont=%5 style=%6")
+                                          .arg(hasFrame)
+                                          .arg(newImage)
+                                          .arg(frameStatusName(status))
+                                          .arg(int(source))
+                                          .arg(continuations)
+                                          .arg(style)
+                                          .toUtf8();
                                 QCOMPARE(TurnPlanner::plan(in), p); // pure: same input, same plan
                                 if (!hasFrame || newImage) {
                                     QVERIFY2(p.kind == TurnMode::Generate && p.sendable && !p.aspectLocked, where);
@@ -224,13 +229,14 @@ private Q_SLOTS:
                                 }
                                 QVERIFY2(p.sendable, where);
                                 QVERIFY2(p.newBranch == (continuations > 0), where);
-                                const TurnMode expected = style ? TurnMode::Style
-                                                          : source == Source::LocalImport ? TurnMode::EditLocal
-                                                          : continuations > 0 ? TurnMode::Branch
-                                                                              : TurnMode::Edit;
+                                const TurnMode expected = style     ? TurnMode::Style
+                                    : source == Source::LocalImport ? TurnMode::EditLocal
+                                    : continuations > 0             ? TurnMode::Branch
+                                                                    : TurnMode::Edit;
                                 QVERIFY2(p.kind == expected, where);
                                 // Only a server continuation keeps the chain's ratio locked.
-                                QVERIFY2(p.aspectLocked == (p.kind == TurnMode::Edit || p.kind == TurnMode::Branch), where);
+                                QVERIFY2(
+                                    p.aspectLocked == (p.kind == TurnMode::Edit || p.kind == TurnMode::Branch), where);
                                 QVERIFY2(p.newBranch == p.reason.contains(QStringLiteral("Branch from")), where);
                             }
         QCOMPARE(cases, 2 * 2 * 5 * 3 * 3 * 2);

@@ -1,9 +1,9 @@
 // nb2lite-thumbnailer, run as a file manager runs it (`Exec=nb2lite-thumbnailer %i %o %s`):
 // a PNG of the requested size for a real bundle; for anything else exit status 1, a message on
 // stderr and no output file at all (a file manager must never cache half a thumbnail).
+#include "../export/exportfixture.h"
 #include "core/export/exportsession.h"
 #include "core/export/sessionbundle.h"
-#include "../export/exportfixture.h"
 
 #include <QImageReader>
 #include <QProcess>
@@ -33,7 +33,8 @@ private:
             p.waitForFinished();
             return {};
         }
-        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardError())};
+        return {
+            p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardError())};
     }
 
 private Q_SLOTS:
@@ -60,7 +61,7 @@ private Q_SLOTS:
         QFETCH(QString, size);
         QFETCH(int, longestEdge);
         const QString out = m_tmp.filePath(QStringLiteral("thumb-%1.png").arg(QLatin1String(QTest::currentDataTag())));
-        QStringList args{m_bundle, out};
+        QStringList args {m_bundle, out};
         if (!size.isEmpty())
             args << size;
         const Run r = run(args);
@@ -77,12 +78,17 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("extraArgs");
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("messagePart");
-        QTest::newRow("missing input") << QStringLiteral("nope.nb2session") << QStringList() << 1 << QStringLiteral("does not exist");
-        QTest::newRow("not a bundle") << QStringLiteral("garbage") << QStringList() << 1 << QStringLiteral("not a readable NB2Lite bundle");
-        QTest::newRow("bad size") << QStringLiteral("bundle") << QStringList{QStringLiteral("huge")} << 2 << QStringLiteral("size");
-        QTest::newRow("zero size") << QStringLiteral("bundle") << QStringList{QStringLiteral("0")} << 2 << QStringLiteral("size");
-        QTest::newRow("too many arguments") << QStringLiteral("bundle") << QStringList{QStringLiteral("64"), QStringLiteral("x")} << 2
-                                            << QStringLiteral("INPUT OUTPUT");
+        QTest::newRow("missing input") << QStringLiteral("nope.nb2session") << QStringList() << 1
+                                       << QStringLiteral("does not exist");
+        QTest::newRow("not a bundle") << QStringLiteral("garbage") << QStringList() << 1
+                                      << QStringLiteral("not a readable NB2Lite bundle");
+        QTest::newRow("bad size") << QStringLiteral("bundle") << QStringList {QStringLiteral("huge")} << 2
+                                  << QStringLiteral("size");
+        QTest::newRow("zero size") << QStringLiteral("bundle") << QStringList {QStringLiteral("0")} << 2
+                                   << QStringLiteral("size");
+        QTest::newRow("too many arguments")
+            << QStringLiteral("bundle") << QStringList {QStringLiteral("64"), QStringLiteral("x")} << 2
+            << QStringLiteral("INPUT OUTPUT");
     }
     void failuresWriteNothing()
     {
@@ -97,7 +103,7 @@ private Q_SLOTS:
             f.write("PK\x03\x04 but nothing more");
         }
         const QString out = m_tmp.filePath(QStringLiteral("fail-%1.png").arg(QLatin1String(QTest::currentDataTag())));
-        const Run r = run(QStringList{in, out} + extraArgs);
+        const Run r = run(QStringList {in, out} + extraArgs);
         QCOMPARE(r.exitCode, exitCode);
         QVERIFY2(r.err.contains(messagePart), qPrintable(r.err));
         QVERIFY(!QFile::exists(out));

@@ -10,16 +10,16 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDirIterator>
-#include <QFutureWatcher>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSemaphore>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QTableWidget>
 #include <QThreadPool>
 
 #include <sys/stat.h>
@@ -85,8 +85,9 @@ private:
 
     std::unique_ptr<ExportDialog> makeDialog(const QStringList &selected = {}, const QString &head = {})
     {
-        auto d = std::make_unique<ExportDialog>(m_session, selected.isEmpty() ? QStringList{m_ids.second, m_ids.third} : selected,
-                                                head.isEmpty() ? m_ids.scripted : head);
+        auto d = std::make_unique<ExportDialog>(m_session,
+            selected.isEmpty() ? QStringList {m_ids.second, m_ids.third} : selected,
+            head.isEmpty() ? m_ids.scripted : head);
         return d;
     }
     static QStringList labels(const QList<QPair<QString, QString>> &rows)
@@ -136,18 +137,24 @@ private Q_SLOTS:
         using C = ExportDialog::Choice;
         using S = ExportDialog::ScopeChoice;
         using K = ExportScope::Kind;
-        QTest::newRow("html page, session, copy") << C::HtmlPage << S::Session << false << false << true
-                                                  << ExportFormat::Html << false << K::Session << false << false << false << true;
-        QTest::newRow("html page, branch, links") << C::HtmlPage << S::Branch << true << false << false
-                                                  << ExportFormat::Html << false << K::Branch << true << false << true << true;
-        QTest::newRow("html single, selected") << C::HtmlSingleFile << S::Selected << false << true << false
-                                               << ExportFormat::Html << true << K::Frames << false << true << false << true;
-        QTest::newRow("bundle forces session, no strip") << C::Bundle << S::Branch << true << true << true
-                                                         << ExportFormat::Bundle << false << K::Session << false << false << false << false;
-        QTest::newRow("sheet, branch, ids n/a") << C::ContactSheet << S::Branch << true << true << true
-                                                << ExportFormat::Sheet << false << K::Branch << true << false << false << true;
-        QTest::newRow("frames, selected, no failed") << C::Frames << S::Selected << true << true << true
-                                                     << ExportFormat::Frames << false << K::Frames << true << true << false << false;
+        QTest::newRow("html page, session, copy")
+            << C::HtmlPage << S::Session << false << false << true << ExportFormat::Html << false << K::Session << false
+            << false << false << true;
+        QTest::newRow("html page, branch, links")
+            << C::HtmlPage << S::Branch << true << false << false << ExportFormat::Html << false << K::Branch << true
+            << false << true << true;
+        QTest::newRow("html single, selected")
+            << C::HtmlSingleFile << S::Selected << false << true << false << ExportFormat::Html << true << K::Frames
+            << false << true << false << true;
+        QTest::newRow("bundle forces session, no strip")
+            << C::Bundle << S::Branch << true << true << true << ExportFormat::Bundle << false << K::Session << false
+            << false << false << false;
+        QTest::newRow("sheet, branch, ids n/a")
+            << C::ContactSheet << S::Branch << true << true << true << ExportFormat::Sheet << false << K::Branch << true
+            << false << false << true;
+        QTest::newRow("frames, selected, no failed")
+            << C::Frames << S::Selected << true << true << true << ExportFormat::Frames << false << K::Frames << true
+            << true << false << false;
     }
     void requestFromControls()
     {
@@ -157,7 +164,7 @@ private Q_SLOTS:
         QFETCH(bool, stripIds);
         QFETCH(bool, copy);
         auto d = makeDialog();
-        d->setScopeChoice(scope);   // before the format: a bundle must override it
+        d->setScopeChoice(scope); // before the format: a bundle must override it
         d->setChoice(choice);
         d->setStripPrompts(stripPrompts);
         d->setStripIds(stripIds);
@@ -173,7 +180,7 @@ private Q_SLOTS:
         if (r.scope.kind == ExportScope::Kind::Branch)
             QCOMPARE(r.scope.branch, m_ids.scripted);
         if (r.scope.kind == ExportScope::Kind::Frames)
-            QCOMPARE(r.scope.frameIds, (QStringList{m_ids.second, m_ids.third}));
+            QCOMPARE(r.scope.frameIds, (QStringList {m_ids.second, m_ids.third}));
         // The default output sits beside the session folder, named after the session.
         QCOMPARE(QFileInfo(r.output).absolutePath(), QFileInfo(m_sessionDir).absolutePath());
         QVERIFY2(QFileInfo(r.output).fileName().startsWith(QLatin1String("Harbour study")), qPrintable(r.output));
@@ -204,7 +211,8 @@ private Q_SLOTS:
         const QString parent = QFileInfo(m_sessionDir).absolutePath();
         QVERIFY(QDir().mkpath(parent + QStringLiteral("/Harbour study-frames")));
         auto d = makeDialog();
-        QCOMPARE(d->defaultOutputPath(ExportDialog::Choice::Frames), parent + QStringLiteral("/Harbour study-2-frames"));
+        QCOMPARE(
+            d->defaultOutputPath(ExportDialog::Choice::Frames), parent + QStringLiteral("/Harbour study-2-frames"));
         QVERIFY(QDir(parent + QStringLiteral("/Harbour study-frames")).removeRecursively());
     }
 
@@ -382,10 +390,14 @@ private Q_SLOTS:
         QTest::addColumn<ExportDialog::Choice>("choice");
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("mustExist");
-        QTest::newRow("html page") << ExportDialog::Choice::HtmlPage << QStringLiteral("page") << QStringLiteral("page/index.html");
-        QTest::newRow("html single") << ExportDialog::Choice::HtmlSingleFile << QStringLiteral("one.html") << QStringLiteral("one.html");
-        QTest::newRow("bundle") << ExportDialog::Choice::Bundle << QStringLiteral("s.nb2session") << QStringLiteral("s.nb2session");
-        QTest::newRow("sheet") << ExportDialog::Choice::ContactSheet << QStringLiteral("s.png") << QStringLiteral("s.png");
+        QTest::newRow("html page") << ExportDialog::Choice::HtmlPage << QStringLiteral("page")
+                                   << QStringLiteral("page/index.html");
+        QTest::newRow("html single") << ExportDialog::Choice::HtmlSingleFile << QStringLiteral("one.html")
+                                     << QStringLiteral("one.html");
+        QTest::newRow("bundle") << ExportDialog::Choice::Bundle << QStringLiteral("s.nb2session")
+                                << QStringLiteral("s.nb2session");
+        QTest::newRow("sheet") << ExportDialog::Choice::ContactSheet << QStringLiteral("s.png")
+                               << QStringLiteral("s.png");
         QTest::newRow("frames") << ExportDialog::Choice::Frames << QStringLiteral("frames") << QStringLiteral("frames");
     }
     void realExportRunsOffGuiThread()
@@ -423,9 +435,10 @@ private Q_SLOTS:
             // Copy is the GUI default: no exported image shares its inode with the session.
             int images = 0;
             QDirIterator it(out.filePath(name), {QStringLiteral("*.jpg"), QStringLiteral("*.png")}, QDir::Files,
-                            QDirIterator::Subdirectories);
+                QDirIterator::Subdirectories);
             while (it.hasNext()) {
-                struct stat st {};
+                struct stat st {
+                };
                 QCOMPARE(::stat(QFile::encodeName(it.next()).constData(), &st), 0);
                 QCOMPARE(int(st.st_nlink), 1);
                 ++images;
@@ -487,11 +500,13 @@ private Q_SLOTS:
             if (!qobject_cast<QAbstractButton *>(w) && !qobject_cast<QComboBox *>(w) && !qobject_cast<QLineEdit *>(w)
                 && !qobject_cast<QTableWidget *>(w))
                 continue;
-            if (w->parentWidget() && (qobject_cast<QComboBox *>(w->parentWidget()) || qobject_cast<QTableWidget *>(w->parentWidget())))
+            if (w->parentWidget()
+                && (qobject_cast<QComboBox *>(w->parentWidget()) || qobject_cast<QTableWidget *>(w->parentWidget())))
                 continue; // Qt's own internals (combo popup, table corner button)
             if (w->isHidden())
                 continue; // e.g. the banner's action button before there is a result
-            QVERIFY2(!w->accessibleName().isEmpty(), qPrintable(QLatin1String(w->metaObject()->className()) + QLatin1Char(u' ') + w->objectName()));
+            QVERIFY2(!w->accessibleName().isEmpty(),
+                qPrintable(QLatin1String(w->metaObject()->className()) + QLatin1Char(u' ') + w->objectName()));
             QVERIFY2(!w->toolTip().isEmpty(), qPrintable(w->accessibleName()));
             ++checked;
         }

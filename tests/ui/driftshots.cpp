@@ -3,10 +3,12 @@
 // Run under Xvfb:  xvfb-run -a -s "-screen 0 1600x1000x24" nb2-driftshots <out-dir> [suffix]
 // With QT_SCALE_FACTOR=2 pass a suffix such as "-scale2" so the normal shots are not replaced.
 #include "core/fakeapi/fakeserver.h"
+#include "core/session/appsettings.h"
+#include "core/session/editfinisher.h"
 #include "core/session/sessioncontroller.h"
+#include "ui/canvasview.h"
 #include "ui/compareview.h"
 #include "ui/driftwatch.h"
-#include "core/session/editfinisher.h"
 #include "ui/frameselection.h"
 #include "ui/imagestage.h"
 #include "ui/keeplistwidget.h"
@@ -16,8 +18,6 @@
 #include "ui/sessionmanager.h"
 #include "ui/theme.h"
 #include "ui/turndispatcher.h"
-#include "core/session/appsettings.h"
-#include "ui/canvasview.h"
 #include "ui/windowsettings.h"
 #include "uitesthelpers.h"
 
@@ -103,7 +103,9 @@ int main(int argc, char *argv[])
     int failures = 0;
     w.promptPanel()->setAspectRatio(QStringLiteral("3:2"));
     const QString root = run(QStringLiteral("A glass jar of honey on a kitchen table, handwritten label"));
-    s->setKeepList(root, {QStringLiteral("keep the label text"), QStringLiteral("same framing"), QStringLiteral("keep the wooden table")});
+    s->setKeepList(root,
+        {QStringLiteral("keep the label text"), QStringLiteral("same framing"),
+            QStringLiteral("keep the wooden table")});
     QTest::qWait(200);
     run(QStringLiteral("Morning light from the left"));
     const QString edit = run(QStringLiteral("Add a bee on the lid"));

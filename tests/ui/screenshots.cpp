@@ -6,30 +6,30 @@
 #include "ui/compareview.h"
 #include "ui/frameselection.h"
 #include "ui/imagestage.h"
-#include "ui/screenfit.h"
-#include "ui/sessionmanager.h"
-#include "ui/turndispatcher.h"
-#include "ui/variantgrid.h"
-#include "ui/variantsdispatch.h"
 #include "ui/keystore.h"
 #include "ui/mainwindow.h"
 #include "ui/promptpanel.h"
+#include "ui/screenfit.h"
+#include "ui/sessionmanager.h"
 #include "ui/settingsdialog.h"
 #include "ui/theme.h"
 #include "ui/thumbnailprovider.h"
-#include "ui/timelineroles.h"
 #include "ui/timelinemodel.h"
+#include "ui/timelineroles.h"
 #include "ui/timelineview.h"
+#include "ui/turndispatcher.h"
+#include "ui/variantgrid.h"
+#include "ui/variantsdispatch.h"
 #include "uitesthelpers.h"
 
+#include "ui/infopanel.h"
 #include <QApplication>
 #include <QDialog>
+#include <QDir>
 #include <QDockWidget>
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
-#include "ui/infopanel.h"
-#include <QDir>
-#include <QElapsedTimer>
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QStandardItemModel>
@@ -55,7 +55,10 @@ bool waitFor(const std::function<bool()> &done, int timeoutMs = 30000)
     return true;
 }
 
-void settle(int ms = 600) { QTest::qWait(ms); }
+void settle(int ms = 600)
+{
+    QTest::qWait(ms);
+}
 
 bool save(QWidget *w, const QString &dir, const QString &name)
 {
@@ -168,7 +171,7 @@ int main(int argc, char *argv[])
         for (const char *name : {"infoKind", "infoError", "infoAspect"}) {
             auto *l = w.infoPanel()->findChild<QLabel *>(QLatin1String(name));
             qInfo("%s geo %d,%d %dx%d min %d hfw %d vis %d", name, l->x(), l->y(), l->width(), l->height(),
-                  l->minimumHeight(), l->heightForWidth(l->width()), l->isVisible());
+                l->minimumHeight(), l->heightForWidth(l->width()), l->isVisible());
         }
     }
     server.clearFaults();
@@ -245,14 +248,16 @@ int main(int argc, char *argv[])
         QStandardItemModel states;
         const QString img = s->store()->absolutePath(s->graph().value(first).image.file);
         const QDateTime now = QDateTime::currentDateTimeUtc();
-        struct Row { TimelineState st; bool star, anchor; QDateTime expires, retry; };
-        const QList<Row> rows{{TimelineState::Done, true, false, {}, {}},
-                              {TimelineState::Done, false, true, now.addSecs(20 * 3600), {}},
-                              {TimelineState::Pending, false, false, {}, {}},
-                              {TimelineState::Failed, false, false, {}, now.addSecs(33)},
-                              {TimelineState::Interrupted, false, false, {}, {}},
-                              {TimelineState::Cancelled, false, false, {}, {}},
-                              {TimelineState::Done, false, false, now.addSecs(-10), {}}};
+        struct Row {
+            TimelineState st;
+            bool star, anchor;
+            QDateTime expires, retry;
+        };
+        const QList<Row> rows {{TimelineState::Done, true, false, {}, {}},
+            {TimelineState::Done, false, true, now.addSecs(20 * 3600), {}},
+            {TimelineState::Pending, false, false, {}, {}}, {TimelineState::Failed, false, false, {}, now.addSecs(33)},
+            {TimelineState::Interrupted, false, false, {}, {}}, {TimelineState::Cancelled, false, false, {}, {}},
+            {TimelineState::Done, false, false, now.addSecs(-10), {}}};
         for (int i = 0; i < rows.size(); ++i) {
             auto *item = new QStandardItem;
             item->setData(QStringLiteral("f%1").arg(i), TimelineRole::FrameId);

@@ -23,10 +23,10 @@
 #include "uitesthelpers.h"
 
 #include <QApplication>
-#include <QImageReader>
-#include <QPushButton>
 #include <QDirIterator>
+#include <QImageReader>
 #include <QProcess>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -62,7 +62,7 @@ QByteArray bigGreyPng(int w, int h)
     QByteArray row(1 + w, '\0');
     for (int x = 0; x < w; ++x)
         row[1 + x] = char(x * 255 / w);
-    z_stream z{};
+    z_stream z {};
     deflateInit(&z, 1);
     QByteArray idat;
     QByteArray out(1 << 16, '\0');
@@ -144,7 +144,7 @@ private Q_SLOTS:
         const QString message = done.first().at(1).toString();
         QCOMPARE(added.size(), 1);
         QVERIFY2(message.contains(QStringLiteral("corrupt.png")) && message.contains(QStringLiteral("notimage.jpg")),
-                 qPrintable(message));
+            qPrintable(message));
         QVERIFY2(message.contains(QStringLiteral("Imported 1 picture")), qPrintable(message));
         QVERIFY2(!message.contains(QStringLiteral("Nothing was imported")), qPrintable(message));
         QCOMPARE(m_window->selection()->currentId(), added.first());
@@ -164,8 +164,8 @@ private Q_SLOTS:
         QVERIFY(done.first().at(0).toStringList().isEmpty());
         const QString message = done.first().at(1).toString();
         QVERIFY2(message.contains(QStringLiteral("too large")) && message.contains(QStringLiteral("12000×8000"))
-                     && !message.contains(QStringLiteral("damaged")),
-                 qPrintable(message));
+                && !message.contains(QStringLiteral("damaged")),
+            qPrintable(message));
         QCOMPARE(int(s->graph().frames().size()), framesBefore);
 
         // The notice offers the downscale as its button; clicking it imports the picture.
@@ -190,14 +190,15 @@ private Q_SLOTS:
         QCOMPARE(f.kind, FrameKind::Import);
         QCOMPARE(f.status, FrameStatus::Done);
         // About one megapixel with the same 3:2 aspect ratio: 1254×836.
-        QVERIFY2(qAbs(f.image.width * 2 - f.image.height * 3) <= 3, qPrintable(QStringLiteral("%1×%2").arg(f.image.width).arg(f.image.height)));
+        QVERIFY2(qAbs(f.image.width * 2 - f.image.height * 3) <= 3,
+            qPrintable(QStringLiteral("%1×%2").arg(f.image.width).arg(f.image.height)));
         QVERIFY(qint64(f.image.width) * f.image.height <= 1024 * 1024);
         QVERIFY(f.image.width >= 1200);
         const QString stored = s->store()->absolutePath(f.image.file);
         QCOMPARE(QImageReader(stored).size(), QSize(f.image.width, f.image.height));
         QCOMPARE(m_window->selection()->currentId(), added.first());
         QVERIFY2(m_window->notices()->lastStatus().contains(QStringLiteral("12000×8000")),
-                 qPrintable(m_window->notices()->lastStatus()));
+            qPrintable(m_window->notices()->lastStatus()));
         QVERIFY(!m_window->notices()->isShown());
     }
 
@@ -207,7 +208,8 @@ private Q_SLOTS:
         QStringList ids;
         for (const char *name : {"a.png", "b.png", "c.png"}) {
             QSignalSpy done(m_window->imports(), &ImportController::importFinished);
-            m_window->imports()->importFiles({nb2test::writePng(m_dir->path() + QLatin1Char('/') + QLatin1String(name))});
+            m_window->imports()->importFiles(
+                {nb2test::writePng(m_dir->path() + QLatin1Char('/') + QLatin1String(name))});
             QVERIFY(done.wait(10000));
             ids << done.first().at(0).toStringList().value(0);
         }
@@ -258,7 +260,7 @@ private Q_SLOTS:
         QDirIterator it(home.path(), {QStringLiteral("manifest.json")}, QDir::Files, QDirIterator::Subdirectories);
         while (it.hasNext())
             sessions << QDir(home.path()).relativeFilePath(QFileInfo(it.next()).absolutePath());
-        QCOMPARE(sessions, QStringList{QStringLiteral("my-session")});
+        QCOMPARE(sessions, QStringList {QStringLiteral("my-session")});
         QVERIFY(!QFileInfo::exists(home.path() + QStringLiteral("/Documents/NB2Lite Sessions")));
     }
 

@@ -108,13 +108,14 @@ private Q_SLOTS:
         const QString sessions = dir.filePath(QStringLiteral("sessions"));
         // A folder that is gone (the bundle came from a removed mount) is not writable, even for root.
         QCOMPARE(BundleOpener::suggestedFolder(dir.filePath(QStringLiteral("gone/trip.nb2session")), sessions),
-                 sessions + QStringLiteral("/trip"));
+            sessions + QStringLiteral("/trip"));
         // A read-only folder, where permissions count (not as root).
         const QString bundle = copyOf(m_bundle, dir.filePath(QStringLiteral("ro/trip.nb2session")));
         QFile::setPermissions(dir.filePath(QStringLiteral("ro")), QFile::ReadOwner | QFile::ExeOwner);
         const bool rootIgnoresPermissions = QFileInfo(dir.filePath(QStringLiteral("ro"))).isWritable();
         const QString suggested = BundleOpener::suggestedFolder(bundle, sessions);
-        QFile::setPermissions(dir.filePath(QStringLiteral("ro")), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        QFile::setPermissions(
+            dir.filePath(QStringLiteral("ro")), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         if (rootIgnoresPermissions)
             QSKIP("running as root: a read-only folder is still writable");
         QCOMPARE(suggested, sessions + QStringLiteral("/trip"));
@@ -129,7 +130,8 @@ private Q_SLOTS:
         QVERIFY(BundleOpener::folderProblem(dir.path()).contains(QLatin1String("not empty")));
         QVERIFY(BundleOpener::folderProblem(dir.filePath(QStringLiteral("file"))).contains(QLatin1String("is a file")));
         QVERIFY(QFile::link(dir.filePath(QStringLiteral("new")), dir.filePath(QStringLiteral("link"))));
-        QVERIFY(BundleOpener::folderProblem(dir.filePath(QStringLiteral("link"))).contains(QLatin1String("symbolic link")));
+        QVERIFY(
+            BundleOpener::folderProblem(dir.filePath(QStringLiteral("link"))).contains(QLatin1String("symbolic link")));
         QVERIFY(!BundleOpener::folderProblem(QString()).isEmpty());
     }
 
@@ -138,7 +140,11 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString bundle = copyOf(m_bundle, dir.filePath(QStringLiteral("Harbour trip.nb2session")));
-        const QByteArray bundleBytes = [&] { QFile f(bundle); f.open(QIODevice::ReadOnly); return f.readAll(); }();
+        const QByteArray bundleBytes = [&] {
+            QFile f(bundle);
+            f.open(QIODevice::ReadOnly);
+            return f.readAll();
+        }();
         MainWindow window;
         BundleOpener opener(&window, [&window](const QString &d) { return window.sessions()->open(d); });
         QSignalSpy finished(&opener, &BundleOpener::finished);
@@ -181,13 +187,14 @@ private Q_SLOTS:
             auto *problem = dialog->findChild<QLabel *>(QStringLiteral("bundleFolderProblem"));
             edit->setText(used);
             clickOk(dialog);
-            refusedVisibly = dialog->isVisible() && problem->isVisible() && problem->text().contains(QLatin1String("not empty"));
+            refusedVisibly
+                = dialog->isVisible() && problem->isVisible() && problem->text().contains(QLatin1String("not empty"));
             edit->setText(other);
             clickOk(dialog);
         });
         QCOMPARE(opener.askFolder(bundle), other);
         QVERIFY(refusedVisibly);
-        QCOMPARE(QDir(used).entryList(QDir::Files), QStringList{QStringLiteral("notes.txt")});
+        QCOMPARE(QDir(used).entryList(QDir::Files), QStringList {QStringLiteral("notes.txt")});
     }
 
     void cancellingLeavesNothing()

@@ -2,11 +2,13 @@
 // composite in Compare, and the keep-list above the prompt, against the in-process fake server.
 #include "core/edit/editmask.h"
 #include "core/fakeapi/fakeserver.h"
+#include "core/session/appsettings.h"
 #include "core/session/editfinisher.h"
 #include "core/session/keeplist.h"
 #include "core/session/precisionedit.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
+#include "ui/canvasview.h"
 #include "ui/compareview.h"
 #include "ui/driftwatch.h"
 #include "ui/frameselection.h"
@@ -20,8 +22,6 @@
 #include "ui/timelinedelegate.h"
 #include "ui/timelinemodel.h"
 #include "ui/turndispatcher.h"
-#include "core/session/appsettings.h"
-#include "ui/canvasview.h"
 #include "ui/windowsettings.h"
 #include "uitesthelpers.h"
 
@@ -149,10 +149,12 @@ void tst_DriftUi::appEditGetsDriftBadgeAndHeatmap()
     QCOMPARE(m_window->timelineModel()->indexOf(root).data(TimelineRole::DriftChanged).toDouble(), -1.0);
     if (EditFinisher::warrantsWarning(e)) {
         QVERIFY2(m_window->notices()->lastMessage().contains(QStringLiteral("protect what must stay?")),
-                 qPrintable(m_window->notices()->lastMessage()));
+            qPrintable(m_window->notices()->lastMessage()));
         QCOMPARE(m_window->notices()->actionText(), QStringLiteral("Show changes"));
     }
-    QVERIFY(m_window->infoPanel()->rowText(QStringLiteral("infoDrift")).contains(QStringLiteral("% of the picture changed")));
+    QVERIFY(m_window->infoPanel()
+                ->rowText(QStringLiteral("infoDrift"))
+                .contains(QStringLiteral("% of the picture changed")));
 
     // Compare with the parent: the heatmap toggle is there and lays the heatmap over the child.
     m_window->selection()->select(edit);
@@ -162,14 +164,16 @@ void tst_DriftUi::appEditGetsDriftBadgeAndHeatmap()
     QSignalSpy applied(compare, &CompareView::heatmapApplied);
     compare->setHeatmapShown(true);
     QVERIFY(applied.wait(5000));
-    QVERIFY(compare->shownRightImage() != QImage(s->store()->absolutePath(e.image.file)).convertToFormat(QImage::Format_RGB32)
-            || e.drift.changed == 0);
+    QVERIFY(compare->shownRightImage()
+            != QImage(s->store()->absolutePath(e.image.file)).convertToFormat(QImage::Format_RGB32)
+        || e.drift.changed == 0);
     QVERIFY(!compare->isRawCompareAvailable()); // a plain edit has no raw image
     m_window->stage()->showCanvas();
 
     // Identical picture: 0 % (the same image imported twice and "edited" into itself is a core test;
     // here: the badge reads what the frame holds).
-    QCOMPARE(TimelineDelegate::driftBadgeText(e.drift.changed), TimelineDelegate::driftBadgeText(idx.data(TimelineRole::DriftChanged).toDouble()));
+    QCOMPARE(TimelineDelegate::driftBadgeText(e.drift.changed),
+        TimelineDelegate::driftBadgeText(idx.data(TimelineRole::DriftChanged).toDouble()));
 }
 
 void tst_DriftUi::protectEditIsCompositedAndComparesRawWithComposite()
@@ -180,8 +184,8 @@ void tst_DriftUi::protectEditIsCompositedAndComparesRawWithComposite()
     QVERIFY(parent.isDone());
     const QSize size(parent.image.width, parent.image.height);
     const QRect sky(0, 0, size.width(), size.height() / 3);
-    Result<PreparedRegion> prepared = PrecisionEdit::prepare(s->store()->dir(), parent, RegionMode::Protect,
-                                                             EditMask::fromRect(size, sky), 4);
+    Result<PreparedRegion> prepared
+        = PrecisionEdit::prepare(s->store()->dir(), parent, RegionMode::Protect, EditMask::fromRect(size, sky), 4);
     QVERIFY2(prepared, qPrintable(prepared.error().message));
     TurnParams params = nb2test::turn(QStringLiteral("a stormy sky"));
     params.regionEdit = prepared.value().edit;
@@ -193,10 +197,12 @@ void tst_DriftUi::protectEditIsCompositedAndComparesRawWithComposite()
     QVERIFY(child.image.file.endsWith(QStringLiteral("_composite.png")));
     QVERIFY(child.drift.outsideChanged >= 0);
     QVERIFY(m_window->infoPanel()->rowText(QStringLiteral("infoRegion")).isEmpty()
-            || m_window->selection()->currentId() != child.id);
+        || m_window->selection()->currentId() != child.id);
 
     m_window->selection()->select(child.id);
-    QVERIFY(waitFor([&] { return m_window->infoPanel()->rowText(QStringLiteral("infoRegion")).contains(QStringLiteral("protect")); }));
+    QVERIFY(waitFor([&] {
+        return m_window->infoPanel()->rowText(QStringLiteral("infoRegion")).contains(QStringLiteral("protect"));
+    }));
     m_window->stage()->showCompare();
     CompareView *compare = m_window->stage()->compareView();
     QVERIFY(waitFor([&] { return compare->isRawCompareAvailable(); }));
@@ -222,13 +228,14 @@ void tst_DriftUi::keepListAboveThePromptIsSentAndShown()
     add->setText(QStringLiteral("keep the label text"));
     QTest::keyClick(add, Qt::Key_Return);
     keep->addItem(QStringLiteral("same framing"));
-    QCOMPARE(keep->items(), (QStringList{QStringLiteral("keep the label text"), QStringLiteral("same framing")}));
+    QCOMPARE(keep->items(), (QStringList {QStringLiteral("keep the label text"), QStringLiteral("same framing")}));
     QVERIFY(keep->sourceText().contains(QStringLiteral("set on")));
     QVERIFY(frame(root).keepListSet);
 
     const QString child = send(QStringLiteral("make the jar blue"));
     QCOMPARE(frame(child).prompt, QStringLiteral("make the jar blue"));
-    const QString sent = QStringLiteral("make the jar blue\n\nKeep-list (respect in this edit):\n- keep the label text\n- same framing");
+    const QString sent = QStringLiteral(
+        "make the jar blue\n\nKeep-list (respect in this edit):\n- keep the label text\n- same framing");
     QCOMPARE(frame(child).promptSent, sent);
     QByteArray body;
     for (const FakeRequest &r : m_server->requests())
@@ -241,16 +248,17 @@ void tst_DriftUi::keepListAboveThePromptIsSentAndShown()
     QCOMPARE(keep->items().size(), 2);
     QVERIFY(keep->sourceText().contains(QStringLiteral("inherited from")));
     QCOMPARE(m_window->infoPanel()->rowText(QStringLiteral("infoPrompt")), QStringLiteral("make the jar blue"));
-    QVERIFY(m_window->infoPanel()->rowText(QStringLiteral("infoPromptSent")).contains(QStringLiteral("- same framing")));
+    QVERIFY(
+        m_window->infoPanel()->rowText(QStringLiteral("infoPromptSent")).contains(QStringLiteral("- same framing")));
 
     // Remove on the child overrides there only; Inherit drops the override; undo works.
     keep->removeItem(0);
-    QCOMPARE(keep->items(), QStringList{QStringLiteral("same framing")});
+    QCOMPARE(keep->items(), QStringList {QStringLiteral("same framing")});
     QCOMPARE(KeepList::effective(m_window->session()->graph(), root).items.size(), 2);
     keep->inherit();
     QCOMPARE(keep->items().size(), 2);
     m_window->session()->undoStack()->undo();
-    QCOMPARE(keep->items(), QStringList{QStringLiteral("same framing")});
+    QCOMPARE(keep->items(), QStringList {QStringLiteral("same framing")});
 }
 
 void tst_DriftUi::heatmapOverlayTintsOnlyChangedAreas()

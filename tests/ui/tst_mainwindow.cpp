@@ -1,25 +1,25 @@
 // The real main window driven against the in-process fake server.
-#include "core/fakeapi/fakeserver.h"
 #include "core/export/exporter.h"
 #include "core/export/provenance.h"
+#include "core/fakeapi/fakeserver.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
 #include "ui/actionmanager.h"
 #include "ui/bannerwidget.h"
+#include "ui/canvasview.h"
 #include "ui/exportdialog.h"
 #include "ui/frameselection.h"
 #include "ui/imagestage.h"
 #include "ui/importcontroller.h"
-#include "ui/noticepresenter.h"
-#include "ui/sessionmanager.h"
-#include "ui/turndispatcher.h"
-#include "ui/canvasview.h"
 #include "ui/mainwindow.h"
+#include "ui/noticepresenter.h"
 #include "ui/promptpanel.h"
+#include "ui/sessionmanager.h"
 #include "ui/settingsdialog.h"
 #include "ui/timelinedelegate.h"
 #include "ui/timelinemodel.h"
 #include "ui/timelineview.h"
+#include "ui/turndispatcher.h"
 #include "ui/windowsettings.h"
 #include "uitesthelpers.h"
 
@@ -27,13 +27,13 @@
 #include "ui/thumbnailprovider.h"
 #include <QScrollBar>
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
-#include <QMessageBox>
-#include <QAbstractButton>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -123,8 +123,8 @@ void tst_MainWindow::init()
         appprefs::sessionsFolder.write(s, m_dir->path() + QStringLiteral("/sessions"));
     }
     // Learned thinking levels persist next to the settings; every test starts from the defaults.
-    QFile::remove(QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation)
-                  + QStringLiteral("/thinking-levels.json"));
+    QFile::remove(
+        QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) + QStringLiteral("/thinking-levels.json"));
     m_window = new MainWindow;
     m_window->setBackend(nb2test::fakeConfig(*m_server, QStringLiteral("ui-test-key")), true);
     const Result<void> opened = m_window->sessions()->open(m_dir->path() + QStringLiteral("/s1"));
@@ -165,7 +165,7 @@ bool tst_MainWindow::waitStatus(const QString &id, FrameStatus status, int timeo
         QTest::qWait(20);
     }
     qWarning("frame %s is %s, expected %s", qPrintable(id), qPrintable(frameStatusName(frame(id).status)),
-             qPrintable(frameStatusName(status)));
+        qPrintable(frameStatusName(status)));
     return false;
 }
 
@@ -348,7 +348,8 @@ void tst_MainWindow::droppedExportOffersToContinueItsChain()
     drop({QUrl::fromLocalFile(exported)});
     // The window asks (without blocking) whether to continue the recorded chain.
     QMessageBox *question = nullptr;
-    QTRY_VERIFY_WITH_TIMEOUT((question = m_window->findChild<QMessageBox *>(QStringLiteral("continueChainQuestion"))), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (question = m_window->findChild<QMessageBox *>(QStringLiteral("continueChainQuestion"))), 10000);
     QVERIFY(question->informativeText().contains(originId));
     QCOMPARE(spy.count(), 0); // nothing imported before the user answers
     auto *continueButton = question->findChild<QPushButton *>(QStringLiteral("continueChainButton"));
@@ -392,8 +393,9 @@ void tst_MainWindow::rateLimitShowsInFrameAndRetryWorks()
     QVERIFY(QDateTime::currentDateTimeUtc().secsTo(idx.data(TimelineRole::RetryAt).toDateTime()) > 30);
     QVERIFY(!idx.data(Qt::ToolTipRole).toString().isEmpty());
     QVERIFY(m_window->notices()->isShown());
-    QVERIFY2(m_window->notices()->lastMessage().contains(QStringLiteral("rate limited, retrying in 60 s (attempt 1 of 3)")),
-             qPrintable(m_window->notices()->lastMessage()));
+    QVERIFY2(
+        m_window->notices()->lastMessage().contains(QStringLiteral("rate limited, retrying in 60 s (attempt 1 of 3)")),
+        qPrintable(m_window->notices()->lastMessage()));
     QVERIFY(m_window->action(ActionId::Retry)->isEnabled());
 
     m_server->clearFaults();
@@ -409,7 +411,8 @@ void tst_MainWindow::cancelSlowRequest()
     send(QStringLiteral("a slow painting"));
     const QString id = frameAt(0);
     QTRY_COMPARE_WITH_TIMEOUT(m_window->session()->runningCount(), 1, 5000);
-    QCOMPARE(TimelineState(m_window->timelineModel()->index(0).data(TimelineRole::State).toInt()), TimelineState::Pending);
+    QCOMPARE(
+        TimelineState(m_window->timelineModel()->index(0).data(TimelineRole::State).toInt()), TimelineState::Pending);
     QVERIFY(m_window->action(ActionId::Cancel)->isEnabled());
     QElapsedTimer t;
     t.start();
@@ -587,7 +590,7 @@ void tst_MainWindow::externalWriteIsFollowedAndKeepsSelection()
     QVERIFY2(committed, qPrintable(committed.error().message));
     QTRY_VERIFY_WITH_TIMEOUT(m_window->timelineModel()->indexOf(child.id).isValid(), 10000);
     QCOMPARE(m_window->timelineModel()->rowCount(), 2);
-    QCOMPARE(m_window->selection()->currentId(), first); // the user's place survives the reload
+    QCOMPARE(m_window->selection()->currentId(), first);                  // the user's place survives the reload
     QCOMPARE(m_window->promptPanel()->mode(), PromptPanel::Mode::Branch); // it has a child now
 }
 
@@ -609,7 +612,7 @@ void tst_MainWindow::saveAsCopiesAndContinuesInTheCopy()
     QVERIFY(QFileInfo::exists(m_window->timelineModel()->index(0).data(TimelineRole::ImagePath).toString()));
     QVERIFY(m_window->timelineModel()->index(0).data(TimelineRole::ImagePath).toString().startsWith(target));
     QVERIFY(QFileInfo::exists(original + QStringLiteral("/manifest.json"))); // the original is untouched
-    QVERIFY(!m_window->sessions()->saveCopy(target)); // never overwrites
+    QVERIFY(!m_window->sessions()->saveCopy(target));                        // never overwrites
 }
 
 void tst_MainWindow::streamingDraftShowsWhilePending()
@@ -684,8 +687,10 @@ void tst_MainWindow::thinkingRejectionUpdatesChoices()
     QVERIFY(waitStatus(id, FrameStatus::Failed));
     m_server->setThinkingLevels({QStringLiteral("low"), QStringLiteral("high")});
     QCOMPARE(frame(id).error.kind, QStringLiteral("invalid_request"));
-    QTRY_COMPARE(m_window->promptPanel()->thinkingLevels(), QStringList({QStringLiteral("minimal"), QStringLiteral("high")}));
-    QVERIFY2(m_window->notices()->lastMessage().contains(QStringLiteral("minimal")), qPrintable(m_window->notices()->lastMessage()));
+    QTRY_COMPARE(
+        m_window->promptPanel()->thinkingLevels(), QStringList({QStringLiteral("minimal"), QStringLiteral("high")}));
+    QVERIFY2(m_window->notices()->lastMessage().contains(QStringLiteral("minimal")),
+        qPrintable(m_window->notices()->lastMessage()));
 }
 
 void tst_MainWindow::expiredParentIsReAnchored()
@@ -699,7 +704,8 @@ void tst_MainWindow::expiredParentIsReAnchored()
     QVERIFY(waitStatus(second, FrameStatus::Done));
     QVERIFY(frame(second).reAnchored);
     QVERIFY(m_window->timelineModel()->index(1).data(TimelineRole::ReAnchored).toBool());
-    QVERIFY(m_window->timelineModel()->index(1).data(Qt::ToolTipRole).toString().contains(QStringLiteral("Re-anchored")));
+    QVERIFY(
+        m_window->timelineModel()->index(1).data(Qt::ToolTipRole).toString().contains(QStringLiteral("Re-anchored")));
 }
 
 void tst_MainWindow::badKeyOpensSettings()
@@ -732,11 +738,14 @@ void tst_MainWindow::damagedLastSessionOffersRebuild()
         f.requestedAt = f.finishedAt = QDateTime::currentDateTimeUtc();
         QFile png(nb2test::writePng(m_dir->path() + QStringLiteral("/in.png")));
         QVERIFY(png.open(QIODevice::ReadOnly));
-        f.image = SessionStore::writeImageFile(broken, QStringLiteral("images/import_1767000000_0b0e0c0a.png"), png.readAll()).value();
+        f.image = SessionStore::writeImageFile(
+            broken, QStringLiteral("images/import_1767000000_0b0e0c0a.png"), png.readAll())
+                      .value();
         QVERIFY(store.commit({f}, {}, f.id));
         QVERIFY(store.journal().recordFrame(f));
     }
-    nb2test::writeBytes(broken + QStringLiteral("/manifest.json"), QByteArray("{\"format\": \"nb2lite-session\", \"frames\": ["));
+    nb2test::writeBytes(
+        broken + QStringLiteral("/manifest.json"), QByteArray("{\"format\": \"nb2lite-session\", \"frames\": ["));
     {
         QSettings s;
         windowprefs::lastSession.write(s, broken);
@@ -745,7 +754,7 @@ void tst_MainWindow::damagedLastSessionOffersRebuild()
     // Not a silent new session: the banner says what happened and offers the rebuild.
     QVERIFY(m_window->notices()->isShown());
     QVERIFY2(m_window->notices()->lastMessage().contains(QStringLiteral("Cannot open the session")),
-             qPrintable(m_window->notices()->lastMessage()));
+        qPrintable(m_window->notices()->lastMessage()));
     QCOMPARE(m_window->notices()->actionText(), QStringLiteral("Rebuild Session"));
     auto *banner = m_window->findChild<BannerWidget *>(QStringLiteral("messageBanner"));
     QVERIFY(banner);
@@ -780,7 +789,8 @@ void tst_MainWindow::pasteAndCopyImage()
 void tst_MainWindow::styleReferenceMakesStyleEdit()
 {
     const QString target = nb2test::writePng(m_dir->path() + QStringLiteral("/target.png"), QSize(120, 120));
-    const QString style = nb2test::writePng(m_dir->path() + QStringLiteral("/style.png"), QSize(80, 80), QColor(220, 160, 20));
+    const QString style
+        = nb2test::writePng(m_dir->path() + QStringLiteral("/style.png"), QSize(80, 80), QColor(220, 160, 20));
     QSignalSpy imported(m_window->imports(), &ImportController::importFinished);
     QVERIFY(m_window->imports()->importFiles({target}));
     QVERIFY(imported.wait(10000));
@@ -795,8 +805,8 @@ void tst_MainWindow::styleReferenceMakesStyleEdit()
     QVERIFY(waitStatus(frameAt(1), FrameStatus::Done));
     QVERIFY(m_window->promptPanel()->styleFile().isEmpty()); // used once
     // The style picture was copied into the session once, by the check's worker, and that copy was sent.
-    const QStringList inputs = QDir(m_window->session()->store()->imagesDir())
-                                   .entryList({QStringLiteral("input_*")}, QDir::Files);
+    const QStringList inputs
+        = QDir(m_window->session()->store()->imagesDir()).entryList({QStringLiteral("input_*")}, QDir::Files);
     QCOMPARE(inputs.size(), 1);
     QCOMPARE(frame(frameAt(1)).inputImages.value(0), QStringLiteral("images/") + inputs.first());
 

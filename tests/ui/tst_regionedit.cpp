@@ -237,8 +237,8 @@ void tst_RegionEdit::regionEditFromTheCanvas()
     const QRect got = tools->current()->boundingRect();
     const int slack = int(std::ceil(1 / canvas->zoom())) + 1; // a widget pixel covers this many image pixels
     QVERIFY2(std::abs(got.left() - want.left()) <= slack && std::abs(got.top() - want.top()) <= slack
-                 && std::abs(got.right() + 1 - want.right()) <= slack && std::abs(got.bottom() + 1 - want.bottom()) <= slack,
-             qPrintable(QStringLiteral("%1,%2 %3x%4").arg(got.x()).arg(got.y()).arg(got.width()).arg(got.height())));
+            && std::abs(got.right() + 1 - want.right()) <= slack && std::abs(got.bottom() + 1 - want.bottom()) <= slack,
+        qPrintable(QStringLiteral("%1,%2 %3x%4").arg(got.x()).arg(got.y()).arg(got.width()).arg(got.height())));
 
     // The prompt panel offers Edit region (default) / Protect, and the plan is a region edit.
     SelectionChoice *choice = m_window->promptPanel()->selectionChoice();
@@ -280,7 +280,8 @@ void tst_RegionEdit::regionEditFromTheCanvas()
 
     // The result is selected, shows the composite, and starts with the same selection.
     QVERIFY(waitFor([&] {
-        return m_window->selection()->currentId() == child && tools->current() != nullptr && canvas->image().size() == size;
+        return m_window->selection()->currentId() == child && tools->current() != nullptr
+            && canvas->image().size() == size;
     }));
     QCOMPARE(canvas->image().size(), size);
     QCOMPARE(tools->current()->boundingRect(), got);
@@ -294,7 +295,8 @@ void tst_RegionEdit::regionEditFromTheCanvas()
     TurnPlan plan = m_window->turns()->plan();
     QCOMPARE(plan.kind, TurnMode::EditLocal);
     QVERIFY(plan.compositeInline);
-    QVERIFY2(plan.reason.contains(QStringLiteral("continues from your composited image (sent inline)")), qPrintable(plan.reason));
+    QVERIFY2(plan.reason.contains(QStringLiteral("continues from your composited image (sent inline)")),
+        qPrintable(plan.reason));
     QVERIFY(choice->isVisible());
     auto *fromRaw = choice->findChild<QCheckBox *>(QStringLiteral("continueFromRawBox"));
     QVERIFY(fromRaw && fromRaw->isVisible() && !fromRaw->isChecked());
@@ -345,7 +347,8 @@ void tst_RegionEdit::protectEditKeepsTheSelectionExact()
     QVERIFY(tools->current()->selectedCount() < brushed);
     const SelectionMask selection = *tools->current();
 
-    auto *protect = m_window->promptPanel()->selectionChoice()->findChild<QRadioButton *>(QStringLiteral("protectModeButton"));
+    auto *protect
+        = m_window->promptPanel()->selectionChoice()->findChild<QRadioButton *>(QStringLiteral("protectModeButton"));
     QVERIFY(protect);
     protect->setChecked(true);
     const TurnPlan plan = m_window->turns()->plan();

@@ -60,7 +60,8 @@ private Q_SLOTS:
 
         // Current frame e3, Shift+click e1: the range e1..e3, and the selection stays on e3.
         view.setCurrentIndex(model.indexOf(e3));
-        QTest::mouseClick(view.viewport(), Qt::LeftButton, Qt::ShiftModifier, view.visualRect(model.indexOf(e1)).center());
+        QTest::mouseClick(
+            view.viewport(), Qt::LeftButton, Qt::ShiftModifier, view.visualRect(model.indexOf(e1)).center());
         QCOMPARE(panel.rangeFrom(), e1);
         QCOMPARE(panel.rangeTo(), e3);
         QCOMPARE(view.currentIndex(), model.indexOf(e3));

@@ -63,7 +63,7 @@ private Q_SLOTS:
     void lassoFillsThePolygon()
     {
         SelectionMask m(QSize(20, 20));
-        m.selectPolygon(QPolygonF{QPointF(0, 0), QPointF(10, 0), QPointF(0, 10)});
+        m.selectPolygon(QPolygonF {QPointF(0, 0), QPointF(10, 0), QPointF(0, 10)});
         // Pixel centres with x + y + 1 < 10: rows of 9, 8, ..., 1 pixels.
         QCOMPARE(m.selectedCount(), 45);
         QCOMPARE(m.boundingRect(), QRect(0, 0, 9, 9));
@@ -72,7 +72,7 @@ private Q_SLOTS:
         QVERIFY(m.isSelected(0, 8));
         QVERIFY(!m.isSelected(5, 5));
         // Fewer than three points select nothing (and Replace still clears).
-        m.selectPolygon(QPolygonF{QPointF(1, 1), QPointF(5, 5)});
+        m.selectPolygon(QPolygonF {QPointF(1, 1), QPointF(5, 5)});
         QVERIFY(m.isEmpty());
     }
 

@@ -68,12 +68,13 @@ void tst_TimelineModel::init()
     m_dir = std::make_unique<QTemporaryDir>();
     m_png = nb2test::writePng(m_dir->path() + QStringLiteral("/in.png"));
     m_session = std::make_unique<SessionController>();
-    m_session->setClient(std::make_shared<InteractionsClient>(nb2test::fakeConfig(*m_server, QStringLiteral("model-key"))));
+    m_session->setClient(
+        std::make_shared<InteractionsClient>(nb2test::fakeConfig(*m_server, QStringLiteral("model-key"))));
     const Result<void> opened = m_session->open(m_dir->path() + QStringLiteral("/s"));
     QVERIFY2(opened, qPrintable(opened.error().message));
     m_model = std::make_unique<TimelineModel>(m_session.get());
-    m_tester = std::make_unique<QAbstractItemModelTester>(m_model.get(),
-                                                          QAbstractItemModelTester::FailureReportingMode::QtTest);
+    m_tester = std::make_unique<QAbstractItemModelTester>(
+        m_model.get(), QAbstractItemModelTester::FailureReportingMode::QtTest);
 }
 
 void tst_TimelineModel::cleanup()
@@ -252,7 +253,7 @@ void tst_TimelineModel::thousandFrames()
     }
     const qint64 paintMs = t.elapsed() / 20;
     qInfo("1000 frames: model refresh %lld ms, one timeline repaint %lld ms, %d lanes", refreshMs, paintMs,
-          m_model->laneCount());
+        m_model->laneCount());
     QVERIFY(m_model->laneCount() > 10);
     thumbs.waitForDone();
 }
@@ -300,17 +301,20 @@ FindState findState(const TimelineModel &m, const QString &id)
 void tst_TimelineModel::findDimsAllButMatchesAndTheirPath_data()
 {
     QTest::addColumn<QString>("text");
-    QTest::addColumn<int>("status");   // -1: any
-    QTest::addColumn<int>("kind");     // -1: any
-    QTest::addColumn<QString>("expected"); // per frame fox,blue,snow,night,photo: M match, P path, D dimmed, N no filter
+    QTest::addColumn<int>("status"); // -1: any
+    QTest::addColumn<int>("kind");   // -1: any
+    QTest::addColumn<QString>(
+        "expected"); // per frame fox,blue,snow,night,photo: M match, P path, D dimmed, N no filter
 
     QTest::newRow("no filter") << QString() << -1 << -1 << QStringLiteral("NNNNN");
-    QTest::newRow("text deep in a chain keeps its path") << QStringLiteral("SNOW") << -1 << -1 << QStringLiteral("PPMDD");
+    QTest::newRow("text deep in a chain keeps its path")
+        << QStringLiteral("SNOW") << -1 << -1 << QStringLiteral("PPMDD");
     QTest::newRow("text on a branch") << QStringLiteral("night") << -1 << -1 << QStringLiteral("PDDMD");
     QTest::newRow("kind edit") << QString() << -1 << int(FrameKind::Edit) << QStringLiteral("PMMMD");
     QTest::newRow("kind import") << QString() << -1 << int(FrameKind::Import) << QStringLiteral("DDDDM");
     QTest::newRow("status failed: none") << QString() << int(FrameStatus::Failed) << -1 << QStringLiteral("DDDDD");
-    QTest::newRow("text and kind") << QStringLiteral("fox") << -1 << int(FrameKind::Generate) << QStringLiteral("MDDDD");
+    QTest::newRow("text and kind") << QStringLiteral("fox") << -1 << int(FrameKind::Generate)
+                                   << QStringLiteral("MDDDD");
 }
 
 void tst_TimelineModel::findDimsAllButMatchesAndTheirPath()
@@ -342,14 +346,22 @@ void tst_TimelineModel::findDimsAllButMatchesAndTheirPath()
     m_model->setFilter(filter);
     if (!filter.isEmpty())
         QVERIFY(!changed.isEmpty());
-    const QStringList ids{t.fox, t.blue, t.snow, t.night, t.photo};
+    const QStringList ids {t.fox, t.blue, t.snow, t.night, t.photo};
     QString got;
     for (const QString &id : ids) {
         switch (findState(*m_model, id)) {
-        case FindState::NoFilter: got += QLatin1Char('N'); break;
-        case FindState::Match: got += QLatin1Char('M'); break;
-        case FindState::OnPath: got += QLatin1Char('P'); break;
-        case FindState::Dimmed: got += QLatin1Char('D'); break;
+        case FindState::NoFilter:
+            got += QLatin1Char('N');
+            break;
+        case FindState::Match:
+            got += QLatin1Char('M');
+            break;
+        case FindState::OnPath:
+            got += QLatin1Char('P');
+            break;
+        case FindState::Dimmed:
+            got += QLatin1Char('D');
+            break;
         }
     }
     QCOMPARE(got, expected);

@@ -196,7 +196,7 @@ void tst_Variants::editForksNBranchesAndSaysSoBeforeSending()
     QCOMPARE(p->sendButton()->text(), QStringLiteral("Send 4 variants"));
     const QString label = m_window->selection()->label(parent);
     QVERIFY2(p->contextText().contains(QStringLiteral("an explicit fork: 4 new branches from %1").arg(label)),
-             qPrintable(p->contextText()));
+        qPrintable(p->contextText()));
     QVERIFY(p->sendButton()->toolTip().contains(QStringLiteral("sibling branches")));
     // The timeline's dashed slot says "new branch", not "next edit".
     QCOMPARE(m_window->timelineView()->attachHint(), TimelineView::AttachHint::Branch);
@@ -270,7 +270,8 @@ void tst_Variants::pickStarsOneAndFoldsTheOthers()
 void tst_Variants::budgetRefusesTheWholeBatch()
 {
     SessionController *s = m_window->session();
-    const TurnEstimate one = estimateTurn(s->graph(), s->priceTable(), FrameKind::Generate, QString::fromLatin1(kDefaultModel));
+    const TurnEstimate one
+        = estimateTurn(s->graph(), s->priceTable(), FrameKind::Generate, QString::fromLatin1(kDefaultModel));
     QVERIFY(one.usd > 0);
     SessionSettings settings = s->settings();
     settings.budgetUsd = one.usd * 2.5; // two turns fit, three do not
@@ -279,9 +280,9 @@ void tst_Variants::budgetRefusesTheWholeBatch()
     send(QStringLiteral("too many"), 3);
     QTest::qWait(200);
     QCOMPARE(m_server->requests().size(), 0); // nothing sent
-    QCOMPARE(s->graph().frames().size(), 0);   // nothing added
+    QCOMPARE(s->graph().frames().size(), 0);  // nothing added
     QVERIFY2(m_window->notices()->lastMessage().contains(QStringLiteral("budget")),
-             qPrintable(m_window->notices()->lastMessage()));
+        qPrintable(m_window->notices()->lastMessage()));
     QCOMPARE(m_window->promptPanel()->prompt(), QStringLiteral("too many")); // kept for another try
     // Two fit.
     send(QStringLiteral("two fit"), 2);
@@ -307,7 +308,8 @@ void tst_Variants::laneHeadersShowTheBranchCost()
         QVERIFY(b.ownUsd > 0);
         QCOMPARE(view->laneHeaderText(lane), formatUsd(b.ownUsd));
         const QString tip = view->laneHeaderToolTip(lane);
-        QVERIFY2(tip.contains(QStringLiteral("Cost to reproduce")) && tip.contains(formatUsd(b.reproduceUsd)), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("Cost to reproduce")) && tip.contains(formatUsd(b.reproduceUsd)),
+            qPrintable(tip));
         QVERIFY(view->laneHeaderRect(lane).isValid());
         ++checked;
     }
@@ -384,8 +386,8 @@ void tst_Variants::laneHeadersOnALargeSession()
     t.restart();
     view->viewport()->repaint();
     const qint64 paintMs = t.elapsed();
-    qInfo("1,000 frames, 51 lanes: lane headers %lld ms to compute, %lld us cached; a full repaint %lld ms",
-          firstMs, cachedUs, paintMs);
+    qInfo("1,000 frames, 51 lanes: lane headers %lld ms to compute, %lld us cached; a full repaint %lld ms", firstMs,
+        cachedUs, paintMs);
     QVERIFY2(firstMs < 2000, qPrintable(QString::number(firstMs)));
 }
 

@@ -25,8 +25,8 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
-#include <QLabel>
 #include <QElapsedTimer>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScreen>
@@ -203,22 +203,25 @@ void tst_WindowPapercuts::frameDetailsWrapAndElide()
     // Every wrapped row got the height its text needs at its width, and no row overlaps the next.
     QList<QRect> rows;
     for (const char *name : {"infoPrompt", "infoKind", "infoStatus", "infoModel", "infoModelText", "infoUsage",
-                             "infoRequested", "infoFile"}) {
+             "infoRequested", "infoFile"}) {
         auto *label = info->findChild<QLabel *>(QLatin1String(name));
         if (label && label->isVisible())
             rows << QRect(label->mapTo(info, QPoint(0, 0)), label->size());
     }
     QVERIFY(rows.size() >= 5);
     for (int i = 1; i < rows.size(); ++i)
-        QVERIFY2(rows[i].top() >= rows[i - 1].bottom(), qPrintable(QStringLiteral("row %1 overlaps the one above").arg(i)));
+        QVERIFY2(
+            rows[i].top() >= rows[i - 1].bottom(), qPrintable(QStringLiteral("row %1 overlaps the one above").arg(i)));
     for (const char *name : {"infoPrompt", "infoModel", "infoUsage", "infoFile", "infoKind"}) {
         auto *label = info->findChild<QLabel *>(QLatin1String(name));
         QVERIFY(label);
         if (!label->isVisible())
             continue;
         QVERIFY2(label->height() >= label->heightForWidth(label->width()),
-                 qPrintable(QStringLiteral("%1: %2 < %3").arg(QLatin1String(name)).arg(label->height())
-                                .arg(label->heightForWidth(label->width()))));
+            qPrintable(QStringLiteral("%1: %2 < %3")
+                           .arg(QLatin1String(name))
+                           .arg(label->height())
+                           .arg(label->heightForWidth(label->width()))));
         QVERIFY2(label->geometry().right() <= label->parentWidget()->width(), name);
     }
 }
@@ -260,7 +263,7 @@ void tst_WindowPapercuts::windowAndDialogsFitTheScreen()
         // QT_SCALE_FACTOR=2): it opens fitted.
         MainWindow fresh;
         QVERIFY2(fresh.width() <= avail.width() && fresh.height() <= avail.height(),
-                 qPrintable(QStringLiteral("%1x%2").arg(fresh.width()).arg(fresh.height())));
+            qPrintable(QStringLiteral("%1x%2").arg(fresh.width()).arg(fresh.height())));
     }
     m_window->resize(avail.width() * 2, avail.height() * 2); // what 1440×900 at QT_SCALE_FACTOR=2 asks for
     fitToScreen(m_window);
@@ -289,7 +292,7 @@ void tst_WindowPapercuts::rateLimitCountsAttemptsAndStops()
     const QString id = frameAt(0);
     QTRY_VERIFY_WITH_TIMEOUT(m_window->notices()->lastMessage().contains(QStringLiteral("attempt 1 of 3")), 10000);
     QVERIFY2(m_window->notices()->lastMessage().contains(QStringLiteral("rate limited, retrying in 2 s")),
-             qPrintable(m_window->notices()->lastMessage()));
+        qPrintable(m_window->notices()->lastMessage()));
     QTRY_VERIFY(m_window->pendingIndicator()->text().contains(QStringLiteral("(attempt 1 of 3)")));
     // The cap is visible: after three automatic retries it stops and says so.
     QTRY_VERIFY_WITH_TIMEOUT(m_window->notices()->lastMessage().contains(QStringLiteral("still rate limited")), 30000);
@@ -311,9 +314,10 @@ void tst_WindowPapercuts::clientRateLimitWaitIsNamed()
     m_server->injectFault(fault, 1);
     send(QStringLiteral("a quiet lake"));
     const QString id = frameAt(0);
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->pendingIndicator()->text().contains(QStringLiteral("rate limited, retrying in")), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        m_window->pendingIndicator()->text().contains(QStringLiteral("rate limited, retrying in")), 5000);
     QVERIFY2(m_window->pendingIndicator()->text().contains(QStringLiteral("(attempt 2 of 2)")),
-             qPrintable(m_window->pendingIndicator()->text()));
+        qPrintable(m_window->pendingIndicator()->text()));
     QVERIFY(waitStatus(id, FrameStatus::Done));
 }
 
@@ -341,8 +345,10 @@ void tst_WindowPapercuts::undoSaysWhatItUndid()
     QVERIFY(m_window->notices()->lastStatus().contains(QStringLiteral("trash")));
     m_window->action(ActionId::Undo)->trigger();
     QVERIFY(m_window->timelineModel()->indexOf(victim).isValid());
-    QVERIFY2(!m_window->notices()->lastStatus().contains(QStringLiteral("Moved")), qPrintable(m_window->notices()->lastStatus()));
-    QVERIFY2(m_window->notices()->lastStatus().startsWith(QStringLiteral("Undone:")), qPrintable(m_window->notices()->lastStatus()));
+    QVERIFY2(!m_window->notices()->lastStatus().contains(QStringLiteral("Moved")),
+        qPrintable(m_window->notices()->lastStatus()));
+    QVERIFY2(m_window->notices()->lastStatus().startsWith(QStringLiteral("Undone:")),
+        qPrintable(m_window->notices()->lastStatus()));
     m_window->action(ActionId::Redo)->trigger();
     QVERIFY(m_window->notices()->lastStatus().startsWith(QStringLiteral("Redone:")));
 }
@@ -374,8 +380,9 @@ void tst_WindowPapercuts::errorTextsNameIdsAndServerOnce()
 {
     const QString id = QStringLiteral("v1_ChdQa3VfZWlfWmJNdFJ0T1FfLTlQenFnEhdQa3VfZWlfWmJNdFJ0T1FfLTlQenFn");
     Error e = Error::make(ErrorKind::NotFound,
-                          QStringLiteral("The previous interaction '%1' is no longer on the server (HTTP 404: Interaction "
-                                         "%1 not found.).").arg(id));
+        QStringLiteral("The previous interaction '%1' is no longer on the server (HTTP 404: Interaction "
+                       "%1 not found.).")
+            .arg(id));
     e.api.serverMessage = QStringLiteral("Interaction %1 not found.").arg(id);
     const QString text = NoticePresenter::describe(e);
     QVERIFY2(!text.contains(id), qPrintable(text));
@@ -396,8 +403,9 @@ void tst_WindowPapercuts::errorTextsNameIdsAndServerOnce()
         g.prompt = QStringLiteral("Add a small sailing boat on the horizon");
         g.aspectRatio = QStringLiteral("3:2");
         g.error.kind = QStringLiteral("rate_limited");
-        g.error.message = QStringLiteral("Rate limited by the server (HTTP 429: Resource has been exhausted (e.g. check "
-                                         "quota)). Try again in 42 s.");
+        g.error.message
+            = QStringLiteral("Rate limited by the server (HTTP 429: Resource has been exhausted (e.g. check "
+                             "quota)). Try again in 42 s.");
         InfoPanel narrow;
         narrow.resize(300, 700);
         narrow.show();
@@ -410,7 +418,8 @@ void tst_WindowPapercuts::errorTextsNameIdsAndServerOnce()
                 rows << QRect(label->mapTo(&narrow, QPoint(0, 0)), label->size());
         }
         for (int i = 1; i < rows.size(); ++i)
-            QVERIFY2(rows[i].top() > rows[i - 1].bottom(), qPrintable(QStringLiteral("row %1 overlaps the one above").arg(i)));
+            QVERIFY2(rows[i].top() > rows[i - 1].bottom(),
+                qPrintable(QStringLiteral("row %1 overlaps the one above").arg(i)));
     }
 
     // Frame Details: the id in its row only.
@@ -423,7 +432,8 @@ void tst_WindowPapercuts::errorTextsNameIdsAndServerOnce()
     f.error.serverMessage = QStringLiteral("overloaded.");
     InfoPanel panel;
     panel.setFrame(f, 1, 0, {});
-    QVERIFY2(!panel.rowText(QStringLiteral("infoError")).contains(id), qPrintable(panel.rowText(QStringLiteral("infoError"))));
+    QVERIFY2(!panel.rowText(QStringLiteral("infoError")).contains(id),
+        qPrintable(panel.rowText(QStringLiteral("infoError"))));
     QCOMPARE(panel.rowText(QStringLiteral("infoError")).count(QStringLiteral("overloaded")), 1);
     QCOMPARE(panel.rowText(QStringLiteral("infoInteractionId")), id);
 }

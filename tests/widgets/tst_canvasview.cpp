@@ -24,11 +24,12 @@ private:
     static void sendWheel(QWidget *w, const QPointF &pos, int angle)
     {
         QWheelEvent ev(pos, w->mapToGlobal(pos), QPoint(), QPoint(0, angle), Qt::NoButton, Qt::NoModifier,
-                       Qt::NoScrollPhase, false);
+            Qt::NoScrollPhase, false);
         QApplication::sendEvent(w, &ev);
     }
 
-    static void mouse(QWidget *w, QEvent::Type type, const QPointF &pos, Qt::MouseButton button, Qt::MouseButtons buttons)
+    static void mouse(
+        QWidget *w, QEvent::Type type, const QPointF &pos, Qt::MouseButton button, Qt::MouseButtons buttons)
     {
         QMouseEvent ev(type, pos, w->mapToGlobal(pos), button, buttons, Qt::NoModifier);
         QApplication::sendEvent(w, &ev);
@@ -175,7 +176,11 @@ private Q_SLOTS:
         QVERIFY(angle > 0 ? view.zoom() > startZoom : view.zoom() < startZoom);
         const QPointF after = view.mapToImage(cursor);
         QVERIFY2(qAbs(before.x() - after.x()) < 1e-6 && qAbs(before.y() - after.y()) < 1e-6,
-                 qPrintable(QStringLiteral("(%1,%2) moved to (%3,%4)").arg(before.x()).arg(before.y()).arg(after.x()).arg(after.y())));
+            qPrintable(QStringLiteral("(%1,%2) moved to (%3,%4)")
+                           .arg(before.x())
+                           .arg(before.y())
+                           .arg(after.x())
+                           .arg(after.y())));
     }
 
     void zoomNeverShowsEmptySpacePastAnEdge()

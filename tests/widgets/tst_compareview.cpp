@@ -18,7 +18,8 @@ private:
         img.fill(c);
         return img;
     }
-    static void mouse(QWidget *w, QEvent::Type type, const QPointF &pos, Qt::MouseButton button, Qt::MouseButtons buttons)
+    static void mouse(
+        QWidget *w, QEvent::Type type, const QPointF &pos, Qt::MouseButton button, Qt::MouseButtons buttons)
     {
         QMouseEvent ev(type, pos, w->mapToGlobal(pos), button, buttons, Qt::NoModifier);
         QApplication::sendEvent(w, &ev);
@@ -56,10 +57,14 @@ private Q_SLOTS:
         // 4x1: two pixels equal, one slightly off (below the threshold), one very different.
         QImage a(4, 1, QImage::Format_RGB32);
         QImage b(4, 1, QImage::Format_RGB32);
-        a.setPixel(0, 0, qRgb(0, 0, 0));       b.setPixel(0, 0, qRgb(0, 0, 0));
-        a.setPixel(1, 0, qRgb(9, 9, 9));       b.setPixel(1, 0, qRgb(9, 9, 9));
-        a.setPixel(2, 0, qRgb(100, 100, 100)); b.setPixel(2, 0, qRgb(104, 100, 100));
-        a.setPixel(3, 0, qRgb(0, 0, 0));       b.setPixel(3, 0, qRgb(255, 255, 255));
+        a.setPixel(0, 0, qRgb(0, 0, 0));
+        b.setPixel(0, 0, qRgb(0, 0, 0));
+        a.setPixel(1, 0, qRgb(9, 9, 9));
+        b.setPixel(1, 0, qRgb(9, 9, 9));
+        a.setPixel(2, 0, qRgb(100, 100, 100));
+        b.setPixel(2, 0, qRgb(104, 100, 100));
+        a.setPixel(3, 0, qRgb(0, 0, 0));
+        b.setPixel(3, 0, qRgb(255, 255, 255));
         const auto r = CompareView::computeDifference(a, b);
         QCOMPARE(r.stats.maxDifference, 255);
         QCOMPARE(r.stats.changedFraction, 0.25);

@@ -79,7 +79,7 @@ private Q_SLOTS:
 
     void checkRunsOffTheGuiThread()
     {
-        DiagnosticsDialog d(DiagnosticsInfo{});
+        DiagnosticsDialog d(DiagnosticsInfo {});
         auto *button = d.findChild<QPushButton *>(QStringLiteral("testConnectionButton"));
         QVERIFY(!button->isEnabled()); // no check, no button
         QThread *gui = QThread::currentThread();

@@ -3,8 +3,8 @@
 // "restart the app" really is a new process. Each function reads what it needs from the
 // environment: NB2_TEST_KEY (the key to save, generated per run; never on a command line).
 // Run outside that script, every function skips.
-#include "ui/keystore.h"
 #include "keystorerun.h"
+#include "ui/keystore.h"
 #include "ui/settingsdialog.h"
 
 #include <QDir>
@@ -109,7 +109,9 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(keyFile()));
         const QString status = d.keyStatusText();
         qInfo("status after saving into a locked keyring: %s", qPrintable(status));
-        QVERIFY2(status.contains(QLatin1String("gemini.key")) && status.contains(QLatin1String("The desktop keychain is locked")), qPrintable(status));
+        QVERIFY2(status.contains(QLatin1String("gemini.key"))
+                && status.contains(QLatin1String("The desktop keychain is locked")),
+            qPrintable(status));
         // libsecret's own words are one hover away.
         const QString detail = d.findChild<QLabel *>(QStringLiteral("keyStatus"))->toolTip();
         QVERIFY2(detail.contains(QLatin1String("locked")), qPrintable(detail));
@@ -130,7 +132,8 @@ private Q_SLOTS:
         QCOMPARE(saved.count(), 1);
         QCOMPARE(saved.first().at(0).toBool(), false);
         QCOMPARE(d.result(), int(QDialog::Accepted));
-        QVERIFY2(!status.contains(QLatin1String("no desktop keychain service is running"), Qt::CaseInsensitive), qPrintable(status));
+        QVERIFY2(!status.contains(QLatin1String("no desktop keychain service is running"), Qt::CaseInsensitive),
+            qPrintable(status));
 
         // A fresh store finds the key in the file and still says the keyring is locked.
         KeyStore fresh;
@@ -150,7 +153,9 @@ private Q_SLOTS:
         // Before anything is typed, the dialog says where a key would go, and why.
         const QString status = d.keyStatusText();
         qInfo("status without a Secret Service: %s", qPrintable(status));
-        QVERIFY2(status.contains(QLatin1String("gemini.key")) && status.contains(QLatin1String("No Secret Service keyring is running")), qPrintable(status));
+        QVERIFY2(status.contains(QLatin1String("gemini.key"))
+                && status.contains(QLatin1String("No Secret Service keyring is running")),
+            qPrintable(status));
         const QString detail = d.findChild<QLabel *>(QStringLiteral("keyStatus"))->toolTip();
         QVERIFY2(detail.contains(QLatin1String("org.freedesktop.secrets")), qPrintable(detail));
         saveThroughDialog(d, m_key);

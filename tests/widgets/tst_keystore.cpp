@@ -1,5 +1,5 @@
-#include "ui/keystore.h"
 #include "keystorerun.h"
+#include "ui/keystore.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
@@ -17,7 +17,8 @@ class tst_KeyStore : public QObject
 private:
     static int modeOf(const QString &path)
     {
-        struct stat st {};
+        struct stat st {
+        };
         if (::stat(QFile::encodeName(path).constData(), &st) != 0)
             return -1;
         return int(st.st_mode & 0777);
@@ -41,7 +42,7 @@ private Q_SLOTS:
         QCOMPARE(r.key, QStringLiteral("AIza-secret-1234"));
         QVERIFY(r.warning.isEmpty());
         // No temporary files left behind.
-        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("gemini.key")});
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList {QStringLiteral("gemini.key")});
     }
 
     void overwritingAReadableFileMakesItPrivate()

@@ -4,9 +4,9 @@
 #include <QAbstractButton>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QPushButton>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -16,9 +16,9 @@
 
 #include <sys/stat.h>
 
+using nb2::AppSettings;
 using nb2::KeyStore;
 using nb2::SettingsDialog;
-using nb2::AppSettings;
 
 class tst_SettingsDialog : public QObject
 {
@@ -41,8 +41,7 @@ private:
         QSignalSpy spy(&d, &SettingsDialog::keyLoaded);
         return spy.wait(10000);
     }
-    template <typename T>
-    static T *child(SettingsDialog &d, const char *name)
+    template <typename T> static T *child(SettingsDialog &d, const char *name)
     {
         return d.findChild<T *>(QLatin1String(name));
     }
@@ -113,7 +112,8 @@ private Q_SLOTS:
         QCOMPARE(s.sessionsFolder, m_dir.filePath(QStringLiteral("sessions")));
 
         // The key is in the private file, and nowhere in the settings file.
-        struct stat st {};
+        struct stat st {
+        };
         QVERIFY(::stat(QFile::encodeName(m_dir.filePath(QStringLiteral("gemini.key"))).constData(), &st) == 0);
         QCOMPARE(int(st.st_mode & 0777), 0600);
         QSettings settings;
@@ -187,9 +187,15 @@ private Q_SLOTS:
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("value");
         QTest::addColumn<QString>("message");
-        QTest::newRow("remote http") << "baseUrlEdit" << "http://example.com" << "http";
-        QTest::newRow("not a url") << "baseUrlEdit" << "not a url" << "valid";
-        QTest::newRow("relative folder") << "sessionsFolderEdit" << "relative/dir" << "absolute";
+        QTest::newRow("remote http") << "baseUrlEdit"
+                                     << "http://example.com"
+                                     << "http";
+        QTest::newRow("not a url") << "baseUrlEdit"
+                                   << "not a url"
+                                   << "valid";
+        QTest::newRow("relative folder") << "sessionsFolderEdit"
+                                         << "relative/dir"
+                                         << "absolute";
     }
     void invalidValuesKeepTheDialogOpen()
     {
@@ -320,8 +326,9 @@ private Q_SLOTS:
         QVERIFY(waitLoaded(d));
         for (QWidget *w : d.findChildren<QWidget *>()) {
             const bool interactive = qobject_cast<QAbstractButton *>(w) || qobject_cast<QLineEdit *>(w)
-                                  || qobject_cast<QComboBox *>(w) || qobject_cast<QAbstractSpinBox *>(w);
-            if (!interactive || !w->isVisibleTo(&d) || w->parent()->inherits("QComboBox") || w->parent()->inherits("QAbstractSpinBox"))
+                || qobject_cast<QComboBox *>(w) || qobject_cast<QAbstractSpinBox *>(w);
+            if (!interactive || !w->isVisibleTo(&d) || w->parent()->inherits("QComboBox")
+                || w->parent()->inherits("QAbstractSpinBox"))
                 continue;
             QVERIFY2(!w->accessibleName().isEmpty(), w->metaObject()->className());
             QVERIFY2(!w->toolTip().isEmpty() || w->inherits("QLineEdit"), qPrintable(w->accessibleName()));

@@ -30,23 +30,31 @@ private:
 private Q_SLOTS:
     void prefersDark_data()
     {
-        QTest::addColumn<QStringList>("env");      // NAME=value
-        QTest::addColumn<QString>("gtkIni");       // ~/.config/gtk-3.0/settings.ini
+        QTest::addColumn<QStringList>("env"); // NAME=value
+        QTest::addColumn<QString>("gtkIni");  // ~/.config/gtk-3.0/settings.ini
         QTest::addColumn<QString>("kdeglobals");
         QTest::addColumn<bool>("paletteDark");
         QTest::addColumn<bool>("expected");
         QTest::newRow("nothing known, light palette") << QStringList() << QString() << QString() << false << false;
         QTest::newRow("nothing known, dark palette") << QStringList() << QString() << QString() << true << true;
-        QTest::newRow("override dark") << QStringList{QStringLiteral("NB2_THEME=dark")} << QString() << QString() << false << true;
-        QTest::newRow("override light beats all") << QStringList{QStringLiteral("NB2_THEME=light"), QStringLiteral("GTK_THEME=Adwaita:dark")}
-                                                  << QString() << QString() << true << false;
-        QTest::newRow("GTK_THEME dark") << QStringList{QStringLiteral("GTK_THEME=Adwaita:dark")} << QString() << QString() << false << true;
-        QTest::newRow("gtk prefer-dark") << QStringList() << QStringLiteral("[Settings]\ngtk-application-prefer-dark-theme=1\n") << QString() << false << true;
-        QTest::newRow("gtk theme name") << QStringList() << QStringLiteral("[Settings]\ngtk-theme-name=Arc-Dark\n") << QString() << false << true;
-        QTest::newRow("gtk light theme beats dark palette") << QStringList() << QStringLiteral("[Settings]\ngtk-theme-name=Adwaita\n") << QString() << true << false;
-        QTest::newRow("kde window colour") << QStringList{QStringLiteral("XDG_CURRENT_DESKTOP=KDE")} << QString()
-                                           << QStringLiteral("[Colors:Window]\nBackgroundNormal=32,35,38\n") << false << true;
-        QTest::newRow("kde scheme name") << QStringList{QStringLiteral("XDG_CURRENT_DESKTOP=KDE")} << QString()
+        QTest::newRow("override dark") << QStringList {QStringLiteral("NB2_THEME=dark")} << QString() << QString()
+                                       << false << true;
+        QTest::newRow("override light beats all")
+            << QStringList {QStringLiteral("NB2_THEME=light"), QStringLiteral("GTK_THEME=Adwaita:dark")} << QString()
+            << QString() << true << false;
+        QTest::newRow("GTK_THEME dark") << QStringList {QStringLiteral("GTK_THEME=Adwaita:dark")} << QString()
+                                        << QString() << false << true;
+        QTest::newRow("gtk prefer-dark") << QStringList()
+                                         << QStringLiteral("[Settings]\ngtk-application-prefer-dark-theme=1\n")
+                                         << QString() << false << true;
+        QTest::newRow("gtk theme name") << QStringList() << QStringLiteral("[Settings]\ngtk-theme-name=Arc-Dark\n")
+                                        << QString() << false << true;
+        QTest::newRow("gtk light theme beats dark palette")
+            << QStringList() << QStringLiteral("[Settings]\ngtk-theme-name=Adwaita\n") << QString() << true << false;
+        QTest::newRow("kde window colour")
+            << QStringList {QStringLiteral("XDG_CURRENT_DESKTOP=KDE")} << QString()
+            << QStringLiteral("[Colors:Window]\nBackgroundNormal=32,35,38\n") << false << true;
+        QTest::newRow("kde scheme name") << QStringList {QStringLiteral("XDG_CURRENT_DESKTOP=KDE")} << QString()
                                          << QStringLiteral("[General]\nColorScheme=BreezeLight\n") << true << false;
     }
     void prefersDark()
@@ -76,7 +84,8 @@ private Q_SLOTS:
             // Text contrasts with its background; highlighted text with the accent.
             QVERIFY(qAbs(p.color(QPalette::Text).lightness() - p.color(QPalette::Base).lightness()) > 150);
             QVERIFY(qAbs(p.color(QPalette::WindowText).lightness() - p.color(QPalette::Window).lightness()) > 150);
-            QVERIFY(qAbs(p.color(QPalette::HighlightedText).lightness() - p.color(QPalette::Highlight).lightness()) > 60);
+            QVERIFY(
+                qAbs(p.color(QPalette::HighlightedText).lightness() - p.color(QPalette::Highlight).lightness()) > 60);
             QVERIFY(p.color(QPalette::Disabled, QPalette::Text) != p.color(QPalette::Active, QPalette::Text));
         }
     }
@@ -105,17 +114,17 @@ private Q_SLOTS:
             for (int y = 0; y < img.height(); ++y)
                 for (int x = 0; x < img.width(); ++x)
                     inked += qAlpha(img.pixel(x, y)) > 64;
-            QVERIFY2(inked > 12, qPrintable(name)); // drew something
+            QVERIFY2(inked > 12, qPrintable(name));                                            // drew something
             QVERIFY2(inked < 24 * 24 * 0.9 || name == QLatin1String("app"), qPrintable(name)); // line icon, not a blob
             ++count;
         }
-        const QStringList required{QStringLiteral("generate"), QStringLiteral("edit"), QStringLiteral("branch"), QStringLiteral("import"),
-                                   QStringLiteral("export"), QStringLiteral("undo"), QStringLiteral("redo"), QStringLiteral("delete"),
-                                   QStringLiteral("star"), QStringLiteral("cancel"), QStringLiteral("retry"), QStringLiteral("zoom-in"),
-                                   QStringLiteral("zoom-out"), QStringLiteral("zoom-fit"), QStringLiteral("zoom-100"), QStringLiteral("compare"),
-                                   QStringLiteral("settings"), QStringLiteral("copy"), QStringLiteral("reveal"), QStringLiteral("warning"),
-                                   QStringLiteral("error"), QStringLiteral("pending"), QStringLiteral("reanchor"), QStringLiteral("expiring"),
-                                   QStringLiteral("app")};
+        const QStringList required {QStringLiteral("generate"), QStringLiteral("edit"), QStringLiteral("branch"),
+            QStringLiteral("import"), QStringLiteral("export"), QStringLiteral("undo"), QStringLiteral("redo"),
+            QStringLiteral("delete"), QStringLiteral("star"), QStringLiteral("cancel"), QStringLiteral("retry"),
+            QStringLiteral("zoom-in"), QStringLiteral("zoom-out"), QStringLiteral("zoom-fit"),
+            QStringLiteral("zoom-100"), QStringLiteral("compare"), QStringLiteral("settings"), QStringLiteral("copy"),
+            QStringLiteral("reveal"), QStringLiteral("warning"), QStringLiteral("error"), QStringLiteral("pending"),
+            QStringLiteral("reanchor"), QStringLiteral("expiring"), QStringLiteral("app")};
         for (const QString &name : required)
             QVERIFY2(QFile::exists(QStringLiteral(":/icons/%1.svg").arg(name)), qPrintable(name));
         QVERIFY(count >= required.size());

@@ -1,4 +1,5 @@
 #include "ui/promptpanel.h"
+#include "core/session/pricetable.h"
 
 #include "core/api/imageinput.h"
 #include "ui/selectionchoice.h"
@@ -225,6 +226,16 @@ void PromptPanel::updateButton()
         themeIcon(m_mode == Mode::Branch || (variants() > 1 && m_mode != Mode::Generate) ? QStringLiteral("branch")
                 : m_mode == Mode::Generate                                               ? QStringLiteral("generate")
                                                                                          : QStringLiteral("edit")));
+    if (m_costPerTurn >= 0) {
+        // Issue 14: what pressing the button will cost, before anything is sent.
+        const int turns = m_plan.region != RegionMode::None ? 1 : variants();
+        tip += QLatin1Char('\n')
+            + (turns > 1 ? tr("Estimated cost: %1 for %n turn(s) (%2)", nullptr, turns)
+                               .arg(formatUsd(m_costPerTurn * turns), m_costBasis)
+                         : tr("Estimated cost: %1 (%2)").arg(formatUsd(m_costPerTurn), m_costBasis));
+        if (!m_budgetLine.isEmpty())
+            tip += QLatin1Char('\n') + m_budgetLine;
+    }
     m_send->setToolTip(tip);
     m_send->setAccessibleName(text);
     m_send->setEnabled(m_plan.sendable && !m_edit->toPlainText().trimmed().isEmpty());
@@ -298,6 +309,14 @@ void PromptPanel::setStyleFile(const QString &path, const QImage &preview)
         m_style->setFile(path, preview);
     updateButton();
     Q_EMIT styleFileChanged();
+}
+
+void PromptPanel::setCostEstimate(double usdPerTurn, const QString &basis, const QString &budgetLine)
+{
+    m_costPerTurn = usdPerTurn;
+    m_costBasis = basis;
+    m_budgetLine = budgetLine;
+    updateButton();
 }
 
 void PromptPanel::setBusyText(const QString &text)

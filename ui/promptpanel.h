@@ -34,6 +34,11 @@ public:
 
     /** Shows a plan: the reason line, the button, the ratio (locked: shown, not editable), whether Send works. */
     void setPlan(const TurnPlan &plan);
+    /**
+     * What one turn is estimated to cost and how the estimate was made; the send button's
+     * tooltip says it (times the variants) with budgetLine under it. usd < 0: nothing known.
+     */
+    void setCostEstimate(double usdPerTurn, const QString &basis, const QString &budgetLine);
     const TurnPlan &plan() const { return m_plan; }
     Mode mode() const { return m_mode; }
 
@@ -91,6 +96,9 @@ private:
 
     Mode m_mode = Mode::Generate;
     TurnPlan m_plan;
+    double m_costPerTurn = -1; // see setCostEstimate()
+    QString m_costBasis;
+    QString m_budgetLine;
     QLabel *m_context = nullptr;
     QPlainTextEdit *m_edit = nullptr;
     QComboBox *m_aspect = nullptr;

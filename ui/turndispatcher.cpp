@@ -1,6 +1,9 @@
 #include "ui/turndispatcher.h"
 
+#include "core/api/interactionsclient.h"
+#include "core/session/costledger.h"
 #include "core/session/precisionrunner.h"
+#include "core/session/pricetable.h"
 #include "core/session/sessioncontroller.h"
 #include "ui/frameselection.h"
 #include "ui/importcontroller.h"
@@ -107,6 +110,26 @@ void TurnDispatcher::setPrecision(SelectionController *selections, PrecisionRunn
     updatePlan();
 }
 
+void TurnDispatcher::updateCostEstimate(const TurnPlan &plan)
+{
+    // Issue 14: before sending, what a turn will cost (the median of similar recent turns in
+    // this session, else the price table) and, with a budget, what is already used.
+    SessionController *s = m_sessions->session();
+    if (!s->isOpen() || !plan.sendable) {
+        m_prompt->setCostEstimate(-1, {}, {});
+        return;
+    }
+    const QString model = s->client() ? s->client()->config().model : QString();
+    const TurnEstimate e = estimateTurn(s->graph(), s->priceTable(), frameKindOf(plan.kind), model);
+    QString budgetLine;
+    if (const double budget = s->settings().budgetUsd; budget > 0) {
+        const CostLedger ledger(s->graph(), s->priceTable());
+        budgetLine = tr("Budget: %1 of %2 used or on its way")
+                         .arg(formatUsd(ledger.sessionTotal() + ledger.pendingEstimate()), formatUsd(budget));
+    }
+    m_prompt->setCostEstimate(e.usd, e.basis, budgetLine);
+}
+
 void TurnDispatcher::updatePlan()
 {
     SessionController *s = m_sessions->session();
@@ -116,6 +139,7 @@ void TurnDispatcher::updatePlan()
         !f.regionEdit.isEmpty() && f.isDone() && !f.interactionId.isEmpty());
     const TurnPlan p = plan();
     m_prompt->setPlan(p);
+    updateCostEstimate(p);
     Q_EMIT planChanged(p);
 }
 

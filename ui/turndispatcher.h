@@ -81,6 +81,8 @@ Q_SIGNALS:
         const nb2::TurnPlan &plan, const nb2::TurnParams &params, const QString &frameId, const QString &styleFile);
 
 private:
+    /** Gives the prompt panel the cost estimate for this plan (and the budget used, if any). */
+    void updateCostEstimate(const TurnPlan &plan);
     void onTurnFinished(const QString &frameId);
     void onTurnFailed(const QString &frameId, const Error &error);
     void onRetryWaiting(const QString &frameId, int attempt, int maxAttempts, int delayMs);

@@ -19,25 +19,6 @@
 
 namespace nb2 {
 
-namespace {
-/** The frame kind a plan sends, for the budget's estimate. */
-FrameKind kindOf(TurnMode mode)
-{
-    switch (mode) {
-    case TurnMode::Generate:
-        return FrameKind::Generate;
-    case TurnMode::EditLocal:
-        return FrameKind::EditLocal;
-    case TurnMode::Style:
-        return FrameKind::StyleEdit;
-    case TurnMode::Edit:
-    case TurnMode::Branch:
-        break;
-    }
-    return FrameKind::Edit;
-}
-} // namespace
-
 VariantsDispatch::VariantsDispatch(SessionManager *sessions, FrameSelection *selection, PromptPanel *prompt,
     TurnDispatcher *turns, NoticePresenter *notices, ThumbnailProvider *thumbs, QWidget *window)
     : QObject(window)
@@ -93,7 +74,7 @@ Result<QStringList> VariantsDispatch::send(
 {
     SessionController *s = m_sessions->session();
     // The whole batch against the budget first: nothing is added or sent when it would not hold.
-    if (Result<void> allowed = s->checkBudget(kindOf(plan.kind), count); !allowed)
+    if (Result<void> allowed = s->checkBudget(frameKindOf(plan.kind), count); !allowed)
         return allowed.error();
     TurnParams one = params;
     one.newBranch = plan.kind != TurnMode::Generate; // siblings of one frame are the point: the fork is intended

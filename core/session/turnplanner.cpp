@@ -147,4 +147,20 @@ TurnPlan TurnPlanner::plan(const TurnInput &in)
     return p;
 }
 
+FrameKind frameKindOf(TurnMode mode)
+{
+    switch (mode) {
+    case TurnMode::Generate:
+        return FrameKind::Generate;
+    case TurnMode::EditLocal:
+        return FrameKind::EditLocal;
+    case TurnMode::Style:
+        return FrameKind::StyleEdit;
+    case TurnMode::Edit:
+    case TurnMode::Branch:
+        break;
+    }
+    return FrameKind::Edit;
+}
+
 } // namespace nb2

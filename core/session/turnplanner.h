@@ -20,6 +20,9 @@ enum class TurnMode {
     Style,     // restyle the selected frame after the style reference
 };
 
+/** The kind of frame a turn of this mode makes (what the cost estimate and the budget price). */
+FrameKind frameKindOf(TurnMode mode);
+
 /** What the planner looks at: the selection and what is waiting in the prompt panel. */
 struct TurnInput {
     bool hasFrame = false;          // a frame is selected (false also after "New image")

@@ -2,6 +2,130 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
+    <name>ReplayPlan</name>
+    <message>
+        <source>There is no frame %1 in this session.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Frame %1 is in the trash; restore it first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Frame %1 is not on the path to %2: a replay runs along one branch, from a frame to one of its descendants (FROM..TO, FROM first).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Frame %1 is %2: a replay repeats finished steps only; pick a range of done frames.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>style picture not repeated: sent as a plain edit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>region not repeated: sent as a whole-picture edit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1..%2 has no prompt to replay (imported pictures have none).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Frame %1 has no finished picture to replay onto; pick a done frame.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder %1 has no pictures (jpg, png, webp, gif).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot read %1: name a picture or a folder of pictures.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>More than %1 pictures: replay a smaller folder (or a few at a time).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name at least one picture or folder to replay onto.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ReplayQueue</name>
+    <message>
+        <source>The replay record is damaged (%1); start the replay again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The replay record was written by another version of nb2lite.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is a symbolic link; the replay record is not written through it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot create %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write the replay record %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a replay id (8 hex characters).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is a symbolic link; it is not read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is no replay %1 in this session.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ReplayRunner</name>
+    <message>
+        <source>No session is open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay %1 is %2; there is nothing to resume.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paused: running steps finish, no new step is sent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Frame %1 is gone from the session.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rate limited (429): the queue waits %1 s, as the server asked.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped: the API quota for this model is 0 (the server said: %1). Image models have no free tier: enable billing for the key&apos;s project, or use another key, then resume the replay.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n step(s) failed or were cancelled; resume the replay to send them again.</source>
+        <translation>
+            <numerusform>%n step failed or were cancelled; resume the replay to send them again.</numerusform>
+            <numerusform>%n steps failed or were cancelled; resume the replay to send them again.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>demo backend</source>
@@ -61,6 +185,10 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
     </message>
     <message>
         <source>cannot create the folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nb2lite-studio: cannot open a window: no display could be opened (DISPLAY=%1, platform %2). Start it in a desktop session, or under xvfb-run when there is no screen. Nothing was changed.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -300,6 +428,94 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
     </message>
     <message>
         <source>, </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re&amp;play Onto…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send the prompts of the range chosen on the timeline (Shift+click) again, onto a frame or onto pictures</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Pan (No Selection Tool)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drag to pan the picture</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Rectangle Select</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drag a rectangle to select; Shift adds, Ctrl subtracts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Ellipse Select</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drag an ellipse to select; Shift adds, Ctrl subtracts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Lasso Select</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Draw around an area to select it; Shift adds, Ctrl subtracts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Brush Select</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paint the selection with a round brush</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E&amp;raser</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paint to remove from the selection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Brush S&amp;maller</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Make the brush and eraser smaller</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Brush L&amp;arger</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Make the brush and eraser larger</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Invert Selection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select what is not selected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Deselect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear the selection</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -603,6 +819,34 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
         <source>sizes differ (%1×%2 vs %3×%4): the right image was scaled to the left&apos;s size</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Heatmap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the drift heatmap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No drift heatmap: it is measured for an edit against its parent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Raw ↔ composite</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare the image the server sent with the composite the app stored (your protected pixels put back)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare the raw server image with the composite</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lay the drift heatmap over the edited image: red to yellow is where the edit changed it</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>nb2::ContactSheet</name>
@@ -803,6 +1047,25 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
     </message>
     <message>
         <source>The connection test failed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>nb2::DriftWatch</name>
+    <message>
+        <source>Could not measure how much %1 changed: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Outside your selection the model changed %1 % of the image for %2; your pixels were put back, but the server continues from its own version. Select more tightly or protect what must stay?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model changed %1 % of the image for %2; protect what must stay?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show changes</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1354,6 +1617,18 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
             <numerusform>%n frames</numerusform>
         </translation>
     </message>
+    <message>
+        <source>cost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Strip cost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Leave the estimated cost (per frame and the total) out of the web page</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>nb2::Exporter</name>
@@ -1550,6 +1825,26 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
         <source>no message</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Replays</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cost (estimate)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>frame %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Total cost (estimate): %1 for the frames on this page with known usage (%2 of %3), prices as of %4%5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an unknown date</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>nb2::HtmlExporter</name>
@@ -1668,6 +1963,14 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
     <message>
         <source>Nothing is selected.
 Select a frame in the timeline to show it here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 as the server sent it (raw)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 as stored (composite)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1800,6 +2103,33 @@ Select a frame in the timeline to show it here.</source>
             <numerusform>Could not import %n file: %1 %2</numerusform>
             <numerusform>Could not import %n files: %1 %2</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Cannot create a temporary folder for the downscaled picture.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Downscaling %n picture(s) to the model&apos;s input size…</source>
+        <translation>
+            <numerusform>Downscaling %n picture to the model&apos;s input size…</numerusform>
+            <numerusform>Downscaling %n pictures to the model&apos;s input size…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>“%1” could not be downscaled: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” from %2×%3 to %4×%5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Downscale and Import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 Downscaled to the model&apos;s input size: %2.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2025,6 +2355,114 @@ Select a frame in the timeline to show it here.</source>
         <source>Cost:</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Sent:</source>
+        <extracomment>the exact prompt text sent to the model (the typed prompt plus the branch&apos;s keep-list)</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep-list:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drift:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Selection:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replays:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cleared here (no keep-list from this frame on)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>set here:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 % of the picture changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the model changed %1 % outside the selection (before the composite)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>protect (the rest was put back)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>edit region (crop sent, pasted back)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, feather %2 px</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>raw server image: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>frame %1 (its prompt, sent again by a replay)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>nb2::KeepListWidget</name>
+    <message>
+        <source>Keep-list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Constraints sent with every edit of this branch, below your prompt. Branches forked from here inherit them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inherit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drop this frame&apos;s own keep-list and use the one of the frames before it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the selected constraint (Delete)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the selected constraint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add a constraint: keep the face, same framing… (Enter)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add to the keep-list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>applies to edits: select a frame</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none: add what every edit of this branch must keep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>set on %1, for it and what follows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>inherited from %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>nb2::KeyStore</name>
@@ -2244,6 +2682,54 @@ Select a frame in the timeline to show it here.</source>
         <source>%1 to reproduce this branch up to here</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Replay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Select</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select Toolbar</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pan</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ellipse</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lasso</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Brush</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Eraser</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invert</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deselect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the range first: select a frame, then Shift+click another frame of its branch.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>nb2::NoticePresenter</name>
@@ -2358,6 +2844,33 @@ Select a frame in the timeline to show it here.</source>
     </message>
 </context>
 <context>
+    <name>nb2::PrecisionRunner</name>
+    <message>
+        <source>No session is open. Open or create a session first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has no finished image to select from; select a finished frame.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose Edit region or Protect for the selection.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The selection is empty; select the area first (M, L or B), or clear it (Ctrl+D).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The selection was made on a picture of another size; clear it (Ctrl+D) and select again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The session was closed before the edit was sent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>nb2::PromptPanel</name>
     <message>
         <source>Prompt</source>
@@ -2433,6 +2946,58 @@ Select a frame in the timeline to show it here.</source>
     </message>
     <message>
         <source>The style reference image is sent too.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Variants: </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Variants</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send the prompt as this many independent turns at once, then pick the best (the others are folded, never deleted)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Send %n variants</source>
+        <translation>
+            <numerusform>Send %n variants</numerusform>
+            <numerusform>Send %n variants</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Send the prompt as %n independent new images at once (Ctrl+Enter)</source>
+        <translation>
+            <numerusform>Send the prompt as %n independent new images at once (Ctrl+Enter)</numerusform>
+            <numerusform>Send the prompt as %n independent new images at once (Ctrl+Enter)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Send the prompt as %n sibling branches of the selected frame at once: an explicit fork (Ctrl+Enter)</source>
+        <translation>
+            <numerusform>Send the prompt as %n sibling branches of the selected frame at once: an explicit fork (Ctrl+Enter)</numerusform>
+            <numerusform>Send the prompt as %n sibling branches of the selected frame at once: an explicit fork (Ctrl+Enter)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Edit region</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit, protect selection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Estimated cost: %1 for %n turn(s) (%2)</source>
+        <translation>
+            <numerusform>Estimated cost: %1 for %n turn (%2)</numerusform>
+            <numerusform>Estimated cost: %1 for %n turns (%2)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Estimated cost: %1 (%2)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2552,6 +3117,263 @@ Select a frame in the timeline to show it here.</source>
     </message>
     <message>
         <source>Cannot read %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replays frame</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>nb2::ReplayDialog</name>
+    <message>
+        <source>Replay onto</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send the prompts of %1 … %2 again, in order, onto another picture.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Onto a &amp;frame (a new branch there):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Frame to replay onto</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>frame id, or head</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Onto &amp;pictures (each imported as a new root):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pictures to replay onto</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add &amp;Pictures…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add F&amp;older…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>C&amp;lear</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Replay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pictures (*.jpg *.jpeg *.png *.webp *.gif)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A folder of pictures to replay onto</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n turn(s), estimated %1 (%2).</source>
+        <translation>
+            <numerusform>%n turn, estimated %1 (%2).</numerusform>
+            <numerusform>%n turns, estimated %1 (%2).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>nb2::ReplayPanel</name>
+    <message>
+        <source>Replay &amp;onto…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send the range&apos;s prompts again, in order, onto a frame or onto pictures</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Onto</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Frame</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Cancel Replay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a frame, then Shift+click another frame of the same branch to choose the range to replay.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Range %1 … %2: %n prompt(s) to replay.</source>
+        <translation>
+            <numerusform>Range %1 … %2: %n prompt to replay.</numerusform>
+            <numerusform>Range %1 … %2: %n prompts to replay.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>A replay is running; wait for it or cancel it first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is no unfinished replay in this session.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>&amp;Resume unfinished replay (%n)</source>
+        <translation>
+            <numerusform>&amp;Resume unfinished replay (%n)</numerusform>
+            <numerusform>&amp;Resume unfinished replay (%n)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No replay running.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replaying: %1 of %2 steps done.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paused: %1 of %2 steps done. Running steps finish; Resume sends the rest.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled: %1 of %2 steps done.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finished: %1 of %2 steps done.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>nb2::SelectionChoice</name>
+    <message>
+        <source>Edit re&amp;gion</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only the selection changes: it is sent with a margin at full resolution and pasted back with a feathered edge.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>P&amp;rotect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The whole picture is edited as usual; the selected pixels are then put back exactly.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Feather </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> px</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Feather</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Width of the soft edge where the edit meets the untouched picture</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Continue from the server&apos;s ra&amp;w image (by id)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This frame is a composite, which the server has never seen. By default the next edit sends it inline; checked, the edit continues the server&apos;s own (raw) image by its id.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Protect: the whole picture is edited; the selection stays exactly as it is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit region: only the selection changes; the rest stays exactly as it is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>nb2::SelectionController</name>
+    <message>
+        <source> px</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Brush </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Brush size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Size of the selection brush and eraser in image pixels ([ smaller, ] larger)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2726,6 +3548,22 @@ Select a frame in the timeline to show it here.</source>
     </message>
     <message>
         <source>Restore from trash</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit keep-list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fold frames</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unfold frames</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pick variant</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3183,7 +4021,23 @@ Select a frame in the timeline to show it here.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>This model is not in the table: the first model&apos;s prices are used.</source>
+        <source>Model whose prices are shown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every model in the price table can be edited; the chosen model is selected first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Prices for:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (not in the table)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This model is not in the table: the first model&apos;s prices are used until you change them.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3308,6 +4162,18 @@ reference</source>
         <source>agent</source>
         <translation type="unfinished"></translation>
     </message>
+    <message numerus="yes">
+        <source>%n % changed</source>
+        <comment>drift badge on a timeline card: share of the picture the edit changed</comment>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>#%1 folded</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>nb2::TimelineModel</name>
@@ -3384,6 +4250,11 @@ reference</source>
     </message>
     <message>
         <source>The next request starts a new image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This branch&apos;s own frames: %1 (estimate).
+Cost to reproduce this branch (every turn from its root to #%2 again): %3.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3484,6 +4355,30 @@ reference</source>
         <source>%1: the model answered without an image: “%2”. Rephrase the prompt — it is back in the prompt box — and send again.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1: the edit came back but could not be composited with its parent: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Budget: %1 of %2 used or on its way</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Region edits are not available here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The selection is still being prepared; the edit is sent in a moment.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preparing the selected region…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preparing the protected selection…</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>nb2::TurnPlanner</name>
@@ -3512,19 +4407,163 @@ reference</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&lt;b&gt;Branch from %1&lt;/b&gt; — it already has a continuation; the picture is sent with the prompt on a new lane (shown dashed on the timeline).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Edit %1&lt;/b&gt; — the picture is sent with the prompt (local edit).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&lt;b&gt;Branch from %1&lt;/b&gt; — it already has a continuation; this starts a new lane (shown dashed on the timeline).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>&lt;b&gt;Edit %1&lt;/b&gt; — continues its chain.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is being composited with its parent; you can edit it in a moment.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>continues from your composited image (sent inline)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>continues from the server&apos;s raw image by id (not the composite you see)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>on a new lane (shown dashed on the timeline)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The selection is not used by a restyle.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Branch from %1, edit the selected region&lt;/b&gt; — the selection and a margin are sent inline and pasted back with a feathered edge, %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Edit the selected region of %1&lt;/b&gt; — the selection and a margin are sent inline and pasted back with a feathered edge; the rest stays exactly as it is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the picture is sent with the prompt (local edit)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Branch from %1&lt;/b&gt; — it already has a continuation; %2, %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Edit %1&lt;/b&gt; — %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The whole picture is edited; the selected pixels are then restored exactly.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>nb2::VariantCell</name>
+    <message>
+        <source>Pick #%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep this variant: it is starred and the others are folded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Variant %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>nb2::VariantGrid</name>
+    <message numerus="yes">
+        <source>&lt;b&gt;%n variants&lt;/b&gt; — %1. Pick one: it is starred, the others are folded (kept in the session; unfold them from the timeline).</source>
+        <translation>
+            <numerusform>&lt;b&gt;%n variants&lt;/b&gt; — %1. Pick one: it is starred, the others are folded (kept in the session; unfold them from the timeline).</numerusform>
+            <numerusform>&lt;b&gt;%n variants&lt;/b&gt; — %1. Pick one: it is starred, the others are folded (kept in the session; unfold them from the timeline).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>deleted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>running…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>picked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>folded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>nb2::VariantsDispatch</name>
+    <message numerus="yes">
+        <source>%n new images (sibling roots), sent at once</source>
+        <translation>
+            <numerusform>%n new images (sibling roots), sent at once</numerusform>
+            <numerusform>%n new images (sibling roots), sent at once</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>an explicit fork: %n new branches from %1, sent at once</source>
+        <translation>
+            <numerusform>an explicit fork: %n new branches from %1, sent at once</numerusform>
+            <numerusform>an explicit fork: %n new branches from %1, sent at once</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Send %n variants</source>
+        <translation>
+            <numerusform>Send %n variants</numerusform>
+            <numerusform>Send %n variants</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The variants were not sent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Sent %n variants; pick one in the grid when they arrive.</source>
+        <translation>
+            <numerusform>Sent %n variants; pick one in the grid when they arrive.</numerusform>
+            <numerusform>Sent %n variants; pick one in the grid when they arrive.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Variants</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close the grid; all variants stay as they are</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Picked %1: starred; the other variants are folded (still in the session).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unfold</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fold</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show this frame in full again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Draw this frame collapsed (it stays in the session)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4648,6 +5687,172 @@ reference</source>
     </message>
     <message>
         <source>--region %1,%2,%3,%4 lies outside frame %5, which is %6x%7 pixels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--add takes the constraint to keep, e.g. --add &quot;keep the face&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--remove takes the number of a constraint as &apos;keep REF&apos; lists them (1, 2, ...), not &apos;%1&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>keep takes one change at a time: --add, --remove, --clear or --inherit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>replay: the frame the replayed chain starts from (a new branch there); &apos;start&apos; is the frame FROM continued: with --model or --thinking, an old-vs-new comparison</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>replay: the arguments after the range are pictures or folders of pictures; each is imported as a new root and edited step by step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>replay: continue the session&apos;s unfinished replays (or the one named) after a crash, a quit or a quota stop; done steps are kept, nothing is sent twice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>keep: add a constraint to the keep-list in force at the frame</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>keep: remove constraint number N (as &apos;keep REF&apos; lists them)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>keep: no keep-list from this frame on (its descendants too)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>keep: drop the frame&apos;s own keep-list, so its ancestors&apos; applies again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>html: leave the estimated cost (per frame and the total) out of the page</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>replay a chain&apos;s prompts, in order, onto another frame or onto photos</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FROM..TO are two frames of one branch (FROM first; both included; imports are skipped). --onto REF: a new branch at REF. --photos FILE|DIR ...: every picture becomes a new root, then is edited step by step (pictures run in parallel, up to the concurrency setting; the steps of one chain in order). --dry-run prints the plan: how many turns and the estimated cost. The whole replay is checked against --budget before anything is sent. A 429 pauses the queue for the server&apos;s retry time; a zero quota stops it. The queue is saved in the session&apos;s replay/ folder: after a crash, Ctrl-C or a stop, &apos;replay --resume&apos; continues it without sending a step twice (nothing resumes on its own). Every replayed frame records the frame it replays (replay_of).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>show or change the keep-list of a branch: constraints sent with every edit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A keep-list set on a frame is in force for it and every frame after it, until a later frame sets its own; branches forked from it inherit it. Every edit appends it to the prompt as a visible block, and the frame records both texts (prompt and prompt_sent in log --json). Without an option it prints the list in force at REF.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the keep-list already has %1 constraints, the most it takes; remove one first (--remove N)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>there is no constraint %1 in force at frame %2 (it has %3); see &apos;keep %2&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no keep-list in force at frame %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>keep-list cleared at frame %1 (set on %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>keep-list of frame %1 (set here):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>keep-list of frame %1 (inherited from %2):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>replay %1: %2..%3, %n step(s)</source>
+        <translation>
+            <numerusform>replay %1: %2..%3, %n step</numerusform>
+            <numerusform>replay %1: %2..%3, %n steps</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>  onto picture %1 (a new root)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  onto frame %1 (a new branch)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n turn(s) on %1, estimated %2 (%3)</source>
+        <translation>
+            <numerusform>%n turn on %1, estimated %2 (%3)</numerusform>
+            <numerusform>%n turns on %1, estimated %2 (%3)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>replay: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>replay: %1 step %2/%3 %4 %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>replay %1 %2: %3 of %4 steps done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The replay was cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The replay did not finish.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> -- nb2lite --session %1 replay --resume %2 continues it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>dry run, nothing sent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>replay --resume takes at most a replay id, without --onto or --photos</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>replay needs exactly one of --onto REF or --photos FILE|DIR ...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>replay needs a range FROM..TO (two frames of one branch), not &apos;%1&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>replay --onto takes only the range: replay FROM..TO --onto REF</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>replay --photos needs at least one picture or folder after the range</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no unfinished replay in this session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>note: replay %1 was started with %2; it goes on with %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Frame %1 is a root: it has no start to replay onto; name a frame with --onto.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

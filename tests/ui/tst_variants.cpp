@@ -16,6 +16,7 @@
 #include "ui/timelinemodel.h"
 #include "ui/timelineroles.h"
 #include "ui/timelineview.h"
+#include "ui/turndispatcher.h"
 #include "ui/variantgrid.h"
 #include "ui/variantsdispatch.h"
 #include "uitesthelpers.h"
@@ -50,6 +51,7 @@ private Q_SLOTS:
     void editForksNBranchesAndSaysSoBeforeSending();
     void pickStarsOneAndFoldsTheOthers();
     void budgetRefusesTheWholeBatch();
+    void sendButtonSaysWhatSendingWillCost();
     void laneHeadersShowTheBranchCost();
     void foldedCardsAreDrawnCollapsed();
     void laneHeadersOnALargeSession();
@@ -288,6 +290,30 @@ void tst_Variants::budgetRefusesTheWholeBatch()
     send(QStringLiteral("two fit"), 2);
     QVERIFY(waitIdle());
     QCOMPARE(creates().size(), 2);
+}
+
+void tst_Variants::sendButtonSaysWhatSendingWillCost()
+{
+    SessionController *s = m_window->session();
+    const TurnEstimate one
+        = estimateTurn(s->graph(), s->priceTable(), FrameKind::Generate, QString::fromLatin1(kDefaultModel));
+    QVERIFY(one.usd > 0);
+    PromptPanel *p = m_window->promptPanel();
+    p->setPrompt(QStringLiteral("a lighthouse"));
+    p->setVariants(1);
+    QVERIFY2(p->sendButton()->toolTip().contains(QStringLiteral("Estimated cost: %1").arg(formatUsd(one.usd))),
+        qPrintable(p->sendButton()->toolTip()));
+    p->setVariants(3); // the estimate follows the number of turns
+    QVERIFY2(p->sendButton()->toolTip().contains(
+                 QStringLiteral("Estimated cost: %1 for 3 turn").arg(formatUsd(one.usd * 3))),
+        qPrintable(p->sendButton()->toolTip()));
+    SessionSettings settings = s->settings();
+    settings.budgetUsd = 1.0;
+    s->setSettings(settings);
+    p->setVariants(1);
+    m_window->turns()->updatePlan();
+    QVERIFY2(p->sendButton()->toolTip().contains(QStringLiteral("Budget: %1 of %2").arg(formatUsd(0), formatUsd(1.0))),
+        qPrintable(p->sendButton()->toolTip()));
 }
 
 void tst_Variants::laneHeadersShowTheBranchCost()

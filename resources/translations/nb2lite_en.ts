@@ -4165,9 +4165,9 @@ reference</source>
     <message numerus="yes">
         <source>%n % changed</source>
         <comment>drift badge on a timeline card: share of the picture the edit changed</comment>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n % changed</numerusform>
+            <numerusform>%n % changed</numerusform>
         </translation>
     </message>
     <message>

@@ -9,6 +9,8 @@ nb2_core_area(nb2core_session DEPENDS nb2core_edit SOURCES
     session/sessionstore.h session/sessionstore.cpp
     session/ownerprocess.h session/ownerprocess.cpp
     session/sessioncontroller.h session/sessioncontroller.cpp
+    session/sessionjob.h session/sessionjob.cpp
+    session/sessionrecovery.cpp session/sessionframeops.cpp
     session/framecommands.h session/framecommands.cpp
     session/turnplanner.h session/turnplanner.cpp
     session/sessioncopy.h session/sessioncopy.cpp

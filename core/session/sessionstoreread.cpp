@@ -1,0 +1,179 @@
+// SessionStore's readers: the read-only open, the manifest with the journal's tail folded in,
+// the manifest parser, and the journal's fixes after a crash.
+#include "core/session/sessionstoreinternal.h"
+
+#include "core/api/imageinput.h"
+#include "core/session/sessionpaths.h"
+
+#include <QBuffer>
+#include <QCryptographicHash>
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QFileSystemWatcher>
+#include <QFuture>
+#include <QImageReader>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLockFile>
+#include <QMutex>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QStorageInfo>
+#include <QThreadPool>
+#include <QTimer>
+#include <QUuid>
+#include <QWaitCondition>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <deque>
+#include <optional>
+
+#ifdef Q_OS_UNIX
+#include <fcntl.h>
+#include <unistd.h>
+#endif
+
+namespace nb2 {
+
+using namespace storedetail;
+
+Result<void> SessionStore::openReadOnly(const QString &dir)
+{
+    // Nothing here may create, lock or write: a reading command leaves every byte as it was
+    // (a schema-1 manifest is read as it is, not upgraded; the journal's tail is folded in memory).
+    if (!QFileInfo(dir).isDir())
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("%1: no such session folder").arg(dir));
+    if (!QFileInfo::exists(dir + QStringLiteral("/manifest.json"))) {
+        if (QFileInfo(dir + QStringLiteral("/journal.jsonl")).size() > 0)
+            return Error::make(ErrorKind::Corrupt,
+                QStringLiteral("%1: the session has a journal but no manifest.json; "
+                               "rebuild it from the journal")
+                    .arg(dir));
+        return Error::make(ErrorKind::InvalidInput, QStringLiteral("%1: not a session (no manifest.json)").arg(dir));
+    }
+    FrameGraph graph;
+    QString current;
+    QJsonObject extra;
+    qint64 offset = -1;
+    if (const Result<void> read
+        = readManifest(dir + QStringLiteral("/manifest.json"), &graph, &current, &extra, &offset, nullptr);
+        !read)
+        return read;
+    if (offset >= 0) {
+        const Journal::Tail tail = Journal::readCommits(dir + QStringLiteral("/journal.jsonl"), offset);
+        if (tail.unsafe)
+            return *tail.unsafe;
+        for (const JournalCommit &c : tail.commits)
+            applyCommit(c, &graph, &current);
+    }
+    m_dir = dir;
+    m_readOnly = true;
+    m_journal.setPath(journalPath());
+    QStringList a, c, r;
+    adopt(std::move(graph), current, extra, &a, &c, &r);
+    const Result<QList<Frame>> fixes = journalFixes();
+    if (!fixes) {
+        close();
+        return fixes.error();
+    }
+    for (const Frame &f : fixes.value())
+        m_graph.upsert(f); // shown, not written
+    return {};
+}
+
+Result<QByteArray> SessionStore::foldedManifest(const QString &dir)
+{
+    const QString path = dir + QStringLiteral("/manifest.json");
+    FrameGraph graph;
+    QString current;
+    QJsonObject extra;
+    qint64 offset = -1;
+    if (const Result<void> read = readManifest(path, &graph, &current, &extra, &offset, nullptr); !read)
+        return read.error();
+    const Journal::Tail tail
+        = offset < 0 ? Journal::Tail {} : Journal::readCommits(dir + QStringLiteral("/journal.jsonl"), offset);
+    if (tail.unsafe)
+        return *tail.unsafe;
+    if (tail.commits.isEmpty()) {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            return Error::make(ErrorKind::Io,
+                QStringLiteral("%1: cannot read: %2").arg(QDir::toNativeSeparators(path), file.errorString()));
+        return file.readAll();
+    }
+    for (const JournalCommit &c : tail.commits)
+        applyCommit(c, &graph, &current);
+    return manifestBytes(graph, current, extra, tail.end);
+}
+
+Result<void> SessionStore::readManifest(
+    const QString &path, FrameGraph *graph, QString *current, QJsonObject *extra, qint64 *journalOffset, qint64 *bytes)
+{
+    // Damage is Corrupt (rebuild() can recover from the journal); a file that is whole but not
+    // ours to read is InvalidInput.
+    auto fail = [&](ErrorKind kind, const QString &m) {
+        return Error::make(kind, QStringLiteral("%1: %2").arg(QDir::toNativeSeparators(path), m));
+    };
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return fail(ErrorKind::Io, QStringLiteral("cannot read: %1").arg(file.errorString()));
+    const QByteArray raw = file.readAll();
+    if (raw.trimmed().isEmpty())
+        return fail(ErrorKind::Corrupt, QStringLiteral("the file is empty"));
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(raw, &pe);
+    if (pe.error != QJsonParseError::NoError)
+        return fail(
+            ErrorKind::Corrupt, QStringLiteral("not valid JSON: %1 at byte %2").arg(pe.errorString()).arg(pe.offset));
+    if (!doc.isObject())
+        return fail(ErrorKind::Corrupt, QStringLiteral("expected a JSON object at the top level"));
+    QJsonObject root = doc.object();
+    if (root.value(kFormat).toString() != QLatin1String(kFormatName))
+        return fail(ErrorKind::InvalidInput,
+            QStringLiteral("not an NB2Lite session manifest (\"format\" is \"%1\", expected \"%2\")")
+                .arg(root.value(kFormat).toString(), QLatin1String(kFormatName)));
+    const int schema = root.value(kSchema).toInt(-1);
+    if (schema < 1)
+        return fail(ErrorKind::Corrupt, QStringLiteral("missing or invalid \"schema_version\""));
+    if (schema > kSchemaVersion)
+        return fail(ErrorKind::InvalidInput,
+            QStringLiteral("written by a newer NB2Lite (schema %1; this version reads up to %2)")
+                .arg(schema)
+                .arg(kSchemaVersion));
+    if (!root.value(kFrames).isArray())
+        return fail(ErrorKind::Corrupt, QStringLiteral("\"frames\" is missing or not an array"));
+    const QJsonArray frames = root.value(kFrames).toArray();
+    const SessionPaths paths(QFileInfo(path).absolutePath()); // the folder made canonical once for every frame
+    graph->clear();
+    for (int i = 0; i < frames.size(); ++i) {
+        if (!frames.at(i).isObject())
+            return fail(ErrorKind::Corrupt, QStringLiteral("frames[%1] is not an object").arg(i));
+        const Result<Frame> parsed = Frame::fromJson(frames.at(i).toObject());
+        if (!parsed)
+            return fail(ErrorKind::Corrupt, QStringLiteral("frames[%1]: %2").arg(i).arg(parsed.error().message));
+        const Frame &f = parsed.value();
+        if (graph->contains(f.id))
+            return fail(ErrorKind::Corrupt, QStringLiteral("frames[%1]: duplicate frame id %2").arg(i).arg(f.id));
+        // A path that leads out of the folder refuses the whole session: nothing may read it.
+        if (const Result<void> inside = paths.check(f, QStringLiteral("manifest")); !inside)
+            return fail(ErrorKind::Unsafe, inside.error().message);
+        graph->upsert(f);
+    }
+    *current = root.value(kCurrent).toString();
+    // Schema 2: the manifest is a checkpoint of the journal up to this byte offset.
+    const double offset = root.value(kJournalOffset).toDouble(-1);
+    *journalOffset = schema >= 2 && offset >= 0 ? qint64(offset) : -1;
+    for (const QLatin1String &k : {kFormat, kSchema, kFrames, kCurrent, kUpdated, kJournalOffset})
+        root.remove(k);
+    *extra = root;
+    if (bytes)
+        *bytes = raw.size();
+    return {};
+}
+
+} // namespace nb2

@@ -309,4 +309,10 @@ QLabel *makeNoteLabel(QWidget *parent)
     return label;
 }
 
+QColor mixColors(const QColor &a, const QColor &b, qreal t)
+{
+    return QColor::fromRgbF(a.redF() * (1 - t) + b.redF() * t, a.greenF() * (1 - t) + b.greenF() * t,
+        a.blueF() * (1 - t) + b.blueF() * t, a.alphaF() * (1 - t) + b.alphaF() * t);
+}
+
 } // namespace nb2

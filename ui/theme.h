@@ -63,4 +63,7 @@ QIcon themeIcon(const QString &name, const QColor &tint = {});
 /** A secondary, word-wrapped plain-text note (dimmed text) for dialogs, under a control. */
 QLabel *makeNoteLabel(QWidget *parent);
 
+/** a blended towards b by t (0: a, 1: b), channel by channel, alpha included. */
+QColor mixColors(const QColor &a, const QColor &b, qreal t);
+
 } // namespace nb2

@@ -19,12 +19,6 @@ constexpr int kCardH = 100;
 constexpr int kCaptionH = 20;
 constexpr int kPad = 4;
 
-QColor mix(const QColor &a, const QColor &b, qreal t)
-{
-    return QColor::fromRgbF(a.redF() * (1 - t) + b.redF() * t, a.greenF() * (1 - t) + b.greenF() * t,
-        a.blueF() * (1 - t) + b.blueF() * t, a.alphaF() * (1 - t) + b.alphaF() * t);
-}
-
 bool isDark(const QPalette &p)
 {
     return p.color(QPalette::Window).lightnessF() < 0.5;
@@ -233,18 +227,18 @@ void TimelineDelegate::paintFrame(QPainter *painter, const QStyleOptionViewItem 
     // Card body.
     QColor body = pal.color(QPalette::Base);
     if (onSelectedPath && !selected)
-        body = mix(body, highlight, 0.10);
+        body = mixColors(body, highlight, 0.10);
     if (selected)
-        body = mix(body, highlight, 0.22);
+        body = mixColors(body, highlight, 0.22);
     else if (hovered)
-        body = mix(body, pal.color(QPalette::Text), 0.05);
-    QColor border = mix(pal.color(QPalette::Base), pal.color(QPalette::Text), 0.22);
+        body = mixColors(body, pal.color(QPalette::Text), 0.05);
+    QColor border = mixColors(pal.color(QPalette::Base), pal.color(QPalette::Text), 0.22);
     qreal borderW = 1.0;
     if (selected) {
         border = highlight;
         borderW = 2.0;
     } else if (onSelectedPath) {
-        border = mix(border, highlight, 0.6);
+        border = mixColors(border, highlight, 0.6);
         borderW = 1.5;
     }
     if (state == TimelineState::Failed)
@@ -277,7 +271,7 @@ void TimelineDelegate::paintFrame(QPainter *painter, const QStyleOptionViewItem 
         if (!draft.isNull())
             pix = QPixmap::fromImage(draft.scaled(img.size() * dpr, Qt::KeepAspectRatio, Qt::FastTransformation));
     }
-    const QColor well = mix(pal.color(QPalette::Base), pal.color(QPalette::Text), isDark(pal) ? 0.08 : 0.06);
+    const QColor well = mixColors(pal.color(QPalette::Base), pal.color(QPalette::Text), isDark(pal) ? 0.08 : 0.06);
     painter->setPen(Qt::NoPen);
     painter->setBrush(well);
     painter->drawRoundedRect(img, 3, 3);
@@ -343,8 +337,9 @@ void TimelineDelegate::paintFrame(QPainter *painter, const QStyleOptionViewItem 
     const Action action = actionFor(index);
     if (action != Action::None) {
         const QRect b = actionButtonRect(card);
-        QColor bfill = actionHovered ? highlight : mix(pal.color(QPalette::Button), pal.color(QPalette::Base), 0.3);
-        painter->setPen(QPen(mix(bfill, pal.color(QPalette::Text), 0.35), 1));
+        QColor bfill
+            = actionHovered ? highlight : mixColors(pal.color(QPalette::Button), pal.color(QPalette::Base), 0.3);
+        painter->setPen(QPen(mixColors(bfill, pal.color(QPalette::Text), 0.35), 1));
         painter->setBrush(bfill);
         painter->drawEllipse(QRectF(b).adjusted(0.5, 0.5, -0.5, -0.5));
         const QColor glyph = actionHovered ? pal.color(QPalette::HighlightedText) : pal.color(QPalette::ButtonText);
@@ -395,7 +390,7 @@ void TimelineDelegate::paintFrame(QPainter *painter, const QStyleOptionViewItem 
     const QRect caption(card.left() + kPad + 1, img.bottom() + 2, card.width() - 2 * kPad - 2, kCaptionH - 3);
     painter->setFont(small);
     painter->setPen(
-        selected ? pal.color(QPalette::Text) : mix(pal.color(QPalette::Text), pal.color(QPalette::Base), 0.25));
+        selected ? pal.color(QPalette::Text) : mixColors(pal.color(QPalette::Text), pal.color(QPalette::Base), 0.25));
     const int number = index.data(TimelineRole::Number).toInt();
     const QString left = tr("#%1 %2").arg(number).arg(kindLabel(index.data(TimelineRole::Kind).toString()));
     const QString ratio = index.data(TimelineRole::AspectRatio).toString();
@@ -403,7 +398,7 @@ void TimelineDelegate::paintFrame(QPainter *painter, const QStyleOptionViewItem 
     painter->drawText(caption.adjusted(0, 0, -ratioW, 0), Qt::AlignLeft | Qt::AlignVCenter,
         QFontMetrics(small).elidedText(left, Qt::ElideRight, caption.width() - ratioW));
     if (!ratio.isEmpty()) {
-        painter->setPen(mix(pal.color(QPalette::Text), pal.color(QPalette::Base), 0.5));
+        painter->setPen(mixColors(pal.color(QPalette::Text), pal.color(QPalette::Base), 0.5));
         painter->drawText(caption, Qt::AlignRight | Qt::AlignVCenter, ratio);
     }
 
@@ -429,9 +424,9 @@ void TimelineDelegate::paintFolded(
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing, true);
     // A dashed, faint outline: the frame is there (and selectable) but set aside.
-    painter->setPen(QPen(selected ? highlight : mix(pal.color(QPalette::Base), pal.color(QPalette::Text), 0.35),
+    painter->setPen(QPen(selected ? highlight : mixColors(pal.color(QPalette::Base), pal.color(QPalette::Text), 0.35),
         selected ? 2.0 : 1.0, Qt::DashLine));
-    painter->setBrush(mix(pal.color(QPalette::Window), pal.color(QPalette::Base), selected ? 0.8 : 0.4));
+    painter->setBrush(mixColors(pal.color(QPalette::Window), pal.color(QPalette::Base), selected ? 0.8 : 0.4));
     painter->drawRoundedRect(QRectF(card).adjusted(0.5, 0.5, -0.5, -0.5), 6, 6);
     painter->fillRect(QRect(card.left() + 6, card.top() + 1, card.width() - 12, 2),
         laneColor(index.data(TimelineRole::Lane).toInt(), pal));
@@ -455,7 +450,7 @@ void TimelineDelegate::paintFolded(
     QFont f = option.font;
     f.setPixelSize(11);
     painter->setFont(f);
-    painter->setPen(mix(pal.color(QPalette::Text), pal.color(QPalette::Base), 0.35));
+    painter->setPen(mixColors(pal.color(QPalette::Text), pal.color(QPalette::Base), 0.35));
     const int number = index.data(TimelineRole::Number).toInt();
     const QRect text(
         card.left() + kPad, small.bottom() + 4, card.width() - 2 * kPad, card.bottom() - small.bottom() - 6);

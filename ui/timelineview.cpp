@@ -16,6 +16,8 @@
 #include <QToolTip>
 #include <QWheelEvent>
 
+#include "ui/theme.h"
+
 namespace nb2 {
 
 namespace {
@@ -28,12 +30,6 @@ int marginX()
 constexpr int kMarginY = 10;
 constexpr int kGapX = 28; // room for the connector between columns
 constexpr int kGapY = 12;
-
-QColor mixColor(const QColor &a, const QColor &b, qreal t)
-{
-    return QColor::fromRgbF(
-        a.redF() * (1 - t) + b.redF() * t, a.greenF() * (1 - t) + b.greenF() * t, a.blueF() * (1 - t) + b.blueF() * t);
-}
 } // namespace
 
 TimelineView::TimelineView(QWidget *parent) : QAbstractItemView(parent)
@@ -444,7 +440,7 @@ void TimelineView::paintEvent(QPaintEvent *event)
     const QPoint off(horizontalOffset(), verticalOffset());
     const QSet<int> path = selectedPath();
     const QColor highlight = pal.color(QPalette::Highlight);
-    const QColor edge = mixColor(pal.color(QPalette::Window), pal.color(QPalette::WindowText), 0.35);
+    const QColor edge = mixColors(pal.color(QPalette::Window), pal.color(QPalette::WindowText), 0.35);
 
     auto connector = [&](const QRect &from, const QRect &to) {
         const QPointF a(from.right() + 1, from.center().y());
@@ -480,7 +476,7 @@ void TimelineView::paintEvent(QPaintEvent *event)
             if (!event->rect().intersects(from.united(to).adjusted(-4, -4, 4, 4)))
                 continue;
             const QColor c = onPath ? highlight : TimelineDelegate::laneColor(n.lane, pal);
-            p.setPen(QPen(onPath ? c : mixColor(c, edge, 0.45), onPath ? 3.0 : 2.0, Qt::SolidLine, Qt::RoundCap));
+            p.setPen(QPen(onPath ? c : mixColors(c, edge, 0.45), onPath ? 3.0 : 2.0, Qt::SolidLine, Qt::RoundCap));
             p.setBrush(Qt::NoBrush);
             p.drawPath(connector(from, to));
         }
@@ -497,7 +493,7 @@ void TimelineView::paintEvent(QPaintEvent *event)
             p.drawPath(connector(from, r));
         }
         p.setPen(QPen(c, 1.5, Qt::DashLine));
-        p.setBrush(mixColor(pal.color(QPalette::Window), c, 0.08));
+        p.setBrush(mixColors(pal.color(QPalette::Window), c, 0.08));
         p.drawRoundedRect(QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5), 6, 6);
         QFont f = font();
         f.setPixelSize(22);
@@ -555,7 +551,7 @@ void TimelineView::paintEvent(QPaintEvent *event)
         QFont f = font();
         f.setPointSizeF(f.pointSizeF() * 1.05);
         p.setFont(f);
-        p.setPen(mixColor(pal.color(QPalette::Window), pal.color(QPalette::WindowText), 0.6));
+        p.setPen(mixColors(pal.color(QPalette::Window), pal.color(QPalette::WindowText), 0.6));
         const QRect slotRect = attachSlotRect();
         const int left = slotRect.isNull() ? 24 : slotRect.right() + 24;
         const QRect textRect = slotRect.isNull()
@@ -722,72 +718,6 @@ void TimelineView::startDrag(Qt::DropActions supportedActions)
     drag->setPixmap(pix);
     drag->setHotSpot(QPoint(r.width() / 2, r.height() / 2));
     drag->exec(supportedActions & Qt::CopyAction ? Qt::CopyAction : supportedActions, Qt::CopyAction);
-}
-
-// ---- lane headers: each branch's own cost (issue 14) ----
-
-QModelIndex TimelineView::laneHead(int lane) const
-{
-    if (!model() || lane < 0 || lane >= m_laneHeads.size() || m_laneHeads[lane] < 0)
-        return {};
-    return model()->index(m_laneHeads[lane], 0, rootIndex());
-}
-
-QRect TimelineView::laneHeaderRect(int lane) const
-{
-    if (lane < 0 || lane >= m_laneHeads.size())
-        return {};
-    const QRect card = contentRect(0, lane).translated(0, -verticalOffset());
-    return QRect(0, card.top(), TimelineDelegate::laneHeaderWidth(), card.height());
-}
-
-QString TimelineView::laneHeaderText(int lane) const
-{
-    // Cached: a branch's cost walks the graph, and the headers repaint with every scroll.
-    if (const auto it = m_laneHeaderTexts.constFind(lane); it != m_laneHeaderTexts.cend())
-        return *it;
-    const QModelIndex head = laneHead(lane);
-    const double own = head.isValid() ? head.data(TimelineRole::BranchCostUsd).toDouble() : -1;
-    const QString text = own < 0 ? QString() : formatUsd(own);
-    m_laneHeaderTexts.insert(lane, text);
-    return text;
-}
-
-void TimelineView::refreshLaneHeaders()
-{
-    m_laneHeaderTexts.clear();
-    viewport()->update(QRect(0, 0, TimelineDelegate::laneHeaderWidth(), viewport()->height()));
-}
-
-QString TimelineView::laneHeaderToolTip(int lane) const
-{
-    const QModelIndex head = laneHead(lane);
-    if (!head.isValid())
-        return {};
-    const double own = head.data(TimelineRole::BranchCostUsd).toDouble();
-    const double reproduce = head.data(TimelineRole::BranchReproduceUsd).toDouble();
-    if (own < 0 || reproduce < 0)
-        return {};
-    return tr("This branch's own frames: %1 (estimate).\nCost to reproduce this branch (every turn from its root to "
-              "#%2 again): %3.")
-        .arg(formatUsd(own), QString::number(head.data(TimelineRole::Number).toInt()), formatUsd(reproduce));
-}
-
-void TimelineView::paintLaneHeaders(QPainter &p, const QRect &dirty)
-{
-    const int width = TimelineDelegate::laneHeaderWidth();
-    if (dirty.left() >= width || m_laneHeads.isEmpty())
-        return;
-    const QPalette pal = palette();
-    // The column stays put while the cards scroll under it.
-    p.fillRect(QRect(0, 0, width, viewport()->height()), pal.color(QPalette::Window));
-    p.fillRect(QRect(width - 1, 0, 1, viewport()->height()),
-        mixColor(pal.color(QPalette::Window), pal.color(QPalette::WindowText), 0.12));
-    for (int lane = 0; lane < m_laneHeads.size(); ++lane) {
-        const QRect r = laneHeaderRect(lane);
-        if (r.intersects(dirty) && m_laneHeads[lane] >= 0)
-            TimelineDelegate::paintLaneHeader(&p, r, laneHeaderText(lane), TimelineDelegate::laneColor(lane, pal), pal);
-    }
 }
 
 } // namespace nb2

@@ -324,8 +324,13 @@ void MainWindow::wireActions()
 {
     auto on
         = [this](ActionId id, auto receiver, auto slot) { connect(action(id), &QAction::triggered, receiver, slot); };
+    // The inner lambda captures plain pointers, not `this` through the outer lambda: GCC 12 at
+    // -O2 miscompiled that nested capture (UBSan saw `this` pointing into a QAction).
     auto onCurrent = [this](ActionId id, void (TurnDispatcher::*slot)(const QString &)) {
-        connect(action(id), &QAction::triggered, m_turns, [this, slot] { (m_turns->*slot)(m_selection->currentId()); });
+        TurnDispatcher *turns = m_turns;
+        FrameSelection *selection = m_selection;
+        connect(action(id), &QAction::triggered, turns,
+            [turns, selection, slot] { (turns->*slot)(selection->currentId()); });
     };
     on(ActionId::NewSession, m_sessions, &SessionManager::newSessionFromMenu);
     on(ActionId::OpenSession, m_sessions, &SessionManager::openDialog);

@@ -23,7 +23,9 @@ QStringList minimalArguments(const CommandSpec &c, bool session)
     const CommandForm &form = session ? c.session : c.plain;
     QStringList words;
     for (int i = 0; i < form.maxArgs; ++i) {
-        switch (form.args[i]) {
+        // Only the first positions have a kind (CommandForm::args); later ones are free text.
+        const ValueKind kind = i < int(std::size(form.args)) ? form.args[i] : ValueKind::None;
+        switch (kind) {
         case ValueKind::FrameRef:
             words << QStringLiteral("head");
             break;

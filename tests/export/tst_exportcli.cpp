@@ -50,7 +50,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         // What nb2lite's main() does: English plural forms ("7 frames", "1 frame").
-        installTranslations(qApp, QLocale(QStringLiteral("en_US")));
+        // QCoreApplication::instance(), not qApp: this test runs without a QGuiApplication.
+        installTranslations(QCoreApplication::instance(), QLocale(QStringLiteral("en_US")));
         m_session = m_tmp.filePath(QStringLiteral("session"));
         SessionStore store;
         QVERIFY(store.open(m_session));

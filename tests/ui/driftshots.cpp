@@ -47,14 +47,6 @@ bool waitFor(const std::function<bool()> &done, int timeoutMs = 30000)
     return true;
 }
 
-bool save(QWidget *w, const QString &dir, const QString &name)
-{
-    const QString path = dir + QLatin1Char('/') + name;
-    const bool ok = w->grab().save(path, "PNG");
-    qInfo("%s %s", ok ? "wrote" : "FAILED", qPrintable(path));
-    return ok;
-}
-
 } // namespace
 
 int main(int argc, char *argv[])
@@ -123,7 +115,7 @@ int main(int argc, char *argv[])
         waitFor([&] { return w.stage()->compareView()->hasHeatmap(); }, 5000);
         w.stage()->compareView()->setHeatmapShown(true);
         QTest::qWait(900);
-        failures += !save(&w, out, QStringLiteral("drift-badge-heatmap%1%2.png").arg(size, suffix));
+        failures += !nb2test::saveScreenshot(&w, out, QStringLiteral("drift-badge-heatmap%1%2.png").arg(size, suffix));
         w.stage()->compareView()->setHeatmapShown(false);
         w.stage()->showCanvas();
 
@@ -131,7 +123,7 @@ int main(int argc, char *argv[])
         w.selection()->select(edit);
         w.promptPanel()->setPrompt(QStringLiteral("Make the honey darker"));
         QTest::qWait(700);
-        failures += !save(&w, out, QStringLiteral("keep-list%1%2.png").arg(size, suffix));
+        failures += !nb2test::saveScreenshot(&w, out, QStringLiteral("keep-list%1%2.png").arg(size, suffix));
         w.promptPanel()->setPrompt(QString());
     }
     return failures;

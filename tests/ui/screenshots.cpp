@@ -60,14 +60,6 @@ void settle(int ms = 600)
     QTest::qWait(ms);
 }
 
-bool save(QWidget *w, const QString &dir, const QString &name)
-{
-    const QString path = dir + QLatin1Char('/') + name;
-    const bool ok = w->grab().save(path, "PNG");
-    qInfo("%s %s", ok ? "wrote" : "FAILED", qPrintable(path));
-    return ok;
-}
-
 } // namespace
 
 int main(int argc, char *argv[])
@@ -107,7 +99,7 @@ int main(int argc, char *argv[])
         return 3;
     settle();
     int failures = 0;
-    failures += !save(&w, out, QStringLiteral("empty-window.png"));
+    failures += !nb2test::saveScreenshot(&w, out, QStringLiteral("empty-window.png"));
 
     SessionController *s = w.session();
     auto idle = [s] { return s->isIdle(); };
@@ -140,7 +132,7 @@ int main(int argc, char *argv[])
     w.selection()->select(pending);
     w.promptPanel()->setPrompt(QString());
     QTest::qWait(3200); // let the card's elapsed counter show a few seconds
-    failures += !save(&w, out, QStringLiteral("two-branches-pending.png"));
+    failures += !nb2test::saveScreenshot(&w, out, QStringLiteral("two-branches-pending.png"));
 
     // Compare: the stormy edit against its parent, as a swipe.
     w.selection()->select(w.timelineModel()->frameIdAt(2));
@@ -149,7 +141,7 @@ int main(int argc, char *argv[])
     settle(1500);
     w.stage()->compareView()->setSwipePosition(0.5);
     settle(300);
-    failures += !save(&w, out, QStringLiteral("compare-view.png"));
+    failures += !nb2test::saveScreenshot(&w, out, QStringLiteral("compare-view.png"));
     w.stage()->showCanvas();
 
     // Error state: a rate-limited request with its countdown.
@@ -166,7 +158,7 @@ int main(int argc, char *argv[])
     w.turns()->submit();
     waitFor(idle);
     settle(1200);
-    failures += !save(&w, out, QStringLiteral("error-state.png"));
+    failures += !nb2test::saveScreenshot(&w, out, QStringLiteral("error-state.png"));
     if (qEnvironmentVariableIsSet("NB2_SHOT_DEBUG")) {
         for (const char *name : {"infoKind", "infoError", "infoAspect"}) {
             auto *l = w.infoPanel()->findChild<QLabel *>(QLatin1String(name));
@@ -182,7 +174,7 @@ int main(int argc, char *argv[])
     w.selection()->select(water);
     w.timelineView()->setFocus(Qt::TabFocusReason);
     settle(800);
-    failures += !save(&w, out, QStringLiteral("window-800x600-keyboard.png"));
+    failures += !nb2test::saveScreenshot(&w, out, QStringLiteral("window-800x600-keyboard.png"));
     w.resize(1440, 900);
     settle(300);
 
@@ -192,7 +184,7 @@ int main(int argc, char *argv[])
     if (auto *find = w.findChild<QLineEdit *>(QStringLiteral("findText")))
         find->setText(QStringLiteral("moon"));
     settle(600);
-    failures += !save(&w, out, QStringLiteral("find-and-cost.png"));
+    failures += !nb2test::saveScreenshot(&w, out, QStringLiteral("find-and-cost.png"));
     if (auto *find = w.findChild<QLineEdit *>(QStringLiteral("findText")))
         find->clear();
 
@@ -212,7 +204,7 @@ int main(int argc, char *argv[])
         VariantGrid *grid = w.variants()->grid();
         waitFor([&] { return grid && grid->pendingCount() == 2 && s->runningCount() == 2; });
         settle(700);
-        failures += !save(w.variants()->gridDialog(), out, QStringLiteral("variants-grid.png"));
+        failures += !nb2test::saveScreenshot(w.variants()->gridDialog(), out, QStringLiteral("variants-grid.png"));
         waitFor(idle);
         settle(300);
         grid->pick(grid->frameIds().at(2));
@@ -226,7 +218,7 @@ int main(int argc, char *argv[])
         settle(300);
         w.timelineView()->scrollTo(w.timelineModel()->indexOf(grid->frameIds().at(3)));
         settle(800);
-        failures += !save(timelineDock, out, QStringLiteral("lane-cost.png"));
+        failures += !nb2test::saveScreenshot(timelineDock, out, QStringLiteral("lane-cost.png"));
         w.resizeDocks({timelineDock}, {362}, Qt::Vertical);
     }
 
@@ -240,7 +232,7 @@ int main(int argc, char *argv[])
     dialog.resize(640, dialog.sizeHint().height());
     dialog.adjustSize();
     settle(500);
-    failures += !save(&dialog, out, QStringLiteral("settings-dialog.png"));
+    failures += !nb2test::saveScreenshot(&dialog, out, QStringLiteral("settings-dialog.png"));
     dialog.reject();
 
     if (qEnvironmentVariableIsSet("NB2_SHOT_DEBUG")) {

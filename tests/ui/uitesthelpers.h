@@ -10,6 +10,7 @@
 #include <QImage>
 #include <QPainter>
 #include <QString>
+#include <QWidget>
 
 namespace nb2test {
 
@@ -54,6 +55,15 @@ inline nb2::TurnParams turn(const QString &prompt, const QString &aspect = {})
     p.prompt = prompt;
     p.aspectRatio = aspect;
     return p;
+}
+
+/** Saves what w shows as dir/name (PNG) and says so on stdout (the screenshot programs). */
+inline bool saveScreenshot(QWidget *w, const QString &dir, const QString &name)
+{
+    const QString path = dir + QLatin1Char('/') + name;
+    const bool ok = w->grab().save(path, "PNG");
+    qInfo("%s %s", ok ? "wrote" : "FAILED", qPrintable(path));
+    return ok;
 }
 
 } // namespace nb2test

@@ -1,4 +1,5 @@
 #include "core/session/frameedit.h"
+#include "core/session/sessionpaths.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -30,13 +31,9 @@ RegionMode regionModeFromName(const QString &name, bool *ok)
 
 bool isSafeSessionPath(const QString &path)
 {
-    if (path.isEmpty())
-        return true;
-    if (QDir::isAbsolutePath(path) || path.contains(QLatin1Char(':')) || path.contains(QLatin1Char('\\')))
-        return false;
-    const QString clean = QDir::cleanPath(path);
-    return clean != QLatin1String("..") && !clean.startsWith(QLatin1String("../"))
-        && !clean.startsWith(QLatin1Char('/')) && !path.split(QLatin1Char('/')).contains(QLatin1String(".."));
+    // SessionPaths owns the rule for a relative path inside the session; an empty path names no
+    // file. A colon is refused as well, so a drive-like "C:x" is never taken for a relative path.
+    return path.isEmpty() || (SessionPaths::isSafeRelative(path) && !path.contains(QLatin1Char(':')));
 }
 
 static Error unsafe(const QString &what, const QString &path)

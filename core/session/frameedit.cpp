@@ -1,7 +1,6 @@
 #include "core/session/frameedit.h"
 #include "core/session/sessionpaths.h"
 
-#include <QDir>
 #include <QJsonArray>
 
 namespace nb2 {

@@ -1,5 +1,7 @@
 #include "ui/theme.h"
 
+#include "ui/deferredstyleicons.h"
+
 #include <QApplication>
 #include <QFile>
 #include <QGuiApplication>
@@ -169,7 +171,7 @@ bool applyTheme(QApplication &app, ThemeMode mode)
         break;
     }
     if (QStyle *fusion = QStyleFactory::create(QStringLiteral("Fusion")))
-        app.setStyle(fusion);
+        app.setStyle(new DeferredStyleIcons(fusion)); // Fusion, its file-based icons loaded when drawn
     const QPalette palette = themePalette(dark);
     app.setPalette(palette);
     QToolTip::setPalette(palette);

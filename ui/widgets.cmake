@@ -1,6 +1,7 @@
 # Reusable widgets and dialogs (owner: widgets helper). Paths relative to ui/.
 list(APPEND NB2UI_SOURCES
     theme.h theme.cpp
+    deferredstyleicons.h deferredstyleicons.cpp
     bannerwidget.h bannerwidget.cpp
     canvasview.h canvasview.cpp
     compareview.h compareview.cpp

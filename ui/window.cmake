@@ -35,5 +35,6 @@ list(APPEND NB2UI_SOURCES
     screenfit.h screenfit.cpp
     shortcutsdialog.h shortcutsdialog.cpp
     windowdialogs.h windowdialogs.cpp
+    firstpaint.h firstpaint.cpp
     mainwindow.h mainwindow.cpp
 )

@@ -45,7 +45,10 @@ public:
             const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
                 std::chrono::system_clock::now().time_since_epoch())
                                 .count();
-            std::printf("first_paint_us %lld\n", static_cast<long long>(us));
+            // 0 = the session was still closed when the first frame painted (it must be: start-up
+            // opens it after the first paint; tests/ui/tst_windowstart.cpp checks this line).
+            std::printf("first_paint_us %lld\nsession_open_at_first_paint %d\n", static_cast<long long>(us),
+                static_cast<MainWindow *>(m_window)->sessions()->dir().isEmpty() ? 0 : 1);
             std::fflush(stdout);
             if (qEnvironmentVariableIntValue("NB2_BENCH_FIRST_PAINT") >= 2)
                 waitForSession(); // the session opens after the first paint (its checkpoint parsed on a worker)

@@ -6,6 +6,7 @@
 #include "core/session/appsettings.h"
 #include "core/session/sessionstore.h"
 #include "ui/bundleopener.h"
+#include "ui/firstpaint.h"
 #include "ui/importcontroller.h"
 #include "ui/keystore.h"
 #include "ui/mainwindow.h"
@@ -235,13 +236,16 @@ int main(int argc, char *argv[])
         backend.apply(key, source);
         window.restoreLastState(false); // the layout; the session follows
         window.show();
-        if (preloading.isRunning()) {
-            // The window paints now; the session fills it once its checkpoint is parsed.
-            QObject::connect(&preloadWatcher, &QFutureWatcherBase::finished, &window, openSessionAndFiles);
-            preloadWatcher.setFuture(preloading);
-        } else {
-            openSessionAndFiles();
-        }
+        // The first frame never waits for the session: opening it (and laying out its
+        // timeline) starts once the window has painted, and once its checkpoint is parsed.
+        nb2::afterFirstPaint(&window, [&] {
+            if (preloading.isRunning()) {
+                QObject::connect(&preloadWatcher, &QFutureWatcherBase::finished, &window, openSessionAndFiles);
+                preloadWatcher.setFuture(preloading);
+            } else {
+                openSessionAndFiles();
+            }
+        });
     };
 
     const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();

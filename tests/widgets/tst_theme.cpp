@@ -5,6 +5,7 @@
 #include <QDirIterator>
 #include <QLabel>
 #include <QProcessEnvironment>
+#include <QProxyStyle>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStyle>
@@ -95,7 +96,9 @@ private Q_SLOTS:
         auto *app = qobject_cast<QApplication *>(QCoreApplication::instance());
         QVERIFY(nb2::applyTheme(*app, nb2::ThemeMode::Dark));
         QVERIFY(nb2::isDarkTheme());
-        QCOMPARE(app->style()->metaObject()->className(), "QFusionStyle");
+        auto *style = qobject_cast<QProxyStyle *>(app->style()); // Fusion behind DeferredStyleIcons
+        QVERIFY(style && style->baseStyle());
+        QCOMPARE(style->baseStyle()->metaObject()->className(), "QFusionStyle");
         QVERIFY(QApplication::palette().color(QPalette::Window).lightness() < 128);
         QVERIFY(!nb2::applyTheme(*app, nb2::ThemeMode::Light));
         QVERIFY(!nb2::isDarkTheme());

@@ -1,0 +1,204 @@
+// Window start (issue 10, case 2): the first frame never waits for the session, and building
+// the window loads no image-format plugin (the style's file-based icons load when drawn).
+#include "ui/deferredstyleicons.h"
+#include "ui/firstpaint.h"
+#include "ui/mainwindow.h"
+#include "ui/theme.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QLineEdit>
+#include <QMainWindow>
+#include <QMenuBar>
+#include <QPainter>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QStyleFactory>
+#include <QStyleOption>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolBar>
+
+using namespace nb2;
+
+namespace {
+
+/** The image-format plugins (libqjpeg, libqwebp, ...) mapped into this process. */
+QStringList loadedImagePlugins()
+{
+    QFile maps(QStringLiteral("/proc/self/maps"));
+    if (!maps.open(QIODevice::ReadOnly))
+        return {QStringLiteral("(no /proc/self/maps)")};
+    QStringList found;
+    for (const QByteArray &line : maps.readAll().split('\n')) {
+        const qsizetype at = line.indexOf("/imageformats/");
+        if (at >= 0 && !found.contains(QString::fromUtf8(line.mid(at))))
+            found << QString::fromUtf8(line.mid(at));
+    }
+    return found;
+}
+
+/** Counts the paint events of one window's widgets. */
+class PaintCounter : public QObject
+{
+public:
+    explicit PaintCounter(QWidget *window) : m_window(window) { qApp->installEventFilter(this); }
+    ~PaintCounter() override { qApp->removeEventFilter(this); }
+    bool eventFilter(QObject *o, QEvent *e) override
+    {
+        if (e->type() == QEvent::Paint && o->isWidgetType() && static_cast<QWidget *>(o)->window() == m_window)
+            ++count;
+        return false;
+    }
+    int count = 0;
+
+private:
+    QWidget *m_window;
+};
+
+QImage render(const QIcon &icon, const QSize &size)
+{
+    return icon.pixmap(size).toImage().convertToFormat(QImage::Format_ARGB32_Premultiplied);
+}
+
+} // namespace
+
+class tst_WindowStart : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        qputenv("NB2_NO_AUTO_SETTINGS", "1");
+        QApplication::setOrganizationName(QStringLiteral("NB2LiteTest"));
+        QApplication::setApplicationName(QStringLiteral("tst_windowstart"));
+        applyTheme(*qApp, ThemeMode::Light);
+    }
+
+    /** First: nothing before it may have read an image. Qt's own icons for these load all plugins. */
+    void buildingAndPaintingTheWindowLoadsNoImagePlugin()
+    {
+        QVERIFY2(loadedImagePlugins().isEmpty(), qPrintable(loadedImagePlugins().join(QLatin1Char(' '))));
+        MainWindow window;
+        auto *narrow = new QToolBar(QStringLiteral("narrow"), &window); // an extension button that is drawn
+        for (int i = 0; i < 30; ++i)
+            narrow->addAction(QStringLiteral("action %1").arg(i));
+        window.addToolBar(narrow);
+        auto *edit = new QLineEdit(&window);
+        edit->setClearButtonEnabled(true);
+        edit->setText(QStringLiteral("x")); // its clear button is drawn too
+        window.statusBar()->addWidget(edit);
+        PaintCounter painted(&window);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_VERIFY(painted.count > 0);
+        window.repaint();
+        QVERIFY2(loadedImagePlugins().isEmpty(), qPrintable(loadedImagePlugins().join(QLatin1Char(' '))));
+    }
+
+    /** The deferred icons are Fusion's: same pixels, both layout directions. */
+    void deferredIconsAreFusionsIcons_data()
+    {
+        QTest::addColumn<int>("which");
+        QTest::addColumn<int>("direction");
+        for (QStyle::StandardPixmap sp : {QStyle::SP_ToolBarHorizontalExtensionButton,
+                 QStyle::SP_ToolBarVerticalExtensionButton, QStyle::SP_LineEditClearButton}) {
+            QTest::addRow("%d ltr", int(sp)) << int(sp) << int(Qt::LeftToRight);
+            QTest::addRow("%d rtl", int(sp)) << int(sp) << int(Qt::RightToLeft);
+        }
+    }
+    void deferredIconsAreFusionsIcons()
+    {
+        QFETCH(int, which);
+        QFETCH(int, direction);
+        const auto sp = QStyle::StandardPixmap(which);
+        QVERIFY(DeferredStyleIcons::isDeferred(sp));
+        auto *style = qobject_cast<DeferredStyleIcons *>(QApplication::style());
+        QVERIFY2(style, "applyTheme installs the deferring style");
+        std::unique_ptr<QStyle> fusion(QStyleFactory::create(QStringLiteral("Fusion")));
+        QStyleOption option;
+        option.direction = Qt::LayoutDirection(direction);
+        const QIcon deferred = style->standardIcon(sp, &option);
+        const QIcon reference = fusion->standardIcon(sp, &option);
+        QVERIFY(!deferred.isNull());
+        for (const QSize size : {QSize(16, 16), QSize(32, 32), QSize(8, 8), QSize(24, 24)}) {
+            QCOMPARE(deferred.actualSize(size), reference.actualSize(size));
+            QCOMPARE(render(deferred, size), render(reference, size));
+        }
+        // Not deferred: asked of Fusion at once.
+        QCOMPARE(render(style->standardIcon(QStyle::SP_TitleBarCloseButton), QSize(16, 16)),
+            render(fusion->standardIcon(QStyle::SP_TitleBarCloseButton), QSize(16, 16)));
+    }
+
+    void gateRunsAfterTheFirstPaintOnly()
+    {
+        QWidget window;
+        window.resize(200, 100);
+        PaintCounter painted(&window);
+        int paintsWhenRun = -1;
+        afterFirstPaint(
+            &window, [&] { paintsWhenRun = painted.count; }, 60000);
+        QTest::qWait(100);
+        QCOMPARE(paintsWhenRun, -1); // not shown, not painted: not run
+        window.show();
+        QTRY_VERIFY(paintsWhenRun != -1);
+        QVERIFY(paintsWhenRun >= 1);
+        const int once = paintsWhenRun;
+        window.repaint();
+        QTest::qWait(50);
+        QCOMPARE(paintsWhenRun, once); // once only
+    }
+
+    void gateFallsBackWhenTheWindowNeverPaints()
+    {
+        QWidget window;
+        bool ran = false;
+        afterFirstPaint(
+            &window, [&] { ran = true; }, 100);
+        QTRY_VERIFY_WITH_TIMEOUT(ran, 5000);
+    }
+
+    /**
+     * The binary, as the benchmark starts it: the session given on the command line (whose
+     * checkpoint preload is done at once) is opened after the first frame, and is open in the end.
+     */
+    void studioOpensTheSessionAfterItsFirstPaint()
+    {
+        const QString studio = QStringLiteral(NB2_BINARY_DIR "/app/studio/nb2lite-studio");
+        QVERIFY(QFileInfo::exists(studio));
+        QTemporaryDir home;
+        QProcess app;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HOME"), home.path());
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path() + QStringLiteral("/.config"));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home.path() + QStringLiteral("/.local/share"));
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("NB2_BENCH_FIRST_PAINT"), QStringLiteral("2"));
+        env.remove(QStringLiteral("GEMINI_API_KEY"));
+        env.remove(QStringLiteral("GOOGLE_API_KEY"));
+        env.remove(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"));
+        app.setProcessEnvironment(env);
+        const QString session = home.path() + QStringLiteral("/session");
+        app.start(studio, {QStringLiteral("--demo"), session});
+        QVERIFY(app.waitForFinished(60000));
+        QCOMPARE(app.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(app.exitCode(), 0);
+        const QByteArray out = app.readAllStandardOutput();
+        const auto value = [&out](const QByteArray &key) -> qint64 {
+            const qsizetype at = out.indexOf(key + ' ');
+            return at < 0 ? -1 : out.mid(at + key.size() + 1).split('\n').first().trimmed().toLongLong();
+        };
+        QVERIFY2(value("first_paint_us") > 0, out.constData());
+        QCOMPARE(value("session_open_at_first_paint"), 0);
+        QVERIFY2(value("session_open_us") >= value("first_paint_us"), out.constData());
+        QVERIFY(QFileInfo::exists(session + QStringLiteral("/manifest.json"))); // and it did open
+    }
+};
+
+QTEST_MAIN(tst_WindowStart)
+#include "tst_windowstart.moc"

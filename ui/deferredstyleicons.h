@@ -1,0 +1,29 @@
+#pragma once
+
+#include <QProxyStyle>
+
+namespace nb2 {
+
+/**
+ * The app's style (Fusion, by applyTheme) with a few standard icons loaded when first drawn
+ * instead of when asked for. Fusion reads those from PNG resources, and QPixmapIconEngine asks
+ * QImageReader for each file's format, which loads every image-format plugin (10 libraries:
+ * webp, tiff, mng, jpeg... 3-30 ms here). The menu bar and each tool bar ask for an extension
+ * arrow and each QLineEdit with a clear button for its icon when they are built, though none is
+ * visible at start: with this style those plugins load when one is drawn (or an image is
+ * read), after the first paint. Pixels are the same: the icon is Fusion's, resolved on first use.
+ */
+class DeferredStyleIcons : public QProxyStyle
+{
+    Q_OBJECT
+public:
+    explicit DeferredStyleIcons(QStyle *base);
+
+    QIcon standardIcon(
+        StandardPixmap icon, const QStyleOption *option = nullptr, const QWidget *widget = nullptr) const override;
+
+    /** The standard icons deferred (those Fusion loads from image files). */
+    static bool isDeferred(StandardPixmap icon);
+};
+
+} // namespace nb2

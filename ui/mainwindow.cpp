@@ -135,6 +135,7 @@ void MainWindow::buildLayout()
     v->addWidget(m_messageBanner);
 
     // Every controller reports through the notices, and everything lives in a session.
+    statusBar();
     m_notices = new NoticePresenter(m_messageBanner, statusBar(), this);
     m_sessions = new SessionManager(m_notices, this);
     m_thumbs = new ThumbnailProvider(this);
@@ -495,19 +496,24 @@ void MainWindow::showTimelineMenu(const QPoint &pos)
 
 // ---------------------------------------------------------------- state shown
 
-void MainWindow::setBackend(const ClientConfig &config, bool demo)
+void MainWindow::showBackend(const ClientConfig &config, bool demo)
 {
     m_config = config;
     m_config.thinkingLevels = m_levels.get();
     m_demo = demo;
-    session()->setClient(std::make_shared<InteractionsClient>(m_config));
-    m_turns->setKeySource(demo ? QString() : m_config.apiKey.source());
-    m_dialogs->setBackend(m_config, demo);
     if (demo)
         m_demoBanner->setMessage(
             BannerWidget::Kind::Info, tr("Demo backend: images are synthetic — add a Gemini API key in Settings"));
     m_demoBanner->setVisible(demo);
     refreshThinkingLevels();
+}
+
+void MainWindow::setBackend(const ClientConfig &config, bool demo)
+{
+    showBackend(config, demo);
+    session()->setClient(std::make_shared<InteractionsClient>(m_config));
+    m_turns->setKeySource(demo ? QString() : m_config.apiKey.source());
+    m_dialogs->setBackend(m_config, demo);
     Q_EMIT backendChanged();
 }
 

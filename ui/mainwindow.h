@@ -52,6 +52,12 @@ public:
 
     /** The API the session talks to; demo = the built-in fake server (persistent banner). */
     void setBackend(const ClientConfig &config, bool demo);
+    /**
+     * What the window shows of a backend (the demo banner, the model's thinking levels) before
+     * it can talk to it: start-up paints the window while the demo server starts on a worker,
+     * then calls setBackend(). Nothing can be sent in between (no session is open yet).
+     */
+    void showBackend(const ClientConfig &config, bool demo);
     bool isDemoBackend() const { return m_demo; }
     const ClientConfig &clientConfig() const { return m_config; }
     /**

@@ -1,5 +1,6 @@
 #include "app/studio/benchprobe.h"
 
+#include "ui/bannerwidget.h"
 #include "ui/mainwindow.h"
 #include "ui/sessionmanager.h"
 #include "ui/timelineview.h"
@@ -45,10 +46,13 @@ public:
             const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
                 std::chrono::system_clock::now().time_since_epoch())
                                 .count();
-            // 0 = the session was still closed when the first frame painted (it must be: start-up
-            // opens it after the first paint; tests/ui/tst_windowstart.cpp checks this line).
-            std::printf("first_paint_us %lld\nsession_open_at_first_paint %d\n", static_cast<long long>(us),
-                static_cast<MainWindow *>(m_window)->sessions()->dir().isEmpty() ? 0 : 1);
+            // What the first frame held (tests/ui/tst_windowstart.cpp checks these lines): the
+            // session still closed (start-up opens it after the first paint), the demo banner
+            // already shown when the demo backend is used (the frame is the real window).
+            const auto *window = static_cast<MainWindow *>(m_window);
+            std::printf("first_paint_us %lld\nsession_open_at_first_paint %d\ndemo_banner_at_first_paint %d\n",
+                static_cast<long long>(us), window->sessions()->dir().isEmpty() ? 0 : 1,
+                window->demoBanner()->isVisible() ? 1 : 0);
             std::fflush(stdout);
             if (qEnvironmentVariableIntValue("NB2_BENCH_FIRST_PAINT") >= 2)
                 waitForSession(); // the session opens after the first paint (its checkpoint parsed on a worker)
@@ -73,7 +77,9 @@ private:
             const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
                 std::chrono::system_clock::now().time_since_epoch())
                                 .count();
-            std::printf("session_open_us %lld\n", static_cast<long long>(us));
+            // The address the session's client talks to (the demo server's, once it listens).
+            std::printf("session_open_us %lld\nsession_backend %s\n", static_cast<long long>(us),
+                qPrintable(window->clientConfig().baseUrl));
             std::fflush(stdout);
             QTimer::singleShot(0, qApp, &QCoreApplication::quit);
         });

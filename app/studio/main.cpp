@@ -26,6 +26,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <future>
 #include <memory>
 
 namespace {
@@ -39,7 +40,14 @@ class Backend
 {
 public:
     Backend(nb2::MainWindow *window, bool forceDemo) : m_window(window), m_forceDemo(forceDemo) {}
+    ~Backend() { waitForDemoServer(); } // never destroy the server while a worker starts it
 
+    /**
+     * Real key: the window gets its client now. Demo: the window shows the demo banner now and
+     * the server starts on a worker (its accept thread and 24 workers cost 1-3 ms, more on a
+     * busy machine); finish(), once the window has painted, gives the window its client. Called
+     * again when the settings change (then the demo client is ready when it returns).
+     */
     void apply(const QString &storedKey, const QString &storedSource)
     {
         const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -49,10 +57,12 @@ public:
         if (config.apiKey.isEmpty())
             config.apiKey = nb2::lookupApiKey(env, QDir::homePath());
         if (!config.apiKey.isEmpty() && !m_forceDemo) {
+            waitForDemoServer();
             m_fake.reset();
             m_window->setBackend(config, false);
             return;
         }
+        m_demoConfig = config;
         if (!m_fake) {
             // A random key: the demo server is only reachable by this process's client.
             const QString key = QUuid::createUuid().toString(QUuid::Id128);
@@ -60,20 +70,47 @@ public:
             options.apiKey = key;
             options.latencyMs = 900; // long enough to see progress, short enough to play with
             m_fake = std::make_unique<nb2::FakeServer>(options);
-            if (!m_fake->start(0))
-                qWarning("Demo backend could not start: %s", qPrintable(m_fake->errorString()));
             m_demoKey = key;
+            nb2::FakeServer *fake = m_fake.get();
+            m_starting = std::async(std::launch::async, [fake] { return fake->start(0); });
+            if (!m_windowUp) {
+                m_window->showBackend(m_demoConfig, true);
+                return;
+            }
         }
+        finish();
+    }
+
+    /** The demo server listens (waiting for its start if needed): the window gets its client. */
+    void finish()
+    {
+        m_windowUp = true; // from now on apply() finishes at once
+        if (!m_fake)
+            return;
+        if (waitForDemoServer() == Started::Failed)
+            qWarning("Demo backend could not start: %s", qPrintable(m_fake->errorString()));
+        nb2::ClientConfig config = m_demoConfig;
         config.baseUrl = m_fake->baseUrl();
         config.apiKey = nb2::ApiKey(m_demoKey, QCoreApplication::translate("main", "demo backend"));
         m_window->setBackend(config, true);
     }
 
 private:
+    enum class Started { Before, Now, Failed };
+    Started waitForDemoServer()
+    {
+        if (!m_starting.valid())
+            return Started::Before;
+        return m_starting.get() ? Started::Now : Started::Failed;
+    }
+
     nb2::MainWindow *m_window;
     bool m_forceDemo;
     std::unique_ptr<nb2::FakeServer> m_fake;
+    std::future<bool> m_starting; // after m_fake: destroyed (waited for) first
+    nb2::ClientConfig m_demoConfig;
     QString m_demoKey;
+    bool m_windowUp = false;
 };
 
 /** The command line, shared by the no-display path (--help, --version) and the real start. */
@@ -239,6 +276,7 @@ int main(int argc, char *argv[])
         // The first frame never waits for the session: opening it (and laying out its
         // timeline) starts once the window has painted, and once its checkpoint is parsed.
         nb2::afterFirstPaint(&window, [&] {
+            backend.finish(); // the demo server, started on a worker meanwhile
             if (preloading.isRunning()) {
                 QObject::connect(&preloadWatcher, &QFutureWatcherBase::finished, &window, openSessionAndFiles);
                 preloadWatcher.setFuture(preloading);

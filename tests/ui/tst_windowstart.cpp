@@ -195,8 +195,14 @@ private Q_SLOTS:
         };
         QVERIFY2(value("first_paint_us") > 0, out.constData());
         QCOMPARE(value("session_open_at_first_paint"), 0);
+        QCOMPARE(
+            value("demo_banner_at_first_paint"), 1); // the demo server starts on a worker, its banner shows at once
         QVERIFY2(value("session_open_us") >= value("first_paint_us"), out.constData());
         QVERIFY(QFileInfo::exists(session + QStringLiteral("/manifest.json"))); // and it did open
+        // ...with the demo server's address given to the window before it opened.
+        const qsizetype at = out.indexOf("session_backend http://127.0.0.1:");
+        QVERIFY2(at >= 0, out.constData());
+        QVERIFY2(out.mid(at + 33).split('\n').first().toInt() > 0, out.constData());
     }
 };
 

@@ -55,7 +55,13 @@ void runWindowStart(Context &ctx)
             const Result<QString> made = ensureSession(ctx, n);
             if (!made)
                 return ctx.report->addError(kCase, made.error().message);
-            dir = made.value();
+            // A copy (images hard-linked): the studio opens the session after its first paint,
+            // writes its lock and thumbnails, and the cache must stay as made.
+            const Result<QString> copy
+                = copySession(made.value(), ctx.scratchDir + QStringLiteral("/window-%1").arg(n));
+            if (!copy)
+                return ctx.report->addError(kCase, copy.error().message);
+            dir = copy.value();
         }
         const QString label = n ? QStringLiteral("%1 frames").arg(n) : QStringLiteral("empty session");
         const double target = n >= 10000 ? 2.0 : n >= 1000 ? 1.5 : 0;

@@ -49,14 +49,21 @@ ImageStage::ImageStage(SessionController *session, TimelineModel *model, FrameSe
     m_canvas->setObjectName(QStringLiteral("canvas"));
     m_canvas->setAccessibleName(tr("Image"));
     m_canvas->setEmptyText(emptySessionText());
-    m_compare = new CompareView(m_stack);
-    m_compare->setObjectName(QStringLiteral("compareView"));
     m_stack->addWidget(m_canvas);
-    m_stack->addWidget(m_compare);
-    connect(m_compare, &CompareView::rawCompareToggled, this, [this] {
-        if (isCompareShown())
-            showCompare(m_compareOtherId);
-    });
+}
+
+CompareView *ImageStage::compareView()
+{
+    if (!m_compare) {
+        m_compare = new CompareView(m_stack);
+        m_compare->setObjectName(QStringLiteral("compareView"));
+        m_stack->addWidget(m_compare);
+        connect(m_compare, &CompareView::rawCompareToggled, this, [this] {
+            if (isCompareShown())
+                showCompare(m_compareOtherId);
+        });
+    }
+    return m_compare;
 }
 
 QString ImageStage::emptySessionText()
@@ -70,7 +77,7 @@ QWidget *ImageStage::widget() const
 }
 bool ImageStage::isCompareShown() const
 {
-    return m_stack->currentWidget() == m_compare;
+    return m_compare && m_stack->currentWidget() == m_compare;
 }
 
 void ImageStage::reset()
@@ -209,14 +216,14 @@ void ImageStage::showCompare(const QString &otherId)
     const Frame o = m_session->graph().value(other);
     // A region/protect frame keeps the server's raw image beside its composite (issue 13).
     const bool rawAvailable = f.isDone() && !f.regionEdit.rawFile.isEmpty() && !f.image.isNull();
-    const bool raw = rawAvailable && m_compare->isRawCompare();
+    const bool raw = rawAvailable && compareView()->isRawCompare();
     if (!raw && (other.isEmpty() || o.image.isNull() || f.image.isNull())) {
         m_notices->status(tr("Nothing to compare: both frames need an image."), 4000);
         Q_EMIT compareShownChanged(isCompareShown());
         return;
     }
     m_compareOtherId = otherId;
-    m_stack->setCurrentWidget(m_compare);
+    m_stack->setCurrentWidget(compareView());
     Q_EMIT compareShownChanged(true);
     {
         const QSignalBlocker block(m_compare); // no rawCompareToggled while only offering the choice

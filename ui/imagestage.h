@@ -31,7 +31,8 @@ public:
 
     QWidget *widget() const;
     CanvasView *canvas() const { return m_canvas; }
-    CompareView *compareView() const { return m_compare; }
+    /** Built on first use (compare is rarely open at start: not building it saves start-up time). */
+    CompareView *compareView();
 
     /** Shows the current frame (again): after a selection change or when its picture changed. */
     void reload();

@@ -1,7 +1,9 @@
 // Window start (issue 10, case 2): the first frame never waits for the session, and building
 // the window loads no image-format plugin (the style's file-based icons load when drawn).
+#include "ui/compareview.h"
 #include "ui/deferredstyleicons.h"
 #include "ui/firstpaint.h"
+#include "ui/imagestage.h"
 #include "ui/mainwindow.h"
 #include "ui/theme.h"
 
@@ -133,6 +135,19 @@ private Q_SLOTS:
         // Not deferred: asked of Fusion at once.
         QCOMPARE(render(style->standardIcon(QStyle::SP_TitleBarCloseButton), QSize(16, 16)),
             render(fusion->standardIcon(QStyle::SP_TitleBarCloseButton), QSize(16, 16)));
+    }
+
+    /** The compare view is built when first used, not with the window (it is hidden at start). */
+    void compareViewIsBuiltOnFirstUse()
+    {
+        MainWindow window;
+        QVERIFY(!window.findChild<CompareView *>());
+        QVERIFY(!window.stage()->isCompareShown());
+        CompareView *compare = window.stage()->compareView();
+        QVERIFY(compare);
+        QCOMPARE(window.findChild<CompareView *>(QStringLiteral("compareView")), compare);
+        QCOMPARE(window.stage()->compareView(), compare); // once
+        QVERIFY(!window.stage()->isCompareShown());
     }
 
     void gateRunsAfterTheFirstPaintOnly()

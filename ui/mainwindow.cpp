@@ -186,8 +186,16 @@ void MainWindow::buildLayout()
     QDockWidget *infoDock = makeDock(this, tr("Frame Details"), "infoDock", m_info, true);
     addDockWidget(Qt::RightDockWidgetArea, infoDock);
     splitDockWidget(promptDock, infoDock, Qt::Vertical);
-    m_replay = new ReplayPanel(session(), this);
-    QDockWidget *replayDock = makeDock(this, tr("Replay"), "replayDock", m_replay, true);
+    // The replay panel is built when first needed (a range picked, Replay Onto…, the session's
+    // unfinished replays once it is open): its dock is hidden at start.
+    m_replayHolder = new QWidget(this);
+    auto *replayColumn = new QVBoxLayout(m_replayHolder);
+    replayColumn->setContentsMargins(0, 0, 0, 0);
+    QDockWidget *replayDock = makeDock(this, tr("Replay"), "replayDock", m_replayHolder, true);
+    connect(replayDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible)
+            replayPanel();
+    });
     tabifyDockWidget(infoDock, replayDock);
     replayDock->hide(); // shown when a range is picked or Replay Onto… is chosen (View menu too)
     infoDock->raise();
@@ -410,25 +418,26 @@ void MainWindow::wireSession()
             dock->raise();
         }
     };
-    connect(m_timeline, &TimelineView::rangeRequested, m_replay,
+    connect(m_timeline, &TimelineView::rangeRequested, this,
         [this, showReplay](const QModelIndex &a, const QModelIndex &b) {
-            m_replay->setRange(a.data(TimelineRole::FrameId).toString(), b.data(TimelineRole::FrameId).toString());
+            replayPanel()->setRange(a.data(TimelineRole::FrameId).toString(), b.data(TimelineRole::FrameId).toString());
             showReplay();
         });
     connect(action(ActionId::ReplayOnto), &QAction::triggered, this, [this, showReplay] {
         showReplay();
-        if (m_replay->rangeFrom().isEmpty())
+        if (replayPanel()->rangeFrom().isEmpty())
             m_notices->status(
                 tr("Choose the range first: select a frame, then Shift+click another frame of its branch."));
         else
-            m_replay->openDialog(m_selection->currentId());
+            replayPanel()->openDialog(m_selection->currentId());
     });
-    connect(m_replay, &ReplayPanel::frameActivated, m_selection, &FrameSelection::select);
-    connect(m_sessions, &SessionManager::aboutToSwitch, m_replay, [this] {
+    connect(m_sessions, &SessionManager::aboutToSwitch, this, [this] {
+        if (!m_replay)
+            return; // nothing to detach
         m_replay->detach();
         m_replay->setRange({}, {});
     });
-    connect(m_sessions, &SessionManager::switched, m_replay, [this] { m_replay->refreshUnfinished(); });
+    connect(m_sessions, &SessionManager::switched, this, [this] { replayPanel()->refreshUnfinished(); });
 
     // What the session says: the selected frame is re-read when it changes.
     auto refreshCurrent = [this](const QString &id) {
@@ -468,6 +477,16 @@ void MainWindow::wireSession()
             m_notices->status(
                 tr("%n interrupted request(s) were recovered from the server.", nullptr, recovered), 6000);
     });
+}
+
+ReplayPanel *MainWindow::replayPanel()
+{
+    if (!m_replay) {
+        m_replay = new ReplayPanel(session(), m_replayHolder);
+        m_replayHolder->layout()->addWidget(m_replay);
+        connect(m_replay, &ReplayPanel::frameActivated, m_selection, &FrameSelection::select);
+    }
+    return m_replay;
 }
 
 void MainWindow::showTimelineMenu(const QPoint &pos)

@@ -120,6 +120,8 @@ private:
     void updateCost();
     void refreshThinkingLevels();
     void showTimelineMenu(const QPoint &pos);
+    /** The replay panel, built when first needed (its dock is hidden at start). */
+    ReplayPanel *replayPanel();
 
     ClientConfig m_config;
     bool m_demo = false;
@@ -142,7 +144,8 @@ private:
     ThumbnailProvider *m_thumbs = nullptr;
     PromptPanel *m_prompt = nullptr;
     InfoPanel *m_info = nullptr;
-    ReplayPanel *m_replay = nullptr; // replay a chain (issue 14)
+    ReplayPanel *m_replay = nullptr;   // replay a chain (issue 14); built by replayPanel()
+    QWidget *m_replayHolder = nullptr; // the replay dock's content, empty until then
     BannerWidget *m_demoBanner = nullptr;
     BannerWidget *m_messageBanner = nullptr;
     PendingIndicator *m_pending = nullptr;

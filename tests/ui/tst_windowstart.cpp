@@ -5,10 +5,13 @@
 #include "ui/firstpaint.h"
 #include "ui/imagestage.h"
 #include "ui/mainwindow.h"
+#include "ui/replaypanel.h"
+#include "ui/sessionmanager.h"
 #include "ui/theme.h"
 
 #include <QApplication>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
 #include <QLineEdit>
@@ -148,6 +151,30 @@ private Q_SLOTS:
         QCOMPARE(window.findChild<CompareView *>(QStringLiteral("compareView")), compare);
         QCOMPARE(window.stage()->compareView(), compare); // once
         QVERIFY(!window.stage()->isCompareShown());
+    }
+
+    /** The replay panel (its dock hidden at start) is built once a session opens, or when its dock shows. */
+    void replayPanelIsBuiltWhenNeeded()
+    {
+        QTemporaryDir dir;
+        {
+            MainWindow window;
+            QVERIFY(!window.findChild<ReplayPanel *>());
+            QVERIFY(window.sessions()->open(dir.path() + QStringLiteral("/s")));
+            QVERIFY(window.findChild<ReplayPanel *>()); // its unfinished replays are looked up
+            auto *dock = window.findChild<QDockWidget *>(QStringLiteral("replayDock"));
+            QVERIFY(dock);
+            QVERIFY(window.findChild<ReplayPanel *>()->isAncestorOf(dock) == false);
+            QVERIFY(dock->isAncestorOf(window.findChild<ReplayPanel *>()));
+        }
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(!window.findChild<ReplayPanel *>());
+        auto *dock = window.findChild<QDockWidget *>(QStringLiteral("replayDock"));
+        dock->show(); // as the View menu or Replay Onto… does: a tab beside Frame Details, raised
+        dock->raise();
+        QTRY_VERIFY(window.findChild<ReplayPanel *>());
     }
 
     void gateRunsAfterTheFirstPaintOnly()

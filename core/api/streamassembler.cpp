@@ -309,8 +309,8 @@ QList<StreamEvent> StreamAssembler::apply(const SseEvent &event)
             } else {
                 const auto dataAt = delta.find("data");
                 const std::string noData;
-                const std::string &data
-                    = dataAt != delta.end() && dataAt->is_string() ? dataAt->get_ref<const std::string &>() : noData;
+                // Data of another type throws (a malformed stream, see feed()).
+                const std::string &data = dataAt != delta.end() ? dataAt->get_ref<const std::string &>() : noData;
                 // A delta starts a new image only if the previous data is a whole file and this
                 // one begins with an image signature; anything else continues the same image.
                 const bool startsImage

@@ -89,15 +89,16 @@ struct FloorServer {
     }
 };
 
-std::vector<double> sdkInProcess(Context &ctx, const FakeServer &fake, int runs, const QString &out, QString *error)
+std::vector<double> sdkInProcess(
+    Context &ctx, const FakeServer &fake, int runs, const QString &out, bool durable, QString *error)
 {
     QProcessEnvironment env = cliEnvironment(fake);
     QByteArray stdoutBytes;
-    if (runProcess(QStringLiteral("node"),
-            {ctx.nodeDir + QStringLiteral("/sdk_turn.mjs"), QStringLiteral("--base-url"), fake.baseUrl(),
-                QStringLiteral("--out"), out, QStringLiteral("--runs"), QString::number(runs)},
-            env, 300000, error, &stdoutBytes)
-        < 0)
+    QStringList args {ctx.nodeDir + QStringLiteral("/sdk_turn.mjs"), QStringLiteral("--base-url"), fake.baseUrl(),
+        QStringLiteral("--out"), out, QStringLiteral("--runs"), QString::number(runs)};
+    if (durable)
+        args << QStringLiteral("--fsync");
+    if (runProcess(QStringLiteral("node"), args, env, 300000, error, &stdoutBytes) < 0)
         return {};
     std::vector<double> ms;
     const QJsonArray arr = QJsonDocument::fromJson(stdoutBytes).object().value(QStringLiteral("ms")).toArray();
@@ -191,7 +192,10 @@ void runTurnOverhead(Context &ctx)
         turnOverFloor.samples.push_back(ct / c);
     }
     QString error;
-    const std::vector<double> sdk = sdkInProcess(ctx, *fake, runs + 1, dir + QStringLiteral("/sdk.jpg"), &error);
+    const std::vector<double> sdk = sdkInProcess(ctx, *fake, runs + 1, dir + QStringLiteral("/sdk.jpg"), false, &error);
+    // The same with the file fsynced, as the floor and our client do (like for like; no target).
+    const std::vector<double> sdkDurable
+        = sdkInProcess(ctx, *fake, runs + 1, dir + QStringLiteral("/sdk-fsync.jpg"), true, &error);
     for (const Figure &f : {ours, turn, floorMs})
         ctx.report->add(f);
     ctx.report->add(oursOverFloor);
@@ -206,6 +210,13 @@ void runTurnOverhead(Context &ctx)
         // Not interleaved (one Node process makes all its turns): the ratio of the medians.
         ctx.report->addValue(kCase, QStringLiteral("in process: our client / SDK"), QStringLiteral("x"),
             ours.median() / sdkMs.median(), Goal::AtMost, 0.5);
+    }
+    if (sdkDurable.size() >= 2) {
+        Figure sdkDurableMs {kCase, QStringLiteral("in process: @google/genai 3.1.0 with the file fsynced"),
+            QStringLiteral("ms"), std::vector<double>(sdkDurable.begin() + 1, sdkDurable.end()), Goal::None, 0, {}};
+        ctx.report->add(sdkDurableMs);
+        ctx.report->addValue(kCase, QStringLiteral("in process: our client / SDK with fsync (like for like)"),
+            QStringLiteral("x"), ours.median() / sdkDurableMs.median(), Goal::None, 0);
     }
 
     // ---- as processes ----

@@ -2,9 +2,12 @@
 // @google/genai SDK writes to make one image and keep it — create, decode the image, write the
 // file — timed from the call to the file on disk. Prints one JSON line: {"ms": [per run]}.
 //
-//   node sdk_turn.mjs --base-url URL --out FILE [--runs N]     (the key comes from GEMINI_API_KEY)
+//   node sdk_turn.mjs --base-url URL --out FILE [--runs N] [--fsync]   (the key comes from GEMINI_API_KEY)
+//
+// --fsync also makes the file durable (fsync before close), as the floor and our client do; without
+// it the script writes the way most SDK users do, and that figure is the one the target is set on.
 
-import { writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { GoogleGenAI } from '@google/genai';
 
@@ -21,6 +24,7 @@ async function main() {
   const ai = new GoogleGenAI({ apiKey: process.env.GEMINI_API_KEY, httpOptions: { baseUrl: arg('--base-url') } });
   const out = arg('--out');
   const runs = Number(arg('--runs', '1'));
+  const durable = process.argv.includes('--fsync');
   const ms = [];
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
@@ -33,7 +37,15 @@ async function main() {
     });
     const image = interaction.output_image;
     if (!image || !image.data) throw new Error('no output_image');
-    writeFileSync(out, Buffer.from(image.data, 'base64'));
+    const bytes = Buffer.from(image.data, 'base64');
+    if (durable) {
+      const fd = openSync(out, 'w');
+      writeSync(fd, bytes);
+      fsyncSync(fd);
+      closeSync(fd);
+    } else {
+      writeFileSync(out, bytes);
+    }
     ms.push(performance.now() - t0);
   }
   console.log(JSON.stringify({ ms }));

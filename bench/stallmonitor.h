@@ -20,21 +20,26 @@ public:
         m_timer.setInterval(2);
         connect(&m_timer, &QTimer::timeout, this, [this] {
             const qint64 now = m_clock.nsecsElapsed();
-            if (m_last > 0)
-                m_longestNs = std::max(m_longestNs, now - m_last - 2'000'000);
+            m_longestNs = std::max(m_longestNs, now - m_last - 2'000'000);
             m_last = now;
         });
     }
+    /**
+     * Starts measuring now: the start counts as a tick, so work done right after start() (before
+     * the timer first fires) is a stall too. (It was not counted before: a blocking open
+     * called just after start() was invisible.)
+     */
     void start()
     {
         m_longestNs = 0;
-        m_last = 0;
         m_clock.start();
+        m_last = m_clock.nsecsElapsed();
         m_timer.start();
     }
     /** Stops and returns the longest stall in ms. */
     double stop()
     {
+        m_longestNs = std::max(m_longestNs, m_clock.nsecsElapsed() - m_last - 2'000'000); // up to now
         m_timer.stop();
         return std::max<qint64>(m_longestNs, 0) / 1e6;
     }

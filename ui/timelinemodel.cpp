@@ -50,41 +50,33 @@ QList<TimelineModel::Row> TimelineModel::computeRows() const
     QList<Row> rows;
     if (!m_session || !m_session->isOpen())
         return rows;
-    const FrameGraph &g = m_session->graph();
-    QHash<QString, int> number;
-    {
-        int n = 0;
-        for (const Frame &f : g.frames())
-            number.insert(f.id, ++n);
-    }
-    const QStringList ids = g.frameIds(FrameGraph::LiveOnly);
+    // One pass over the frames in creation order (numbers count trashed frames too); no
+    // per-frame lookups beyond the parent's row.
+    const QList<Frame> &frames = m_session->graph().frames();
     QHash<QString, int> rowOf;
-    rowOf.reserve(ids.size());
-    rows.reserve(ids.size());
-    QHash<int, bool> laneContinued; // parent row -> its first child already took its lane
+    rowOf.reserve(frames.size());
+    rows.reserve(frames.size());
     int nextLane = 0;
-    for (const QString &id : ids) {
-        const Frame *f = g.frame(id);
+    for (qsizetype i = 0; i < frames.size(); ++i) {
+        const Frame &f = frames.at(i);
+        if (f.isTrashed())
+            continue;
         Row r;
-        r.id = id;
-        r.parentId = f ? f->parentId : QString();
-        r.number = number.value(id);
-        const int p = f ? rowOf.value(f->parentId, -1) : -1;
+        r.id = f.id;
+        r.parentId = f.parentId;
+        r.number = int(i) + 1;
+        const int p = f.parentId.isEmpty() ? -1 : rowOf.value(f.parentId, -1);
         r.parentRow = p;
         if (p >= 0) {
             Row &parent = rows[p];
             r.depth = parent.depth + 1;
+            // The parent's first live child continues its lane; any later child opens a new one.
+            r.lane = parent.childCount == 0 ? parent.lane : nextLane++;
             ++parent.childCount;
-            if (!laneContinued.value(p)) {
-                laneContinued.insert(p, true);
-                r.lane = parent.lane;
-            } else {
-                r.lane = nextLane++;
-            }
         } else {
             r.lane = nextLane++;
         }
-        rowOf.insert(id, rows.size());
+        rowOf.insert(f.id, int(rows.size()));
         rows.append(r);
     }
     return rows;
@@ -328,6 +320,27 @@ QVariant TimelineModel::data(const QModelIndex &index, int role) const
         || !m_session || !m_session->isOpen())
         return {};
     const Row &row = m_rows.at(index.row());
+    // The shape comes from the row alone (the view reads it for every row at each layout).
+    switch (role) {
+    case TimelineRole::FrameId:
+        return row.id;
+    case TimelineRole::ParentId:
+        return row.parentId;
+    case TimelineRole::ParentRow:
+        return row.parentRow;
+    case TimelineRole::Depth:
+        return row.depth;
+    case TimelineRole::Lane:
+        return row.lane;
+    case TimelineRole::ChildCount:
+        return row.childCount;
+    case TimelineRole::Number:
+        return row.number;
+    case TimelineRole::IsHead:
+        return row.childCount == 0;
+    default:
+        break;
+    }
     const Frame *f = m_session->graph().frame(row.id);
     if (!f)
         return {};

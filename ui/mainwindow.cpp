@@ -387,6 +387,10 @@ void MainWindow::wireSession()
     SessionController *s = session();
     connect(m_selection, &FrameSelection::currentChanged, this, &MainWindow::onSelectionChanged);
     connect(m_sessions, &SessionManager::switched, this, &MainWindow::onSessionSwitched);
+    connect(m_sessions, &SessionManager::openingChanged, this, [this](bool opening) {
+        if (opening)
+            onSessionSwitched({}); // the old session is closed: an empty window says "Opening…" until it is in
+    });
     connect(m_sessions, &SessionManager::recentChanged, this, [this] { m_sessions->fillRecentMenu(m_recentMenu); });
     connect(m_turns, &TurnDispatcher::planChanged, this,
         [this](const TurnPlan &p) { m_timeline->setAttachHint(attachHintFor(p, m_prompt->variants())); });

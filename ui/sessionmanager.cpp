@@ -14,6 +14,7 @@
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QMenu>
+#include <QTimer>
 #include <QUndoStack>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -51,17 +52,119 @@ Result<void> SessionManager::open(const QString &dir)
     if (m_session->isOpen() && !m_session->isIdle())
         return Error::make(
             ErrorKind::Conflict, tr("Requests are still running in this session; wait for them or cancel them first."));
+    ++m_openSerial; // a background open still parsing is superseded
+    const QString fallback = isOpening() ? std::exchange(m_fallbackDir, {}) : previous;
+    endOpening();
     Q_EMIT aboutToSwitch();
     m_session->close();
+    return finishOpen(dir, fallback, false, true);
+}
+
+void SessionManager::openInBackground(const QString &dirIn, OpenDone done)
+{
+    const QString dir = QDir(dirIn).absolutePath();
+    const QString previous = this->dir();
+    if (!previous.isEmpty() && QFileInfo(previous) == QFileInfo(dir)) {
+        if (done)
+            done({});
+        return;
+    }
+    if (m_session->isOpen() && !m_session->isIdle()) {
+        if (done)
+            done(Error::make(ErrorKind::Conflict,
+                tr("Requests are still running in this session; wait for them or cancel them first.")));
+        return;
+    }
+    const quint64 serial = ++m_openSerial;
+    if (!isOpening())
+        m_fallbackDir = previous; // while one open parses, the session to go back to stays the first one
+    Q_EMIT aboutToSwitch();
+    // Closed now, not when the parse is done: the controller refuses every turn while no
+    // session is open, so nothing can start on a half-open session (or on the one going away).
+    m_session->close();
+    m_openingDir = dir;
+    Q_EMIT openingChanged(true, dir);
+    m_notices->status(tr("Opening %1…").arg(QFileInfo(dir).fileName()), 0);
+    auto proceed = [this, serial, dir, done] {
+        if (serial != m_openSerial)
+            return; // superseded by a later open: that one reports
+        const QString fallback = std::exchange(m_fallbackDir, {});
+        endOpening();
+        const Result<void> opened = finishOpen(dir, fallback, true, false);
+        if (!opened) {
+            if (done)
+                done(opened);
+            return;
+        }
+        // The hand-over goes on in the next event: the window paints and takes input between
+        // the model reset (with the view's layout) and selecting the frame (info panel, plan).
+        QTimer::singleShot(0, this, [this, serial, done] {
+            if (serial != m_openSerial || !m_session->isOpen())
+                return; // another open came in between: that one reports
+            Q_EMIT switched(frameToSelect());
+            if (done)
+                done({});
+        });
+    };
+    // The checkpoint and the journal tail are read on a worker; SessionStore::open() takes
+    // what it read and parses only what was appended since.
+    const QFuture<void> parsing = SessionStore::preload(dir);
+    if (!parsing.isValid()) { // a new or empty folder: nothing to parse
+        QTimer::singleShot(0, this, proceed);
+        return;
+    }
+    auto *watcher = new QFutureWatcher<void>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [watcher, proceed] {
+        watcher->deleteLater();
+        proceed();
+    });
+    watcher->setFuture(parsing);
+}
+
+void SessionManager::endOpening()
+{
+    if (m_openingDir.isEmpty())
+        return;
+    const QString dir = std::exchange(m_openingDir, {});
+    m_notices->clearStatus();
+    Q_EMIT openingChanged(false, dir);
+}
+
+Result<void> SessionManager::finishOpen(
+    const QString &dir, const QString &previous, bool previousInBackground, bool announce)
+{
     if (const Result<void> opened = m_session->open(dir); !opened) {
         // Put the previous session back, so the window is never left without one.
-        if (!previous.isEmpty() && m_session->open(previous))
+        if (!previous.isEmpty() && previousInBackground) {
+            Q_EMIT switched({}); // nothing is open until the previous session is back
+            openInBackground(previous);
+        } else if (!previous.isEmpty() && m_session->open(previous)) {
             Q_EMIT switched(m_session->store()->currentFrameId());
-        else
+        } else {
             Q_EMIT switched({});
+        }
         return opened;
     }
-    const QString absolute = QDir(dir).absolutePath();
+    remember(QDir(dir).absolutePath());
+    m_notices->clear();
+    if (announce)
+        Q_EMIT switched(frameToSelect());
+    return {};
+}
+
+QString SessionManager::frameToSelect() const
+{
+    // The frame the user worked on last (the store remembers it), else the newest head.
+    QString select = m_session->store()->currentFrameId();
+    if (select.isEmpty() || !m_session->graph().contains(select) || m_session->graph().frame(select)->isTrashed()) {
+        const QStringList heads = m_session->graph().heads();
+        select = heads.isEmpty() ? QString() : heads.last();
+    }
+    return select;
+}
+
+void SessionManager::remember(const QString &absolute)
+{
     // Only what changed is written: every QSettings write is a locked, fdatasync'ed rewrite of
     // the settings file, and reopening the last session at start-up wrote it twice before the
     // first paint (~100-250 ms on a busy disk). Reading is cheap (QSettings caches the file).
@@ -71,15 +174,6 @@ Result<void> SessionManager::open(const QString &dir)
         WindowPreferences::addRecentSession(absolute);
         Q_EMIT recentChanged();
     }
-    m_notices->clear();
-    // Select the frame the user worked on last (the store remembers it), else the newest head.
-    QString select = m_session->store()->currentFrameId();
-    if (select.isEmpty() || !m_session->graph().contains(select) || m_session->graph().frame(select)->isTrashed()) {
-        const QStringList heads = m_session->graph().heads();
-        select = heads.isEmpty() ? QString() : heads.last();
-    }
-    Q_EMIT switched(select);
-    return {};
 }
 
 Result<void> SessionManager::newSession()
@@ -133,8 +227,10 @@ void SessionManager::fillRecentMenu(QMenu *menu)
         a->setToolTip(dir);
         a->setStatusTip(dir);
         connect(a, &QAction::triggered, this, [this, dir] {
-            if (const Result<void> r = open(dir); !r)
-                m_notices->show(NoticeKind::Error, tr("Cannot open the session: %1").arg(r.error().message));
+            openInBackground(dir, [this](const Result<void> &r) {
+                if (!r)
+                    m_notices->show(NoticeKind::Error, tr("Cannot open the session: %1").arg(r.error().message));
+            });
         });
     }
     menu->setEnabled(n > 0);
@@ -156,8 +252,10 @@ void SessionManager::openDialog()
                 .arg(QDir::toNativeSeparators(dir)));
         return;
     }
-    if (const Result<void> r = open(dir); !r)
-        offerRebuild(dir, r.error().message);
+    openInBackground(dir, [this, dir](const Result<void> &r) {
+        if (!r)
+            offerRebuild(dir, r.error().message);
+    });
 }
 
 void SessionManager::offerRebuild(const QString &dir, const QString &error)
@@ -170,6 +268,9 @@ void SessionManager::offerRebuild(const QString &dir, const QString &error)
                     tr("Wait for the running requests to finish before rebuilding another session."));
                 return;
             }
+            ++m_openSerial; // a background open still parsing is superseded
+            m_fallbackDir.clear();
+            endOpening();
             Q_EMIT aboutToSwitch();
             m_session->close();
             if (const Result<void> rebuilt = m_session->rebuild(dir); !rebuilt) {
@@ -178,10 +279,12 @@ void SessionManager::offerRebuild(const QString &dir, const QString &error)
                 return;
             }
             m_session->close();
-            if (const Result<void> r = open(dir); !r)
-                m_notices->show(NoticeKind::Error, r.error().message);
-            else
-                m_notices->status(tr("Rebuilt the session from its journal and images."), 6000);
+            openInBackground(dir, [this](const Result<void> &r) {
+                if (!r)
+                    m_notices->show(NoticeKind::Error, r.error().message);
+                else
+                    m_notices->status(tr("Rebuilt the session from its journal and images."), 6000);
+            });
         });
 }
 
@@ -234,12 +337,13 @@ bool SessionManager::saveCopy(const QString &target)
             Q_EMIT sessionCopied(target, copied.error().message);
             return;
         }
-        const Result<void> opened = open(target);
-        if (opened)
-            m_notices->status(tr("Saved a copy as %1; you are now working in the copy.").arg(target), 6000);
-        else
-            m_notices->show(NoticeKind::Error, opened.error().message);
-        Q_EMIT sessionCopied(target, opened.error().message);
+        openInBackground(target, [this, target](const Result<void> &opened) {
+            if (opened)
+                m_notices->status(tr("Saved a copy as %1; you are now working in the copy.").arg(target), 6000);
+            else
+                m_notices->show(NoticeKind::Error, opened.error().message);
+            Q_EMIT sessionCopied(target, opened ? QString() : opened.error().message);
+        });
     });
     watcher->setFuture(QtConcurrent::run([from, target] { return copySessionFolder(from, target); }));
     return true;

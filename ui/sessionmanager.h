@@ -5,6 +5,8 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
+
 class QMenu;
 class QWidget;
 
@@ -30,11 +32,35 @@ public:
     /** The open session's folder; empty when none. */
     QString dir() const;
 
-    /** Opens (or creates) a session folder. On failure nothing is shown; the error says why. */
+    /**
+     * Opens (or creates) a session folder, parsing it on the calling (GUI) thread. For tests and
+     * callers that need the result at once; the window opens with openInBackground(). On
+     * failure nothing is shown; the error says why.
+     */
     Result<void> open(const QString &dir);
+    /** What openInBackground() calls when the session is open (or failed to open). */
+    using OpenDone = std::function<void(const Result<void> &)>;
+    /**
+     * Opens (or creates) a session folder with its checkpoint and journal parsed on a worker
+     * (SessionStore::preload), so the window keeps answering while a big session is read:
+     * the open session closes at once (no turn can start until the new one is open: the
+     * controller refuses work while no session is open), the status bar says "Opening…",
+     * and only the hand-over (graph, model reset, view layout) runs on the GUI thread. A
+     * later call supersedes one still parsing. On failure the previous session is reopened
+     * the same way. done hears the result (also when refused at once: requests running).
+     */
+    void openInBackground(const QString &dir, OpenDone done = {});
+    /** A session is being parsed by openInBackground(); nothing is open meanwhile. */
+    bool isOpening() const { return !m_openingDir.isEmpty(); }
+    /** The folder openInBackground() is reading; empty when none. */
+    QString openingDir() const { return m_openingDir; }
     /** A new, empty session in the sessions folder, named after the date and time. */
     Result<void> newSession();
-    /** Reopens the last session (and its frame), else starts a new one; problems go to the banner. */
+    /**
+     * Reopens the last session (and its frame), else starts a new one; problems go to the
+     * banner. Synchronous: start-up calls it once SessionStore::preload() has parsed the last
+     * session on a worker, so what is left here is the hand-over.
+     */
     void restoreLast();
     /** Copies the session folder to target on a worker and continues there; sessionCopied() follows. */
     bool saveCopy(const QString &target);
@@ -54,15 +80,32 @@ public Q_SLOTS:
 Q_SIGNALS:
     /** About to close the open session (pending retries must go). */
     void aboutToSwitch();
+    /** openInBackground() started reading dir (true) or handed over / gave up (false). */
+    void openingChanged(bool opening, const QString &dir);
     /** A session is open (again): frameToSelect is where the user left off. */
     void switched(const QString &frameToSelect);
     void sessionCopied(const QString &target, const QString &error);
     void recentChanged();
 
 private:
+    /**
+     * After the parse: opens dir (taking what the worker read); announce: emits switched()
+     * now. On failure reopens previous (in the background when asked) so the window is not
+     * left without one.
+     */
+    Result<void> finishOpen(const QString &dir, const QString &previous, bool previousInBackground, bool announce);
+    /** Where the user left off in the open session (else its newest head). */
+    QString frameToSelect() const;
+    /** Remembers dir as the last and most recent session (settings written only when changed). */
+    void remember(const QString &dir);
+    void endOpening();
+
     NoticePresenter *m_notices;
     QWidget *m_dialogParent;
     SessionController *m_session;
+    QString m_openingDir;
+    QString m_fallbackDir;    // open before openInBackground() closed it: reopened on failure
+    quint64 m_openSerial = 0; // a newer openInBackground() call supersedes an older one
 };
 
 } // namespace nb2

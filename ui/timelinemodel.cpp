@@ -19,9 +19,30 @@ TimelineModel::TimelineModel(SessionController *session, QObject *parent)
         connect(session, &SessionController::frameRemoved, this, &TimelineModel::refresh);
         connect(session, &SessionController::frameChanged, this, &TimelineModel::frameChanged);
         connect(session, &SessionController::changedExternally, this, &TimelineModel::refresh);
-        connect(session, &SessionController::opened, this, &TimelineModel::refresh);
+        connect(session, &SessionController::opened, this, &TimelineModel::reload);
     }
-    refresh();
+    reload();
+}
+
+void TimelineModel::reload()
+{
+    beginResetModel();
+    m_frameCount = m_session && m_session->isOpen() ? m_session->graph().size() : 0;
+    m_rows = computeRows();
+    m_laneCount = 0;
+    m_rowOf.clear();
+    m_rowOf.reserve(m_rows.size());
+    for (int i = 0; i < m_rows.size(); ++i) {
+        m_laneCount = qMax(m_laneCount, m_rows[i].lane + 1);
+        m_rowOf.insert(m_rows[i].id, i);
+    }
+    m_matchIds.clear();
+    m_pathIds.clear();
+    if (!m_filter.isEmpty() && m_session && m_session->isOpen()) {
+        m_matchIds = m_filter.matchingIds(m_session->graph());
+        m_pathIds = m_filter.pathIds(m_session->graph());
+    }
+    endResetModel();
 }
 
 QList<TimelineModel::Row> TimelineModel::computeRows() const
@@ -29,40 +50,33 @@ QList<TimelineModel::Row> TimelineModel::computeRows() const
     QList<Row> rows;
     if (!m_session || !m_session->isOpen())
         return rows;
-    const FrameGraph &g = m_session->graph();
-    QHash<QString, int> number;
-    {
-        int n = 0;
-        for (const Frame &f : g.frames())
-            number.insert(f.id, ++n);
-    }
-    const QStringList ids = g.frameIds(FrameGraph::LiveOnly);
+    // One pass over the frames in creation order (numbers count trashed frames too); no
+    // per-frame lookups beyond the parent's row.
+    const QList<Frame> &frames = m_session->graph().frames();
     QHash<QString, int> rowOf;
-    rowOf.reserve(ids.size());
-    rows.reserve(ids.size());
-    QHash<int, bool> laneContinued; // parent row -> its first child already took its lane
+    rowOf.reserve(frames.size());
+    rows.reserve(frames.size());
     int nextLane = 0;
-    for (const QString &id : ids) {
-        const Frame *f = g.frame(id);
+    for (qsizetype i = 0; i < frames.size(); ++i) {
+        const Frame &f = frames.at(i);
+        if (f.isTrashed())
+            continue;
         Row r;
-        r.id = id;
-        r.number = number.value(id);
-        const int p = f ? rowOf.value(f->parentId, -1) : -1;
+        r.id = f.id;
+        r.parentId = f.parentId;
+        r.number = int(i) + 1;
+        const int p = f.parentId.isEmpty() ? -1 : rowOf.value(f.parentId, -1);
         r.parentRow = p;
         if (p >= 0) {
             Row &parent = rows[p];
             r.depth = parent.depth + 1;
+            // The parent's first live child continues its lane; any later child opens a new one.
+            r.lane = parent.childCount == 0 ? parent.lane : nextLane++;
             ++parent.childCount;
-            if (!laneContinued.value(p)) {
-                laneContinued.insert(p, true);
-                r.lane = parent.lane;
-            } else {
-                r.lane = nextLane++;
-            }
         } else {
             r.lane = nextLane++;
         }
-        rowOf.insert(id, rows.size());
+        rowOf.insert(f.id, int(rows.size()));
         rows.append(r);
     }
     return rows;
@@ -92,8 +106,98 @@ void TimelineModel::updateFind()
         Q_EMIT dataChanged(index(0), index(m_rows.size() - 1), {TimelineRole::FindState});
 }
 
+bool TimelineModel::appendNewFrames()
+{
+    if (!m_session || !m_session->isOpen())
+        return false;
+    const QList<Frame> &frames = m_session->graph().frames();
+    if (frames.size() < m_frameCount)
+        return false;
+    // Every known row is still the same live frame, in the same order, with the same parent
+    // (a trash, restore or removal shifts the rows: recompute them all).
+    qsizetype row = 0;
+    for (qsizetype i = 0; i < m_frameCount; ++i) {
+        const Frame &f = frames.at(i);
+        if (f.isTrashed())
+            continue;
+        if (row >= m_rows.size() || m_rows.at(row).id != f.id || m_rows.at(row).parentId != f.parentId)
+            return false;
+        ++row;
+    }
+    if (row != m_rows.size())
+        return false;
+    if (frames.size() == m_frameCount) {
+        // Nothing new: the status etc. of existing frames may have changed (an external write).
+        if (!m_rows.isEmpty())
+            Q_EMIT dataChanged(index(0), index(int(m_rows.size()) - 1),
+                {TimelineRole::State, TimelineRole::ImagePath, Qt::ToolTipRole, Qt::DisplayRole, TimelineRole::Starred,
+                    TimelineRole::ErrorText, TimelineRole::ReAnchored});
+        updateFind();
+        return true;
+    }
+    // The new rows, as computeRows() would make them: a frame continues its parent's lane
+    // when it is the parent's first live child, else opens the next lane.
+    const qsizetype first = m_rows.size();
+    QList<Row> added;
+    QHash<QString, qsizetype> addedRow;
+    QHash<qsizetype, int> extraChildren; // rows before `first` that gained children: how many
+    int lanes = m_laneCount;
+    for (qsizetype i = m_frameCount; i < frames.size(); ++i) {
+        const Frame &f = frames.at(i);
+        if (f.isTrashed())
+            continue;
+        if (m_rowOf.contains(f.id) || addedRow.contains(f.id))
+            return false; // not a plain append
+        Row r;
+        r.id = f.id;
+        r.parentId = f.parentId;
+        r.number = int(i) + 1;
+        qsizetype p = -1;
+        if (const auto it = addedRow.constFind(f.parentId); it != addedRow.cend())
+            p = *it;
+        else
+            p = m_rowOf.value(f.parentId, -1);
+        r.parentRow = int(p);
+        if (p >= first) {
+            Row &parent = added[p - first];
+            r.depth = parent.depth + 1;
+            r.lane = parent.childCount == 0 ? parent.lane : lanes++;
+            ++parent.childCount;
+        } else if (p >= 0) {
+            const Row &parent = m_rows.at(p);
+            const int children = parent.childCount + extraChildren.value(p);
+            r.depth = parent.depth + 1;
+            r.lane = children == 0 ? parent.lane : lanes++;
+            extraChildren[p] = extraChildren.value(p) + 1;
+        } else {
+            r.lane = lanes++;
+        }
+        addedRow.insert(r.id, first + added.size());
+        added.append(r);
+    }
+    m_frameCount = frames.size();
+    if (!added.isEmpty()) {
+        beginInsertRows({}, int(first), int(first + added.size()) - 1);
+        for (const Row &r : std::as_const(added)) {
+            m_rowOf.insert(r.id, int(m_rows.size()));
+            m_rows.append(r);
+        }
+        m_laneCount = lanes;
+        endInsertRows();
+    }
+    for (auto it = extraChildren.cbegin(); it != extraChildren.cend(); ++it) {
+        m_rows[it.key()].childCount += it.value();
+        Q_EMIT dataChanged(index(int(it.key())), index(int(it.key())));
+    }
+    updateFind();
+    return true;
+}
+
 void TimelineModel::refresh()
 {
+    if (appendNewFrames())
+        return;
+    m_frameCount = m_session && m_session->isOpen() ? m_session->graph().size() : 0;
     QList<Row> rows = computeRows();
     int lanes = 0;
     for (const Row &r : rows)
@@ -216,6 +320,27 @@ QVariant TimelineModel::data(const QModelIndex &index, int role) const
         || !m_session || !m_session->isOpen())
         return {};
     const Row &row = m_rows.at(index.row());
+    // The shape comes from the row alone (the view reads it for every row at each layout).
+    switch (role) {
+    case TimelineRole::FrameId:
+        return row.id;
+    case TimelineRole::ParentId:
+        return row.parentId;
+    case TimelineRole::ParentRow:
+        return row.parentRow;
+    case TimelineRole::Depth:
+        return row.depth;
+    case TimelineRole::Lane:
+        return row.lane;
+    case TimelineRole::ChildCount:
+        return row.childCount;
+    case TimelineRole::Number:
+        return row.number;
+    case TimelineRole::IsHead:
+        return row.childCount == 0;
+    default:
+        break;
+    }
     const Frame *f = m_session->graph().frame(row.id);
     if (!f)
         return {};

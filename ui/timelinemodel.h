@@ -61,11 +61,14 @@ public:
 public Q_SLOTS:
     /** Re-reads the graph: appends rows when frames were only added, otherwise resets. */
     void refresh();
+    /** Recounts every row from the graph and resets (a session was opened). */
+    void reload();
     void frameChanged(const QString &frameId);
 
 private:
     struct Row {
         QString id;
+        QString parentId; // as the graph had it when the row was made (to see that it still holds)
         int parentRow = -1;
         int depth = 0;
         int lane = 0;
@@ -73,6 +76,13 @@ private:
         int number = 0;
     };
     QList<Row> computeRows() const;
+    /**
+     * The common change, frames appended to the graph (a turn, another process's turn), costs
+     * the new rows only: checks that every known row is still the same frame in the same
+     * place, then appends rows for the new frames. False when anything else changed (a frame
+     * trashed, restored or removed): refresh() then recomputes every row.
+     */
+    bool appendNewFrames();
     QVariant frameData(const Frame &frame, const Row &row, int role) const;
     /** Recomputes which frames match; emits FindState changes for every row when anything moved. */
     void updateFind();
@@ -81,6 +91,7 @@ private:
     QList<Row> m_rows;
     QHash<QString, int> m_rowOf;
     int m_laneCount = 0;
+    qsizetype m_frameCount = 0; // graph frames (trashed included) the rows were made from
     QHash<QString, QImage> m_drafts;
     QHash<QString, QDateTime> m_retryAt;
     FrameFilter m_filter;

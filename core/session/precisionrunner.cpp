@@ -95,9 +95,12 @@ void PrecisionRunner::composite(const QString &frameId)
     SessionController *s = m_session;
     if (!s || !s->isOpen() || m_compositing.contains(frameId))
         return;
-    const Frame child = s->graph().value(frameId);
-    if (child.regionEdit.isEmpty() || !child.isDone() || child.image.isNull() || !child.regionEdit.rawFile.isEmpty())
+    // Checked before copying: on open every done frame of the session is asked (10,000 copies).
+    const Frame *candidate = s->graph().frame(frameId);
+    if (!candidate || candidate->regionEdit.isEmpty() || !candidate->isDone() || candidate->image.isNull()
+        || !candidate->regionEdit.rawFile.isEmpty())
         return;
+    const Frame child = *candidate;
     const Frame parent = s->graph().value(child.parentId);
     if (parent.image.isNull())
         return;

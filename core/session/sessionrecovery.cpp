@@ -168,16 +168,18 @@ void SessionController::recoverInterrupted()
     m_interrupted = 0;
     QList<Frame> interrupted;
     QStringList toFetch;
-    std::optional<Journal::Replay> journal; // read once, only if a dead turn's id is not in the manifest
-    for (Frame f : graph().frames()) {
-        if (isTracked(f.id))
+    std::optional<Journal::Replay> journal;       // read once, only if a dead turn's id is not in the manifest
+    const QList<Frame> frames = graph().frames(); // shared, not copied; stays valid while commits change the graph
+    for (const Frame &known : frames) {
+        if (isTracked(known.id))
             continue;
-        if (!f.isPending()) {
+        if (!known.isPending()) {
             // Interrupted or cut off earlier, with a known id: still the server's to give back.
-            if (f.isRecoverable() && m_client)
-                toFetch.append(f.id);
+            if (known.isRecoverable() && m_client)
+                toFetch.append(known.id);
             continue;
         }
+        Frame f = known; // only pending frames are copied (on open: every frame of the session)
         if (f.ownerPid != currentPid() && isOwnerProcessAlive(f.ownerPid))
             continue; // another live process is running this turn
         if (f.interactionId.isEmpty()) {

@@ -184,6 +184,7 @@ Result<void> SessionStore::open(const QString &dirIn, OpenMode mode)
     std::shared_ptr<Preloaded> pre = takePreload(dir);
     if (pre && (!pre->read || !pre->sameManifest(manifestPath())))
         pre.reset(); // replaced since (a checkpoint), or unreadable: read it here, with its error
+    m_openedFromPreload = bool(pre);
     if (pre) {
         graph = std::move(pre->graph);
         current = pre->current;
@@ -250,6 +251,10 @@ QFuture<void> SessionStore::preload(const QString &dirIn)
     if (!QFileInfo(manifest).isFile())
         return {};
     QMutexLocker locker(&preloadMutex);
+    // One read per open: a second call for the folder being read (start-up preloads it, then
+    // the session manager asks again on its way to open it) waits for the same parse.
+    if (preloadDir == dir && preloadFuture.isValid())
+        return QFuture<void>(preloadFuture);
     preloadDir = dir;
     preloadFuture = QtConcurrent::run([dir, manifest] {
         auto p = std::make_shared<Preloaded>();
@@ -298,6 +303,7 @@ void SessionStore::close()
     if (isOpen() && !m_readOnly)
         checkpoint(true); // everything queued reaches the disk; the manifest too when the tail is worth folding
     m_readOnly = false;
+    m_openedFromPreload = false;
     delete m_watcher;
     m_watcher = nullptr;
     m_reloadTimer->stop();

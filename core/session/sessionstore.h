@@ -91,6 +91,8 @@ public:
     bool isOpen() const { return !m_dir.isEmpty(); }
     /** Opened with OpenMode::ReadOnly: nothing will be written. */
     bool isReadOnly() const { return m_readOnly; }
+    /** The last open() took its checkpoint from preload() (parsed on a worker, not here). */
+    bool openedFromPreload() const { return m_openedFromPreload; }
 
     QString dir() const { return m_dir; }
     QString manifestPath() const;
@@ -213,6 +215,7 @@ private:
 
     QString m_dir;
     bool m_readOnly = false;
+    bool m_openedFromPreload = false;
     FrameGraph m_graph;
     QString m_currentFrameId;
     QJsonObject m_extra;

@@ -38,6 +38,7 @@ private Q_SLOTS:
     void deleteUndoAndExternalWrites();
     void dragOutGivesTheImageFile();
     void thousandFrames();
+    void appendedRowsMatchAFullRecount();
     void thumbnailsComeFromTheDiskCacheSecondTime();
     void findDimsAllButMatchesAndTheirPath_data();
     void findDimsAllButMatchesAndTheirPath();
@@ -256,6 +257,62 @@ void tst_TimelineModel::thousandFrames()
         m_model->laneCount());
     QVERIFY(m_model->laneCount() > 10);
     thumbs.waitForDone();
+}
+
+void tst_TimelineModel::appendedRowsMatchAFullRecount()
+{
+    // Frames appended (here by "another process", in batches, with forks into old and new
+    // frames) take the fast path that makes only the new rows; a trash in between takes the
+    // full recount. Either way every row must be what a model built from scratch shows.
+    const QString root = import();
+    const Frame base = m_session->graph().value(root);
+    SessionStore other;
+    QVERIFY(other.open(m_session->store()->dir(), SessionStore::OpenMode::OpenExisting));
+    QStringList ids {root};
+    int resets = 0;
+    connect(m_model.get(), &QAbstractItemModel::modelReset, this, [&resets] { ++resets; });
+    auto compareWithFresh = [&] {
+        SessionController fresh;
+        QVERIFY(fresh.open(m_session->store()->dir()));
+        TimelineModel expected(&fresh);
+        QCOMPARE(m_model->rowCount(), expected.rowCount());
+        QCOMPARE(m_model->laneCount(), expected.laneCount());
+        for (int row = 0; row < expected.rowCount(); ++row) {
+            for (int role : {int(TimelineRole::FrameId), int(TimelineRole::ParentRow), int(TimelineRole::Depth),
+                     int(TimelineRole::Lane), int(TimelineRole::ChildCount), int(TimelineRole::Number),
+                     int(TimelineRole::IsHead)}) {
+                QCOMPARE(m_model->index(row).data(role), expected.index(row).data(role));
+            }
+        }
+    };
+    for (int batch = 0; batch < 4; ++batch) {
+        QList<Frame> frames;
+        for (int i = 0; i < 7; ++i) {
+            Frame f = base;
+            f.id = Frame::newId();
+            // Continue the newest frame, fork from an old one, fork from this batch's first frame.
+            const int pick = (i * 5 + batch) % 3;
+            f.parentId = pick == 0 ? ids.last()
+                : pick == 1        ? ids.at((i * 7 + batch) % ids.size())
+                                   : ids.value(ids.size() - i);
+            f.kind = FrameKind::Edit;
+            frames << f;
+            ids << f.id;
+        }
+        QVERIFY(other.commit(frames));
+        QTRY_COMPARE_WITH_TIMEOUT(m_model->rowCount(), int(ids.size()) - (batch >= 2 ? 1 : 0), 20000);
+        compareWithFresh();
+        if (batch == 0)
+            QCOMPARE(resets, 0); // appended, not reset
+        if (batch == 1) {
+            // A frame in the middle goes to the trash: the rows shift, everything is recounted.
+            Frame trashed = other.graph().value(ids.at(3));
+            trashed.trashedAt = QDateTime::currentDateTimeUtc();
+            QVERIFY(other.commit({trashed}));
+            QTRY_COMPARE_WITH_TIMEOUT(m_model->rowCount(), int(ids.size()) - 1, 20000);
+            compareWithFresh();
+        }
+    }
 }
 
 void tst_TimelineModel::thumbnailsComeFromTheDiskCacheSecondTime()

@@ -1,0 +1,198 @@
+// Opening a session from the menu or the recent list (SessionManager::openInBackground, issue 10
+// case 5): the checkpoint is parsed on a worker, the window says it is opening, no turn can
+// start on a half-open session, a later open supersedes an earlier one, and a failed open puts
+// the previous session back.
+#include "core/fakeapi/fakeserver.h"
+#include "core/session/sessioncontroller.h"
+#include "core/session/sessionstore.h"
+#include "ui/mainwindow.h"
+#include "ui/sessionmanager.h"
+#include "ui/timelinemodel.h"
+#include "uitesthelpers.h"
+
+#include <QApplication>
+#include <QFile>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace nb2;
+
+class tst_SessionOpening : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void theParseRunsOnAWorkerAndNoTurnStartsMeanwhile();
+    void theSynchronousOpenParsesHere();
+    void aLaterOpenSupersedesOneStillParsing();
+    void aFailedOpenPutsThePreviousSessionBack();
+
+private:
+    /** A checkpointed session of n frames (a chain with a fork every 10) plus a tail in the journal. */
+    static void makeSession(const QString &dir, int n);
+
+    std::unique_ptr<FakeServer> m_server;
+    std::unique_ptr<QTemporaryDir> m_dir;
+    MainWindow *m_window = nullptr;
+};
+
+void tst_SessionOpening::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    qputenv("NB2_NO_AUTO_SETTINGS", "1");
+    QApplication::setOrganizationName(QStringLiteral("NB2LiteTest"));
+    QApplication::setApplicationName(QStringLiteral("tst_sessionopening"));
+    FakeServerOptions options;
+    options.apiKey = QStringLiteral("ui-test-key");
+    m_server = std::make_unique<FakeServer>(options);
+    QVERIFY2(m_server->start(0), qPrintable(m_server->errorString()));
+}
+
+void tst_SessionOpening::makeSession(const QString &dir, int n)
+{
+    SessionStore s;
+    QVERIFY(s.open(dir));
+    QList<Frame> frames;
+    QString parent;
+    for (int i = 0; i < n; ++i) {
+        Frame f;
+        f.id = QStringLiteral("%1").arg(i, 8, 16, QLatin1Char('0'));
+        f.parentId = (i % 10 == 9 && i > 20) ? frames.at(i - 15).id : parent;
+        f.kind = f.parentId.isEmpty() ? FrameKind::Generate : FrameKind::Edit;
+        f.prompt = QStringLiteral("prompt %1").arg(i);
+        f.status = FrameStatus::Done;
+        f.requestedAt = QDateTime::currentDateTimeUtc();
+        frames.append(f);
+        parent = f.id;
+    }
+    QVERIFY(s.commit(frames));
+    QVERIFY(s.checkpoint());
+    Frame tail = s.graph().value(frames.at(1).id);
+    tail.title = QStringLiteral("in the tail");
+    QVERIFY(s.commit({tail}));
+}
+
+void tst_SessionOpening::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    {
+        QSettings s;
+        s.clear();
+    }
+    m_window = new MainWindow;
+    m_window->setBackend(nb2test::fakeConfig(*m_server, QStringLiteral("ui-test-key")), true);
+    QVERIFY(m_window->sessions()->open(m_dir->path() + QStringLiteral("/first")));
+    m_window->resize(1200, 800);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window));
+}
+
+void tst_SessionOpening::cleanup()
+{
+    delete m_window;
+    m_window = nullptr;
+    m_dir.reset();
+}
+
+void tst_SessionOpening::theParseRunsOnAWorkerAndNoTurnStartsMeanwhile()
+{
+    const QString big = m_dir->path() + QStringLiteral("/big");
+    makeSession(big, 3000);
+    SessionManager *sessions = m_window->sessions();
+    SessionController *session = sessions->session();
+    QSignalSpy opening(sessions, &SessionManager::openingChanged);
+    QSignalSpy switched(sessions, &SessionManager::switched);
+    bool done = false;
+    QString error;
+    sessions->openInBackground(big, [&](const Result<void> &r) {
+        done = true;
+        error = r ? QString() : r.error().message;
+    });
+    // Until the parse is handed over nothing is open, and the window says so.
+    QVERIFY(sessions->isOpening());
+    QCOMPARE(QFileInfo(sessions->openingDir()), QFileInfo(big));
+    QCOMPARE(opening.count(), 1);
+    QCOMPARE(opening.at(0).at(0).toBool(), true);
+    QVERIFY(!session->isOpen());
+    const Result<QString> turn = session->generate(TurnParams {QStringLiteral("too early"), {}, {}, false});
+    QVERIFY(!turn);
+    QVERIFY(session->isIdle());
+    QCOMPARE(m_window->findChild<TimelineModel *>()->rowCount(), 0); // the old session's rows are gone
+
+    QTRY_VERIFY_WITH_TIMEOUT(done, 30000);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QVERIFY(!sessions->isOpening());
+    QCOMPARE(opening.last().at(0).toBool(), false);
+    QVERIFY(session->isOpen());
+    QVERIFY(session->store()->openedFromPreload()); // the checkpoint was parsed on the worker
+    QCOMPARE(session->graph().size(), 3000);
+    QCOMPARE(session->graph().value(QStringLiteral("00000001")).title, QStringLiteral("in the tail"));
+    QCOMPARE(m_window->findChild<TimelineModel *>()->rowCount(), 3000);
+    QVERIFY(!switched.isEmpty());
+    QCOMPARE(QFileInfo(sessions->dir()), QFileInfo(big));
+    // Once open, turns start again.
+    QVERIFY(session->generate(TurnParams {QStringLiteral("now"), {}, {}, false}));
+    QVERIFY(session->waitForIdle(30000));
+}
+
+void tst_SessionOpening::theSynchronousOpenParsesHere()
+{
+    // The control for the test above: open() (tests, the bundle opener) reads on this thread.
+    const QString big = m_dir->path() + QStringLiteral("/big");
+    makeSession(big, 200);
+    QVERIFY(m_window->sessions()->open(big));
+    QVERIFY(!m_window->sessions()->session()->store()->openedFromPreload());
+    QCOMPARE(m_window->sessions()->session()->graph().size(), 200);
+}
+
+void tst_SessionOpening::aLaterOpenSupersedesOneStillParsing()
+{
+    const QString a = m_dir->path() + QStringLiteral("/a");
+    const QString b = m_dir->path() + QStringLiteral("/b");
+    makeSession(a, 2000);
+    makeSession(b, 50);
+    SessionManager *sessions = m_window->sessions();
+    int doneA = 0, doneB = 0;
+    sessions->openInBackground(a, [&](const Result<void> &) { ++doneA; });
+    sessions->openInBackground(b, [&](const Result<void> &r) { doneB += r ? 1 : 100; });
+    QTRY_COMPARE_WITH_TIMEOUT(doneB, 1, 30000);
+    QTest::qWait(200); // a's parse finishes too: it must not replace b
+    QCOMPARE(doneA, 0);
+    QCOMPARE(QFileInfo(sessions->dir()), QFileInfo(b));
+    QCOMPARE(sessions->session()->graph().size(), 50);
+    QVERIFY(!sessions->isOpening());
+}
+
+void tst_SessionOpening::aFailedOpenPutsThePreviousSessionBack()
+{
+    const QString first = m_window->sessions()->dir();
+    const QString broken = m_dir->path() + QStringLiteral("/broken");
+    makeSession(broken, 20);
+    {
+        QFile manifest(broken + QStringLiteral("/manifest.json"));
+        QVERIFY(manifest.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        manifest.write("{ not json");
+    }
+    SessionManager *sessions = m_window->sessions();
+    bool done = false;
+    QString error;
+    sessions->openInBackground(broken, [&](const Result<void> &r) {
+        done = true;
+        error = r ? QString() : r.error().message;
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(done, 30000);
+    QVERIFY(error.contains(QStringLiteral("manifest.json")));
+    QTRY_VERIFY_WITH_TIMEOUT(sessions->session()->isOpen() && !sessions->isOpening(), 30000);
+    QCOMPARE(QFileInfo(sessions->dir()), QFileInfo(first));
+}
+
+QTEST_MAIN(tst_SessionOpening)
+#include "tst_sessionopening.moc"

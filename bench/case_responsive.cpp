@@ -13,6 +13,7 @@
 #include "core/fakeapi/fakeserver.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
+#include "ui/exportdialog.h"
 #include "ui/mainwindow.h"
 #include "ui/sessionmanager.h"
 #include "ui/timelinemodel.h"
@@ -109,14 +110,30 @@ void runResponsiveness(Context &ctx)
         monitor.start();
         const QString exported = QStringLiteral("%1/export-%2").arg(ctx.scratchDir).arg(r);
         {
-            // As the app does: the export model is made on the GUI thread, the export on a worker.
-            const ExportSession session = ExportSession::fromGraph(c.graph(), c.store()->dir());
-            ExportRequest req;
-            req.output = exported;
-            req.linkImages = true;
-            QFutureWatcher<bool> watcher;
-            watcher.setFuture(QtConcurrent::run([session, req] { return bool(Exporter::run(session, req)); }));
-            waitUntil([&watcher] { return watcher.isFinished(); }, 300000);
+            // The app's path (WindowDialogs::showExport): the export model is made on a worker
+            // from a copy of the graph, the Export dialog opens with it (its scope counts and
+            // preview are GUI-thread work), and its Export button runs the export on a worker.
+            QFutureWatcher<ExportSession> prepared;
+            prepared.setFuture(prepareExportSession(c.graph(), c.store()->dir(), c.priceTable()));
+            waitUntil([&prepared] { return prepared.isFinished(); }, 300000);
+            const QString current = head ? head.value() : QString();
+            ExportDialog dialog(prepared.result(), current.isEmpty() ? QStringList() : QStringList {current}, current);
+            dialog.show();
+            waitUntil([] { return false; }, 100); // shown and painted
+            dialog.setChoice(ExportDialog::Choice::HtmlPage);
+            dialog.setCopyImages(false); // link the images: the bench measures the GUI, not the disk
+            dialog.setOutputPath(exported);
+            bool finished = false;
+            bool ok = false;
+            QObject::connect(&dialog, &ExportDialog::exportFinished, [&](bool result) {
+                finished = true;
+                ok = result;
+            });
+            dialog.startExporting();
+            waitUntil([&finished] { return finished; }, 300000);
+            if (!ok)
+                return ctx.report->addError(
+                    kCase, QStringLiteral("the export failed: %1").arg(dialog.lastOutcome().errorMessage));
         }
         sample(exporting, monitor);
         QDir(exported).removeRecursively(); // the bench's cleanup, not the app's: not measured

@@ -4,6 +4,7 @@
 #include "core/export/htmlcard.h"
 #include "core/export/provenance.h"
 #include "core/session/framegraph.h"
+#include "core/session/pricetable.h"
 #include "ui/bannerwidget.h"
 #include "ui/theme.h"
 
@@ -32,6 +33,13 @@
 #include <QtConcurrent>
 
 namespace nb2 {
+
+QFuture<ExportSession> prepareExportSession(
+    const FrameGraph &graph, const QString &sessionDir, const PriceTable &prices)
+{
+    return QtConcurrent::run(
+        [graph, sessionDir, prices]() { return ExportSession::fromGraph(graph, sessionDir, prices); });
+}
 
 QFuture<ExportOutcome> startExport(const ExportSession &session, const ExportRequest &request)
 {
@@ -167,6 +175,20 @@ ExportScope ExportDialog::scopeFor(ScopeChoice scope) const
     return ExportScope::session();
 }
 
+Result<QList<const ExportFrame *>> ExportDialog::selectFrames(const ExportScope &scope, bool includeFailed) const
+{
+    // The session never changes while the dialog lives, so each scope is walked once: at
+    // 10,000 frames a walk takes milliseconds, and every change of a control asked again.
+    const QString key = QString::number(int(scope.kind))
+        + (includeFailed ? QStringLiteral("|1|") : QStringLiteral("|0|")) + scope.branch + QLatin1Char('|')
+        + scope.frameIds.join(QLatin1Char('\n'));
+    if (const auto it = m_selectCache.constFind(key); it != m_selectCache.cend())
+        return *it;
+    const Result<QList<const ExportFrame *>> chosen = m_session.select(scope, includeFailed);
+    m_selectCache.insert(key, chosen);
+    return chosen;
+}
+
 int ExportDialog::scopeFrameCount(ScopeChoice scope) const
 {
     if (scope != ScopeChoice::Session
@@ -174,7 +196,7 @@ int ExportDialog::scopeFrameCount(ScopeChoice scope) const
             || (scope == ScopeChoice::Selected && m_selected.isEmpty())))
         return 0;
     const ExportRequest r = request(); // includeFailed is already false where the format drops them
-    const auto frames = m_session.select(scopeFor(scope), r.includeFailed || r.format == ExportFormat::Bundle);
+    const auto frames = selectFrames(scopeFor(scope), r.includeFailed || r.format == ExportFormat::Bundle);
     return frames ? int(frames.value().size()) : 0;
 }
 
@@ -445,7 +467,7 @@ void ExportDialog::updateState()
 QString ExportDialog::previewFrameId() const
 {
     const ExportRequest r = request();
-    const auto frames = m_session.select(r.scope, false);
+    const auto frames = selectFrames(r.scope, false);
     if (!frames)
         return {};
     // The scope's latest frame with an image: usually the one with the longest story.
@@ -514,7 +536,7 @@ QList<QPair<QString, QString>> ExportDialog::previewFields() const
             rows.append({row.label, row.value});
         return rows;
     case Choice::ContactSheet: {
-        const auto frames = m_session.select(r.scope, r.includeFailed);
+        const auto frames = selectFrames(r.scope, r.includeFailed);
         int n = 1;
         if (frames) {
             const qsizetype at = frames.value().indexOf(f);

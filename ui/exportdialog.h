@@ -4,6 +4,7 @@
 
 #include <QDialog>
 #include <QFuture>
+#include <QHash>
 #include <QList>
 #include <QPair>
 #include <QUrl>
@@ -39,6 +40,15 @@ struct ExportOutcome {
  * keep editing the live session while it runs; watch the future with a QFutureWatcher.
  */
 QFuture<ExportOutcome> startExport(const ExportSession &session, const ExportRequest &request);
+
+/**
+ * ExportSession::fromGraph on a thread-pool thread, from a copy of the graph (implicitly
+ * shared: the copy costs nothing here, and the live graph detaches if it changes meanwhile).
+ * At 10,000 frames the export model takes tens of milliseconds: made on the GUI thread it
+ * would stall the window when the Export dialog opens.
+ */
+QFuture<ExportSession> prepareExportSession(
+    const FrameGraph &graph, const QString &sessionDir, const PriceTable &prices);
 
 /**
  * The Export dialog: turns the user's choices (format, scope, output, strip switches, copy vs
@@ -127,6 +137,8 @@ private:
     void browse();
     void setBusy(bool busy);
     int scopeFrameCount(ScopeChoice scope) const;
+    /** m_session.select(), remembered per scope (m_session is fixed for the dialog's life). */
+    Result<QList<const ExportFrame *>> selectFrames(const ExportScope &scope, bool includeFailed) const;
     ExportScope scopeFor(ScopeChoice scope) const;
     bool choiceIsFolder(Choice choice) const;
     QString suffixFor(Choice choice) const;
@@ -134,6 +146,7 @@ private:
     ExportSession m_session;
     QStringList m_selected;
     QString m_branchHead;
+    mutable QHash<QString, Result<QList<const ExportFrame *>>> m_selectCache; // selectFrames()
     QString m_lastDefault; // the default we filled in: replaced when the format changes
     bool m_running = false;
     ExportOutcome m_outcome;

@@ -8,6 +8,7 @@
 #include <QLocale>
 #include <QMimeData>
 #include <QUrl>
+#include <algorithm>
 
 namespace nb2 {
 
@@ -28,14 +29,11 @@ void TimelineModel::reload()
 {
     beginResetModel();
     m_frameCount = m_session && m_session->isOpen() ? m_session->graph().size() : 0;
-    m_rows = computeRows();
-    m_laneCount = 0;
     m_rowOf.clear();
-    m_rowOf.reserve(m_rows.size());
-    for (int i = 0; i < m_rows.size(); ++i) {
-        m_laneCount = qMax(m_laneCount, m_rows[i].lane + 1);
-        m_rowOf.insert(m_rows[i].id, i);
-    }
+    m_rows = computeRows(&m_rowOf); // the row of each id comes with the rows: one hash, not two
+    m_laneCount = 0;
+    for (const Row &r : std::as_const(m_rows))
+        m_laneCount = qMax(m_laneCount, r.lane + 1);
     m_matchIds.clear();
     m_pathIds.clear();
     if (!m_filter.isEmpty() && m_session && m_session->isOpen()) {
@@ -45,7 +43,7 @@ void TimelineModel::reload()
     endResetModel();
 }
 
-QList<TimelineModel::Row> TimelineModel::computeRows() const
+QList<TimelineModel::Row> TimelineModel::computeRows(QHash<QString, int> *rowOfOut) const
 {
     QList<Row> rows;
     if (!m_session || !m_session->isOpen())
@@ -53,7 +51,9 @@ QList<TimelineModel::Row> TimelineModel::computeRows() const
     // One pass over the frames in creation order (numbers count trashed frames too); no
     // per-frame lookups beyond the parent's row.
     const QList<Frame> &frames = m_session->graph().frames();
-    QHash<QString, int> rowOf;
+    QHash<QString, int> localRowOf;
+    QHash<QString, int> &rowOf = rowOfOut ? *rowOfOut : localRowOf;
+    rowOf.clear();
     rowOf.reserve(frames.size());
     rows.reserve(frames.size());
     int nextLane = 0;
@@ -299,6 +299,37 @@ QModelIndex TimelineModel::indexOf(const QString &frameId) const
     return row >= 0 ? index(row) : QModelIndex();
 }
 
+QList<int> TimelineModel::layoutTable() const
+{
+    QList<int> table;
+    table.reserve(m_rows.size() * 3);
+    for (const Row &r : m_rows)
+        table << r.depth << r.lane << r.parentRow;
+    return table;
+}
+
+QList<int> TimelineModel::pendingRows() const
+{
+    QList<int> rows;
+    if (!m_session || !m_session->isOpen())
+        return rows;
+    // One pass over the graph's plain list: only pending frames cost a lookup of their row.
+    for (const Frame &f : m_session->graph().frames()) {
+        if (f.isPending() && !f.isTrashed()) {
+            if (const int row = m_rowOf.value(f.id, -1); row >= 0)
+                rows.append(row);
+        }
+    }
+    for (auto it = m_retryAt.cbegin(); it != m_retryAt.cend(); ++it) {
+        const int row = m_rowOf.value(it.key(), -1);
+        if (row >= 0 && it.value().isValid())
+            rows.append(row);
+    }
+    std::sort(rows.begin(), rows.end());
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    return rows;
+}
+
 QString TimelineModel::frameIdAt(int row) const
 {
     return row >= 0 && row < m_rows.size() ? m_rows[row].id : QString();
@@ -316,6 +347,10 @@ Qt::ItemFlags TimelineModel::flags(const QModelIndex &index) const
 
 QVariant TimelineModel::data(const QModelIndex &index, int role) const
 {
+    if (!index.isValid() && role == TimelineRole::LayoutTable)
+        return QVariant::fromValue(layoutTable());
+    if (!index.isValid() && role == TimelineRole::PendingRows)
+        return QVariant::fromValue(pendingRows());
     if (!index.isValid() || !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)
         || !m_session || !m_session->isOpen())
         return {};

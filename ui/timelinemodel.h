@@ -75,7 +75,10 @@ private:
         int childCount = 0;
         int number = 0;
     };
-    QList<Row> computeRows() const;
+    /** The rows from the graph; `rowOf` (optional) receives each id's row. */
+    QList<Row> computeRows(QHash<QString, int> *rowOf = nullptr) const;
+    QList<int> layoutTable() const; // TimelineRole::LayoutTable
+    QList<int> pendingRows() const; // TimelineRole::PendingRows
     /**
      * The common change, frames appended to the graph (a turn, another process's turn), costs
      * the new rows only: checks that every known row is still the same frame in the same

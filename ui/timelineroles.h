@@ -57,6 +57,11 @@ enum : int {
     Folded,             // bool: a variant not picked (drawn collapsed; never deleted)
     BranchCostUsd,      // double, on branch heads only: the cost of the frames only this branch has (-1 elsewhere)
     BranchReproduceUsd, // double, on branch heads only: what re-running root..head would cost (-1 elsewhere)
+    // Asked of the root index (QModelIndex()), all rows at once; a model may not answer (an
+    // invalid QVariant), and the view then reads the per-row roles. They spare the view one
+    // data() call per row and role when a 10,000-frame session opens or changes.
+    LayoutTable, // QList<int>: depth, lane, parent row for row 0, then row 1, ... (3 per row)
+    PendingRows, // QList<int>: the rows that are pending or wait for an automatic retry, ascending
 };
 }
 

@@ -16,6 +16,8 @@
 #include <QToolTip>
 #include <QWheelEvent>
 
+#include <algorithm>
+
 #include "ui/theme.h"
 
 namespace nb2 {
@@ -50,12 +52,10 @@ TimelineView::TimelineView(QWidget *parent) : QAbstractItemView(parent)
     setAccessibleDescription(tr("Frames of the session; left and right follow the chain, up and down switch branches"));
     m_spinTimer.setInterval(60);
     connect(&m_spinTimer, &QTimer::timeout, this, [this] {
-        // Repaint only pending cards: cheap even with 1,000 frames.
-        for (int row = 0; row < m_nodes.size() && model(); ++row) {
-            const QModelIndex idx = model()->index(row, 0, rootIndex());
-            if (TimelineState(idx.data(TimelineRole::State).toInt()) == TimelineState::Pending
-                || idx.data(TimelineRole::RetryAt).toDateTime().isValid())
-                viewport()->update(visualRect(idx));
+        // Repaint only pending cards: cheap even with 10,000 frames.
+        for (const int row : std::as_const(m_pendingRows)) {
+            if (model() && row < m_nodes.size())
+                viewport()->update(visualRect(model()->index(row, 0, rootIndex())));
         }
     });
 }
@@ -338,12 +338,21 @@ void TimelineView::relayout()
     if (model()) {
         const int rows = model()->rowCount(rootIndex());
         m_nodes.resize(rows);
+        // All rows in one call when the model offers it (TimelineModel does), else row by row.
+        const QList<int> table = model()->data(rootIndex(), TimelineRole::LayoutTable).value<QList<int>>();
+        const bool whole = table.size() == qsizetype(rows) * 3;
         for (int row = 0; row < rows; ++row) {
-            const QModelIndex i = model()->index(row, 0, rootIndex());
             Node &n = m_nodes[row];
-            n.depth = i.data(TimelineRole::Depth).toInt();
-            n.lane = i.data(TimelineRole::Lane).toInt();
-            n.parent = i.data(TimelineRole::ParentRow).toInt();
+            if (whole) {
+                n.depth = table[row * 3];
+                n.lane = table[row * 3 + 1];
+                n.parent = table[row * 3 + 2];
+            } else {
+                const QModelIndex i = model()->index(row, 0, rootIndex());
+                n.depth = i.data(TimelineRole::Depth).toInt();
+                n.lane = i.data(TimelineRole::Lane).toInt();
+                n.parent = i.data(TimelineRole::ParentRow).toInt();
+            }
             if (n.parent >= rows || n.parent == row)
                 n.parent = -1;
             m_maxDepth = qMax(m_maxDepth, n.depth);
@@ -364,19 +373,57 @@ void TimelineView::relayout()
         if (head < 0 || m_nodes[row].depth > m_nodes[head].depth)
             head = row;
     }
+    updatePendingRows(0, int(m_nodes.size()) - 1);
     updatePendingTimer();
     updateGeometries();
     viewport()->update();
 }
 
+QList<int> TimelineView::pendingRows() const
+{
+    QList<int> rows(m_pendingRows.cbegin(), m_pendingRows.cend());
+    std::sort(rows.begin(), rows.end());
+    return rows;
+}
+
+void TimelineView::updatePendingRows(int first, int last)
+{
+    const int rows = int(m_nodes.size());
+    first = qMax(0, first);
+    last = qMin(last, rows - 1);
+    if (!model() || rows == 0) {
+        m_pendingRows.clear();
+        return;
+    }
+    if (first > last)
+        return;
+    // A large range (a layout, an external write) asks the model for all pending rows at once
+    // when it can; a few rows (a turn's progress) are read one by one.
+    constexpr int kFewRows = 64;
+    if (last - first + 1 > kFewRows) {
+        const QVariant all = model()->data(rootIndex(), TimelineRole::PendingRows);
+        if (all.isValid()) {
+            m_pendingRows.clear();
+            for (const int row : all.value<QList<int>>()) {
+                if (row >= 0 && row < rows)
+                    m_pendingRows.insert(row);
+            }
+            return;
+        }
+    }
+    for (int row = first; row <= last; ++row) {
+        const QModelIndex idx = model()->index(row, 0, rootIndex());
+        if (TimelineState(idx.data(TimelineRole::State).toInt()) == TimelineState::Pending
+            || idx.data(TimelineRole::RetryAt).toDateTime().isValid())
+            m_pendingRows.insert(row);
+        else
+            m_pendingRows.remove(row);
+    }
+}
+
 void TimelineView::updatePendingTimer()
 {
-    bool anyPending = false;
-    for (int row = 0; model() && row < m_nodes.size() && !anyPending; ++row) {
-        const QModelIndex idx = model()->index(row, 0, rootIndex());
-        anyPending = TimelineState(idx.data(TimelineRole::State).toInt()) == TimelineState::Pending
-            || idx.data(TimelineRole::RetryAt).toDateTime().isValid();
-    }
+    const bool anyPending = !m_pendingRows.isEmpty();
     if (anyPending && !m_spinTimer.isActive())
         m_spinTimer.start();
     else if (!anyPending)
@@ -413,6 +460,10 @@ void TimelineView::dataChanged(const QModelIndex &topLeft, const QModelIndex &bo
         || roles.contains(TimelineRole::ParentRow);
     if (structural)
         scheduleRelayout();
+    if (roles.isEmpty() || roles.contains(TimelineRole::State) || roles.contains(TimelineRole::RetryAt)) {
+        if (topLeft.isValid() && bottomRight.isValid())
+            updatePendingRows(topLeft.row(), bottomRight.row());
+    }
     updatePendingTimer();
     viewport()->update();
 }

@@ -40,6 +40,9 @@ public:
     void scrollTo(const QModelIndex &index, ScrollHint hint = EnsureVisible) override;
     QModelIndex indexAt(const QPoint &point) const override;
 
+    /** The rows the view repaints while they spin (pending, or waiting to retry), ascending (for tests). */
+    QList<int> pendingRows() const;
+
     /** Number of distinct lanes in use (for tests and the status bar). */
     int laneCount() const { return m_maxLane + 1; }
 
@@ -99,6 +102,8 @@ private:
     QRect contentRect(int depth, int lane) const; // card rect in content coordinates
     QRect itemContentRect(int row) const;
     QSet<int> selectedPath() const;
+    /** Re-reads whether rows first..last are pending (all rows when the range is large). */
+    void updatePendingRows(int first, int last);
     void updatePendingTimer();
     QPoint attachSlotCell() const;        // (depth, lane); x < 0 when hidden
     QModelIndex laneHead(int lane) const; // the branch head that ends the lane
@@ -110,6 +115,7 @@ private:
     int m_maxLane = -1;
     QList<int> m_laneHeads;                        // per lane: the row of its deepest frame (the branch head)
     mutable QHash<int, QString> m_laneHeaderTexts; // lane -> its header text; cleared when the model changes
+    QSet<int> m_pendingRows;                       // rows drawn spinning: only these are repainted by the spin timer
     bool m_relayoutPending = false;
     AttachHint m_attachHint = AttachHint::None;
     QTimer m_spinTimer;

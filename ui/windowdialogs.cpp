@@ -16,6 +16,7 @@
 #include "ui/windowpreferences.h"
 
 #include <QCoreApplication>
+#include <QFutureWatcher>
 #include <QMessageBox>
 #include <QTimer>
 
@@ -94,12 +95,25 @@ void WindowDialogs::showExport()
             NoticeKind::Error, tr("The session could not be saved before exporting: %1").arg(flushed.error().message));
         return;
     }
+    if (m_exportPreparing)
+        return; // the dialog is on its way (a second Ctrl+E while the model is made)
     const QString current = m_selection->currentId();
     SessionController *session = m_sessions->session();
-    auto *dialog
-        = new ExportDialog(ExportSession::fromGraph(session->graph(), m_sessions->dir(), session->priceTable()),
-            current.isEmpty() ? QStringList() : QStringList {current}, current, m_window);
-    openFitted(dialog);
+    // The export model is made on a worker (tens of ms at 10,000 frames); the dialog opens
+    // when it is ready, unless the session changed to another one meanwhile.
+    m_exportPreparing = true;
+    auto *watcher = new QFutureWatcher<ExportSession>(this);
+    const QString dir = m_sessions->dir();
+    connect(watcher, &QFutureWatcher<ExportSession>::finished, this, [this, watcher, current, dir] {
+        watcher->deleteLater();
+        m_exportPreparing = false;
+        if (!m_sessions->session()->isOpen() || m_sessions->dir() != dir)
+            return;
+        auto *dialog = new ExportDialog(
+            watcher->result(), current.isEmpty() ? QStringList() : QStringList {current}, current, m_window);
+        openFitted(dialog);
+    });
+    watcher->setFuture(prepareExportSession(session->graph(), dir, session->priceTable()));
 }
 
 void WindowDialogs::showAbout()

@@ -50,6 +50,7 @@ private:
     KeyStore *m_keyStore;
     ClientConfig m_config;
     bool m_demo = false;
+    bool m_exportPreparing = false; // the export model is being made on a worker
 };
 
 } // namespace nb2

@@ -1,5 +1,8 @@
 #include "core/export/htmlcard.h"
 #include "core/export/provenance.h"
+#include "core/session/framegraph.h"
+#include "core/session/pricetable.h"
+#include "core/session/sessionstore.h"
 #include "tests/export/exportfixture.h"
 #include "ui/exportdialog.h"
 #include "ui/theme.h"
@@ -118,6 +121,34 @@ private Q_SLOTS:
         m_ids = nb2::testing::buildStandardSession(store, QStringLiteral("<script>alert(1)</script> a boat"));
         m_session = ExportSession::fromGraph(store.graph(), store.dir());
         QCOMPARE(m_session.frames.size(), m_ids.liveFrames);
+    }
+
+    void exportModelIsMadeOnThePool()
+    {
+        // The window asks for the export model this way (WindowDialogs::showExport): made on a
+        // pool thread from a copy of the graph, so the GUI thread does not stall at 10,000
+        // frames, and a change of the live graph meanwhile does not reach it.
+        nb2::SessionStore store;
+        QVERIFY(store.open(m_sessionDir, nb2::SessionStore::OpenMode::OpenExisting));
+        nb2::FrameGraph graph = store.graph();
+        QFuture<ExportSession> future;
+        {
+            PoolGate gate; // every pool thread is busy: the work cannot have run on this thread
+            future = prepareExportSession(graph, store.dir(), nb2::PriceTable::defaults());
+            QTest::qWait(50);
+            QVERIFY(!future.isFinished());
+            graph = nb2::FrameGraph(); // the live graph changes (here: goes away)
+        }
+        future.waitForFinished();
+        const ExportSession prepared = future.result();
+        const ExportSession direct = ExportSession::fromGraph(store.graph(), store.dir(), nb2::PriceTable::defaults());
+        QCOMPARE(prepared.frames.size(), direct.frames.size());
+        for (qsizetype i = 0; i < direct.frames.size(); ++i) {
+            QCOMPARE(prepared.frames.at(i).id, direct.frames.at(i).id);
+            QCOMPARE(prepared.frames.at(i).costUsd, direct.frames.at(i).costUsd);
+        }
+        QCOMPARE(prepared.sessionFiles, direct.sessionFiles);
+        QCOMPARE(prepared.branches.size(), direct.branches.size());
     }
 
     void requestFromControls_data()

@@ -641,9 +641,16 @@ void tst_MainWindow::exportOpensDialog()
     send(QStringLiteral("a windmill"));
     QVERIFY(waitStatus(frameAt(0), FrameStatus::Done));
     m_window->action(ActionId::Export)->trigger();
+    // The export model is made on a worker (at 10,000 frames it would stall the window): the
+    // dialog comes when it is ready, and a second Ctrl+E meanwhile does not open another.
+    QVERIFY(m_window->findChild<ExportDialog *>() == nullptr);
+    m_window->action(ActionId::Export)->trigger();
     ExportDialog *dialog = nullptr;
     QTRY_VERIFY((dialog = m_window->findChild<ExportDialog *>()) != nullptr);
     QVERIFY(dialog->isVisible());
+    QTest::qWait(100);
+    QCOMPARE(m_window->findChildren<ExportDialog *>().size(), 1);
+    QCOMPARE(dialog->previewFrameId(), frameAt(0));
     // The store was flushed first: the bundle export reads manifest.json from disk.
     QVERIFY(QFileInfo::exists(m_window->session()->store()->manifestPath()));
     dialog->reject();

@@ -14,6 +14,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
+#include <QIdentityProxyModel>
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -22,6 +23,34 @@
 #include <QUndoStack>
 
 using namespace nb2;
+
+namespace {
+/** The timeline model without its all-rows roles: a view over it reads every row one by one. */
+class RowByRowProxy : public QIdentityProxyModel
+{
+public:
+    using QIdentityProxyModel::QIdentityProxyModel;
+    QVariant data(const QModelIndex &index, int role) const override
+    {
+        if (!index.isValid())
+            return {};
+        return QIdentityProxyModel::data(index, role);
+    }
+};
+
+/** What the view should spin, read row by row from the model. */
+QList<int> scanPendingRows(const QAbstractItemModel &model)
+{
+    QList<int> rows;
+    for (int row = 0; row < model.rowCount(); ++row) {
+        const QModelIndex i = model.index(row, 0);
+        if (TimelineState(i.data(TimelineRole::State).toInt()) == TimelineState::Pending
+            || i.data(TimelineRole::RetryAt).toDateTime().isValid())
+            rows.append(row);
+    }
+    return rows;
+}
+} // namespace
 
 class tst_TimelineModel : public QObject
 {
@@ -39,6 +68,8 @@ private Q_SLOTS:
     void dragOutGivesTheImageFile();
     void thousandFrames();
     void appendedRowsMatchAFullRecount();
+    void layoutTableDrawsAsTheRowByRowLayout();
+    void pendingRowsMatchAFullScan();
     void thumbnailsComeFromTheDiskCacheSecondTime();
     void findDimsAllButMatchesAndTheirPath_data();
     void findDimsAllButMatchesAndTheirPath();
@@ -453,6 +484,113 @@ void tst_TimelineModel::findFollowsStarsAndCostRole()
     const double cost = m_model->indexOf(a.value()).data(TimelineRole::CostUsd).toDouble();
     QVERIFY2(cost > 0.02 && cost < 0.05, qPrintable(QString::number(cost)));
     QCOMPARE(m_model->indexOf(photo).data(TimelineRole::CostUsd).toDouble(), -1.0);
+}
+
+void tst_TimelineModel::layoutTableDrawsAsTheRowByRowLayout()
+{
+    // 1,000 frames with forks: the view laid out from the model's one-call LayoutTable must
+    // place every card where the row-by-row reading (any other model) places it, and draw the
+    // same pixels.
+    const QString root = import();
+    const Frame base = m_session->graph().value(root);
+    QList<Frame> frames;
+    QString parent = root;
+    for (int i = 0; i < 999; ++i) {
+        Frame f = base;
+        f.id = Frame::newId();
+        f.parentId = (i % 10 == 9) ? frames.value(i / 2, base).id : parent; // a fork every 10 frames
+        f.kind = FrameKind::Edit;
+        frames << f;
+        parent = f.id;
+    }
+    SessionStore other;
+    QVERIFY(other.open(m_session->store()->dir(), SessionStore::OpenMode::OpenExisting));
+    QVERIFY(other.commit(frames));
+    QTRY_COMPARE_WITH_TIMEOUT(m_model->rowCount(), 1000, 20000);
+    QCOMPARE(m_model->data(QModelIndex(), TimelineRole::LayoutTable).value<QList<int>>().size(), 3000);
+
+    RowByRowProxy proxy;
+    proxy.setSourceModel(m_model.get());
+    TimelineView fast;
+    TimelineView slow;
+    fast.setModel(m_model.get());
+    slow.setModel(&proxy);
+    QVERIFY(fast.laneCount() > 10);
+    QCOMPARE(fast.laneCount(), slow.laneCount());
+    for (int row = 0; row < m_model->rowCount(); ++row)
+        QCOMPARE(fast.visualRect(m_model->index(row)), slow.visualRect(proxy.index(row, 0)));
+    for (TimelineView *view : {&fast, &slow}) {
+        view->resize(1200, 600);
+        view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view));
+        view->horizontalScrollBar()->setValue(view->horizontalScrollBar()->maximum() / 3);
+        view->verticalScrollBar()->setValue(view->verticalScrollBar()->maximum() / 2);
+    }
+    QCOMPARE(fast.horizontalScrollBar()->maximum(), slow.horizontalScrollBar()->maximum());
+    QCOMPARE(fast.verticalScrollBar()->maximum(), slow.verticalScrollBar()->maximum());
+    QCOMPARE(fast.viewport()->grab().toImage(), slow.viewport()->grab().toImage());
+}
+
+void tst_TimelineModel::pendingRowsMatchAFullScan()
+{
+    // The view tracks the spinning rows from change notices (a few rows read one by one, a
+    // large change asked of the model at once) instead of reading every row at each change:
+    // after appends, finishes, retries and a trash it must still match a full scan.
+    const QString root = import();
+    const Frame base = m_session->graph().value(root);
+    SessionStore other;
+    QVERIFY(other.open(m_session->store()->dir(), SessionStore::OpenMode::OpenExisting));
+    RowByRowProxy proxy;
+    proxy.setSourceModel(m_model.get());
+    TimelineView fast;
+    TimelineView slow;
+    fast.setModel(m_model.get());
+    slow.setModel(&proxy);
+    auto check = [&] {
+        const QList<int> expected = scanPendingRows(*m_model);
+        QCOMPARE(fast.pendingRows(), expected);
+        QCOMPARE(slow.pendingRows(), expected);
+    };
+    QList<Frame> frames;
+    for (int i = 0; i < 100; ++i) {
+        Frame f = base;
+        f.id = Frame::newId();
+        f.parentId = i == 0 ? root : frames.at(i - 1).id;
+        f.kind = FrameKind::Edit;
+        if (i % 30 == 7)
+            f.status = FrameStatus::Pending;
+        frames << f;
+    }
+    QVERIFY(other.commit(frames));
+    QTRY_COMPARE_WITH_TIMEOUT(m_model->rowCount(), 101, 20000);
+    check();
+    // A retry time on one row (a small change) and then off again.
+    m_model->setRetryAt(frames.at(50).id, QDateTime::currentDateTimeUtc().addSecs(30));
+    check();
+    QVERIFY(fast.pendingRows().contains(m_model->indexOf(frames.at(50).id).row()));
+    // The pending frames finish (an external write: a change of every row's state).
+    QList<Frame> finished;
+    for (const Frame &f : std::as_const(frames)) {
+        if (f.status == FrameStatus::Pending) {
+            Frame done = other.graph().value(f.id);
+            done.status = FrameStatus::Done;
+            finished << done;
+        }
+    }
+    QVERIFY(!finished.isEmpty());
+    QVERIFY(other.commit(finished));
+    QTRY_VERIFY_WITH_TIMEOUT(scanPendingRows(*m_model).size() == 1, 20000);
+    check();
+    // A frame before the retrying one goes to the trash: the rows shift.
+    Frame trashed = other.graph().value(frames.at(10).id);
+    trashed.trashedAt = QDateTime::currentDateTimeUtc();
+    QVERIFY(other.commit({trashed}));
+    QTRY_COMPARE_WITH_TIMEOUT(m_model->rowCount(), 100, 20000);
+    check();
+    QCOMPARE(fast.pendingRows(), QList<int> {m_model->indexOf(frames.at(50).id).row()});
+    m_model->setRetryAt(frames.at(50).id, {});
+    check();
+    QVERIFY(fast.pendingRows().isEmpty());
 }
 
 QTEST_MAIN(tst_TimelineModel)

@@ -118,6 +118,7 @@ void runResponsiveness(Context &ctx)
             waitUntil([&prepared] { return prepared.isFinished(); }, 300000);
             const QString current = head ? head.value() : QString();
             ExportDialog dialog(prepared.result(), current.isEmpty() ? QStringList() : QStringList {current}, current);
+            prepared.setFuture(QFuture<ExportSession>()); // as the app drops its watcher: the dialog holds the model
             dialog.show();
             waitUntil([] { return false; }, 100); // shown and painted
             dialog.setChoice(ExportDialog::Choice::HtmlPage);

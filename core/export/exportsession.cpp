@@ -13,6 +13,8 @@
 #include <QHash>
 #include <QSet>
 
+#include <vector>
+
 namespace nb2 {
 
 namespace {
@@ -223,6 +225,7 @@ QList<const ExportFrame *> ExportSession::children(const QString &id) const
 QList<const ExportFrame *> ExportSession::roots() const
 {
     QSet<QString> ids;
+    ids.reserve(frames.size());
     for (const ExportFrame &f : frames)
         ids.insert(f.id);
     QList<const ExportFrame *> out;
@@ -252,26 +255,54 @@ QList<const ExportFrame *> ExportSession::pathTo(const QString &id) const
 
 QList<const ExportFrame *> ExportSession::treeOrder() const
 {
-    QHash<QString, QList<const ExportFrame *>> kids;
-    for (const ExportFrame &f : frames)
-        kids[f.parentId].append(&f);
-    QList<const ExportFrame *> out;
-    out.reserve(frames.size());
-    QSet<QString> seen;
-    // Iterative DFS: a 1,000-frame linear chain must not recurse 1,000 deep.
-    QList<const ExportFrame *> stack;
-    const QList<const ExportFrame *> rs = roots();
-    for (auto it = rs.crbegin(); it != rs.crend(); ++it)
-        stack.append(*it);
-    while (!stack.isEmpty()) {
-        const ExportFrame *f = stack.takeLast();
-        if (seen.contains(f->id))
+    // By position, not by id: one hash of the ids, then integer work only. The Export dialog
+    // walks the tree for its scope counts on the GUI thread, at 10,000 frames too.
+    const qsizetype n = frames.size();
+    QHash<QString, qsizetype> position;
+    position.reserve(n);
+    for (qsizetype i = 0; i < n; ++i)
+        position.insert(frames.at(i).id, i); // a duplicate id: the last one, as a lookup by id would not see the first
+    // Children of each frame in creation order, as one flat list (counting sort by parent).
+    std::vector<qsizetype> parentOf(n, -1);
+    std::vector<qsizetype> childStart(n + 1, 0);
+    for (qsizetype i = 0; i < n; ++i) {
+        const QString &p = frames.at(i).parentId;
+        if (p.isEmpty())
             continue;
-        seen.insert(f->id);
-        out.append(f);
-        const QList<const ExportFrame *> &c = kids.value(f->id);
-        for (auto it = c.crbegin(); it != c.crend(); ++it)
-            stack.append(*it);
+        if (const auto it = position.constFind(p); it != position.cend()) {
+            parentOf[i] = *it;
+            ++childStart[*it + 1];
+        }
+    }
+    for (qsizetype i = 0; i < n; ++i)
+        childStart[i + 1] += childStart[i];
+    std::vector<qsizetype> childList(childStart[n]);
+    std::vector<qsizetype> fill(childStart.begin(), childStart.end() - 1);
+    for (qsizetype i = 0; i < n; ++i) {
+        if (parentOf[i] >= 0)
+            childList[fill[parentOf[i]]++] = i;
+    }
+    QList<const ExportFrame *> out;
+    out.reserve(n);
+    std::vector<bool> seen(n, false);
+    // Iterative DFS: a 1,000-frame linear chain must not recurse 1,000 deep. Roots are the
+    // frames whose parent is missing or empty, in creation order.
+    std::vector<qsizetype> stack;
+    for (qsizetype i = n - 1; i >= 0; --i) {
+        if (parentOf[i] < 0)
+            stack.push_back(i);
+    }
+    while (!stack.empty()) {
+        const qsizetype i = stack.back();
+        stack.pop_back();
+        // Frames sharing an id count once, as the walk by id did.
+        const qsizetype canonical = position.value(frames.at(i).id, i);
+        if (seen[canonical])
+            continue;
+        seen[canonical] = true;
+        out.append(&frames.at(i));
+        for (qsizetype c = childStart[canonical + 1] - 1; c >= childStart[canonical]; --c)
+            stack.push_back(childList[c]);
     }
     return out;
 }

@@ -752,7 +752,7 @@ Reader::Status readFrame(Reader &r, Interns &interns, Frame *f)
 }
 
 /** The "frames" array at the cursor. false: not valid JSON. */
-bool readFrames(Reader &r, ParsedManifest *out)
+bool readFrames(Reader &r, const char *begin, const char *end, ParsedManifest *out)
 {
     r.eat('[');
     if (r.eat(']'))
@@ -778,6 +778,12 @@ bool readFrames(Reader &r, ParsedManifest *out)
             if (st == Reader::Ok) {
                 out->frames.append(std::move(f));
                 ++out->readFast;
+                if (i == 63) {
+                    // Room for as many frames as the text seems to hold: growing a list of
+                    // 10,000 frames step by step moved each of them several times.
+                    const double perFrame = double(r.pos() - begin) / 64;
+                    out->frames.reserve(qsizetype(double(end - begin) / perFrame * 1.1) + 64);
+                }
             } else {
                 r.seek(start);
                 if (!r.skip(1))
@@ -817,7 +823,7 @@ bool parseFast(const QByteArray &raw, ParsedManifest *out)
                 framesSeen = true;
                 if (r.peek() == '[') {
                     out->framesIsArray = true;
-                    if (!readFrames(r, out))
+                    if (!readFrames(r, begin, begin + raw.size(), out))
                         return false;
                 } else if (!r.skip(1)) {
                     return false;

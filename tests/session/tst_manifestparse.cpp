@@ -3,6 +3,7 @@
 // and the frames toJson() writes are read by the single pass (not the fallback).
 
 #include "core/session/manifestparse.h"
+#include "core/session/sessionstore.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -266,6 +267,32 @@ private Q_SLOTS:
         expectSame(raw, &fast);
         qInfo("%lld bytes: single pass %.1f ms (%d frames read fast), QJsonDocument %.1f ms", qint64(raw.size()),
             best[0], fast, best[1]);
+    }
+
+    void timingOfOpen()
+    {
+        // Measurement aid: NB2_OPEN_TIMING=<a copy of a session> prints SessionStore::open's
+        // time (each run, then the best of 7) on it, as the CLI opens it (for work: lock, writer).
+        const QString dir = qEnvironmentVariable("NB2_OPEN_TIMING");
+        if (dir.isEmpty())
+            QSKIP("set NB2_OPEN_TIMING=<a copy of a session folder> to time SessionStore::open on it");
+        double best = 1e9;
+        QString runs;
+        for (int run = 0; run < 7; ++run) {
+            SessionStore store;
+            QElapsedTimer t;
+            t.start();
+            QVERIFY(store.open(dir, SessionStore::OpenMode::OpenExisting));
+            const double ms = t.nsecsElapsed() / 1e6;
+            best = qMin(best, ms);
+            runs += QStringLiteral(" %1").arg(ms, 0, 'f', 1);
+            QVERIFY(store.graph().size() > 0);
+            QElapsedTimer c;
+            c.start();
+            store.close();
+            runs += QStringLiteral(" (close %1)").arg(c.nsecsElapsed() / 1e6, 0, 'f', 1);
+        }
+        qInfo("SessionStore::open:%s ms; best %.1f ms", qPrintable(runs), best);
     }
 
     void randomDamageGivesTheSameResult()

@@ -121,6 +121,33 @@ private Q_SLOTS:
         }
     }
 
+    void checkAfterManyFramesStillRefusesLinksOut_data() { resolveInside_data(); }
+
+    void checkAfterManyFramesStillRefusesLinksOut()
+    {
+        // check() reads a folder's listing once it has been asked about often: an entry after
+        // many plain ones must be judged exactly as resolveInside() judges it.
+        QFETCH(QString, relative);
+        QFETCH(bool, safe);
+        const SessionPaths paths(m_root);
+        Frame f;
+        f.id = QStringLiteral("0000beef");
+        f.image.file = QStringLiteral("images/a.jpg");
+        for (int i = 0; i < 40; ++i)
+            QVERIFY(paths.check(f, QStringLiteral("manifest")));
+        f.image.file = relative;
+        // check() accepts what resolve() accepts, and an empty name means no image at all.
+        const Result<void> r = paths.check(f, QStringLiteral("manifest"));
+        QVERIFY2(r.ok() == (safe || relative.isEmpty()), qPrintable(r ? QString() : r.error().message));
+        if (!r) {
+            QCOMPARE(r.error().kind, ErrorKind::Unsafe);
+            QVERIFY(r.error().message.startsWith(QStringLiteral("manifest entry for frame 0000beef names")));
+        }
+        f.image.file = QStringLiteral("images/a.jpg");
+        f.inputImages = {relative};
+        QCOMPARE(paths.check(f, QStringLiteral("manifest")).ok(), safe || relative.isEmpty());
+    }
+
     void craftedManifestIsRefused_data()
     {
         QTest::addColumn<QString>("imageFile");

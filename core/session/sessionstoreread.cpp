@@ -148,7 +148,7 @@ Result<void> SessionStore::readManifest(
     QList<Frame> &frames = parsed.value().frames;
     const SessionPaths paths(QFileInfo(path).absolutePath()); // the folder made canonical once for every frame
     graph->clear();
-    graph->reserve(frames.size());
+    graph->reserve(frames.size() + frames.size() / 16 + 64); // room for the journal's tail and new turns
     for (int i = 0; i < frames.size(); ++i) {
         Frame &f = frames[i];
         if (graph->contains(f.id))

@@ -129,8 +129,8 @@ bool SessionPaths::listedRegular(const QString &folder, const QString &name) con
         return false; // not walked (and so not known to be inside) yet
     Listing &listing = m_listings[folder];
     if (!listing.read) {
-        if (++listing.asked < 16)
-            return false; // a few files: lstat each, as resolve() does
+        if (++listing.asked < 256)
+            return false; // a few hundred files (a journal tail): lstat each, as resolve() does
         listing.read = true;
         if (DIR *d = ::opendir(QFile::encodeName(walked.value()).constData())) {
             while (const dirent *e = ::readdir(d))

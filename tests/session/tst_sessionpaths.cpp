@@ -133,7 +133,7 @@ private Q_SLOTS:
         Frame f;
         f.id = QStringLiteral("0000beef");
         f.image.file = QStringLiteral("images/a.jpg");
-        for (int i = 0; i < 40; ++i)
+        for (int i = 0; i < 300; ++i) // past the point where check() reads the folder's listing
             QVERIFY(paths.check(f, QStringLiteral("manifest")));
         f.image.file = relative;
         // check() accepts what resolve() accepts, and an empty name means no image at all.

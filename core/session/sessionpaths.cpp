@@ -133,9 +133,15 @@ bool SessionPaths::listedRegular(const QString &folder, const QString &name) con
             return false; // a few hundred files (a journal tail): lstat each, as resolve() does
         listing.read = true;
         if (DIR *d = ::opendir(QFile::encodeName(walked.value()).constData())) {
-            while (const dirent *e = ::readdir(d))
-                if (e->d_type == DT_REG)
-                    listing.regular.insert(QFile::decodeName(e->d_name));
+            while (const dirent *e = ::readdir(d)) {
+                if (e->d_type != DT_REG)
+                    continue;
+                // Only names that decode exactly: a name that is not valid UTF-8 must not
+                // stand for the (perhaps linked) file its lossy decoding would name.
+                const QString name = QFile::decodeName(e->d_name);
+                if (QFile::encodeName(name) == QByteArrayView(e->d_name))
+                    listing.regular.insert(name);
+            }
             ::closedir(d);
         }
     }

@@ -16,7 +16,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace nb2;
 
@@ -82,6 +84,12 @@ private Q_SLOTS:
         QVERIFY(
             QFile::link(m_tmp.filePath(QStringLiteral("nowhere")), m_root + QStringLiteral("/images/dangling.jpg")));
         QCOMPARE(::mkfifo(QFile::encodeName(m_root + QStringLiteral("/images/fifo.jpg")).constData(), 0600), 0);
+        // A regular file whose name is not UTF-8 beside a link out named as that name decodes.
+        const QByteArray rawName = QFile::encodeName(m_root) + "/images/x\xff.jpg";
+        const int fd = ::open(rawName.constData(), O_CREAT | O_WRONLY, 0600);
+        QVERIFY(fd >= 0);
+        ::close(fd);
+        QVERIFY(QFile::link(m_secret, m_root + QStringLiteral("/images/x\uFFFD.jpg")));
     }
 
     void resolveInside_data()
@@ -105,6 +113,7 @@ private Q_SLOTS:
         QTest::newRow("dangling link") << QStringLiteral("images/dangling.jpg") << false;
         QTest::newRow("a folder") << QStringLiteral("images") << false;
         QTest::newRow("a fifo") << QStringLiteral("images/fifo.jpg") << false;
+        QTest::newRow("link named as a non-UTF-8 file decodes") << QStringLiteral("images/x\uFFFD.jpg") << false;
     }
 
     void resolveInside()

@@ -13,8 +13,7 @@ namespace nb2 {
  * process; a second signal exits at once. Until a command declares that it cancels cleanly,
  * the first signal exits at once too, as if no handler were installed. The signals are
  * blocked in every thread and collected by one waiting thread, so no work happens in a
- * signal handler (the waiting thread reads them from a signalfd, and ends the moment the
- * canceller is destroyed). Construct it first thing in main(), before any other thread starts, so that
+ * signal handler. Construct it first thing in main(), before any other thread starts, so that
  * no signal can arrive before it is in place.
  */
 class SignalCanceller
@@ -34,8 +33,6 @@ private:
     CancelTokenPtr m_token;
     std::atomic<bool> m_stop {false};
     std::atomic<bool> m_cancelsCleanly {false};
-    int m_signalFd = -1; // signalfd of SIGINT/SIGTERM (blocked in every thread)
-    int m_wakeFd = -1;   // eventfd the destructor writes to end the waiter at once
     std::thread m_waiter;
 };
 

@@ -8,6 +8,7 @@
 #include <climits>
 #include <cmath>
 #include <condition_variable>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -31,6 +32,10 @@ struct Transfer {
     int status = 0;
     httplib::Headers headers;
     std::string pending;
+    // Without a chunk handler the body is collected here, on the transfer thread, sized from
+    // Content-Length: the calling thread is not woken per 4 KB read and nothing is copied twice.
+    bool collectWhole = false;
+    QByteArray whole;
     bool finished = false;
     httplib::Error error = httplib::Error::Success;
     long tlsVerifyResult = 0;
@@ -133,8 +138,16 @@ AttemptOutcome ClientCall::attempt(const std::string &method, const std::string 
     if (!m_config.apiKey.isEmpty())
         req.headers.emplace("x-goog-api-key", m_config.apiKey.value().toStdString());
     req.headers.emplace("User-Agent", "nb2lite-studio/" NB2_VERSION);
+    st->collectWhole = !onChunk;
     req.response_handler = [st](const httplib::Response &res) {
         std::lock_guard lock(st->mutex);
+        if (st->collectWhole && res.has_header("Content-Length")) {
+            // Bounded: a header is no reason to reserve more than any real answer needs.
+            constexpr qsizetype kMaxReserve = 64 * 1024 * 1024;
+            const qsizetype declared = qsizetype(std::min<uint64_t>(
+                std::strtoull(res.get_header_value("Content-Length").c_str(), nullptr, 10), kMaxReserve));
+            st->whole.reserve(declared);
+        }
         st->status = res.status;
         st->headers = res.headers;
         st->headersReady = true;
@@ -146,9 +159,16 @@ AttemptOutcome ClientCall::attempt(const std::string &method, const std::string 
         std::lock_guard lock(st->mutex);
         if (st->abandoned)
             return false;
-        st->pending.append(data, n);
         st->lastProgress = Clock::now();
-        st->cv.notify_all();
+        if (st->collectWhole) {
+            st->whole.append(data, qsizetype(n));
+            return true;
+        }
+        // The caller takes everything pending when it wakes: only the first chunk needs to wake it.
+        const bool wake = st->pending.empty();
+        st->pending.append(data, n);
+        if (wake)
+            st->cv.notify_all();
         return true;
     };
 
@@ -233,6 +253,8 @@ AttemptOutcome ClientCall::attempt(const std::string &method, const std::string 
         }
     }
 
+    if (st->collectWhole)
+        out.body = std::exchange(st->whole, {}); // under the lock: what arrived, however the attempt ended
     const bool finished = st->finished && !out.cancelled && !out.stoppedByHandler && !out.timedOut;
     if (!finished && st->headersReady && !headersSeen)
         absorbHeaders(); // an answer that began counts, even when we stop waiting for the rest

@@ -263,7 +263,7 @@ Result<Interaction> InteractionsClient::create(const TurnRequest &request, const
         e.message += QStringLiteral(" Try again, or try without streaming.");
         return finish<Interaction>(e, attempts, ctx, m_config);
     }
-    return finish(ResponseParser::parseInteraction(assembler.interactionJson()), attempts, ctx, m_config);
+    return finish(assembler.parsedInteraction(), attempts, ctx, m_config);
 }
 
 Result<Interaction> InteractionsClient::get(const QString &interactionId, const CallOptions &options)

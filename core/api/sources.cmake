@@ -12,6 +12,7 @@ nb2_core_area(nb2core_api DEPENDS nb2core_common SOURCES
     api/exchangerunner.h api/exchangerunner.cpp
     api/buildinfo.h api/buildinfo.cpp
     api/responseparser.h api/responseparser.cpp
+    api/responsedocument.h api/responsedocument.cpp
     api/sseparser.h api/sseparser.cpp
     api/streamassembler.h api/streamassembler.cpp
 )

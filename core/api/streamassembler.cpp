@@ -1,6 +1,7 @@
 #include "core/api/streamassembler.h"
 
 #include "core/api/imageinput.h"
+#include "core/api/responsedocument.h"
 #include "core/api/responseparser.h"
 
 #include <nlohmann/json.hpp>
@@ -77,11 +78,13 @@ bool looksComplete(const std::string &data)
 
 bool decodeImagePart(const json &part, ImageData &out)
 {
-    const QString data = str(part, "data");
-    if (data.isEmpty())
+    // Read in place: a QString of the ~1.3 MB of base64 would be 2.6 MB of UTF-16 and back.
+    const auto it = part.find("data");
+    if (it == part.end() || !it->is_string() || it->get_ref<const std::string &>().empty())
         return false;
+    const std::string &data = it->get_ref<const std::string &>();
     bool ok = false;
-    out.bytes = ResponseParser::decodeBase64(data.toLatin1(), &ok);
+    out.bytes = apidetail::decodeBase64(data.data(), qsizetype(data.size()), &ok);
     out.mimeType = sniffImageMimeType(out.bytes);
     return ok && !out.mimeType.isEmpty();
 }
@@ -96,6 +99,7 @@ struct StreamAssembler::Private {
     bool done = false;
     std::optional<Error> error;
     QString status;
+    apidetail::DecodedImage lastImage; // the image step.stop decoded, for the final parse to use again
 
     json &step(long long index, const char *defaultType)
     {
@@ -188,14 +192,26 @@ QString StreamAssembler::interactionId() const
     return str(d->interaction, "id");
 }
 
+namespace {
+json assembled(const json &interaction, const std::map<long long, json> &steps)
+{
+    json out = interaction;
+    json list = json::array();
+    for (const auto &[index, s] : steps)
+        list.push_back(s);
+    out["steps"] = std::move(list);
+    return out;
+}
+} // namespace
+
 QByteArray StreamAssembler::interactionJson() const
 {
-    json out = d->interaction;
-    json steps = json::array();
-    for (const auto &[index, s] : d->steps)
-        steps.push_back(s);
-    out["steps"] = steps;
-    return QByteArray::fromStdString(out.dump());
+    return QByteArray::fromStdString(assembled(d->interaction, d->steps).dump());
+}
+
+Result<Interaction> StreamAssembler::parsedInteraction() const
+{
+    return apidetail::parseInteractionDocument(assembled(d->interaction, d->steps), false, &d->lastImage);
 }
 
 QList<StreamEvent> StreamAssembler::feed(const SseEvent &event)
@@ -226,7 +242,7 @@ QList<StreamEvent> StreamAssembler::apply(const SseEvent &event)
         return out;
     }
     d->sawAny = true;
-    const json payload = json::parse(event.data.constBegin(), event.data.constEnd(), nullptr, false);
+    json payload = apidetail::parseJson(event.data.constBegin(), event.data.constEnd());
     if (payload.is_discarded() || !payload.is_object()) {
         Error e;
         e.kind = ErrorKind::MalformedResponse;
@@ -268,7 +284,10 @@ QList<StreamEvent> StreamAssembler::apply(const SseEvent &event)
         }
     } else if (type == QLatin1String("step.delta")) {
         const long long index = integer(payload, "index", 0);
-        const json delta = payload.value("delta", json::object());
+        // Taken out of the payload, not copied: an image delta carries ~1.3 MB of base64.
+        json delta = json::object();
+        if (const auto at = payload.find("delta"); at != payload.end())
+            delta = std::move(*at);
         const QString dtype = str(delta, "type");
         if (dtype == QLatin1String("text") || dtype == QLatin1String("image")) {
             json &step = d->step(index, "model_output");
@@ -288,7 +307,10 @@ QList<StreamEvent> StreamAssembler::apply(const SseEvent &event)
                 e.text = d->textSoFar();
                 out.append(e);
             } else {
-                const std::string data = delta.value("data", std::string());
+                const auto dataAt = delta.find("data");
+                const std::string noData;
+                // Data of another type throws (a malformed stream, see feed()).
+                const std::string &data = dataAt != delta.end() ? dataAt->get_ref<const std::string &>() : noData;
                 // A delta starts a new image only if the previous data is a whole file and this
                 // one begins with an image signature; anything else continues the same image.
                 const bool startsImage
@@ -296,14 +318,13 @@ QList<StreamEvent> StreamAssembler::apply(const SseEvent &event)
                            .isEmpty();
                 if (last && str(*last, "type") == QLatin1String("image") && last->contains("data")
                     && (*last)["data"].is_string()
-                    && !(startsImage && looksComplete((*last)["data"].get<std::string>()))) {
-                    (*last)["data"] = (*last)["data"].get<std::string>() + data;
+                    && !(startsImage && looksComplete((*last)["data"].get_ref<const std::string &>()))) {
+                    (*last)["data"].get_ref<std::string &>() += data;
                     if (delta.contains("mime_type") && !last->contains("mime_type"))
                         (*last)["mime_type"] = delta["mime_type"];
                 } else {
-                    json part = delta;
-                    part["type"] = "image";
-                    content.push_back(part);
+                    delta["type"] = "image";
+                    content.push_back(std::move(delta));
                 }
             }
         } else if (dtype == QLatin1String("thought_signature")) {
@@ -330,8 +351,11 @@ QList<StreamEvent> StreamAssembler::apply(const SseEvent &event)
                 StreamEvent e;
                 e.type = StreamEvent::Type::ImageReceived;
                 e.interactionId = interactionId();
-                if (decodeImagePart(*p, e.image))
+                if (decodeImagePart(*p, e.image)) {
                     out.append(e);
+                    d->lastImage.base64 = (*p)["data"].get_ref<const std::string &>();
+                    d->lastImage.image = e.image;
+                }
                 break;
             }
         }

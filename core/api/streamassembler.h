@@ -38,6 +38,11 @@ public:
 
     /** The accumulated interaction as JSON (steps, id, status, usage, ...). */
     QByteArray interactionJson() const;
+    /**
+     * ResponseParser::parseInteraction(interactionJson()), without serialising the tree and
+     * parsing it again, and without decoding the image a second time.
+     */
+    Result<Interaction> parsedInteraction() const;
 
 private:
     /** feed() without the guard that turns a JSON type error into a malformed-stream error. */

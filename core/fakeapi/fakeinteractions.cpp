@@ -127,8 +127,8 @@ Reply FakeServer::Private::create(const httplib::Request &req, const std::option
     if (!pixels.isNull() || sendFixed) {
         const QByteArray draft
             = sendFixed ? fixedDraftJpeg : FakeImagePainter::encodeJpeg(FakeImagePainter::draft(pixels), 70);
-        summary.push_back(
-            json {{"type", "image"}, {"data", draft.toBase64().toStdString()}, {"mime_type", "image/jpeg"}});
+        summary.push_back(json {{"type", "image"},
+            {"data", sendFixed ? fixedDraftToken : draft.toBase64().toStdString()}, {"mime_type", "image/jpeg"}});
     }
     thought["summary"] = summary;
 
@@ -139,11 +139,11 @@ Reply FakeServer::Private::create(const httplib::Request &req, const std::option
     QByteArray jpeg;
     if (!pixels.isNull() || sendFixed) {
         jpeg = sendFixed ? opts.fixedImageJpeg : FakeImagePainter::encodeJpeg(pixels);
-        content.push_back(
-            json {{"type", "image"}, {"data", jpeg.toBase64().toStdString()}, {"mime_type", "image/jpeg"}});
+        content.push_back(json {{"type", "image"},
+            {"data", sendFixed ? fixedImageToken : jpeg.toBase64().toStdString()}, {"mime_type", "image/jpeg"}});
     }
     output["content"] = content;
-    interaction["steps"] = json::array({thought, output});
+    interaction["steps"] = json::array({std::move(thought), std::move(output)});
 
     const int inText = textTokens(pc.prompt) + (parentJpeg.isEmpty() ? 0 : 1120 + 8);
     const int inImages = int(pc.images.size()) * 258 + (pc.historyImage.isNull() ? 0 : 258);
@@ -175,6 +175,8 @@ Reply FakeServer::Private::create(const httplib::Request &req, const std::option
             st.id = id;
             st.status = QStringLiteral("completed");
             st.interaction = interaction;
+            if (sendFixed)
+                expandFixedImages(st.interaction); // stored whole, as get and the store folder answer it
             st.userContent = pc.userContent;
             st.jpeg = jpeg;
             st.caption = caption;
@@ -182,8 +184,9 @@ Reply FakeServer::Private::create(const httplib::Request &req, const std::option
                 st.status = QStringLiteral("in_progress");
                 st.backgroundDoneAtMs = QDateTime::currentMSecsSinceEpoch() + std::max(200, latency);
             }
-            store.insert(id, st);
-            toPersist = st;
+            if (!storeDir.isEmpty())
+                toPersist = st;
+            store.insert(id, std::move(st));
         }
     }
     if (toPersist)
@@ -194,6 +197,10 @@ Reply FakeServer::Private::create(const httplib::Request &req, const std::option
         r.sse = true;
         r.contentType = kSseType;
         r.events = sseEvents(interaction, latency);
+        if (sendFixed) {
+            for (auto &event : r.events)
+                expandFixedImages(event.second);
+        }
         return r;
     }
     if (pc.background) {
@@ -208,7 +215,38 @@ Reply FakeServer::Private::create(const httplib::Request &req, const std::option
             brief["previous_interaction_id"] = s(pc.previousId);
         return jsonReply(200, brief);
     }
-    return jsonReply(200, interaction);
+    Reply reply = jsonReply(200, interaction);
+    if (sendFixed)
+        expandFixedImages(reply.body);
+    return reply;
+}
+
+void FakeServer::Private::expandFixedImages(std::string &text) const
+{
+    if (fixedImageToken.empty())
+        return;
+    for (const auto &[token, base64] :
+        {std::pair {&fixedImageToken, &fixedImageBase64}, std::pair {&fixedDraftToken, &fixedDraftBase64}}) {
+        const std::string quoted = '"' + *token + '"';
+        for (size_t at = text.find(quoted); at != std::string::npos; at = text.find(quoted, at + base64->size() + 2))
+            text.replace(at + 1, token->size(), *base64);
+    }
+}
+
+void FakeServer::Private::expandFixedImages(json &value) const
+{
+    if (fixedImageToken.empty())
+        return;
+    if (value.is_string()) {
+        const std::string &text = value.get_ref<const std::string &>();
+        if (text == fixedImageToken)
+            value = fixedImageBase64;
+        else if (text == fixedDraftToken)
+            value = fixedDraftBase64;
+    } else if (value.is_structured()) {
+        for (json &child : value)
+            expandFixedImages(child);
+    }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -143,6 +143,16 @@ void FakeServer::Private::handle(const httplib::Request &req, httplib::Response 
         return;
     }
 
+    // Counted while the "model" works on it: until the latency has passed (for a stream, its
+    // last delay), never while the answer is on its way, so a client that has read an answer
+    // never sees it still counted.
+    std::shared_ptr<InFlight> inFlightGuard;
+    if (op == Op::Create || op == Op::Get) {
+        const int now = ++inFlight;
+        for (int peak = peakInFlight.load(); now > peak && !peakInFlight.compare_exchange_weak(peak, now);) {}
+        inFlightGuard = std::make_shared<InFlight>(&inFlight);
+    }
+
     std::optional<FakeFault> fault;
     int latency = 0;
     {
@@ -263,6 +273,7 @@ void FakeServer::Private::handle(const httplib::Request &req, httplib::Response 
     }
     if (fault && fault->kind == FakeFault::Kind::TextOnlyRefusal)
         fault.reset(); // already applied by create()/get()
+    reply.inFlight = std::move(inFlightGuard);
     deliver(std::move(reply), fault, res);
 }
 
@@ -278,31 +289,42 @@ void FakeServer::Private::deliver(Reply reply, std::optional<FakeFault> fault, h
     if (reply.sse) {
         auto events = std::make_shared<std::vector<std::pair<int, std::string>>>(std::move(reply.events));
         res.set_header("Cache-Control", "no-cache");
-        res.set_chunked_content_provider(kSseType, [this, events, kind, trickleMs](size_t, httplib::DataSink &sink) {
-            const size_t n = events->size();
-            const int perEvent = n ? trickleMs / int(n) : 0;
-            for (size_t i = 0; i < n; ++i) {
-                const auto &[delay, frameText] = (*events)[i];
-                if (!sleepMs(delay + (kind == FakeFault::Kind::SlowTrickle ? perEvent : 0)))
-                    return false;
-                const bool isImageDelta = frameText.find("\"type\":\"image\"") != std::string::npos
-                    && frameText.find("step.delta") != std::string::npos;
-                if (kind == FakeFault::Kind::ConnectionReset && i >= n / 2) {
-                    sink.write(frameText.data(), frameText.size() / 2);
-                    return false; // drop the connection mid-event
+        res.set_chunked_content_provider(
+            kSseType, [this, events, kind, trickleMs, held = reply.inFlight](size_t, httplib::DataSink &sink) {
+                const size_t n = events->size();
+                const int perEvent = n ? trickleMs / int(n) : 0;
+                const int extra = kind == FakeFault::Kind::SlowTrickle ? perEvent : 0;
+                size_t lastWait = n; // the last event written after a delay; n: none
+                for (size_t i = 0; i < n; ++i) {
+                    if ((*events)[i].first + extra > 0)
+                        lastWait = i;
                 }
-                if (kind == FakeFault::Kind::TruncatedJson && (isImageDelta || i + 2 == n)) {
-                    const std::string cut = frameText.substr(0, frameText.size() / 2) + "\n\n";
-                    sink.write(cut.data(), cut.size());
-                    sink.done(); // a clean end of a stream that never completed
-                    return true;
+                if (held && lastWait == n)
+                    held->release();
+                for (size_t i = 0; i < n; ++i) {
+                    const auto &[delay, frameText] = (*events)[i];
+                    if (!sleepMs(delay + extra))
+                        return false;
+                    if (held && i == lastWait)
+                        held->release();
+                    const bool isImageDelta = frameText.find("\"type\":\"image\"") != std::string::npos
+                        && frameText.find("step.delta") != std::string::npos;
+                    if (kind == FakeFault::Kind::ConnectionReset && i >= n / 2) {
+                        sink.write(frameText.data(), frameText.size() / 2);
+                        return false; // drop the connection mid-event
+                    }
+                    if (kind == FakeFault::Kind::TruncatedJson && (isImageDelta || i + 2 == n)) {
+                        const std::string cut = frameText.substr(0, frameText.size() / 2) + "\n\n";
+                        sink.write(cut.data(), cut.size());
+                        sink.done(); // a clean end of a stream that never completed
+                        return true;
+                    }
+                    if (!sink.is_writable() || !sink.write(frameText.data(), frameText.size()))
+                        return false;
                 }
-                if (!sink.is_writable() || !sink.write(frameText.data(), frameText.size()))
-                    return false;
-            }
-            sink.done();
-            return true;
-        });
+                sink.done();
+                return true;
+            });
         return;
     }
 
@@ -578,6 +600,16 @@ void FakeServer::clearRequests()
     std::lock_guard<std::mutex> lock(d->mutex);
     d->log.clear();
     d->logBytes = 0;
+}
+
+int FakeServer::peakConcurrentRequests() const
+{
+    return d->peakInFlight.load();
+}
+
+void FakeServer::resetPeakConcurrentRequests()
+{
+    d->peakInFlight.store(d->inFlight.load());
 }
 
 int FakeServer::interactionCount() const

@@ -129,6 +129,14 @@ public:
     /** Number of stored interactions held in memory (records in storeDir not yet read are not counted). */
     int interactionCount() const;
 
+    /**
+     * The most create/get requests answered at once since the start or the last reset (tests
+     * check a client's concurrency limit with it). A request counts from its arrival until its
+     * answer is handed to the connection; a streamed answer until its last event is written.
+     */
+    int peakConcurrentRequests() const;
+    void resetPeakConcurrentRequests();
+
     class Private;
 
 private:

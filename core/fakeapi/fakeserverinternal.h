@@ -19,6 +19,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -46,6 +47,22 @@ struct Reply {
     std::vector<std::pair<std::string, std::string>> headers;
     bool sse = false;
     std::vector<std::pair<int, std::string>> events; // (delay before, frame) when sse
+    std::shared_ptr<struct InFlight> inFlight;       // see FakeServer::peakConcurrentRequests()
+};
+
+/** One request counted by FakeServer::peakConcurrentRequests() until released (or destroyed). */
+struct InFlight {
+    std::atomic<int> *counter;
+    std::atomic<bool> released {false};
+    explicit InFlight(std::atomic<int> *c) : counter(c) {}
+    InFlight(const InFlight &) = delete;
+    InFlight &operator=(const InFlight &) = delete;
+    ~InFlight() { release(); }
+    void release()
+    {
+        if (!released.exchange(true))
+            --*counter;
+    }
 };
 
 struct InputImage {
@@ -172,11 +189,28 @@ class FakeServer::Private
 public:
     explicit Private(FakeServerOptions o) : opts(std::move(o)), storeDir(opts.storeDir)
     {
-        if (!opts.fixedImageJpeg.isEmpty())
+        if (!opts.fixedImageJpeg.isEmpty()) {
             fixedDraftJpeg = FakeImagePainter::encodeJpeg(
                 FakeImagePainter::draft(QImage::fromData(opts.fixedImageJpeg, "JPEG")), 70);
+            fixedImageBase64 = opts.fixedImageJpeg.toBase64().toStdString();
+            fixedDraftBase64 = fixedDraftJpeg.toBase64().toStdString();
+            const std::string nonce = s(randomAlnum(24));
+            fixedImageToken = "nb2fake-fixed-image-" + nonce;
+            fixedDraftToken = "nb2fake-fixed-draft-" + nonce;
+        }
     }
     QByteArray fixedDraftJpeg; // the draft of opts.fixedImageJpeg, made once
+    // FakeServerOptions::fixedImageJpeg, encoded once: an answer is built around a token that
+    // stands for the ~1.3 MB of base64 (no copies in the JSON tree, no escaping scan in dump())
+    // and the token is replaced by the bytes in the serialised text. The tokens carry a random
+    // nonce, so no text a client sends can contain one.
+    std::string fixedImageBase64, fixedDraftBase64;
+    std::string fixedImageToken, fixedDraftToken; // empty without a fixed image
+
+    /** Replaces the fixed-image tokens in serialised JSON text by the base64 they stand for. */
+    void expandFixedImages(std::string &text) const;
+    /** The same in a JSON tree (the form an interaction is stored in, for get and the store folder). */
+    void expandFixedImages(json &value) const;
 
     // configuration and state (m_mutex)
     mutable std::mutex mutex;
@@ -193,6 +227,7 @@ public:
     std::thread thread;
     quint16 port = 0;
     std::atomic<bool> stopping {false};
+    std::atomic<int> inFlight {0}, peakInFlight {0};
     std::mutex stopMutex;
     std::condition_variable stopCv;
 

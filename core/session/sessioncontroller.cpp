@@ -26,6 +26,8 @@
 #include <QUuid>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
+
 #include <optional>
 
 namespace nb2 {
@@ -44,7 +46,7 @@ SessionController::SessionController(QObject *parent) : QObject(parent)
     m_store = new SessionStore(this);
     m_undoStack = new QUndoStack(this);
     m_pool = new QThreadPool(this);
-    m_pool->setMaxThreadCount(m_settings.concurrencyLimit + 1);
+    m_pool->setMaxThreadCount(2 * m_settings.concurrencyLimit + 1); // see pump(): turns writing their image
     connect(m_store, &SessionStore::changedExternally, this, &SessionController::onStoreChanged);
     connect(m_store, &SessionStore::writeFailed, this, &SessionController::errorOccurred);
     m_ownerCheck = new QTimer(this);
@@ -65,7 +67,7 @@ void SessionController::setClient(std::shared_ptr<InteractionsClient> client)
 void SessionController::setSettings(const SessionSettings &settings)
 {
     m_settings = settings;
-    m_pool->setMaxThreadCount(qMax(1, settings.concurrencyLimit) + 1);
+    m_pool->setMaxThreadCount(2 * qMax(1, settings.concurrencyLimit) + 1);
     m_store->setLockTimeoutMs(settings.lockTimeoutMs);
     pump();
 }
@@ -458,7 +460,22 @@ Result<QString> SessionController::addAndQueue(Frame frame, bool forks)
 
 void SessionController::pump()
 {
-    while (!m_queue.isEmpty() && m_running.size() < qMax(1, m_settings.concurrencyLimit))
+    // Every caller queues a frame right after committing it as pending, then pumps: the write
+    // generation now is one that lists it. A queued turn waits for that write only, not for the
+    // results other turns committed since (a turn ending would otherwise hold up the next one
+    // until its result was on disk, though the next turn does not depend on it).
+    for (const QString &id : std::as_const(m_queue)) {
+        if (const std::shared_ptr<Job> job = m_jobs.value(id); job && job->listedGeneration == 0)
+            job->listedGeneration = m_store->queuedGeneration();
+    }
+    // The limit counts turns talking to the server. A turn whose answer has arrived gives its slot
+    // back while it makes its image durable (networkDone): the next request need not wait for
+    // that fsync. Its frame still becomes done only after the image is on disk (finishJob).
+    // The pool has room for the limit's worth of such turns besides the ones in flight.
+    const auto inFlight = [this] {
+        return std::count_if(m_running.cbegin(), m_running.cend(), [](const auto &job) { return !job->slotReleased; });
+    };
+    while (!m_queue.isEmpty() && inFlight() < qMax(1, m_settings.concurrencyLimit))
         launch(m_queue.takeFirst());
     if (isIdle()) {
         if (m_recovering) {
@@ -509,7 +526,20 @@ void SessionController::launch(const QString &frameId)
     job->controller = this;
     // The worker appends the journal "begin" record (after the manifest lists the frame) before sending.
     job->beginFrame = f;
-    job->manifestWritten = m_store->waiterFor(m_store->queuedGeneration());
+    job->manifestWritten
+        = m_store->waiterFor(job->listedGeneration > 0 ? job->listedGeneration : m_store->queuedGeneration());
+    job->networkDone = [this, frameId] {
+        QMetaObject::invokeMethod(
+            this,
+            [this, frameId] {
+                const std::shared_ptr<Job> running = m_running.value(frameId);
+                if (running && !running->slotReleased) {
+                    running->slotReleased = true;
+                    pump();
+                }
+            },
+            Qt::QueuedConnection);
+    };
     m_running.insert(frameId, job);
     auto *watcher = new QFutureWatcher<JobResult>(this);
     connect(watcher, &QFutureWatcher<JobResult>::finished, this, [this, watcher] {

@@ -242,6 +242,8 @@ SessionController::JobResult runTurnJob(std::shared_ptr<SessionController::Job> 
     }
     r.ok = true;
     r.interaction = res.value();
+    if (job->networkDone)
+        job->networkDone(); // the next queued request may leave while this image is made durable
     storeImage(*job, finalKind, r);
     return r;
 }

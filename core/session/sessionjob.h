@@ -38,6 +38,10 @@ struct SessionController::Job {
     Journal *journal = nullptr;
     Frame beginFrame;                              // the pending frame the journal "begin" record carries
     std::function<Result<void>()> manifestWritten; // blocks until the manifest lists the pending frame
+    quint64 listedGeneration = 0;                  // the store write that lists the pending frame (stamped when queued)
+    /** Called by the worker once the server's answer is in (only disk work left): frees the slot. */
+    std::function<void()> networkDone;
+    bool slotReleased = false; // GUI thread: networkDone has been handled
     SessionController *controller = nullptr;
     std::optional<Error> setupError; // a file the frame names is unsafe: fail without sending
 

@@ -1,7 +1,9 @@
+#include "core/api/responsedocument.h"
 #include "core/api/responseparser.h"
 
 #include "testutil.h"
 
+#include <QRandomGenerator>
 #include <QtTest>
 
 using namespace nb2;
@@ -26,7 +28,146 @@ private Q_SLOTS:
     void salvageId();
     void base64_data();
     void base64();
+    void fastBase64MatchesQt_data();
+    void fastBase64MatchesQt();
+    void fastJsonParseMatchesTheParser_data();
+    void fastJsonParseMatchesTheParser();
+    void bigAnswerParsesToTheSameImage();
 };
+
+namespace {
+
+/** The decoding before the table path existed: whitespace dropped, padding fixed, Qt decodes. */
+QByteArray qtDecode(const QByteArray &text, bool *ok)
+{
+    QByteArray clean;
+    bool urlSafe = false;
+    for (char c : text) {
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t')
+            continue;
+        urlSafe = urlSafe || c == '-' || c == '_';
+        clean.append(c);
+    }
+    while (clean.endsWith('='))
+        clean.chop(1);
+    if (clean.size() % 4 == 1) {
+        *ok = false;
+        return {};
+    }
+    while (clean.size() % 4 != 0)
+        clean.append('=');
+    const auto r = QByteArray::fromBase64Encoding(clean,
+        (urlSafe ? QByteArray::Base64UrlEncoding : QByteArray::Base64Encoding)
+            | QByteArray::AbortOnBase64DecodingErrors);
+    *ok = r.decodingStatus == QByteArray::Base64DecodingStatus::Ok;
+    return *ok ? r.decoded : QByteArray();
+}
+
+QByteArray randomBytes(int n, quint32 seed)
+{
+    QRandomGenerator rng(seed);
+    QByteArray b(n, Qt::Uninitialized);
+    for (char &c : b)
+        c = char(rng.bounded(256));
+    return b;
+}
+
+} // namespace
+
+void tst_ResponseParser::fastBase64MatchesQt_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    for (int n : {0, 1, 2, 3, 4, 5, 100, 4097, 300000}) {
+        const QByteArray raw = randomBytes(n, quint32(n) + 7);
+        QTest::addRow("padded %d", n) << raw.toBase64();
+        QTest::addRow("unpadded %d", n) << raw.toBase64(QByteArray::OmitTrailingEquals);
+        QTest::addRow("url-safe %d", n) << raw.toBase64(QByteArray::Base64UrlEncoding);
+    }
+    const QByteArray b = randomBytes(3000, 1).toBase64();
+    QTest::newRow("line breaks") << QByteArray(b).insert(76, "\r\n").insert(1000, '\n');
+    QTest::newRow("spaces") << QByteArray(b).insert(10, ' ').insert(2000, '\t');
+    QTest::newRow("bad character") << QByteArray(b).replace(500, 1, "*");
+    QTest::newRow("padding inside") << QByteArray(b).replace(400, 1, "=");
+    QTest::newRow("one char too many") << b.left(b.size() - 3);
+    QTest::newRow("only padding") << QByteArray("====");
+    QTest::newRow("extra padding") << QByteArray("QQ=====");
+    QTest::newRow("non-zero trailing bits") << QByteArray("QR==");
+    QTest::newRow("high bytes") << QByteArray("QUJD\xc3\xa9");
+    QTest::newRow("mixed alphabets") << QByteArray("ab+/cd-_");
+}
+
+void tst_ResponseParser::fastBase64MatchesQt()
+{
+    QFETCH(QByteArray, text);
+    bool expectedOk = false, gotOk = false;
+    const QByteArray expected = qtDecode(text, &expectedOk);
+    const QByteArray got = ResponseParser::decodeBase64(text, &gotOk);
+    QCOMPARE(gotOk, expectedOk);
+    QCOMPARE(got, expected);
+}
+
+void tst_ResponseParser::fastJsonParseMatchesTheParser_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    const QByteArray b64 = randomBytes(9000, 3).toBase64(); // 12 KB: cut out
+    const QByteArray shortB64 = randomBytes(300, 4).toBase64();
+    QTest::newRow("image part")
+        << (R"({"id":"v1_x","steps":[{"type":"model_output","content":[{"type":"image","data":")" + b64
+               + R"(","mime_type":"image/jpeg"}]}]})");
+    QTest::newRow("two long values and a short one")
+        << (R"({"a":")" + b64 + R"(","b":[")" + b64.left(5000) + R"(",")" + shortB64 + R"("],"c":1})");
+    QTest::newRow("long value, spaces before the comma") << (R"({"a" : ")" + b64 + "\"  \n ,\"b\":true}");
+    QTest::newRow("long key") << (R"({")" + b64 + R"(":1,"x":")" + b64 + R"("})");
+    QTest::newRow("long key, space before the colon") << (R"({")" + b64 + R"("  :  "v"})");
+    QTest::newRow("long value with escapes") << (R"({"a":")" + b64 + R"(\n\"\/)" + b64 + R"("})");
+    QTest::newRow("long value with UTF-8") << (R"({"a":")" + b64 + "\xc3\xa9" + b64 + R"("})");
+    QTest::newRow("long value with bad UTF-8") << (R"({"a":")" + b64 + "\xc3" + b64 + R"("})");
+    QTest::newRow("long value with a raw control byte") << (R"({"a":")" + b64 + "\x01" + b64 + R"("})");
+    QTest::newRow("escaped NUL elsewhere") << (R"({"n":"\u0000","a":")" + b64 + R"("})");
+    QTest::newRow("stand-in lookalike") << (R"({"n":"\\u00000","a":")" + b64 + R"("})");
+    QTest::newRow("top-level string") << ("\"" + b64 + "\"");
+    QTest::newRow("array of long strings") << ("[\"" + b64 + "\",\"" + b64 + "\"]");
+    QTest::newRow("cut inside the long value") << (R"({"a":")" + b64.left(8000));
+    QTest::newRow("missing comma after it") << (R"({"a":")" + b64 + R"(" "b":1})");
+    QTest::newRow("trailing garbage") << (R"({"a":")" + b64 + R"("} x)");
+    QTest::newRow("garbage before it") << (R"({"a": nope ")" + b64 + R"("})");
+    QTest::newRow("two documents") << (R"({"a":")" + b64 + R"("}{})");
+    QTest::newRow("nested deep") << (QByteArray(200, '[') + "\"" + b64 + "\"" + QByteArray(200, ']'));
+    QTest::newRow("small document") << QByteArray(R"({"a":"b"})");
+    QTest::newRow("not JSON") << ("<html>" + b64 + "</html>");
+}
+
+void tst_ResponseParser::fastJsonParseMatchesTheParser()
+{
+    QFETCH(QByteArray, text);
+    const nlohmann::json expected = nlohmann::json::parse(text.constBegin(), text.constEnd(), nullptr, false);
+    const nlohmann::json got = apidetail::parseJson(text.constBegin(), text.constEnd());
+    QCOMPARE(got.is_discarded(), expected.is_discarded());
+    if (!expected.is_discarded())
+        QVERIFY(got == expected);
+}
+
+void tst_ResponseParser::bigAnswerParsesToTheSameImage()
+{
+    // A realistic 1 MB answer (base64 cut out before parsing, decoded by table) gives exactly
+    // the bytes that were encoded, and the same interaction as a body with the data spread
+    // over lines (the general decoder).
+    const QByteArray jpeg = QByteArray("\xFF\xD8\xFF\xE0", 4) + randomBytes(1024 * 1024, 9);
+    const QByteArray b64 = jpeg.toBase64();
+    const QByteArray body = R"({"id":"v1_big","status":"completed","steps":[{"type":"model_output","content":[)"
+                            R"({"type":"text","text":"Here."},{"type":"image","mime_type":"image/jpeg","data":")"
+        + b64 + R"("}]}]})";
+    const auto parsed = ResponseParser::parseInteraction(body);
+    QVERIFY2(parsed.ok(), qPrintable(parsed.error().message));
+    QCOMPARE(parsed.value().image.bytes, jpeg);
+    QCOMPARE(parsed.value().text, QStringLiteral("Here."));
+    QByteArray wrapped = b64;
+    for (qsizetype at = 76; at < wrapped.size(); at += 78)
+        wrapped.insert(at, "\\n");
+    const auto general = ResponseParser::parseInteraction(QByteArray(body).replace(b64, wrapped));
+    QVERIFY2(general.ok(), qPrintable(general.error().message));
+    QCOMPARE(general.value().image.bytes, jpeg);
+}
 
 void tst_ResponseParser::interactions_data()
 {

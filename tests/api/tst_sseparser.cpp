@@ -17,6 +17,7 @@ private Q_SLOTS:
     void framing();
     void splitAnywhere();
     void assemblesDrafts();
+    void parsedInteractionMatchesTheJsonRoundTrip();
     void assemblerErrors_data();
     void assemblerErrors();
     void completedWithSteps();
@@ -121,6 +122,50 @@ void tst_SseParser::assemblesDrafts()
     QCOMPARE(parsed.value().image.bytes, apiFixture(QStringLiteral("red.jpg")));
     QCOMPARE(parsed.value().drafts.size(), 1);
     QCOMPARE(parsed.value().usage.totalTokens, 1337);
+}
+
+void tst_SseParser::parsedInteractionMatchesTheJsonRoundTrip()
+{
+    // parsedInteraction() reads the assembled tree (and reuses the image step.stop decoded):
+    // it must give what parsing interactionJson() gives, for every stream fixture.
+    for (const char *fixture : {"stream_drafts.sse"}) {
+        StreamAssembler a;
+        assemble(a, apiFixture(QString::fromLatin1(fixture)));
+        const auto viaJson = ResponseParser::parseInteraction(a.interactionJson());
+        const auto direct = a.parsedInteraction();
+        QCOMPARE(direct.ok(), viaJson.ok());
+        QVERIFY(direct.ok());
+        QCOMPARE(direct.value().id, viaJson.value().id);
+        QCOMPARE(direct.value().status, viaJson.value().status);
+        QCOMPARE(direct.value().text, viaJson.value().text);
+        QCOMPARE(direct.value().image.bytes, viaJson.value().image.bytes);
+        QCOMPARE(direct.value().image.mimeType, viaJson.value().image.mimeType);
+        QCOMPARE(direct.value().drafts.size(), viaJson.value().drafts.size());
+        QCOMPARE(direct.value().usage.totalTokens, viaJson.value().usage.totalTokens);
+    }
+    // An image split over two deltas is joined before it is decoded (nothing stale is reused).
+    const QByteArray jpeg = apiFixture(QStringLiteral("red.jpg"));
+    const QByteArray b64 = jpeg.toBase64();
+    const QByteArray half1 = b64.left(b64.size() / 2 / 4 * 4), half2 = b64.mid(half1.size());
+    QByteArray stream;
+    auto event = [&](const QByteArray &type, const QByteArray &data) {
+        stream += "event: " + type + "\ndata: " + data + "\n\n";
+    };
+    event("interaction.created",
+        R"({"event_type":"interaction.created","interaction":{"id":"v1_two","status":"in_progress"}})");
+    event("step.start", R"({"event_type":"step.start","index":0,"step":{"type":"model_output","content":[]}})");
+    event("step.delta",
+        R"({"event_type":"step.delta","index":0,"delta":{"type":"image","mime_type":"image/jpeg","data":")" + half1
+            + R"("}})");
+    event("step.delta", R"({"event_type":"step.delta","index":0,"delta":{"type":"image","data":")" + half2 + R"("}})");
+    event("step.stop", R"({"event_type":"step.stop","index":0})");
+    event("interaction.completed",
+        R"({"event_type":"interaction.completed","interaction":{"id":"v1_two","status":"completed"}})");
+    StreamAssembler two;
+    assemble(two, stream);
+    const auto joined = two.parsedInteraction();
+    QVERIFY2(joined.ok(), qPrintable(joined.error().message));
+    QCOMPARE(joined.value().image.bytes, jpeg);
 }
 
 void tst_SseParser::assemblerErrors_data()

@@ -213,6 +213,90 @@ private Q_SLOTS:
 
     // ---- endpoints -------------------------------------------------------------------
 
+    void fixedImageAnswersCarryTheWholeImage()
+    {
+        // FakeServerOptions::fixedImageJpeg (benchmarks): the answer is built around a stand-in
+        // for the encoded image; every form a client can get must carry the real bytes.
+        QTemporaryDir storeDir;
+        FakeServerOptions o;
+        o.fixedImageJpeg = imageBytes(solid(QSize(640, 480), QColor(20, 120, 200)), "JPEG");
+        o.storeDir = storeDir.path();
+        m_server = std::make_unique<FakeServer>(o);
+        QVERIFY(m_server->start());
+        auto imageOf = [](const QJsonObject &interaction) {
+            const QJsonArray content
+                = interaction[QStringLiteral("steps")].toArray().last()[QStringLiteral("content")].toArray();
+            return QByteArray::fromBase64(content.last()[QStringLiteral("data")].toString().toLatin1());
+        };
+        auto draftOf = [](const QJsonObject &interaction) {
+            const QJsonArray summary
+                = interaction[QStringLiteral("steps")].toArray().first()[QStringLiteral("summary")].toArray();
+            return QByteArray::fromBase64(summary.last()[QStringLiteral("data")].toString().toLatin1());
+        };
+        // A prompt that looks like a stand-in is echoed as it is (the real ones carry a nonce).
+        const QString prompt = QStringLiteral("nb2fake-fixed-image- a harbour");
+        const Reply unary = create(generateBody(prompt));
+        QCOMPARE(unary.status, 200);
+        const QRegularExpression standIn(QStringLiteral("nb2fake-fixed-(image|draft)-[A-Za-z0-9_-]{24}"));
+        QVERIFY(!standIn.match(QString::fromLatin1(unary.body)).hasMatch());
+        const QJsonObject o1 = unary.obj();
+        QCOMPARE(imageOf(o1), o.fixedImageJpeg);
+        const QByteArray draft = draftOf(o1);
+        QVERIFY(draft.startsWith("\xFF\xD8") && draft != o.fixedImageJpeg);
+        const QJsonArray content = o1[QStringLiteral("steps")].toArray().last()[QStringLiteral("content")].toArray();
+        QVERIFY(content.first()[QStringLiteral("text")].toString().contains(prompt));
+
+        QJsonObject streamBody = generateBody(prompt);
+        streamBody[QStringLiteral("stream")] = true;
+        const Reply streamed = create(streamBody);
+        QCOMPARE(streamed.status, 200);
+        QVERIFY(!standIn.match(QString::fromLatin1(streamed.body)).hasMatch());
+        QByteArray streamedImage, streamedDraft;
+        for (const SseEvent &e : parseSse(streamed.body)) {
+            const QJsonObject delta = e.json[QStringLiteral("delta")].toObject();
+            if (delta[QStringLiteral("type")].toString() == QLatin1String("image"))
+                streamedImage = QByteArray::fromBase64(delta[QStringLiteral("data")].toString().toLatin1());
+            const QJsonObject part = delta[QStringLiteral("content")].toObject();
+            if (part[QStringLiteral("type")].toString() == QLatin1String("image"))
+                streamedDraft = QByteArray::fromBase64(part[QStringLiteral("data")].toString().toLatin1());
+        }
+        QCOMPARE(streamedImage, o.fixedImageJpeg);
+        QCOMPARE(streamedDraft, draft);
+
+        // get, from memory and from the store folder (another fake, as the next CLI command's).
+        const QString id = o1[QStringLiteral("id")].toString();
+        const Reply got = send("GET", QStringLiteral("/v1/interactions/%1?stream=false").arg(id));
+        QCOMPARE(got.status, 200);
+        QCOMPARE(imageOf(got.obj()), o.fixedImageJpeg);
+        QCOMPARE(draftOf(got.obj()), draft);
+        m_server = std::make_unique<FakeServer>(o);
+        QVERIFY(m_server->start());
+        const Reply later = send("GET", QStringLiteral("/v1/interactions/%1?stream=false").arg(id));
+        QCOMPARE(later.status, 200);
+        QVERIFY(!standIn.match(QString::fromLatin1(later.body)).hasMatch());
+        QCOMPARE(imageOf(later.obj()), o.fixedImageJpeg);
+    }
+
+    void peakConcurrentRequestsCountsOverlappingAnswers()
+    {
+        m_server->setLatencyMs(300);
+        m_server->resetPeakConcurrentRequests();
+        QCOMPARE(m_server->peakConcurrentRequests(), 0);
+        std::vector<std::thread> clients;
+        for (int i = 0; i < 3; ++i)
+            clients.emplace_back([this, i] { create(generateBody(QStringLiteral("overlap %1").arg(i))); });
+        for (std::thread &t : clients)
+            t.join();
+        QCOMPARE(m_server->peakConcurrentRequests(), 3);
+        m_server->resetPeakConcurrentRequests();
+        for (int i = 0; i < 2; ++i) {
+            QJsonObject body = generateBody(QStringLiteral("one at a time %1").arg(i));
+            body[QStringLiteral("stream")] = true;
+            QCOMPARE(create(body).status, 200);
+        }
+        QCOMPARE(m_server->peakConcurrentRequests(), 1);
+    }
+
     void createReturnsRealisticInteraction()
     {
         const Reply r = create(generateBody(QStringLiteral("a red fox in snow")));

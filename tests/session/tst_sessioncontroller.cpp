@@ -5,6 +5,7 @@
 #include "core/session/sessionstore.h"
 #include "sessiontestutil.h"
 
+#include <QFileInfo>
 #include <QLockFile>
 #include <QProcess>
 #include <QSignalSpy>
@@ -247,9 +248,7 @@ private Q_SLOTS:
         s.concurrencyLimit = 2;
         openController(c, s);
         m_fake->setLatencyMs(300);
-        int running = 0, maxRunning = 0;
-        connect(&c, &SessionController::turnStarted, this, [&] { maxRunning = qMax(maxRunning, ++running); });
-        connect(&c, &SessionController::turnFinished, this, [&] { --running; });
+        m_fake->resetPeakConcurrentRequests();
         QStringList ids;
         for (int i = 0; i < 5; ++i) {
             const Result<QString> r = c.generate(TurnParams {QStringLiteral("n%1").arg(i), {}, {}, false, {}});
@@ -259,9 +258,63 @@ private Q_SLOTS:
         QCOMPARE(c.runningCount(), 2);
         QCOMPARE(c.queuedCount(), 3);
         QVERIFY(c.waitForIdle(30000));
-        QCOMPARE(maxRunning, 2);
+        // The limit is on requests at the server (a turn writing its image no longer holds a slot).
+        QCOMPARE(m_fake->peakConcurrentRequests(), 2);
         for (const QString &id : ids)
             QCOMPARE(c.graph().value(id).status, FrameStatus::Done);
+    }
+
+    void queuedTurnStartsOnceTheAnswerBeforeItIsIn()
+    {
+        // Concurrency 1: the second request leaves as soon as the first answer is in, while the
+        // first turn still makes its image durable; the first frame is done only after that.
+        SessionController c;
+        SessionSettings s;
+        s.concurrencyLimit = 1;
+        openController(c, s);
+        m_fake->setLatencyMs(200);
+        QStringList events;
+        connect(&c, &SessionController::turnStarted, this,
+            [&](const QString &id) { events << QStringLiteral("started ") + id; });
+        connect(&c, &SessionController::turnFinished, this, [&](const QString &id) {
+            events << QStringLiteral("finished ") + id;
+            QVERIFY(c.graph().value(id).isDone());
+            QVERIFY(QFileInfo(c.store()->absolutePath(c.graph().value(id).image.file)).size() > 0);
+        });
+        const Result<QString> a = c.generate(p("first"));
+        const Result<QString> b = c.generate(p("second"));
+        QVERIFY(a && b);
+        QVERIFY(c.waitForIdle(20000));
+        QCOMPARE(events,
+            (QStringList {QStringLiteral("started ") + a.value(), QStringLiteral("started ") + b.value(),
+                QStringLiteral("finished ") + a.value(), QStringLiteral("finished ") + b.value()}));
+        QCOMPARE(m_fake->peakConcurrentRequests(), 1);
+    }
+
+    void queuedTurnWaitsOnlyForItsOwnPendingWrite()
+    {
+        // A queued turn needs the write that lists its own pending frame, not the writes that
+        // other turns queued since (their ids, their results). With the session lock held after
+        // both pending frames are on disk, the writer cannot write anything more, and the
+        // second request still leaves when the first answer is in.
+        SessionController c;
+        SessionSettings s;
+        s.concurrencyLimit = 1;
+        s.lockTimeoutMs = 60000;
+        openController(c, s);
+        m_fake->setLatencyMs(400);
+        const int requestsBefore = int(m_fake->requests().size());
+        const Result<QString> a = c.generate(p("first"));
+        const Result<QString> b = c.generate(p("second"));
+        QVERIFY(a && b);
+        QVERIFY(c.store()->flush()); // both pending frames listed on disk
+        QLockFile held(c.store()->lockPath());
+        QVERIFY(held.tryLock(0));
+        QTRY_COMPARE_WITH_TIMEOUT(int(m_fake->requests().size()), requestsBefore + 2, 10000);
+        held.unlock();
+        QVERIFY(c.waitForIdle(20000));
+        QVERIFY(c.graph().value(a.value()).isDone());
+        QVERIFY(c.graph().value(b.value()).isDone());
     }
 
     void manifestThenJournalThenRequestWhileTheLockIsHeld()

@@ -103,8 +103,10 @@ void runTurnCost(Context &ctx)
         // As the CLI process, launch to exit.
         {
             const QProcessEnvironment env = cliEnvironment(*fake);
+            // NB2_BENCH_CLI: another build's nb2lite (a before/after comparison in one run).
+            const QString cli = qEnvironmentVariable("NB2_BENCH_CLI", ctx.cliPath);
             auto cliTurn = [&](const QString &dir, int i, QString *error) {
-                return runProcess(ctx.cliPath,
+                return runProcess(cli,
                     {QStringLiteral("--session"), dir, QStringLiteral("--json"), QStringLiteral("edit"),
                         QStringLiteral("head"), QStringLiteral("cli turn %1: a little more light on the water").arg(i)},
                     env, 120000, error);

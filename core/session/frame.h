@@ -148,6 +148,17 @@ struct Frame {
     static QString newId(); // 8 hex chars from a random UUID
 };
 
+} // namespace nb2
+
+// Every member is a Qt implicitly shared value or a plain value: a frame may be moved in
+// memory as bytes, so a list of 10,000 frames grows by realloc instead of 10,000 moves.
+Q_DECLARE_TYPEINFO(nb2::FrameError, Q_RELOCATABLE_TYPE);
+Q_DECLARE_TYPEINFO(nb2::FrameImage, Q_RELOCATABLE_TYPE);
+Q_DECLARE_TYPEINFO(nb2::FrameLineage, Q_RELOCATABLE_TYPE);
+Q_DECLARE_TYPEINFO(nb2::Frame, Q_RELOCATABLE_TYPE);
+
+namespace nb2 {
+
 /** Frame::origin of turns an agent asked for through the MCP bridge (`nb2lite mcp`). */
 inline constexpr QLatin1String kFrameOriginMcp("mcp");
 

@@ -43,6 +43,23 @@ void FrameGraph::upsert(const Frame &frame)
     m_frames.append(frame);
 }
 
+void FrameGraph::upsert(Frame &&frame)
+{
+    const auto it = m_index.constFind(frame.id);
+    if (it != m_index.cend()) {
+        m_frames[*it] = std::move(frame);
+        return;
+    }
+    m_index.insert(frame.id, m_frames.size());
+    m_frames.append(std::move(frame));
+}
+
+void FrameGraph::reserve(int n)
+{
+    m_frames.reserve(n);
+    m_index.reserve(n);
+}
+
 bool FrameGraph::remove(const QString &id)
 {
     const auto it = m_index.constFind(id);

@@ -41,6 +41,9 @@ public:
 
     /** Insert, or replace the frame with the same id (keeping its position). */
     void upsert(const Frame &frame);
+    void upsert(Frame &&frame);
+    /** Room for n frames (a manifest being read). */
+    void reserve(int n);
     bool remove(const QString &id);
 
     QString parent(const QString &id) const;

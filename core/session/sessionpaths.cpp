@@ -10,6 +10,7 @@
 #include <QJsonObject>
 #include <QStringList>
 
+#include <dirent.h>
 #include <sys/stat.h>
 
 namespace nb2 {
@@ -121,18 +122,57 @@ Result<void> SessionPaths::checkFrame(const Frame &frame, const QString &root, c
     return SessionPaths(root).check(frame, source);
 }
 
+bool SessionPaths::listedRegular(const QString &folder, const QString &name) const
+{
+    const auto walked = m_folders.constFind(folder);
+    if (walked == m_folders.cend())
+        return false; // not walked (and so not known to be inside) yet
+    Listing &listing = m_listings[folder];
+    if (!listing.read) {
+        if (++listing.asked < 256)
+            return false; // a few hundred files (a journal tail): lstat each, as resolve() does
+        listing.read = true;
+        if (DIR *d = ::opendir(QFile::encodeName(walked.value()).constData())) {
+            while (const dirent *e = ::readdir(d)) {
+                if (e->d_type != DT_REG)
+                    continue;
+                // Only names that decode exactly: a name that is not valid UTF-8 must not
+                // stand for the (perhaps linked) file its lossy decoding would name.
+                const QString name = QFile::decodeName(e->d_name);
+                if (QFile::encodeName(name) == QByteArrayView(e->d_name))
+                    listing.regular.insert(name);
+            }
+            ::closedir(d);
+        }
+    }
+    return listing.regular.contains(name);
+}
+
 Result<void> SessionPaths::check(const Frame &frame, const QString &source) const
 {
-    const QString entry = QStringLiteral("%1 entry for frame %2").arg(source, frame.id);
-    if (!frame.image.isNull()) {
-        if (const Result<QString> r = resolve(frame.image.file, entry); !r && r.error().kind == ErrorKind::Unsafe)
+    auto inside = [&](const QString &relative) -> Result<void> {
+        // The common case, "images/<name>" in a folder already walked: the lexical rule, then
+        // the folder's listing (no link, a regular file); anything else resolved in full.
+        const qsizetype slash = relative.indexOf(QLatin1Char('/'));
+        if (slash > 0 && relative.indexOf(QLatin1Char('/'), slash + 1) < 0 && isSafeRelative(relative)) {
+            const QString name = relative.mid(slash + 1);
+            if (!name.isEmpty() && name != QLatin1String(".") && listedRegular(relative.left(slash), name))
+                return {};
+        }
+        const QString entry = QStringLiteral("%1 entry for frame %2").arg(source, frame.id);
+        if (const Result<QString> r = resolve(relative, entry); !r && r.error().kind == ErrorKind::Unsafe)
             return r.error();
+        return {};
+    };
+    if (!frame.image.isNull()) {
+        if (const Result<void> r = inside(frame.image.file); !r)
+            return r;
     }
     for (const QString &input : frame.inputImages) {
         if (input.isEmpty())
             continue; // names no file at all
-        if (const Result<QString> r = resolve(input, entry); !r && r.error().kind == ErrorKind::Unsafe)
-            return r.error();
+        if (const Result<void> r = inside(input); !r)
+            return r;
     }
     return {};
 }

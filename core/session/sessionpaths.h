@@ -3,6 +3,7 @@
 #include "core/common/error.h"
 
 #include <QHash>
+#include <QSet>
 #include <QString>
 
 namespace nb2 {
@@ -59,6 +60,20 @@ private:
     // Folders already walked by this resolver ("images" -> its canonical path): a manifest names
     // a thousand files in the same folder, which needs checking once. Not thread-safe.
     mutable QHash<QString, QString> m_folders;
+    /**
+     * check() only: the regular files of a walked folder, read with one readdir once that
+     * folder has been asked about 256 times (a 10,000-frame manifest was 10,000 lstat calls;
+     * a journal tail of a few frames is cheaper with lstat than with a 10,000-name listing). A
+     * name listed as a regular file is one: it is no link, so it cannot lead out. Anything
+     * else (a link, a name not listed) is resolved as before. Not thread-safe.
+     */
+    bool listedRegular(const QString &folder, const QString &name) const;
+    struct Listing {
+        int asked = 0;
+        bool read = false;
+        QSet<QString> regular;
+    };
+    mutable QHash<QString, Listing> m_listings;
 };
 
 } // namespace nb2

@@ -1,5 +1,6 @@
 nb2_core_area(nb2core_session DEPENDS nb2core_edit SOURCES
     session/frame.h session/frame.cpp
+    session/manifestparse.h session/manifestparse.cpp session/jsonscanner.h
     session/frameedit.h session/frameedit.cpp
     session/framegraph.h session/framegraph.cpp
     session/sessionsettings.h session/sessionsettings.cpp

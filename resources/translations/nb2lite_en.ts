@@ -3637,6 +3637,10 @@ Select a frame in the timeline to show it here.</source>
         <source>Saved a copy as %1; you are now working in the copy.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>nb2::SettingsDialog</name>

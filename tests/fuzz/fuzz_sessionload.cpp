@@ -1,10 +1,12 @@
 // libFuzzer harness: what opening a session folder reads — manifest.json and journal.jsonl
 // (SessionStore::open, the journal merge, Journal::replay) and, for a manifest that does not
 // read, SessionStore::rebuild from the journal. Input: the manifest, then a line
-// "%%journal%%", then the journal. Each input gets a fresh folder (images/ holds one small
+// "%%journal%%", then the journal. The single-pass manifest reader must give exactly what the
+// QJsonDocument reader gives (frames, top-level fields, error). Each input gets a fresh folder (images/ holds one small
 // PNG, images/a.png, for manifests to point at).
 
 #include "core/session/journal.h"
+#include "core/session/manifestparse.h"
 #include "core/session/sessionstore.h"
 #include "tests/fuzz/fuzzsupport.h"
 
@@ -28,6 +30,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz::writeFile(dir + QStringLiteral("/manifest.json"), parts.value(0));
     fuzz::writeFile(dir + QStringLiteral("/journal.jsonl"), parts.value(1));
     fuzz::writeFile(dir + QStringLiteral("/images/a.png"), kPng);
+
+    {
+        const Result<ParsedManifest> fast = parseManifest(parts.value(0));
+        const Result<ParsedManifest> dom = parseManifestDom(parts.value(0));
+        fuzz::check(bool(fast) == bool(dom), "the manifest readers disagree on whether the text reads");
+        if (!dom) {
+            fuzz::check(fast.error().message == dom.error().message, "the manifest readers give different errors");
+        } else {
+            const ParsedManifest &a = fast.value(), &b = dom.value();
+            fuzz::check(a.root == b.root && a.framesIsArray == b.framesIsArray && a.badFrame == b.badFrame
+                    && a.badFrameMessage == b.badFrameMessage && a.frames.size() == b.frames.size(),
+                "the manifest readers read different top-level fields or frame lists");
+            for (qsizetype i = 0; i < a.frames.size() && i < b.frames.size(); ++i)
+                fuzz::check(a.frames.at(i).toJson() == b.frames.at(i).toJson(),
+                    "the manifest readers read a frame differently", a.frames.at(i).id.toUtf8());
+        }
+    }
 
     const Journal::Replay replay = Journal::replay(dir + QStringLiteral("/journal.jsonl"));
     fuzz::check(replay.frames.size() <= replay.order.size(), "journal replay lost track of a frame's order");

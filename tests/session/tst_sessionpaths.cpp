@@ -16,7 +16,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace nb2;
 
@@ -82,6 +84,12 @@ private Q_SLOTS:
         QVERIFY(
             QFile::link(m_tmp.filePath(QStringLiteral("nowhere")), m_root + QStringLiteral("/images/dangling.jpg")));
         QCOMPARE(::mkfifo(QFile::encodeName(m_root + QStringLiteral("/images/fifo.jpg")).constData(), 0600), 0);
+        // A regular file whose name is not UTF-8 beside a link out named as that name decodes.
+        const QByteArray rawName = QFile::encodeName(m_root) + "/images/x\xff.jpg";
+        const int fd = ::open(rawName.constData(), O_CREAT | O_WRONLY, 0600);
+        QVERIFY(fd >= 0);
+        ::close(fd);
+        QVERIFY(QFile::link(m_secret, m_root + QStringLiteral("/images/x\uFFFD.jpg")));
     }
 
     void resolveInside_data()
@@ -105,6 +113,7 @@ private Q_SLOTS:
         QTest::newRow("dangling link") << QStringLiteral("images/dangling.jpg") << false;
         QTest::newRow("a folder") << QStringLiteral("images") << false;
         QTest::newRow("a fifo") << QStringLiteral("images/fifo.jpg") << false;
+        QTest::newRow("link named as a non-UTF-8 file decodes") << QStringLiteral("images/x\uFFFD.jpg") << false;
     }
 
     void resolveInside()
@@ -119,6 +128,33 @@ private Q_SLOTS:
             QCOMPARE(r.error().kind, ErrorKind::Unsafe);
             QVERIFY(r.error().message.startsWith(QStringLiteral("test entry names '%1'").arg(relative)));
         }
+    }
+
+    void checkAfterManyFramesStillRefusesLinksOut_data() { resolveInside_data(); }
+
+    void checkAfterManyFramesStillRefusesLinksOut()
+    {
+        // check() reads a folder's listing once it has been asked about often: an entry after
+        // many plain ones must be judged exactly as resolveInside() judges it.
+        QFETCH(QString, relative);
+        QFETCH(bool, safe);
+        const SessionPaths paths(m_root);
+        Frame f;
+        f.id = QStringLiteral("0000beef");
+        f.image.file = QStringLiteral("images/a.jpg");
+        for (int i = 0; i < 300; ++i) // past the point where check() reads the folder's listing
+            QVERIFY(paths.check(f, QStringLiteral("manifest")));
+        f.image.file = relative;
+        // check() accepts what resolve() accepts, and an empty name means no image at all.
+        const Result<void> r = paths.check(f, QStringLiteral("manifest"));
+        QVERIFY2(r.ok() == (safe || relative.isEmpty()), qPrintable(r ? QString() : r.error().message));
+        if (!r) {
+            QCOMPARE(r.error().kind, ErrorKind::Unsafe);
+            QVERIFY(r.error().message.startsWith(QStringLiteral("manifest entry for frame 0000beef names")));
+        }
+        f.image.file = QStringLiteral("images/a.jpg");
+        f.inputImages = {relative};
+        QCOMPARE(paths.check(f, QStringLiteral("manifest")).ok(), safe || relative.isEmpty());
     }
 
     void craftedManifestIsRefused_data()

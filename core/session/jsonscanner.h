@@ -1,0 +1,354 @@
+#pragma once
+
+// The byte-level JSON scanner of the manifest's single-pass reader (manifestparse.cpp):
+// strict JSON (RFC 8259) over UTF-8 bytes, no tree built. Internal to core/session.
+
+#include <QString>
+
+#include <cstring>
+
+namespace nb2::manifestdetail {
+
+/** Strict UTF-8 (no overlong forms, no surrogates, nothing above U+10FFFF). */
+inline bool validUtf8(const unsigned char *s, qsizetype n)
+{
+    for (qsizetype i = 0; i < n;) {
+        const unsigned char c = s[i];
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        int extra = 0;
+        char32_t cp = 0, min = 0;
+        if ((c & 0xE0) == 0xC0) {
+            extra = 1, cp = c & 0x1F, min = 0x80;
+        } else if ((c & 0xF0) == 0xE0) {
+            extra = 2, cp = c & 0x0F, min = 0x800;
+        } else if ((c & 0xF8) == 0xF0) {
+            extra = 3, cp = c & 0x07, min = 0x10000;
+        } else {
+            return false;
+        }
+        if (i + extra >= n)
+            return false;
+        for (int k = 1; k <= extra; ++k) {
+            const unsigned char d = s[i + k];
+            if ((d & 0xC0) != 0x80)
+                return false;
+            cp = (cp << 6) | (d & 0x3F);
+        }
+        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            return false;
+        i += extra + 1;
+    }
+    return true;
+}
+
+/**
+ * The single-pass reader. Each read returns Ok, Other (valid JSON the fast path does not
+ * handle: the caller lets QJsonDocument read it) or Bad (not valid JSON: the whole text goes
+ * to parseManifestDom() for its exact error).
+ */
+class Reader
+{
+public:
+    enum Status { Ok, Other, Bad };
+
+    Reader(const char *begin, const char *end) : m_p(begin), m_end(end) {}
+
+    const char *pos() const { return m_p; }
+    void seek(const char *p) { m_p = p; }
+    bool atEnd()
+    {
+        ws();
+        return m_p == m_end;
+    }
+
+    void ws()
+    {
+        while (m_p < m_end && (*m_p == ' ' || *m_p == '\n' || *m_p == '\r' || *m_p == '\t'))
+            ++m_p;
+    }
+    bool eat(char c)
+    {
+        ws();
+        if (m_p < m_end && *m_p == c) {
+            ++m_p;
+            return true;
+        }
+        return false;
+    }
+    char peek()
+    {
+        ws();
+        return m_p < m_end ? *m_p : '\0';
+    }
+
+    /**
+     * A string at the cursor. Without escapes its raw bytes are s and n (plain = true); with
+     * escapes they are decoded into *decoded (plain = false). Other: an escape that makes a
+     * UTF-16 surrogate (QJsonDocument's own business).
+     */
+    Status string(const char **s, qsizetype *n, bool *plain, QString *decoded)
+    {
+        if (!eat('"'))
+            return Bad;
+        const char *start = m_p;
+        bool high = false;
+        while (m_p < m_end) {
+            const unsigned char c = static_cast<unsigned char>(*m_p);
+            if (c == '"') {
+                if (high && !validUtf8(reinterpret_cast<const unsigned char *>(start), m_p - start))
+                    return Bad;
+                *s = start;
+                *n = m_p - start;
+                *plain = true;
+                ++m_p;
+                return Ok;
+            }
+            if (c == '\\') {
+                m_p = start;
+                *plain = false;
+                return escapedString(decoded);
+            }
+            if (c < 0x20)
+                return Bad;
+            high |= c >= 0x80;
+            ++m_p;
+        }
+        return Bad;
+    }
+
+    /** A string as a QString. */
+    Status qstring(QString *out)
+    {
+        const char *s = nullptr;
+        qsizetype n = 0;
+        bool plain = true;
+        const Status st = string(&s, &n, &plain, out);
+        if (st == Ok && plain)
+            *out = QString::fromUtf8(s, n);
+        return st;
+    }
+
+    /** An integer literal (no fraction, no exponent, at most 15 digits); Other for any other number. */
+    Status integer(qint64 *out)
+    {
+        ws();
+        const char *start = m_p;
+        if (const Status st = number(); st != Ok)
+            return st;
+        const char *q = start;
+        const bool negative = *q == '-';
+        if (negative)
+            ++q;
+        if (m_p - q > 15)
+            return Other;
+        qint64 v = 0;
+        for (; q < m_p; ++q) {
+            if (*q < '0' || *q > '9')
+                return Other; // a fraction or an exponent
+            v = v * 10 + (*q - '0');
+        }
+        *out = negative ? -v : v;
+        return Ok;
+    }
+
+    Status boolean(bool *out)
+    {
+        ws();
+        if (m_end - m_p >= 4 && std::memcmp(m_p, "true", 4) == 0) {
+            m_p += 4;
+            *out = true;
+            return Ok;
+        }
+        if (m_end - m_p >= 5 && std::memcmp(m_p, "false", 5) == 0) {
+            m_p += 5;
+            *out = false;
+            return Ok;
+        }
+        return skip(0) ? Other : Bad;
+    }
+
+    /** Any JSON value, checked and passed over. */
+    bool skip(int depth)
+    {
+        if (depth > 500)
+            return false; // QJsonDocument stops at 1024 levels; let it say so
+        switch (peek()) {
+        case '"': {
+            const char *s = nullptr;
+            qsizetype n = 0;
+            bool plain = true;
+            QString ignored;
+            return string(&s, &n, &plain, &ignored) != Bad;
+        }
+        case '{':
+            ++m_p;
+            if (eat('}'))
+                return true;
+            do {
+                if (peek() != '"' || !skip(depth + 1) || !eat(':') || !skip(depth + 1))
+                    return false;
+            } while (eat(','));
+            return eat('}');
+        case '[':
+            ++m_p;
+            if (eat(']'))
+                return true;
+            do {
+                if (!skip(depth + 1))
+                    return false;
+            } while (eat(','));
+            return eat(']');
+        case 't':
+            return literal("true");
+        case 'f':
+            return literal("false");
+        case 'n':
+            return literal("null");
+        default:
+            return number() == Ok;
+        }
+    }
+
+private:
+    bool literal(const char *word)
+    {
+        const qsizetype n = qsizetype(std::strlen(word));
+        if (m_end - m_p < n || std::memcmp(m_p, word, size_t(n)) != 0)
+            return false;
+        m_p += n;
+        return true;
+    }
+
+    static bool digit(char c) { return c >= '0' && c <= '9'; }
+
+    /** -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
+    Status number()
+    {
+        ws();
+        const char *p = m_p;
+        if (p < m_end && *p == '-')
+            ++p;
+        if (p >= m_end || !digit(*p))
+            return Bad;
+        if (*p == '0')
+            ++p;
+        else
+            while (p < m_end && digit(*p))
+                ++p;
+        if (p < m_end && *p == '.') {
+            ++p;
+            if (p >= m_end || !digit(*p))
+                return Bad;
+            while (p < m_end && digit(*p))
+                ++p;
+        }
+        if (p < m_end && (*p == 'e' || *p == 'E')) {
+            ++p;
+            if (p < m_end && (*p == '+' || *p == '-'))
+                ++p;
+            if (p >= m_end || !digit(*p))
+                return Bad;
+            while (p < m_end && digit(*p))
+                ++p;
+        }
+        m_p = p;
+        return Ok;
+    }
+
+    static int hex(char c)
+    {
+        if (c >= '0' && c <= '9')
+            return c - '0';
+        if (c >= 'a' && c <= 'f')
+            return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F')
+            return c - 'A' + 10;
+        return -1;
+    }
+
+    /** The string at m_p (just after its quote) holds escapes: decode it. */
+    Status escapedString(QString *out)
+    {
+        out->clear();
+        bool other = false;
+        const char *run = m_p;
+        auto flush = [&](const char *until) {
+            if (until == run)
+                return true;
+            if (!validUtf8(reinterpret_cast<const unsigned char *>(run), until - run))
+                return false;
+            out->append(QString::fromUtf8(run, until - run));
+            return true;
+        };
+        while (m_p < m_end) {
+            const unsigned char c = static_cast<unsigned char>(*m_p);
+            if (c == '"') {
+                if (!flush(m_p))
+                    return Bad;
+                ++m_p;
+                return other ? Other : Ok;
+            }
+            if (c < 0x20)
+                return Bad;
+            if (c != '\\') {
+                ++m_p;
+                continue;
+            }
+            if (!flush(m_p) || m_end - m_p < 2)
+                return Bad;
+            const char e = m_p[1];
+            m_p += 2;
+            switch (e) {
+            case '"':
+            case '\\':
+            case '/':
+                out->append(QLatin1Char(e));
+                break;
+            case 'b':
+                out->append(QLatin1Char('\b'));
+                break;
+            case 'f':
+                out->append(QLatin1Char('\f'));
+                break;
+            case 'n':
+                out->append(QLatin1Char('\n'));
+                break;
+            case 'r':
+                out->append(QLatin1Char('\r'));
+                break;
+            case 't':
+                out->append(QLatin1Char('\t'));
+                break;
+            case 'u': {
+                if (m_end - m_p < 4)
+                    return Bad;
+                int v = 0;
+                for (int k = 0; k < 4; ++k) {
+                    const int h = hex(m_p[k]);
+                    if (h < 0)
+                        return Bad;
+                    v = v * 16 + h;
+                }
+                m_p += 4;
+                if (v >= 0xD800 && v <= 0xDFFF)
+                    other = true; // pairs and lone halves: as QJsonDocument reads them
+                else
+                    out->append(QChar(char16_t(v)));
+                break;
+            }
+            default:
+                return Bad;
+            }
+            run = m_p;
+        }
+        return Bad;
+    }
+
+    const char *m_p;
+    const char *m_end;
+};
+
+} // namespace nb2::manifestdetail

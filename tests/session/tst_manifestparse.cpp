@@ -1,0 +1,335 @@
+// The single-pass manifest reader (core/session/manifestparse.h) against the QJsonDocument
+// reference: every text gives the same frames, the same top-level fields and the same error,
+// and the frames toJson() writes are read by the single pass (not the fallback).
+
+#include "core/session/manifestparse.h"
+#include "core/session/sessionstore.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRandomGenerator>
+#include <QTest>
+
+using namespace nb2;
+
+namespace {
+
+Frame richFrame(int i)
+{
+    Frame f;
+    f.id = QStringLiteral("%1").arg(0x10000000 + i, 8, 16, QLatin1Char('0'));
+    f.parentId = i ? QStringLiteral("%1").arg(0x10000000 + i - 1, 8, 16, QLatin1Char('0')) : QString();
+    f.kind = i ? FrameKind::Edit : FrameKind::Generate;
+    f.prompt
+        = QStringLiteral("step %1: \"quotes\", a back\\slash, a tab\t, a newline\n, é, 日本, 🦆, /slash").arg(i);
+    f.aspectRatio = QStringLiteral("16:9");
+    f.thinkingLevel = QStringLiteral("high");
+    f.model = QStringLiteral("gemini-3.1-flash-lite-image");
+    f.interactionId = QStringLiteral("v1_interaction_%1").arg(i);
+    f.continuedInteractionId = i ? QStringLiteral("v1_interaction_%1").arg(i - 1) : QString();
+    f.status = FrameStatus::Done;
+    f.requestedAt = QDateTime(QDate(2026, 12, 1), QTime(12, 16, 43, 129), Qt::UTC).addSecs(i);
+    f.finishedAt = f.requestedAt.addMSecs(1234);
+    f.image.file = QStringLiteral("images/edit_1796127403_%1.jpg").arg(f.id);
+    f.image.sha256 = QStringLiteral("0613ee1d417f14992abe3a47668f3e31e357bcc13a95abfeb0e2c99d1db6b941");
+    f.image.mimeType = QStringLiteral("image/jpeg");
+    f.image.width = 1024;
+    f.image.height = 768;
+    f.modelText = QStringLiteral("Here is lane %1.").arg(i);
+    f.usage.inputTokens = 1149;
+    f.usage.outputTokens = 1146;
+    f.usage.thoughtTokens = 90;
+    f.usage.totalTokens = 2385;
+    f.usage.imageOutputTokens = 1120;
+    f.attempts = 2;
+    f.reAnchored = i % 2;
+    f.title = QStringLiteral("title %1").arg(i);
+    f.starred = i % 3 == 0;
+    f.folded = i % 5 == 0;
+    f.note = QStringLiteral("a note");
+    f.idExpiresAt = f.finishedAt.addDays(55);
+    if (i % 7 == 0) {
+        f.trashedAt = f.finishedAt.addSecs(60);
+        f.trashGroup = QStringLiteral("g1");
+    }
+    f.ownerPid = i % 4 == 0 ? 4194303 : 0;
+    f.origin = i % 2 ? QString(kFrameOriginMcp) : QString();
+    f.replayOf = QStringLiteral("abcdef01");
+    f.replayRun = QStringLiteral("run1");
+    f.promptSent = QStringLiteral("sent");
+    return f;
+}
+
+QByteArray manifestOf(const QJsonArray &frames, QJsonDocument::JsonFormat format = QJsonDocument::Indented)
+{
+    QJsonObject root;
+    root.insert(QLatin1String("format"), QLatin1String("nb2lite-session"));
+    root.insert(QLatin1String("schema_version"), 2);
+    root.insert(QLatin1String("created_at"), QLatin1String("2026-12-01T12:15:51.136Z"));
+    root.insert(QLatin1String("current_frame"), QLatin1String("10000001"));
+    root.insert(QLatin1String("journal_offset"), 3731519);
+    root.insert(QLatin1String("frames"), frames);
+    return QJsonDocument(root).toJson(format);
+}
+
+/** Both readers agree on text (the single pass may fall back; the result must not differ). */
+void expectSame(const QByteArray &text, int *readFast = nullptr)
+{
+    const Result<ParsedManifest> fast = parseManifest(text);
+    const Result<ParsedManifest> dom = parseManifestDom(text);
+    QCOMPARE(bool(fast), bool(dom));
+    if (!dom) {
+        QCOMPARE(fast.error().kind, dom.error().kind);
+        QCOMPARE(fast.error().message, dom.error().message);
+        return;
+    }
+    const ParsedManifest &a = fast.value(), &b = dom.value();
+    QCOMPARE(a.root, b.root);
+    QCOMPARE(a.framesIsArray, b.framesIsArray);
+    QCOMPARE(a.badFrame, b.badFrame);
+    QCOMPARE(a.badFrameMessage, b.badFrameMessage);
+    QCOMPARE(a.frames.size(), b.frames.size());
+    for (int i = 0; i < a.frames.size(); ++i) {
+        QCOMPARE(a.frames.at(i).toJson(), b.frames.at(i).toJson());
+        QCOMPARE(a.frames.at(i).requestedAt, b.frames.at(i).requestedAt);
+        QCOMPARE(a.frames.at(i).usage.inputTokens, b.frames.at(i).usage.inputTokens);
+        QCOMPARE(a.frames.at(i).usage.totalTokens, b.frames.at(i).usage.totalTokens);
+    }
+    if (readFast)
+        *readFast = a.readFast;
+}
+
+/** One frame's JSON with one field replaced by raw JSON text (a wrong type, a duplicate...). */
+QByteArray withFrameText(const QByteArray &frameJson)
+{
+    return QByteArrayLiteral("{\"format\":\"nb2lite-session\",\"schema_version\":2,\"frames\":[") + frameJson
+        + QByteArrayLiteral("]}");
+}
+
+const QByteArray kMinimal = QByteArrayLiteral("\"id\":\"0000000a\",\"kind\":\"edit\",\"status\":\"done\"");
+
+} // namespace
+
+class TestManifestParse : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void writtenFramesReadInOnePass()
+    {
+        QJsonArray frames;
+        for (int i = 0; i < 40; ++i)
+            frames.append(richFrame(i).toJson());
+        for (const auto format : {QJsonDocument::Indented, QJsonDocument::Compact}) {
+            int fast = -1;
+            expectSame(manifestOf(frames, format), &fast);
+            QCOMPARE(fast, 40); // none fell back to QJsonDocument
+        }
+        const Result<ParsedManifest> parsed = parseManifest(manifestOf(frames));
+        QVERIFY(parsed);
+        const Frame expected = richFrame(3);
+        const Frame &got = parsed.value().frames.at(3);
+        QCOMPARE(got.toJson(), expected.toJson());
+        QCOMPARE(got.prompt, expected.prompt);
+        QCOMPARE(got.finishedAt, expected.finishedAt);
+        QCOMPARE(got.ownerPid, 0);
+        QCOMPARE(parsed.value().frames.at(4).ownerPid, qint64(4194303));
+        QCOMPARE(parsed.value().root.value(QLatin1String("journal_offset")).toInteger(), 3731519);
+        QVERIFY(!parsed.value().root.contains(QLatin1String("frames")));
+    }
+
+    void unusualFramesFallBackAndAgree_data()
+    {
+        QTest::addColumn<QByteArray>("frame");
+        QTest::addColumn<bool>("fast");
+        QTest::newRow("minimal") << QByteArray("{" + kMinimal + "}") << true;
+        QTest::newRow("unknown field kept") << QByteArray("{" + kMinimal + ",\"future\":{\"a\":[1,2]}}") << false;
+        QTest::newRow("error object") << QByteArray(
+            "{" + kMinimal + ",\"error\":{\"kind\":\"network\",\"http_status\":503}}")
+                                      << false;
+        QTest::newRow("input images") << QByteArray("{" + kMinimal + ",\"input_images\":[\"images/a.png\"]}") << false;
+        QTest::newRow("keep list") << QByteArray("{" + kMinimal + ",\"keep_list\":[\"the red hat\", 3]}") << false;
+        QTest::newRow("attempts as string") << QByteArray("{" + kMinimal + ",\"attempts\":\"3\"}") << false;
+        QTest::newRow("attempts fraction") << QByteArray("{" + kMinimal + ",\"attempts\":2.0}") << false;
+        QTest::newRow("attempts exponent") << QByteArray("{" + kMinimal + ",\"attempts\":1e2}") << false;
+        QTest::newRow("attempts beyond int") << QByteArray("{" + kMinimal + ",\"attempts\":4294967296}") << false;
+        QTest::newRow("negative attempts") << QByteArray("{" + kMinimal + ",\"attempts\":-7}") << true;
+        QTest::newRow("parent null") << QByteArray("{" + kMinimal + ",\"parent\":null}") << false;
+        QTest::newRow("starred as 1") << QByteArray("{" + kMinimal + ",\"starred\":1}") << false;
+        QTest::newRow("duplicate prompt")
+            << QByteArray("{" + kMinimal + ",\"prompt\":\"a\",\"prompt\":\"b\"}") << false;
+        QTest::newRow("duplicate image key")
+            << QByteArray("{" + kMinimal + ",\"image\":{\"file\":\"images/a.png\",\"file\":\"images/b.png\"}}")
+            << false;
+        QTest::newRow("image extra key ignored")
+            << QByteArray("{" + kMinimal + ",\"image\":{\"file\":\"images/a.png\",\"dpi\":[72]}}") << true;
+        QTest::newRow("image as array") << QByteArray("{" + kMinimal + ",\"image\":[1]}") << false;
+        QTest::newRow("usage as string") << QByteArray("{" + kMinimal + ",\"usage\":{\"input_tokens\":\"5\"}}")
+                                         << false;
+        QTest::newRow("usage huge") << QByteArray("{" + kMinimal + ",\"usage\":{\"input_tokens\":12345678901234567}}")
+                                    << false;
+        QTest::newRow("owner pid") << QByteArray("{" + kMinimal + ",\"owner_pid\":123456789012}") << true;
+        QTest::newRow("no id") << QByteArray("{\"kind\":\"edit\",\"status\":\"done\"}") << false;
+        QTest::newRow("unknown kind") << QByteArray("{\"id\":\"0000000a\",\"kind\":\"paint\",\"status\":\"done\"}")
+                                      << false;
+        QTest::newRow("unknown status") << QByteArray("{\"id\":\"0000000a\",\"kind\":\"edit\",\"status\":\"x\"}")
+                                        << false;
+        QTest::newRow("escaped key") << QByteArray("{" + kMinimal + ",\"pro\\u006dpt\":\"p\"}") << false;
+        QTest::newRow("escapes") << QByteArray(
+            "{" + kMinimal + ",\"prompt\":\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\\u00e9\\u0000\"}")
+                                 << true;
+        QTest::newRow("surrogate pair escape")
+            << QByteArray("{" + kMinimal + ",\"prompt\":\"\\ud83e\\udd86\"}") << false;
+        QTest::newRow("lone surrogate escape") << QByteArray("{" + kMinimal + ",\"prompt\":\"\\ud83e\"}") << false;
+        QTest::newRow("noncharacter") << QByteArray("{" + kMinimal + ",\"prompt\":\"\xef\xbf\xbe\"}") << true;
+        QTest::newRow("odd time") << QByteArray("{" + kMinimal + ",\"requested_at\":\"2026-01-02T03:04:05Z\"}") << true;
+        QTest::newRow("bad time") << QByteArray("{" + kMinimal + ",\"finished_at\":\"2026-13-02T03:04:05.000Z\"}")
+                                  << true;
+        QTest::newRow("region edit") << QByteArray("{" + kMinimal + ",\"region_edit\":{\"mode\":\"nonsense\"}}")
+                                     << false;
+        QTest::newRow("not an object") << QByteArray("[1]") << false;
+    }
+
+    void unusualFramesFallBackAndAgree()
+    {
+        QFETCH(QByteArray, frame);
+        QFETCH(bool, fast);
+        // The frame between two ordinary ones: only it may take the slow path.
+        const QByteArray plain = "{" + kMinimal + "}";
+        const QByteArray text = withFrameText(plain + ",\n" + frame + ",\n" + plain);
+        int readFast = -1;
+        expectSame(text, &readFast);
+        const Result<ParsedManifest> parsed = parseManifest(text);
+        QVERIFY(parsed);
+        if (parsed.value().badFrame < 0)
+            QCOMPARE(readFast, fast ? 3 : 2);
+    }
+
+    void invalidTextGivesTheSameError_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        const QByteArray good = withFrameText("{" + kMinimal + "}");
+        QTest::newRow("empty") << QByteArray();
+        QTest::newRow("truncated") << good.left(good.size() - 3);
+        QTest::newRow("garbage after") << QByteArray(good + "x");
+        QTest::newRow("bom") << QByteArray("\xef\xbb\xbf" + good);
+        QTest::newRow("top-level array") << QByteArray("[" + good + "]");
+        QTest::newRow("frames not an array") << QByteArray("{\"format\":\"nb2lite-session\",\"frames\":{}}");
+        QTest::newRow("no frames") << QByteArray("{\"format\":\"nb2lite-session\"}");
+        QTest::newRow("two frames keys") << QByteArray("{\"frames\":[],\"frames\":[{" + kMinimal + "}]}");
+        QTest::newRow("invalid utf-8") << withFrameText("{" + kMinimal + ",\"prompt\":\"\xc3\x28\"}");
+        QTest::newRow("overlong utf-8") << withFrameText("{" + kMinimal + ",\"prompt\":\"\xc0\xaf\"}");
+        QTest::newRow("utf-8 surrogate") << withFrameText("{" + kMinimal + ",\"prompt\":\"\xed\xa0\x80\"}");
+        QTest::newRow("control char") << withFrameText("{" + kMinimal + ",\"prompt\":\"a\x01\"}");
+        QTest::newRow("bad escape") << withFrameText("{" + kMinimal + ",\"prompt\":\"\\x\"}");
+        QTest::newRow("short unicode escape") << withFrameText("{" + kMinimal + ",\"prompt\":\"\\u12\"}");
+        QTest::newRow("leading zero") << withFrameText("{" + kMinimal + ",\"attempts\":01}");
+        QTest::newRow("bare minus") << withFrameText("{" + kMinimal + ",\"attempts\":-}");
+        QTest::newRow("trailing comma") << withFrameText("{" + kMinimal + ",}");
+        QTest::newRow("bad literal") << withFrameText("{" + kMinimal + ",\"starred\":tru}");
+        QTest::newRow("second frame bad after a bad first")
+            << withFrameText("{\"kind\":\"edit\",\"status\":\"done\"}, 5, {" + kMinimal + ",}");
+        QTest::newRow("deep nesting") << withFrameText(
+            "{" + kMinimal + ",\"x\":" + QByteArray(2000, '[') + QByteArray(2000, ']') + "}");
+        QTest::newRow("moderate nesting")
+            << withFrameText("{" + kMinimal + ",\"x\":" + QByteArray(300, '[') + QByteArray(300, ']') + "}");
+    }
+
+    void invalidTextGivesTheSameError()
+    {
+        QFETCH(QByteArray, text);
+        expectSame(text);
+    }
+
+    void timingOnARealManifest()
+    {
+        // Measurement aid, not a check of time: NB2_MANIFEST_TIMING=<manifest.json> prints both
+        // readers' times (best of 5) and checks they agree on that file.
+        const QByteArray path = qgetenv("NB2_MANIFEST_TIMING");
+        if (path.isEmpty())
+            QSKIP("set NB2_MANIFEST_TIMING=<manifest.json> to time both readers on it");
+        QFile file(QString::fromLocal8Bit(path));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray raw = file.readAll();
+        double best[2] = {1e9, 1e9};
+        for (int run = 0; run < 5; ++run) {
+            for (int which = 0; which < 2; ++which) {
+                QElapsedTimer t;
+                t.start();
+                const Result<ParsedManifest> r = which ? parseManifestDom(raw) : parseManifest(raw);
+                best[which] = qMin(best[which], t.nsecsElapsed() / 1e6);
+                QVERIFY(r);
+            }
+        }
+        int fast = 0;
+        expectSame(raw, &fast);
+        qInfo("%lld bytes: single pass %.1f ms (%d frames read fast), QJsonDocument %.1f ms", qint64(raw.size()),
+            best[0], fast, best[1]);
+    }
+
+    void timingOfOpen()
+    {
+        // Measurement aid: NB2_OPEN_TIMING=<a copy of a session> prints SessionStore::open's
+        // time (each run, then the best of 7) on it, as the CLI opens it (for work: lock, writer).
+        const QString dir = qEnvironmentVariable("NB2_OPEN_TIMING");
+        if (dir.isEmpty())
+            QSKIP("set NB2_OPEN_TIMING=<a copy of a session folder> to time SessionStore::open on it");
+        double best = 1e9;
+        QString runs;
+        for (int run = 0; run < 7; ++run) {
+            SessionStore store;
+            QElapsedTimer t;
+            t.start();
+            QVERIFY(store.open(dir, SessionStore::OpenMode::OpenExisting));
+            const double ms = t.nsecsElapsed() / 1e6;
+            best = qMin(best, ms);
+            runs += QStringLiteral(" %1").arg(ms, 0, 'f', 1);
+            QVERIFY(store.graph().size() > 0);
+            QElapsedTimer c;
+            c.start();
+            store.close();
+            runs += QStringLiteral(" (close %1)").arg(c.nsecsElapsed() / 1e6, 0, 'f', 1);
+        }
+        qInfo("SessionStore::open:%s ms; best %.1f ms", qPrintable(runs), best);
+    }
+
+    void randomDamageGivesTheSameResult()
+    {
+        // A small fuzzer in the unit tests: byte flips, cuts and insertions of JSON's own characters.
+        QJsonArray frames;
+        for (int i = 0; i < 4; ++i)
+            frames.append(richFrame(i).toJson());
+        const QByteArray good = manifestOf(frames, QJsonDocument::Compact);
+        QRandomGenerator rng(20261201);
+        const char tokens[] = "{}[]\",:\\0123456789-.eEtrufalsn \x80\xc3\xff";
+        for (int round = 0; round < 3000; ++round) {
+            QByteArray text = good;
+            const int edits = 1 + int(rng.bounded(3));
+            for (int e = 0; e < edits; ++e) {
+                const int at = int(rng.bounded(text.size()));
+                const char c = tokens[rng.bounded(int(sizeof(tokens) - 1))];
+                switch (rng.bounded(3)) {
+                case 0:
+                    text[at] = c;
+                    break;
+                case 1:
+                    text.insert(at, c);
+                    break;
+                default:
+                    text.remove(at, 1 + int(rng.bounded(8)));
+                    break;
+                }
+            }
+            expectSame(text);
+            if (QTest::currentTestFailed()) {
+                qWarning("damaged text: %s", text.toPercentEncoding("{}[]\",:").constData());
+                return;
+            }
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestManifestParse)
+#include "tst_manifestparse.moc"

@@ -506,6 +506,7 @@ void tst_TimelineModel::layoutTableDrawsAsTheRowByRowLayout()
         frames << f;
         parent = f.id;
     }
+    QVERIFY(m_session->store()->flush()); // the root is on disk before the other process reads the session
     SessionStore other;
     QVERIFY(other.open(m_session->store()->dir(), SessionStore::OpenMode::OpenExisting));
     QVERIFY(other.commit(frames));
@@ -541,6 +542,7 @@ void tst_TimelineModel::pendingRowsMatchAFullScan()
     // after appends, finishes, retries and a trash it must still match a full scan.
     const QString root = import();
     const Frame base = m_session->graph().value(root);
+    QVERIFY(m_session->store()->flush()); // the root is on disk before the other process reads the session
     SessionStore other;
     QVERIFY(other.open(m_session->store()->dir(), SessionStore::OpenMode::OpenExisting));
     RowByRowProxy proxy;

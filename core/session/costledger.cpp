@@ -1,5 +1,8 @@
 #include "core/session/costledger.h"
 
+#include <QHash>
+#include <QPair>
+
 #include <algorithm>
 
 namespace nb2 {
@@ -124,13 +127,24 @@ double CostLedger::pendingEstimate() const
 
 double CostLedger::reproduceCost(const QString &frameId) const
 {
+    // A path can be thousands of frames long (an agent's session): no copy of each frame, and
+    // one estimate per (model, kind of input) however many frames on it lack usage (each
+    // estimate scans the session from its end).
+    QHash<QPair<QString, bool>, double> estimates;
     double total = 0;
     for (const QString &id : m_graph.pathTo(frameId)) {
-        const Frame f = m_graph.value(id);
-        if (f.kind == FrameKind::Import)
+        const Frame *f = m_graph.frame(id);
+        if (!f || f->kind == FrameKind::Import)
             continue;
-        const FrameCost c = frameCost(f, m_prices);
-        total += c.hasUsage ? c.usd : estimateTurn(m_graph, m_prices, f.kind, f.model).usd;
+        if (const FrameCost c = frameCost(*f, m_prices); c.hasUsage) {
+            total += c.usd;
+            continue;
+        }
+        const QPair<QString, bool> key(f->model, isImageInputKind(f->kind));
+        auto it = estimates.find(key);
+        if (it == estimates.end())
+            it = estimates.insert(key, estimateTurn(m_graph, m_prices, f->kind, f->model).usd);
+        total += it.value();
     }
     return total;
 }

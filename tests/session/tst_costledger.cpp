@@ -6,6 +6,7 @@
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
 
+#include <QElapsedTimer>
 #include <QHash>
 #include <QJsonArray>
 #include <QSettings>
@@ -186,6 +187,37 @@ private Q_SLOTS:
         QCOMPARE(edit.samples, 1);
         QVERIFY(near(edit.usd, 0.090));
         QCOMPARE(estimateTurn(g, t, FrameKind::Generate, QStringLiteral("other")).samples, 0);
+    }
+
+    void reproduceCostEstimatesFramesWithoutUsage()
+    {
+        // A long chain (an agent's session) whose frames mostly lack usage: each such frame
+        // counts at the estimate for its model and kind of input, the imports at nothing.
+        FrameGraph g;
+        const PriceTable t = simpleTable();
+        g.upsert(frame(QStringLiteral("r"), {}, FrameKind::Generate, usage(0, 2000, 0, 2000)));              // 0.020
+        g.upsert(frame(QStringLiteral("s"), QStringLiteral("r"), FrameKind::Edit, usage(0, 4000, 0, 4000))); // 0.040
+        double expected = 0.020 + 0.040;
+        QString parent = QStringLiteral("s");
+        for (int i = 0; i < 3000; ++i) {
+            const QString id = QStringLiteral("f%1").arg(i);
+            const FrameKind kind = i % 3 == 0 ? FrameKind::Generate : i % 3 == 1 ? FrameKind::Edit : FrameKind::Import;
+            Frame f = frame(id, parent, kind, Usage {});
+            if (i % 5 == 0)
+                f.model = QStringLiteral("another-model"); // no similar turn: the table's typical turn
+            g.upsert(f);
+            if (kind != FrameKind::Import)
+                expected += estimateTurn(g, t, kind, f.model).usd;
+            parent = id;
+        }
+        const CostLedger ledger(g, t);
+        QElapsedTimer timer;
+        timer.start();
+        const double total = ledger.reproduceCost(parent);
+        QVERIFY2(qAbs(total - expected) < 1e-9,
+            qPrintable(QStringLiteral("%1 vs %2").arg(total, 0, 'g', 17).arg(expected, 0, 'g', 17)));
+        // One estimate per (model, kind of input), not one scan of the session per frame.
+        QVERIFY2(timer.elapsed() < 2000, qPrintable(QString::number(timer.elapsed())));
     }
 
     void budgetRefusesOverAndAllowsUnder()

@@ -238,15 +238,8 @@ private Q_SLOTS:
         QVERIFY(QFileInfo::exists(studio));
         QTemporaryDir home;
         QProcess app;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("HOME"), home.path());
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path() + QStringLiteral("/.config"));
-        env.insert(QStringLiteral("XDG_DATA_HOME"), home.path() + QStringLiteral("/.local/share"));
+        QProcessEnvironment env = nb2test::isolatedStudioEnvironment(home.path());
         env.insert(QStringLiteral("XDG_DOCUMENTS_DIR"), home.path() + QStringLiteral("/Documents"));
-        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        env.remove(QStringLiteral("GEMINI_API_KEY"));
-        env.remove(QStringLiteral("GOOGLE_API_KEY"));
-        env.remove(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"));
         app.setProcessEnvironment(env);
         const QString explicitDir = home.path() + QStringLiteral("/my-session");
         app.start(studio, {QStringLiteral("--demo"), explicitDir});
@@ -274,14 +267,10 @@ private Q_SLOTS:
         const QString studio = QStringLiteral(NB2_BINARY_DIR "/app/studio/nb2lite-studio");
         QTemporaryDir home;
         QProcess app;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("HOME"), home.path());
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path() + QStringLiteral("/.config"));
-        env.insert(QStringLiteral("XDG_DATA_HOME"), home.path() + QStringLiteral("/.local/share"));
+        QProcessEnvironment env = nb2test::isolatedStudioEnvironment(home.path());
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("xcb"));
         env.insert(QStringLiteral("DISPLAY"), QStringLiteral(":4095")); // no X server there
         env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-        env.remove(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"));
         app.setProcessEnvironment(env);
         app.setWorkingDirectory(home.path()); // a core dump, if any, lands here
         const QString session = home.path() + QStringLiteral("/s");

@@ -9,6 +9,8 @@
 #include "ui/sessionmanager.h"
 #include "ui/theme.h"
 
+#include "uitesthelpers.h"
+
 #include <QApplication>
 #include <QDir>
 #include <QDockWidget>
@@ -215,15 +217,8 @@ private Q_SLOTS:
         QVERIFY(QFileInfo::exists(studio));
         QTemporaryDir home;
         QProcess app;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("HOME"), home.path());
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path() + QStringLiteral("/.config"));
-        env.insert(QStringLiteral("XDG_DATA_HOME"), home.path() + QStringLiteral("/.local/share"));
-        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        QProcessEnvironment env = nb2test::isolatedStudioEnvironment(home.path());
         env.insert(QStringLiteral("NB2_BENCH_FIRST_PAINT"), QStringLiteral("2"));
-        env.remove(QStringLiteral("GEMINI_API_KEY"));
-        env.remove(QStringLiteral("GOOGLE_API_KEY"));
-        env.remove(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"));
         app.setProcessEnvironment(env);
         const QString session = home.path() + QStringLiteral("/session");
         app.start(studio, {QStringLiteral("--demo"), session});

@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QImage>
 #include <QPainter>
+#include <QProcessEnvironment>
 #include <QString>
 #include <QWidget>
 
@@ -64,6 +65,24 @@ inline bool saveScreenshot(QWidget *w, const QString &dir, const QString &name)
     const bool ok = w->grab().save(path, "PNG");
     qInfo("%s %s", ok ? "wrote" : "FAILED", qPrintable(path));
     return ok;
+}
+
+/**
+ * The environment for starting the real nb2lite-studio binary as a first-time user would: a
+ * private HOME (settings and data inside it), no API key (the demo backend), no session bus
+ * (no keychain prompt), the offscreen platform.
+ */
+inline QProcessEnvironment isolatedStudioEnvironment(const QString &home)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("HOME"), home);
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), home + QStringLiteral("/.config"));
+    env.insert(QStringLiteral("XDG_DATA_HOME"), home + QStringLiteral("/.local/share"));
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.remove(QStringLiteral("GEMINI_API_KEY"));
+    env.remove(QStringLiteral("GOOGLE_API_KEY"));
+    env.remove(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"));
+    return env;
 }
 
 } // namespace nb2test

@@ -410,7 +410,10 @@ void SessionStore::startWriter()
     WriterState &w = *m_writer;
     QMutexLocker locker(&w.mutex);
     w.dir = m_dir;
-    w.graph = m_graph;
+    // Not m_graph: a shared copy would make the GUI thread's first change detach (copy) the
+    // whole table. The writer reads its own when a checkpoint needs it (loadGraph()).
+    w.graph.clear();
+    w.graphLoaded = false;
     w.current = m_currentFrameId;
     w.extra = m_extra;
     w.writerId = QUuid::createUuid().toString(QUuid::Id128).left(12);

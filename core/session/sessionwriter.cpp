@@ -110,6 +110,7 @@ void SessionStore::WriterState::foldTail(Report *r)
         if (!SessionStore::readManifest(dir + QStringLiteral("/manifest.json"), &g, &cur, &ex, &offset, &manifestBytes))
             return; // unreadable now: keep the view we have; the next event retries
         graph = std::move(g);
+        graphLoaded = true;
         current = cur;
         extra = ex;
         checkpointOffset = journalEnd = std::max<qint64>(offset, 0);
@@ -119,7 +120,10 @@ void SessionStore::WriterState::foldTail(Report *r)
     if (tail.unsafe)
         r->error = *tail.unsafe; // the safe commits before it still apply; the rest is never read
     for (const JournalCommit &c : std::as_const(tail.commits)) {
-        applyCommit(c, &graph, &current);
+        if (graphLoaded)
+            applyCommit(c, &graph, &current);
+        else if (!c.current.isEmpty())
+            current = c.current;
         if (c.writer != writerId) {
             r->external = true;
             if (!r->full)
@@ -133,6 +137,31 @@ void SessionStore::WriterState::foldTail(Report *r)
         r->current = current;
         r->extra = extra;
     }
+}
+
+bool SessionStore::WriterState::loadGraph()
+{
+    FrameGraph g;
+    QString cur;
+    QJsonObject ex;
+    qint64 offset = -1, bytes = 0;
+    if (!SessionStore::readManifest(dir + QStringLiteral("/manifest.json"), &g, &cur, &ex, &offset, &bytes)
+        || offset < 0 || offset > journalEnd)
+        return false;
+    const Journal::Tail tail = Journal::readCommits(dir + QStringLiteral("/journal.jsonl"), offset);
+    // The lock is held and foldTail() has just read to the end: the same end, or something
+    // changed under us (then keep what we have; the next checkpoint retries).
+    if (tail.unsafe || tail.shrunk || tail.end != journalEnd)
+        return false;
+    for (const JournalCommit &c : tail.commits)
+        applyCommit(c, &g, &cur);
+    graph = std::move(g);
+    current = cur;
+    extra = ex;
+    checkpointOffset = offset; // another process may have checkpointed since
+    manifestBytes = bytes;
+    graphLoaded = true;
+    return true;
 }
 
 void SessionStore::WriterState::writeChanges(const QList<Task> &changesIn)
@@ -203,7 +232,14 @@ void SessionStore::WriterState::checkpoint(bool closing, bool force)
         r.writtenGen = writtenGen;
     }
     foldTail(&r); // everything up to the end of the journal goes in
-    if (journalEnd > checkpointOffset || force) {
+    const bool wanted = journalEnd > checkpointOffset || force;
+    if (wanted && !graphLoaded && !loadGraph()) {
+        if (force)
+            r.error = Error::make(ErrorKind::Corrupt,
+                QStringLiteral("%1: the checkpoint could not be read back to fold the journal into it; "
+                               "run `nb2lite rebuild` on the session")
+                    .arg(QDir::toNativeSeparators(dir + QStringLiteral("/manifest.json"))));
+    } else if (wanted) {
         const Result<qint64> written = writeManifestFile(dir, graph, current, extra, journalEnd);
         if (written) {
             checkpointOffset = journalEnd;

@@ -22,6 +22,7 @@
 #include "core/common/translations.h"
 #include "core/session/framegraph.h"
 #include "core/session/pricetable.h"
+#include "core/session/sessionstore.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -132,6 +133,7 @@ int runCommandLine(const QStringList &arguments, Console &console, const Command
         console.out(args.positional.first() == QLatin1String("bash") ? bashCompletionScript() : zshCompletionScript());
         return kExitSuccess;
     case CliCommand::Mcp: {
+        SessionStore::setKeepTablesForExit(false); // a long-running server frees what it closes
         McpServerOptions options;
         options.sessionDir = args.sessionDir;
         options.demo = args.demo;
@@ -169,6 +171,9 @@ int runNb2lite(int argc, char *argv[])
     QTextStream out(stdout);
     QTextStream err(stderr);
     Console console(out, err);
+    // One command, then exit: a closed session's frame table is left for the exit to return
+    // (after everything is written and synced) instead of being freed piece by piece.
+    SessionStore::setKeepTablesForExit(true);
     return runCommandLine(QCoreApplication::arguments().mid(1), console, CommandContext {&canceller});
 }
 

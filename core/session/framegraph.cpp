@@ -60,6 +60,23 @@ void FrameGraph::reserve(int n)
     m_index.reserve(n);
 }
 
+int FrameGraph::assign(QList<Frame> &&frames)
+{
+    m_frames = std::move(frames);
+    m_index.clear();
+    m_index.reserve(m_frames.capacity());
+    int duplicate = -1;
+    for (int i = 0; i < m_frames.size(); ++i) {
+        const qsizetype before = m_index.size();
+        int &slot = m_index[m_frames.at(i).id]; // one lookup: inserted (0) unless the id is known
+        if (m_index.size() != before)
+            slot = i;
+        else if (duplicate < 0)
+            duplicate = i;
+    }
+    return duplicate;
+}
+
 bool FrameGraph::remove(const QString &id)
 {
     const auto it = m_index.constFind(id);

@@ -5,9 +5,11 @@
 #include "core/session/jsonscanner.h"
 
 #include <QDate>
+#include <QFuture>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTime>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <climits>
 #include <cstring>
@@ -413,54 +415,154 @@ Reader::Status readFrame(Reader &r, Interns &interns, Frame *f)
     return ok ? Reader::Ok : Reader::Other;
 }
 
-/** The "frames" array at the cursor. false: not valid JSON. */
-bool readFrames(Reader &r, const char *begin, const char *end, ParsedManifest *out)
+/** Frames read by one pass over part of the "frames" array. */
+struct FramesPart {
+    QList<Frame> frames;
+    int badFrame = -1; // index in the whole array
+    QString badFrameMessage;
+    int readFast = 0;
+    int count = 0; // elements passed (read or not)
+};
+
+enum class PartEnd { Invalid, Ended, Stopped };
+
+/**
+ * The elements of the "frames" array from the cursor (at an element, the array's '[' already
+ * eaten) up to the array's ']' (eaten: Ended), or, when stopAt is given, up to the element
+ * boundary there (the ',' at stopAt, not eaten: Stopped). A stopAt this pass does not land on
+ * exactly is dropped and the pass goes on to the end. firstIndex: the first element's index in
+ * the array; spanEnd: where this part's text ends (sizes the list). Invalid: not valid JSON.
+ */
+PartEnd readFrameElements(Reader &r, const char *stopAt, int firstIndex, const char *spanEnd, FramesPart *out)
 {
-    r.eat('[');
-    if (r.eat(']'))
-        return true;
+    const char *spanBegin = r.pos();
     Interns interns;
-    int i = 0;
+    int i = firstIndex;
     do {
         r.ws();
         const char *start = r.pos();
         if (out->badFrame >= 0) {
             if (!r.skip(1)) // the rest is only checked to be JSON, as QJsonDocument does
-                return false;
+                return PartEnd::Invalid;
         } else if (r.peek() != '{') {
             if (!r.skip(1))
-                return false;
+                return PartEnd::Invalid;
             out->badFrame = i;
             out->badFrameMessage = notAnObjectMessage(i);
         } else {
             Frame f;
             const Reader::Status st = readFrame(r, interns, &f);
             if (st == Reader::Bad)
-                return false;
+                return PartEnd::Invalid;
             if (st == Reader::Ok) {
                 out->frames.append(std::move(f));
                 ++out->readFast;
-                if (i == 63) {
+                if (i - firstIndex == 63) {
                     // Room for as many frames as the text seems to hold: growing a list of
                     // 10,000 frames step by step moved each of them several times.
-                    const double perFrame = double(r.pos() - begin) / 64;
-                    out->frames.reserve(qsizetype(double(end - begin) / perFrame * 1.1) + 64);
+                    const double perFrame = double(r.pos() - spanBegin) / 64;
+                    out->frames.reserve(qsizetype(double(spanEnd - spanBegin) / perFrame * 1.1) + 64);
                 }
             } else {
                 r.seek(start);
                 if (!r.skip(1))
-                    return false;
+                    return PartEnd::Invalid;
                 const QByteArray text = QByteArray::fromRawData(start, r.pos() - start);
                 QJsonParseError pe;
                 const QJsonDocument doc = QJsonDocument::fromJson(text, &pe);
                 if (pe.error != QJsonParseError::NoError)
-                    return false;
-                readFrameDom(QJsonValue(doc.object()), i, out);
+                    return PartEnd::Invalid;
+                ParsedManifest one;
+                if (readFrameDom(QJsonValue(doc.object()), i, &one))
+                    out->frames.append(std::move(one.frames.first()));
+                else if (out->badFrame < 0) {
+                    out->badFrame = i;
+                    out->badFrameMessage = one.badFrameMessage;
+                }
             }
         }
         ++i;
+        ++out->count;
+        if (stopAt && r.pos() >= stopAt) {
+            if (r.pos() == stopAt)
+                return PartEnd::Stopped;
+            stopAt = nullptr; // not an element boundary after all: read on to the end
+        }
     } while (r.eat(','));
-    return r.eat(']');
+    return r.eat(']') ? PartEnd::Ended : PartEnd::Invalid;
+}
+
+/**
+ * Where the second of two threads could start reading a big "frames" array: the ',' between
+ * two frames near the middle of the text. A checkpoint is written indented (toJson), where a
+ * frame of the array ends in a line "        }," followed by one starting "        {"; a line
+ * break is never inside a JSON string, so this is a guess that is almost always right, and
+ * the first thread proves it (it must arrive at exactly this ',' reading element by element).
+ */
+const char *splitPoint(const char *from, const char *end)
+{
+    static constexpr char kBoundary[] = "\n        },\n        {";
+    const qsizetype n = sizeof(kBoundary) - 1;
+    const char *mid = from + (end - from) / 2;
+    const QByteArrayView rest(mid, end - mid);
+    const qsizetype at = rest.indexOf(QByteArrayView(kBoundary, n));
+    return at < 0 ? nullptr : mid + at + 10; // the ',' after "\n        }"
+}
+
+/** A "frames" array worth two threads (a checkpoint of a few thousand frames). */
+constexpr qsizetype kSplitBytes = 1 << 20;
+
+/** The "frames" array at the cursor. false: not valid JSON. */
+bool readFrames(Reader &r, const char *end, ParsedManifest *out)
+{
+    r.eat('[');
+    if (r.eat(']'))
+        return true;
+    const char *stop = end - r.pos() >= kSplitBytes ? splitPoint(r.pos(), end) : nullptr;
+    // The second half on another thread, from the guessed boundary; used only if the first
+    // half proves the guess. Its frames' indices are fixed up once the first half's count is
+    // known.
+    FramesPart second;
+    const char *secondEnd = nullptr;
+    PartEnd secondResult = PartEnd::Invalid;
+    QFuture<void> secondDone;
+    if (stop) {
+        secondDone = QtConcurrent::run([&second, &secondEnd, &secondResult, stop, end] {
+            Reader r2(stop + 1, end);
+            secondResult = readFrameElements(r2, nullptr, 0, end, &second);
+            secondEnd = r2.pos();
+        });
+    }
+    FramesPart first;
+    const PartEnd firstResult = readFrameElements(r, stop, 0, stop ? stop : end, &first);
+    if (stop)
+        secondDone.waitForFinished();
+    if (firstResult == PartEnd::Invalid)
+        return false;
+    if (firstResult == PartEnd::Stopped) {
+        if (secondResult == PartEnd::Invalid)
+            return false; // the rest of the array is not valid JSON
+        if (first.badFrame < 0 && second.badFrame >= 0) {
+            first.badFrame = first.count + second.badFrame;
+            // The message names the element: renumber it for the whole array.
+            first.badFrameMessage = second.badFrameMessage;
+            const QString local = QStringLiteral("frames[%1]").arg(second.badFrame);
+            if (first.badFrameMessage.startsWith(local))
+                first.badFrameMessage.replace(0, local.size(), QStringLiteral("frames[%1]").arg(first.badFrame));
+        }
+        first.frames.append(std::move(second.frames)); // any after a bad frame are dropped below
+        first.readFast += second.readFast;
+        first.count += second.count;
+        r.seek(secondEnd);
+        out->readInTwo = true;
+    }
+    out->badFrame = first.badFrame;
+    out->badFrameMessage = first.badFrameMessage;
+    out->readFast = first.readFast;
+    out->frames = std::move(first.frames);
+    if (out->badFrame >= 0 && out->frames.size() > out->badFrame)
+        out->frames.resize(out->badFrame); // frames up to the first that does not read, as before
+    return true;
 }
 
 /** The single pass; false when the text needs parseManifestDom() (not valid JSON, or unusual). */
@@ -485,7 +587,7 @@ bool parseFast(const QByteArray &raw, ParsedManifest *out)
                 framesSeen = true;
                 if (r.peek() == '[') {
                     out->framesIsArray = true;
-                    if (!readFrames(r, begin, begin + raw.size(), out))
+                    if (!readFrames(r, begin + raw.size(), out))
                         return false;
                 } else if (!r.skip(1)) {
                     return false;

@@ -39,16 +39,31 @@ Error unsafe(const QString &entry, const QString &relative, const QString &why)
 
 bool SessionPaths::isSafeRelative(const QString &relative)
 {
+    // Called for every path of every frame read (10,000s at open): no string is made here.
     if (relative.isEmpty() || relative.size() > 4096)
         return false;
     if (relative.contains(QChar(0)) || relative.contains(QLatin1Char('\\')))
         return false;
-    if (relative.startsWith(QLatin1Char('/')) || QDir::isAbsolutePath(relative))
+    if (relative.startsWith(QLatin1Char('/')))
         return false;
-    const QStringList parts = relative.split(QLatin1Char('/'));
-    for (const QString &part : parts) {
-        if (part == QLatin1String(".."))
+#ifdef Q_OS_UNIX
+    // QDir::isAbsolutePath() builds a QFileInfo; on Unix only "/" (refused above) and Qt's
+    // resource prefix ":" make a path absolute, so only those need asking.
+    if (relative.startsWith(QLatin1Char(':')) && QDir::isAbsolutePath(relative))
+        return false;
+#else
+    if (QDir::isAbsolutePath(relative))
+        return false;
+#endif
+    const QStringView view(relative);
+    qsizetype start = 0;
+    while (start <= view.size()) {
+        qsizetype end = view.indexOf(QLatin1Char('/'), start);
+        if (end < 0)
+            end = view.size();
+        if (view.sliced(start, end - start) == QLatin1String(".."))
             return false;
+        start = end + 1;
     }
     return true;
 }
@@ -122,30 +137,41 @@ Result<void> SessionPaths::checkFrame(const Frame &frame, const QString &root, c
     return SessionPaths(root).check(frame, source);
 }
 
-bool SessionPaths::listedRegular(const QString &folder, const QString &name) const
+bool SessionPaths::listedRegular(QStringView folder, QStringView name) const
 {
-    const auto walked = m_folders.constFind(folder);
-    if (walked == m_folders.cend())
-        return false; // not walked (and so not known to be inside) yet
-    Listing &listing = m_listings[folder];
+    if (m_lastFolder.isEmpty() || m_lastFolder != folder) {
+        const QString key = folder.toString();
+        if (!m_folders.contains(key))
+            return false; // not walked (and so not known to be inside) yet
+        m_lastFolder = key;
+    }
+    Listing &listing = m_listings[m_lastFolder];
     if (!listing.read) {
         if (++listing.asked < 256)
             return false; // a few hundred files (a journal tail): lstat each, as resolve() does
         listing.read = true;
-        if (DIR *d = ::opendir(QFile::encodeName(walked.value()).constData())) {
+        if (DIR *d = ::opendir(QFile::encodeName(m_folders.value(m_lastFolder)).constData())) {
             while (const dirent *e = ::readdir(d)) {
                 if (e->d_type != DT_REG)
                     continue;
+                const QByteArrayView bytes(e->d_name);
+                bool ascii = true;
+                for (const char c : bytes)
+                    ascii = ascii && uchar(c) < 0x80;
+                if (ascii) { // the usual name: ASCII decodes exactly
+                    listing.regular.insert(QString::fromLatin1(bytes));
+                    continue;
+                }
                 // Only names that decode exactly: a name that is not valid UTF-8 must not
                 // stand for the (perhaps linked) file its lossy decoding would name.
-                const QString name = QFile::decodeName(e->d_name);
-                if (QFile::encodeName(name) == QByteArrayView(e->d_name))
-                    listing.regular.insert(name);
+                const QString decoded = QFile::decodeName(e->d_name);
+                if (QFile::encodeName(decoded) == bytes)
+                    listing.regular.insert(decoded);
             }
             ::closedir(d);
         }
     }
-    return listing.regular.contains(name);
+    return listing.regular.find(name) != listing.regular.end();
 }
 
 Result<void> SessionPaths::check(const Frame &frame, const QString &source) const
@@ -155,8 +181,9 @@ Result<void> SessionPaths::check(const Frame &frame, const QString &source) cons
         // the folder's listing (no link, a regular file); anything else resolved in full.
         const qsizetype slash = relative.indexOf(QLatin1Char('/'));
         if (slash > 0 && relative.indexOf(QLatin1Char('/'), slash + 1) < 0 && isSafeRelative(relative)) {
-            const QString name = relative.mid(slash + 1);
-            if (!name.isEmpty() && name != QLatin1String(".") && listedRegular(relative.left(slash), name))
+            const QStringView name = QStringView(relative).sliced(slash + 1);
+            if (!name.isEmpty() && name != QLatin1String(".")
+                && listedRegular(QStringView(relative).first(slash), name))
                 return {};
         }
         const QString entry = QStringLiteral("%1 entry for frame %2").arg(source, frame.id);

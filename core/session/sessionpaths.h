@@ -5,6 +5,9 @@
 #include <QHash>
 #include <QSet>
 #include <QString>
+#include <QStringView>
+
+#include <unordered_set>
 
 namespace nb2 {
 
@@ -67,13 +70,23 @@ private:
      * name listed as a regular file is one: it is no link, so it cannot lead out. Anything
      * else (a link, a name not listed) is resolved as before. Not thread-safe.
      */
-    bool listedRegular(const QString &folder, const QString &name) const;
+    bool listedRegular(QStringView folder, QStringView name) const;
+    // Looked up by a view into the path being checked (no string made per path).
+    struct ViewHash {
+        using is_transparent = void;
+        size_t operator()(QStringView v) const noexcept { return qHash(v); }
+    };
+    struct ViewEqual {
+        using is_transparent = void;
+        bool operator()(QStringView a, QStringView b) const noexcept { return a == b; }
+    };
     struct Listing {
         int asked = 0;
         bool read = false;
-        QSet<QString> regular;
+        std::unordered_set<QString, ViewHash, ViewEqual> regular;
     };
     mutable QHash<QString, Listing> m_listings;
+    mutable QString m_lastFolder; // the last folder listedRegular() found walked (compared as a view)
 };
 
 } // namespace nb2

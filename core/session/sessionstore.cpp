@@ -287,6 +287,31 @@ std::shared_ptr<SessionStore::Preloaded> SessionStore::takePreload(const QString
     return future.result();
 }
 
+namespace {
+std::atomic<bool> keepTablesForExit {false};
+QMutex keptMutex;
+/** Never freed, on purpose (see setKeepTablesForExit()); reachable from this static. */
+QList<FrameGraph> &keptTables()
+{
+    static auto *kept = new QList<FrameGraph>;
+    return *kept;
+}
+} // namespace
+
+void SessionStore::setKeepTablesForExit(bool keep)
+{
+    keepTablesForExit = keep;
+}
+
+qsizetype SessionStore::framesKeptForExit()
+{
+    QMutexLocker locker(&keptMutex);
+    qsizetype n = 0;
+    for (const FrameGraph &g : std::as_const(keptTables()))
+        n += g.size();
+    return n;
+}
+
 Result<void> SessionStore::checkpoint(bool onlyIfDue)
 {
     if (!isOpen())
@@ -309,6 +334,18 @@ void SessionStore::close()
     m_reloadTimer->stop();
     m_lock.reset();
     m_dir.clear();
+    if (keepTablesForExit && !m_graph.isEmpty()) {
+        // Everything is on disk and unlocked by now; only the freeing is skipped.
+        m_writerPool->waitForDone();
+        QMutexLocker locker(&keptMutex);
+        keptTables().append(std::move(m_graph));
+        m_graph = FrameGraph();
+        if (m_writer->graphLoaded) {
+            keptTables().append(std::move(m_writer->graph));
+            m_writer->graph = FrameGraph();
+            m_writer->graphLoaded = false;
+        }
+    }
     m_graph.clear();
     m_currentFrameId.clear();
     m_extra = {};

@@ -140,6 +140,81 @@ private Q_SLOTS:
         QVERIFY(!parsed.value().root.contains(QLatin1String("frames")));
     }
 
+    void aBigArrayIsReadByTwoThreadsAndAgrees()
+    {
+        QJsonArray frames;
+        for (int i = 0; i < 1200; ++i) // ~1.5 MB indented: over the two-thread threshold
+            frames.append(richFrame(i).toJson());
+        const QByteArray text = manifestOf(frames);
+        QVERIFY(text.size() > (1 << 20));
+        int fast = -1;
+        expectSame(text, &fast);
+        QCOMPARE(fast, 1200);
+        const Result<ParsedManifest> parsed = parseManifest(text);
+        QVERIFY(parsed.value().readInTwo);
+        QCOMPARE(parsed.value().frames.size(), 1200);
+        QCOMPARE(parsed.value().frames.at(1199).id, richFrame(1199).id); // order kept across the halves
+        QCOMPARE(parsed.value().frames.at(600).id, richFrame(600).id);
+    }
+
+    void aBadFrameInEitherHalfIsReportedAsByOneThread_data()
+    {
+        QTest::addColumn<int>("bad");
+        QTest::addColumn<QByteArray>("element");
+        QTest::newRow("second half, not an object") << 1000 << QByteArray("42");
+        QTest::newRow("second half, no id") << 1100 << QByteArray("{\"kind\":\"edit\",\"status\":\"done\"}");
+        QTest::newRow("first half, no id") << 10 << QByteArray("{\"kind\":\"edit\",\"status\":\"done\"}");
+        QTest::newRow("second half, unusual but good")
+            << 1001 << QByteArray("{\"id\":\"0000000a\",\"kind\":\"edit\",\"status\":\"done\",\"new_field\":1}");
+    }
+
+    void aBadFrameInEitherHalfIsReportedAsByOneThread()
+    {
+        QFETCH(int, bad);
+        QFETCH(QByteArray, element);
+        QJsonArray frames;
+        for (int i = 0; i < 1200; ++i)
+            frames.append(i == bad ? QJsonDocument::fromJson("[" + element + "]").array().at(0)
+                                   : QJsonValue(richFrame(i).toJson()));
+        const QByteArray text = manifestOf(frames);
+        expectSame(text);
+        if (bad >= 600)
+            QVERIFY(parseManifest(text).value().readInTwo);
+    }
+
+    void invalidTextInTheSecondHalfGivesTheSameError()
+    {
+        QJsonArray frames;
+        for (int i = 0; i < 1200; ++i)
+            frames.append(richFrame(i).toJson());
+        QByteArray text = manifestOf(frames);
+        const qsizetype at = text.lastIndexOf("\"title\"");
+        text.insert(at, "\"unterminated");
+        expectSame(text);
+    }
+
+    void aGuessOutsideTheArrayIsNotUsed()
+    {
+        // A small "frames" array, then (keys are written sorted) a big unknown field whose
+        // objects are laid out exactly like frames: the guessed boundary falls in that field,
+        // the first thread never arrives at it, and the one-thread result stands.
+        QJsonArray frames;
+        for (int i = 0; i < 5; ++i)
+            frames.append(richFrame(i).toJson());
+        QJsonArray lookalike;
+        for (int i = 0; i < 1200; ++i)
+            lookalike.append(richFrame(i).toJson());
+        QJsonObject root = QJsonDocument::fromJson(manifestOf(frames)).object();
+        root.insert(QLatin1String("zz_newer_field"), lookalike);
+        const QByteArray text = QJsonDocument(root).toJson(QJsonDocument::Indented);
+        QVERIFY(text.size() > (1 << 20));
+        expectSame(text);
+        const Result<ParsedManifest> parsed = parseManifest(text);
+        QVERIFY(!parsed.value().readInTwo);
+        QCOMPARE(parsed.value().frames.size(), 5);
+        QCOMPARE(parsed.value().root.value(QLatin1String("zz_newer_field")).toArray().size(), 1200);
+    }
+
     void unusualFramesFallBackAndAgree_data()
     {
         QTest::addColumn<QByteArray>("frame");

@@ -150,6 +150,32 @@ private Q_SLOTS:
         QCOMPARE(reader.graph().size(), 120);
     }
 
+    void closeForExitKeepsTheTableButWritesEverything()
+    {
+        // The CLI's close on its way out: the table is handed to the process-wide list (not
+        // freed), and the change queued just before close is on disk all the same.
+        QTemporaryDir tmp;
+        makeSession(tmp.path(), 50);
+        const qsizetype keptBefore = SessionStore::framesKeptForExit();
+        SessionStore::setKeepTablesForExit(true);
+        {
+            SessionStore s;
+            QVERIFY(s.open(tmp.path(), SessionStore::OpenMode::OpenExisting));
+            Frame f = s.graph().value(QStringLiteral("00000003"));
+            f.title = QStringLiteral("queued before close");
+            s.commitAsync({f}); // not flushed: close() must write it
+            s.close();
+            QVERIFY(s.graph().isEmpty());
+        }
+        SessionStore::setKeepTablesForExit(false);
+        QCOMPARE(SessionStore::framesKeptForExit() - keptBefore, qsizetype(50));
+        SessionStore reader;
+        QVERIFY(reader.open(tmp.path(), SessionStore::OpenMode::ReadOnly));
+        QCOMPARE(reader.graph().value(QStringLiteral("00000003")).title, QStringLiteral("queued before close"));
+        reader.close();
+        QCOMPARE(SessionStore::framesKeptForExit() - keptBefore, qsizetype(50)); // off again: freed as usual
+    }
+
     void schemaOneSessionIsUpgradedOnOpen()
     {
         QTemporaryDir tmp;

@@ -106,6 +106,10 @@ private Q_SLOTS:
         QTest::newRow("dot-dot inside") << QStringLiteral("images/../images/a.jpg")
                                         << false; // lexical rule: never '..'
         QTest::newRow("leading dot-dot") << QStringLiteral("../secret.txt") << false;
+        QTest::newRow("trailing dot-dot") << QStringLiteral("images/..") << false;
+        QTest::newRow("only dot-dot") << QStringLiteral("..") << false;
+        QTest::newRow("dots in a name") << QStringLiteral("images/..a.jpg") << true;
+        QTest::newRow("resource path") << QStringLiteral(":/images/a.jpg") << false;
         QTest::newRow("backslash") << QStringLiteral("images\\..\\..\\secret.txt") << false;
         QTest::newRow("link out") << QStringLiteral("images/out.jpg") << false;
         QTest::newRow("folder link out") << QStringLiteral("linkdir/secret.txt") << false;

@@ -616,6 +616,102 @@ bool parseFast(const QByteArray &raw, ParsedManifest *out)
 
 } // namespace
 
+JournalLine parseCommitLine(
+    QByteArrayView line, QString *writer, QList<Frame> *upserts, QStringList *removals, QString *current)
+{
+    Reader r(line.data(), line.data() + line.size());
+    if (!r.eat('{'))
+        return JournalLine::Unusual;
+    Interns interns;
+    bool isCommit = false, known = true;
+    quint32 seen = 0;
+    if (!r.eat('}')) {
+        do {
+            r.ws();
+            const char *k = nullptr;
+            qsizetype kn = 0;
+            bool plain = true;
+            QString decoded;
+            if (r.peek() != '"' || r.string(&k, &kn, &plain, &decoded) != Reader::Ok || !plain || !r.eat(':'))
+                return JournalLine::Unusual;
+            static constexpr const char *kKeys[] = {"at", "current", "frames", "op", "removed", "w"};
+            int which = -1;
+            for (int i = 0; i < 6; ++i)
+                if (sameBytes(k, kn, kKeys[i]))
+                    which = i;
+            if (which < 0) { // another kind's field (frame, frame_id...): only checked to be JSON
+                known = false;
+                if (!r.skip(1))
+                    return JournalLine::Unusual;
+                continue;
+            }
+            if (seen & (1u << which))
+                return JournalLine::Unusual; // a duplicate key: which one counts is QJsonDocument's rule
+            seen |= 1u << which;
+            r.ws();
+            switch (which) {
+            case 0: // at
+                if (r.peek() != '"' || !r.skip(1))
+                    return JournalLine::Unusual;
+                break;
+            case 1: // current
+                if (r.peek() != '"' || r.qstring(current) != Reader::Ok)
+                    return JournalLine::Unusual;
+                break;
+            case 2: // frames
+                if (!r.eat('['))
+                    return JournalLine::Unusual;
+                if (!r.eat(']')) {
+                    do {
+                        r.ws();
+                        Frame f;
+                        if (r.peek() != '{' || readFrame(r, interns, &f) != Reader::Ok)
+                            return JournalLine::Unusual;
+                        upserts->append(std::move(f));
+                    } while (r.eat(','));
+                    if (!r.eat(']'))
+                        return JournalLine::Unusual;
+                }
+                break;
+            case 3: { // op
+                QString op;
+                if (r.peek() != '"' || r.qstring(&op) != Reader::Ok)
+                    return JournalLine::Unusual;
+                isCommit = op == QLatin1String("commit");
+                break;
+            }
+            case 4: // removed
+                if (!r.eat('['))
+                    return JournalLine::Unusual;
+                if (!r.eat(']')) {
+                    do {
+                        r.ws();
+                        QString id;
+                        if (r.peek() != '"' || r.qstring(&id) != Reader::Ok)
+                            return JournalLine::Unusual;
+                        removals->append(id);
+                    } while (r.eat(','));
+                    if (!r.eat(']'))
+                        return JournalLine::Unusual;
+                }
+                break;
+            default: // w
+                if (r.peek() != '"' || r.qstring(writer) != Reader::Ok)
+                    return JournalLine::Unusual;
+                break;
+            }
+        } while (r.eat(','));
+        if (!r.eat('}'))
+            return JournalLine::Unusual;
+    }
+    r.ws();
+    if (!r.atEnd())
+        return JournalLine::Unusual;
+    if (!isCommit)
+        return (seen & (1u << 3)) ? JournalLine::NotCommit : JournalLine::Unusual;
+    return known ? JournalLine::Commit : JournalLine::Unusual;
+}
+
 Result<ParsedManifest> parseManifestDom(const QByteArray &raw)
 {
     QJsonParseError pe;

@@ -2,6 +2,7 @@
 // reference: every text gives the same frames, the same top-level fields and the same error,
 // and the frames toJson() writes are read by the single pass (not the fallback).
 
+#include "core/session/journal.h"
 #include "core/session/manifestparse.h"
 #include "core/session/sessionstore.h"
 
@@ -10,6 +11,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRandomGenerator>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace nb2;
@@ -213,6 +215,92 @@ private Q_SLOTS:
         QVERIFY(!parsed.value().readInTwo);
         QCOMPARE(parsed.value().frames.size(), 5);
         QCOMPARE(parsed.value().root.value(QLatin1String("zz_newer_field")).toArray().size(), 1200);
+    }
+
+    void journalCommitsReadInOnePassAndAgree()
+    {
+        // Journal::readCommits reads appendCommits()'s lines in one pass; every other line goes
+        // through QJsonDocument + Frame::fromJson. The commits must be exactly what that
+        // reference reads from every line.
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath(QStringLiteral("journal.jsonl"));
+        Journal j(path);
+        QList<JournalCommit> written;
+        for (int i = 0; i < 6; ++i) {
+            JournalCommit c;
+            c.writer = QStringLiteral("writer%1").arg(i % 2);
+            c.upserts = {richFrame(2 * i), richFrame(2 * i + 1)};
+            if (i % 3 == 1)
+                c.removals = {QStringLiteral("deadbeef"), QStringLiteral("0000000%1").arg(i)};
+            if (i % 2)
+                c.current = richFrame(2 * i).id;
+            written.append(c);
+        }
+        QVERIFY(j.appendCommits(written.mid(0, 3)));
+        QVERIFY(j.beginTurn(richFrame(40)));
+        QVERIFY(j.recordInteractionId(QStringLiteral("10000028"), QStringLiteral("v1_x")));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::Append));
+        // Unusual lines the reference reads: an unknown frame field, a key with an escape, a
+        // duplicate key, the record's keys in another order with spaces, a torn line.
+        f.write("{\"at\":\"x\",\"frames\":[{\"id\":\"aaaaaaa1\",\"kind\":\"edit\",\"status\":\"done\","
+                "\"future\":1}],\"op\":\"commit\",\"w\":\"other\"}\n");
+        f.write("{\"frames\":[{\"id\":\"aaaaaaa2\",\"kind\":\"edit\",\"status\":\"done\"}],\"o\\u0070\":\"commit\"}\n");
+        f.write("{\"op\":\"commit\",\"current\":\"a\",\"current\":\"b\",\"frames\":[]}\n");
+        f.write("{ \"w\" : \"spaced\", \"op\" : \"commit\", \"frames\" : [ {\"status\":\"done\",\"kind\":\"edit\","
+                "\"id\":\"aaaaaaa3\"} ], \"removed\": [\"10000001\"] }\n");
+        f.write("{\"frames\":[{\"id\":\"aaaaaaa4\",\"kind\":\"edit\",\"sta\n");
+        f.close();
+        QVERIFY(j.appendCommits(written.mid(3)));
+        QVERIFY(j.endTurn(richFrame(40)));
+
+        // The reference: every line through QJsonDocument and Frame::fromJson.
+        QList<JournalCommit> expected;
+        for (const QByteArray &line : [&] {
+                 QFile in(path);
+                 in.open(QIODevice::ReadOnly);
+                 return in.readAll().split('\n');
+             }()) {
+            const QJsonObject rec = QJsonDocument::fromJson(line).object();
+            if (rec.value(QLatin1String("op")).toString() != QLatin1String("commit"))
+                continue;
+            JournalCommit c;
+            c.writer = rec.value(QLatin1String("w")).toString();
+            for (const QJsonValue &v : rec.value(QLatin1String("frames")).toArray())
+                c.upserts.append(Frame::fromJson(v.toObject()).value());
+            for (const QJsonValue &v : rec.value(QLatin1String("removed")).toArray())
+                c.removals.append(v.toString());
+            c.current = rec.value(QLatin1String("current")).toString();
+            expected.append(c);
+        }
+        QCOMPARE(expected.size(), 10); // 6 written + 4 unusual (the torn line is none)
+        const Journal::Tail tail = Journal::readCommits(path, 0);
+        QVERIFY(!tail.unsafe);
+        QCOMPARE(tail.badLines, 1);
+        QCOMPARE(tail.records, 13);
+        QCOMPARE(tail.commits.size(), expected.size());
+        for (int i = 0; i < expected.size(); ++i) {
+            const JournalCommit &a = tail.commits.at(i), &b = expected.at(i);
+            QCOMPARE(a.writer, b.writer);
+            QCOMPARE(a.removals, b.removals);
+            QCOMPARE(a.current, b.current);
+            QCOMPARE(a.upserts.size(), b.upserts.size());
+            for (int k = 0; k < a.upserts.size(); ++k)
+                QCOMPARE(a.upserts.at(k).toJson(), b.upserts.at(k).toJson());
+        }
+        // What appendCommits writes is read by the single pass, not the fallback (and so is the
+        // spaced record: only its layout differs).
+        QFile in(path);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        int fast = 0;
+        for (const QByteArray &line : in.readAll().split('\n')) {
+            QString w, cur;
+            QList<Frame> up;
+            QStringList rm;
+            if (parseCommitLine(line, &w, &up, &rm, &cur) == JournalLine::Commit)
+                ++fast;
+        }
+        QCOMPARE(fast, 7);
     }
 
     void unusualFramesFallBackAndAgree_data()

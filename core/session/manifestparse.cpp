@@ -534,7 +534,9 @@ bool readFrames(Reader &r, const char *end, ParsedManifest *out)
         });
     }
     FramesPart first;
-    const PartEnd firstResult = readFrameElements(r, stop, 0, stop ? stop : end, &first);
+    // Sized for the whole array: the second half's frames are appended in place, not moved
+    // again with the whole list into a bigger one.
+    const PartEnd firstResult = readFrameElements(r, stop, 0, end, &first);
     if (stop)
         secondDone.waitForFinished();
     if (firstResult == PartEnd::Invalid)

@@ -150,28 +150,51 @@ bool SessionPaths::listedRegular(QStringView folder, QStringView name) const
         if (++listing.asked < 256)
             return false; // a few hundred files (a journal tail): lstat each, as resolve() does
         listing.read = true;
-        if (DIR *d = ::opendir(QFile::encodeName(m_folders.value(m_lastFolder)).constData())) {
-            while (const dirent *e = ::readdir(d)) {
-                if (e->d_type != DT_REG)
-                    continue;
-                const QByteArrayView bytes(e->d_name);
-                bool ascii = true;
-                for (const char c : bytes)
-                    ascii = ascii && uchar(c) < 0x80;
-                if (ascii) { // the usual name: ASCII decodes exactly
-                    listing.regular.insert(QString::fromLatin1(bytes));
-                    continue;
-                }
-                // Only names that decode exactly: a name that is not valid UTF-8 must not
-                // stand for the (perhaps linked) file its lossy decoding would name.
-                const QString decoded = QFile::decodeName(e->d_name);
-                if (QFile::encodeName(decoded) == bytes)
-                    listing.regular.insert(decoded);
-            }
-            ::closedir(d);
-        }
+        fillListing(listing, m_folders.value(m_lastFolder));
     }
     return listing.regular.find(name) != listing.regular.end();
+}
+
+void SessionPaths::fillListing(Listing &listing, const QString &canonicalFolder)
+{
+    DIR *d = ::opendir(QFile::encodeName(canonicalFolder).constData());
+    if (!d)
+        return;
+    while (const dirent *e = ::readdir(d)) {
+        if (e->d_type != DT_REG)
+            continue;
+        const QByteArrayView bytes(e->d_name);
+        bool ascii = true;
+        for (const char c : bytes)
+            ascii = ascii && uchar(c) < 0x80;
+        if (ascii) { // the usual name: ASCII decodes exactly
+            listing.regular.insert(QString::fromLatin1(bytes));
+            continue;
+        }
+        // Only names that decode exactly: a name that is not valid UTF-8 must not
+        // stand for the (perhaps linked) file its lossy decoding would name.
+        const QString decoded = QFile::decodeName(e->d_name);
+        if (QFile::encodeName(decoded) == bytes)
+            listing.regular.insert(decoded);
+    }
+    ::closedir(d);
+}
+
+void SessionPaths::readListing(const QString &folder) const
+{
+    if (folder.isEmpty() || folder.contains(QLatin1Char('/')) || !isSafeRelative(folder))
+        return;
+    // A file in it resolved as any would be: the folder is remembered only if it exists and
+    // leads nowhere outside (a link out is refused there, and nothing is listed).
+    (void)resolve(folder + QStringLiteral("/.nb2-listing"));
+    const auto walked = m_folders.constFind(folder);
+    if (walked == m_folders.cend())
+        return;
+    Listing &listing = m_listings[folder];
+    if (!listing.read) {
+        listing.read = true;
+        fillListing(listing, walked.value());
+    }
 }
 
 Result<void> SessionPaths::check(const Frame &frame, const QString &source) const

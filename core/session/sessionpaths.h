@@ -57,6 +57,14 @@ public:
      */
     static Result<void> checkManifest(const QByteArray &manifestJson, const QString &root);
 
+    /**
+     * Walks folder (one level under the root) as resolve() would and reads its listing now
+     * instead of after the 256th check() there: for a big manifest, on another thread while
+     * the manifest is parsed. Only a folder found inside the root is listed. Call it before
+     * any other use of this resolver, or from the one thread using it.
+     */
+    void readListing(const QString &folder) const;
+
 private:
     QString m_root;
     QString m_canonicalRoot; // empty when the folder does not exist
@@ -86,6 +94,8 @@ private:
         std::unordered_set<QString, ViewHash, ViewEqual> regular;
     };
     mutable QHash<QString, Listing> m_listings;
+    /** The regular files of the walked folder canonicalFolder into listing. */
+    static void fillListing(Listing &listing, const QString &canonicalFolder);
     mutable QString m_lastFolder; // the last folder listedRegular() found walked (compared as a view)
 };
 

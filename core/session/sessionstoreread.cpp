@@ -183,6 +183,16 @@ Result<void> SessionStore::readManifest(
     const QByteArray &raw = mapped.bytes();      // nothing parsed from it keeps a pointer into it
     if (QByteArrayView(raw).trimmed().isEmpty()) // a view: no copy of a 14 MB checkpoint
         return fail(ErrorKind::Corrupt, QStringLiteral("the file is empty"));
+    const SessionPaths paths(QFileInfo(path).absolutePath()); // the folder made canonical once for every frame
+    // A big checkpoint names thousands of images: their folder is listed on another thread
+    // while the text is parsed (the check below then looks the names up in the listing).
+    QFuture<void> listing;
+    if (raw.size() >= (1 << 20))
+        listing = QtConcurrent::run([&paths] { paths.readListing(QStringLiteral("images")); });
+    struct WaitFor {
+        QFuture<void> &future;
+        ~WaitFor() { future.waitForFinished(); } // before paths goes, on every return
+    } waitForListing {listing};
     // One pass over the bytes for what toJson() writes (QJsonDocument for anything else).
     Result<ParsedManifest> parsed = parseManifest(raw);
     if (!parsed)
@@ -203,7 +213,7 @@ Result<void> SessionStore::readManifest(
     if (!parsed.value().framesIsArray)
         return fail(ErrorKind::Corrupt, QStringLiteral("\"frames\" is missing or not an array"));
     QList<Frame> &frames = parsed.value().frames;
-    const SessionPaths paths(QFileInfo(path).absolutePath()); // the folder made canonical once for every frame
+    listing.waitForFinished();
     if (frames.capacity() < frames.size() + frames.size() / 16 + 64)
         frames.reserve(frames.size() + frames.size() / 16 + 64); // room for the journal's tail and new turns
     // The parsed list becomes the table as it is (no frame copied); on an error the caller's

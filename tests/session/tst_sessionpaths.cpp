@@ -2,6 +2,7 @@
 // rule itself, and a crafted manifest or journal refused at load with a message naming the entry.
 
 #include "core/session/journal.h"
+#include "core/session/manifestparse.h"
 #include "core/session/sessionpaths.h"
 #include "core/session/sessionstore.h"
 
@@ -161,6 +162,26 @@ private Q_SLOTS:
         QCOMPARE(paths.check(f, QStringLiteral("manifest")).ok(), safe || relative.isEmpty());
     }
 
+    void checkAfterAnEarlyListingJudgesTheSame_data() { resolveInside_data(); }
+
+    void checkAfterAnEarlyListingJudgesTheSame()
+    {
+        // A big manifest's folder is listed up front (on another thread while the text is
+        // parsed): every entry is then judged exactly as resolveInside() judges it, and a
+        // folder that leads out is never listed.
+        QFETCH(QString, relative);
+        QFETCH(bool, safe);
+        const SessionPaths paths(m_root);
+        for (const QString &folder : {QStringLiteral("images"), QStringLiteral("linkdir"), QStringLiteral(".."),
+                 QStringLiteral("images/.."), QString()})
+            paths.readListing(folder);
+        Frame f;
+        f.id = QStringLiteral("0000beef");
+        f.image.file = relative;
+        const Result<void> r = paths.check(f, QStringLiteral("manifest"));
+        QVERIFY2(r.ok() == (safe || relative.isEmpty()), qPrintable(r ? QString() : r.error().message));
+    }
+
     void craftedManifestIsRefused_data()
     {
         QTest::addColumn<QString>("imageFile");
@@ -206,6 +227,49 @@ private Q_SLOTS:
         QCOMPARE(opened.error().kind, ErrorKind::Unsafe);
         QVERIFY2(opened.error().message.contains(QStringLiteral("'images/real.jpg', a link that leads outside")),
             qPrintable(opened.error().message));
+    }
+
+    void aBigManifestIsCheckedAsASmallOne()
+    {
+        // Over 1 MB the checkpoint is parsed by two threads while a third lists images/: a link
+        // out in the second half is still refused, and the same session without it opens whole.
+        const QString dir = m_tmp.filePath(QStringLiteral("big"));
+        QVERIFY(QDir().mkpath(dir + QStringLiteral("/images")));
+        QJsonArray frames;
+        for (int i = 0; i < 1500; ++i) {
+            Frame f;
+            f.id = QStringLiteral("%1").arg(0x20000000 + i, 8, 16, QLatin1Char('0'));
+            f.status = FrameStatus::Done;
+            f.prompt = QString(700, QLatin1Char('p'));
+            f.requestedAt = f.finishedAt = QDateTime::currentDateTimeUtc();
+            f.image.file = i == 1200 ? QStringLiteral("images/evil.jpg") : QStringLiteral("images/%1.jpg").arg(f.id);
+            f.image.mimeType = QStringLiteral("image/jpeg");
+            if (i != 1200)
+                QVERIFY(!test::writeFile(dir + QLatin1Char('/') + f.image.file, "x").isEmpty());
+            frames.append(f.toJson());
+        }
+        QVERIFY(QFile::link(m_secret, dir + QStringLiteral("/images/evil.jpg")));
+        const QJsonObject root {{QStringLiteral("format"), QStringLiteral("nb2lite-session")},
+            {QStringLiteral("schema_version"), 2}, {QStringLiteral("journal_offset"), 0},
+            {QStringLiteral("frames"), frames}};
+        const QByteArray text = QJsonDocument(root).toJson();
+        QVERIFY(text.size() > (1 << 20));
+        QVERIFY(parseManifest(text).value().readInTwo);
+        QVERIFY(!test::writeFile(dir + QStringLiteral("/manifest.json"), text).isEmpty());
+        {
+            SessionStore store;
+            const Result<void> opened = store.open(dir, SessionStore::OpenMode::OpenExisting);
+            QVERIFY(!opened);
+            QCOMPARE(opened.error().kind, ErrorKind::Unsafe);
+            QVERIFY2(opened.error().message.contains(QStringLiteral("'images/evil.jpg', a link that leads outside")),
+                qPrintable(opened.error().message));
+        }
+        QVERIFY(QFile::remove(dir + QStringLiteral("/images/evil.jpg")));
+        QVERIFY(!test::writeFile(dir + QStringLiteral("/images/evil.jpg"), "x").isEmpty());
+        SessionStore store;
+        QVERIFY(store.open(dir, SessionStore::OpenMode::OpenExisting));
+        QCOMPARE(store.graph().size(), 1500);
+        QCOMPARE(store.graph().frames().at(1499).id, QStringLiteral("200005db"));
     }
 
     void craftedJournalIsRefused()

@@ -7,6 +7,10 @@
 
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace nb2::manifestdetail {
 
 /** Strict UTF-8 (no overlong forms, no surrogates, nothing above U+10FFFF). */
@@ -95,6 +99,29 @@ public:
             return Bad;
         const char *start = m_p;
         bool high = false;
+#if defined(__SSE2__)
+        // 16 bytes at a time up to the first quote, backslash or control character (a
+        // checkpoint is mostly string bytes: hashes, ids, prompts); the loop below takes it
+        // from there, as it takes every byte without SSE2.
+        const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), space = _mm_set1_epi8(0x20);
+        while (m_end - m_p >= 16) {
+            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(m_p));
+            const int highBytes = _mm_movemask_epi8(v); // bytes >= 0x80
+            // Signed: bytes >= 0x80 are negative and also "below 0x20"; they are masked out.
+            const int control = _mm_movemask_epi8(_mm_cmplt_epi8(v, space)) & ~highBytes;
+            const int stop
+                = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash))) | control;
+            if (stop == 0) {
+                high |= highBytes != 0;
+                m_p += 16;
+                continue;
+            }
+            const int k = __builtin_ctz(unsigned(stop));
+            high |= (highBytes & ((1 << k) - 1)) != 0;
+            m_p += k;
+            break;
+        }
+#endif
         while (m_p < m_end) {
             const unsigned char c = static_cast<unsigned char>(*m_p);
             if (c == '"') {
@@ -222,7 +249,10 @@ private:
         return true;
     }
 
-    static bool digit(char c) { return c >= '0' && c <= '9'; }
+    static bool digit(char c)
+    {
+        return c >= '0' && c <= '9';
+    }
 
     /** -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
     Status number()

@@ -152,7 +152,69 @@ bool SessionPaths::listedRegular(QStringView folder, QStringView name) const
         listing.read = true;
         fillListing(listing, m_folders.value(m_lastFolder));
     }
-    return listing.regular.find(name) != listing.regular.end();
+    return listing.regular.contains(name);
+}
+
+namespace {
+/** FNV-1a over the name's characters (bytes of an ASCII name, or its UTF-16 units below 0x80). */
+inline quint32 nameHash(quint32 h, uint c)
+{
+    return (h ^ c) * 16777619u;
+}
+} // namespace
+
+void SessionPaths::NameSet::insertAscii(QByteArrayView name)
+{
+    Slot s;
+    s.offset = quint32(m_bytes.size());
+    s.size = quint32(name.size());
+    s.hash = 2166136261u;
+    for (const char c : name)
+        s.hash = nameHash(s.hash, uchar(c));
+    s.used = true;
+    m_bytes.append(name.data(), name.size());
+    m_names.push_back(s);
+}
+
+void SessionPaths::NameSet::seal()
+{
+    size_t size = 16;
+    while (size < m_names.size() * 2)
+        size *= 2;
+    m_index.assign(size, Slot());
+    for (const Slot &s : m_names) {
+        size_t i = s.hash & (size - 1);
+        while (m_index[i].used)
+            i = (i + 1) & (size - 1);
+        m_index[i] = s;
+    }
+    m_names.clear();
+    m_names.shrink_to_fit();
+}
+
+bool SessionPaths::NameSet::contains(QStringView name) const
+{
+    quint32 h = 2166136261u;
+    for (const QChar c : name) {
+        if (c.unicode() >= 0x80)
+            return m_other.contains(name.toString());
+        h = nameHash(h, c.unicode());
+    }
+    if (m_index.empty())
+        return false;
+    const size_t mask = m_index.size() - 1;
+    for (size_t i = h & mask; m_index[i].used; i = (i + 1) & mask) {
+        const Slot &s = m_index[i];
+        if (s.hash != h || qsizetype(s.size) != name.size())
+            continue;
+        const char *b = m_bytes.constData() + s.offset;
+        bool same = true;
+        for (qsizetype k = 0; same && k < name.size(); ++k)
+            same = uchar(b[k]) == name[k].unicode();
+        if (same)
+            return true;
+    }
+    return false;
 }
 
 void SessionPaths::fillListing(Listing &listing, const QString &canonicalFolder)
@@ -168,16 +230,17 @@ void SessionPaths::fillListing(Listing &listing, const QString &canonicalFolder)
         for (const char c : bytes)
             ascii = ascii && uchar(c) < 0x80;
         if (ascii) { // the usual name: ASCII decodes exactly
-            listing.regular.insert(QString::fromLatin1(bytes));
+            listing.regular.insertAscii(bytes);
             continue;
         }
         // Only names that decode exactly: a name that is not valid UTF-8 must not
         // stand for the (perhaps linked) file its lossy decoding would name.
         const QString decoded = QFile::decodeName(e->d_name);
         if (QFile::encodeName(decoded) == bytes)
-            listing.regular.insert(decoded);
+            listing.regular.insertOther(decoded);
     }
     ::closedir(d);
+    listing.regular.seal();
 }
 
 void SessionPaths::readListing(const QString &folder) const

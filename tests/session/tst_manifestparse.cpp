@@ -217,6 +217,26 @@ private Q_SLOTS:
         QCOMPARE(parsed.value().root.value(QLatin1String("zz_newer_field")).toArray().size(), 1200);
     }
 
+    void stringsAreScannedRightAtEveryOffset()
+    {
+        // The string scanner takes 16 bytes at a time: a quote, an escape, a control byte, a
+        // multi-byte or an invalid UTF-8 sequence at any offset (and across a 16-byte step)
+        // must read exactly as QJsonDocument reads it.
+        const QList<QByteArray> specials {"\\\"", "\\\\", "\\n", "\\u00e9", "\xc3\xa9", "\xe6\x97\xa5",
+            "\xf0\x9f\xa6\x86", "\xff", "\xc3", "\x01", "\t", "\x7f"};
+        for (int k = 0; k < 40; ++k) {
+            for (const QByteArray &special : specials) {
+                const QByteArray prompt = QByteArray(k, 'a') + special + QByteArray(37 - k % 7, 'b');
+                const QByteArray text = withFrameText("{" + kMinimal + ",\"prompt\":\"" + prompt + "\"}");
+                expectSame(text);
+                if (QTest::currentTestFailed()) {
+                    qWarning() << "offset" << k << "special" << special.toHex();
+                    return;
+                }
+            }
+        }
+    }
+
     void journalCommitsReadInOnePassAndAgree()
     {
         // Journal::readCommits reads appendCommits()'s lines in one pass; every other line goes

@@ -149,9 +149,10 @@ bool SessionStore::WriterState::loadGraph()
         || offset < 0 || offset > journalEnd)
         return false;
     const Journal::Tail tail = Journal::readCommits(dir + QStringLiteral("/journal.jsonl"), offset);
-    // The lock is held and foldTail() has just read to the end: the same end, or something
-    // changed under us (then keep what we have; the next checkpoint retries).
-    if (tail.unsafe || tail.shrunk || tail.end != journalEnd)
+    // The lock is held and foldTail() has just read to journalEnd. Commit records are appended
+    // only under the lock, so whatever follows journalEnd now (a turn's begin or end record,
+    // written without it) holds no commit: these are exactly the commits up to journalEnd.
+    if (tail.unsafe || tail.shrunk || tail.end < journalEnd)
         return false;
     for (const JournalCommit &c : tail.commits)
         applyCommit(c, &g, &cur);

@@ -13,6 +13,7 @@
 #include <QSaveFile>
 #include <QSet>
 #include <QUrl>
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #ifdef Q_OS_UNIX
@@ -24,6 +25,7 @@
 #include <deque>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace nb2 {
 
@@ -174,9 +176,9 @@ Reply FakeServer::Private::create(const httplib::Request &req, const std::option
             Stored st;
             st.id = id;
             st.status = QStringLiteral("completed");
+            // Stored with the fixed-image tokens, not the ~1.4 MB of base64 they stand for: get,
+            // cancel and the store folder expand them in their serialised text (expandFixedImages).
             st.interaction = interaction;
-            if (sendFixed)
-                expandFixedImages(st.interaction); // stored whole, as get and the store folder answer it
             st.userContent = pc.userContent;
             st.jpeg = jpeg;
             st.caption = caption;
@@ -186,7 +188,7 @@ Reply FakeServer::Private::create(const httplib::Request &req, const std::option
             }
             if (!storeDir.isEmpty())
                 toPersist = st;
-            store.insert(id, std::move(st));
+            store.emplace(id, std::move(st)); // emplace moves; QHash::insert would copy the tree
         }
     }
     if (toPersist)
@@ -225,12 +227,35 @@ void FakeServer::Private::expandFixedImages(std::string &text) const
 {
     if (fixedImageToken.empty())
         return;
+    // One pass into a buffer of the final size: replacing in place moved the whole ~1.4 MB text
+    // (and reallocated it) once per token.
+    struct Hit {
+        size_t at;
+        const std::string *token, *base64;
+    };
+    std::vector<Hit> hits;
+    size_t size = text.size();
     for (const auto &[token, base64] :
         {std::pair {&fixedImageToken, &fixedImageBase64}, std::pair {&fixedDraftToken, &fixedDraftBase64}}) {
         const std::string quoted = '"' + *token + '"';
-        for (size_t at = text.find(quoted); at != std::string::npos; at = text.find(quoted, at + base64->size() + 2))
-            text.replace(at + 1, token->size(), *base64);
+        for (size_t at = text.find(quoted); at != std::string::npos; at = text.find(quoted, at + quoted.size())) {
+            hits.push_back({at + 1, token, base64});
+            size += base64->size() - token->size();
+        }
     }
+    if (hits.empty())
+        return;
+    std::sort(hits.begin(), hits.end(), [](const Hit &a, const Hit &b) { return a.at < b.at; });
+    std::string out;
+    out.reserve(size);
+    size_t copied = 0;
+    for (const Hit &h : hits) {
+        out.append(text, copied, h.at - copied);
+        out += *h.base64;
+        copied = h.at + h.token->size();
+    }
+    out.append(text, copied, std::string::npos);
+    text = std::move(out);
 }
 
 void FakeServer::Private::expandFixedImages(json &value) const
@@ -369,9 +394,13 @@ Reply FakeServer::Private::get(const httplib::Request &req, const QString &id)
         r.sse = true;
         r.contentType = kSseType;
         r.events = sseEvents(interaction, latency, skip);
+        for (auto &event : r.events)
+            expandFixedImages(event.second);
         return r;
     }
-    return jsonReply(200, interaction);
+    Reply reply = jsonReply(200, interaction);
+    expandFixedImages(reply.body);
+    return reply;
 }
 
 Reply FakeServer::Private::remove(const QString &id)

@@ -50,7 +50,8 @@ void FakeServer::Private::persist(const Stored &st) const
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return;
-    const std::string bytes = recordOf(st).dump();
+    std::string bytes = recordOf(st).dump();
+    expandFixedImages(bytes); // the record holds the image itself, not the token
     file.write(bytes.data(), qint64(bytes.size()));
     file.commit(); // a failed write only costs continuity: the next fake answers 404, as for an expired id
 }
@@ -360,7 +361,10 @@ void FakeServer::Private::deliver(Reply reply, std::optional<FakeFault> fault, h
             });
         return;
     }
-    res.set_content(*body, reply.contentType.c_str());
+    // Moved, not copied (Response::set_content copies): the answer is ~1.4 MB on every turn.
+    res.body = std::move(*body);
+    res.headers.erase("Content-Type");
+    res.set_header("Content-Type", reply.contentType);
 }
 
 // ---------------------------------------------------------------------------------------

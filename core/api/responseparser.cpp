@@ -66,14 +66,16 @@ QString shorten(const QString &text, int max = 300)
 
 // Decodes one ImageContent (or takes the assembler's decoding of the same data). Returns false
 // (with a reason) for data that is not an image.
-bool decodeImage(const json &part, ImageData &out, QString &why, const apidetail::DecodedImage *known = nullptr)
+bool decodeImage(const json &part, ImageData &out, QString &why, const apidetail::DecodedImage *known = nullptr,
+    const std::vector<std::string_view> *kept = nullptr)
 {
     const auto it = part.find("data");
     if (it == part.end() || !it->is_string()) {
         why = QStringLiteral("the image was delivered by uri, which this client does not request");
         return false;
     }
-    const std::string &data = it->get_ref<const std::string &>();
+    // Straight from the answer's text when parseJson kept it there (no 1.4 MB copy into the tree).
+    const std::string_view data = apidetail::keptString(it->get_ref<const std::string &>(), kept);
     if (known && !known->image.isNull() && known->base64 == data) {
         out = known->image;
         return true;
@@ -328,7 +330,8 @@ ErrorKind ResponseParser::kindForCode(const QString &code, ErrorKind fallback)
 
 Result<Interaction> ResponseParser::parseInteraction(const QByteArray &body, bool allowUnfinished)
 {
-    const json doc = apidetail::parseJson(body.constBegin(), body.constEnd());
+    std::vector<std::string_view> kept; // views into body, which outlives the parse below
+    const json doc = apidetail::parseJson(body.constBegin(), body.constEnd(), &kept);
     if (doc.is_discarded() || !doc.is_object()) {
         return Error::make(ErrorKind::MalformedResponse,
             QStringLiteral("The server's answer is not a JSON interaction (%1 bytes: \"%2\"). "
@@ -336,11 +339,11 @@ Result<Interaction> ResponseParser::parseInteraction(const QByteArray &body, boo
                 .arg(body.size())
                 .arg(shorten(QString::fromUtf8(body.left(200)), 80)));
     }
-    return apidetail::parseInteractionDocument(doc, allowUnfinished);
+    return apidetail::parseInteractionDocument(doc, allowUnfinished, nullptr, &kept);
 }
 
-Result<Interaction> apidetail::parseInteractionDocument(
-    const json &doc, bool allowUnfinished, const apidetail::DecodedImage *known)
+Result<Interaction> apidetail::parseInteractionDocument(const json &doc, bool allowUnfinished,
+    const apidetail::DecodedImage *known, const std::vector<std::string_view> *kept)
 {
     using R = ResponseParser;
     Interaction it;
@@ -410,7 +413,7 @@ Result<Interaction> apidetail::parseInteractionDocument(
                         continue;
                     ImageData draft;
                     QString why;
-                    if (decodeImage(part, draft, why))
+                    if (decodeImage(part, draft, why, nullptr, kept))
                         it.drafts.append(draft);
                 }
             }
@@ -466,7 +469,7 @@ Result<Interaction> apidetail::parseInteractionDocument(
         return e;
     }
     QString why;
-    if (!decodeImage(*lastImage, it.image, why, known)) {
+    if (!decodeImage(*lastImage, it.image, why, known, kept)) {
         Error e = Error::make(ErrorKind::MalformedResponse,
             QStringLiteral("The server's image could not be used: %1. Try again.").arg(why));
         e.api.interactionId = it.id;

@@ -2,6 +2,7 @@
 // small value parsers beside it (base64, Retry-After, protobuf durations). Whatever the server
 // sends, the parser returns a value or an Error, and a parsed interaction is self-consistent.
 
+#include "core/api/responsedocument.h"
 #include "core/api/responseparser.h"
 #include "tests/fuzz/fuzzsupport.h"
 
@@ -22,6 +23,26 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 fuzz::check(!draft.isNull(), "empty draft image");
         } else {
             fuzz::check(!parsed.error().message.isEmpty(), "an error without a message");
+        }
+    }
+
+    // The fast paths against the plain ones: parseJson gives json::parse's tree, and the
+    // interaction read with the image data left in the text is the one the plain tree gives.
+    const nlohmann::json plain = nlohmann::json::parse(body.constBegin(), body.constEnd(), nullptr, false);
+    const nlohmann::json fast = apidetail::parseJson(body.constBegin(), body.constEnd());
+    fuzz::check(plain.is_discarded() == fast.is_discarded() && (plain.is_discarded() || plain == fast),
+        "parseJson differs from json::parse");
+    if (!plain.is_discarded() && plain.is_object()) {
+        for (const bool allowUnfinished : {false, true}) {
+            const Result<Interaction> got = ResponseParser::parseInteraction(body, allowUnfinished);
+            const Result<Interaction> want = apidetail::parseInteractionDocument(plain, allowUnfinished);
+            fuzz::check(got.ok() == want.ok(), "kept image data changes success");
+            if (got.ok() && want.ok())
+                fuzz::check(got.value().image.bytes == want.value().image.bytes
+                        && got.value().drafts.size() == want.value().drafts.size(),
+                    "kept image data changes the image");
+            else if (!got.ok() && !want.ok())
+                fuzz::check(got.error().message == want.error().message, "kept image data changes the error");
         }
     }
 

@@ -1,3 +1,4 @@
+#include "core/api/base64blocks.h"
 #include "core/api/responsedocument.h"
 #include "core/api/responseparser.h"
 
@@ -96,6 +97,25 @@ void tst_ResponseParser::fastBase64MatchesQt_data()
     QTest::newRow("non-zero trailing bits") << QByteArray("QR==");
     QTest::newRow("high bytes") << QByteArray("QUJD\xc3\xa9");
     QTest::newRow("mixed alphabets") << QByteArray("ab+/cd-_");
+    // The 32-character blocks (AVX2, base64blocks.h) and the table path after them: every
+    // length around where the blocks stop, and every byte outside the alphabet inside a block,
+    // at a block's edges and near where the blocks end.
+    for (int n : {45, 46, 47, 48, 49, 50, 51, 52, 72, 73, 74, 75, 96, 97, 98, 99, 1000, 1001, 1002}) {
+        const QByteArray raw = randomBytes(n, quint32(n) + 31);
+        QTest::addRow("blocks, padded %d", n) << raw.toBase64();
+        QTest::addRow("blocks, unpadded %d", n) << raw.toBase64(QByteArray::OmitTrailingEquals);
+    }
+    const QByteArray blocks = randomBytes(3000, 77).toBase64(); // 4000 characters
+    const QByteArray alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for (int v = 0; v < 256; ++v) {
+        if (alphabet.contains(char(v)))
+            continue;
+        for (int at : {0, 17, 31, 32, 63, 2000, 3930, 3937, 3990}) {
+            QTest::addRow("byte %d at %d", v, at) << QByteArray(blocks).replace(at, 1, QByteArray(1, char(v)));
+        }
+    }
+    for (int at : {0, 5, 31, 32, 1999})
+        QTest::addRow("every value at %d", at) << (QByteArray(blocks).insert(at, alphabet) + alphabet);
 }
 
 void tst_ResponseParser::fastBase64MatchesQt()
@@ -106,6 +126,10 @@ void tst_ResponseParser::fastBase64MatchesQt()
     const QByteArray got = ResponseParser::decodeBase64(text, &gotOk);
     QCOMPARE(gotOk, expectedOk);
     QCOMPARE(got, expected);
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    // On a CPU with AVX2 the rows above went through the vector blocks: make sure they did.
+    QCOMPARE(apidetail::base64BlocksAccelerated(), bool(__builtin_cpu_supports("avx2")));
+#endif
 }
 
 void tst_ResponseParser::fastJsonParseMatchesTheParser_data()

@@ -219,59 +219,54 @@ Reply FakeServer::Private::create(const httplib::Request &req, const std::option
     }
     Reply reply = jsonReply(200, interaction);
     if (sendFixed)
-        expandFixedImages(reply.body);
+        reply.pieces = fixedImagePieces(reply.body); // sent around the one copy of the base64
     return reply;
 }
 
-void FakeServer::Private::expandFixedImages(std::string &text) const
+std::vector<TextPiece> FakeServer::Private::fixedImagePieces(const std::string &text) const
 {
     if (fixedImageToken.empty())
-        return;
-    // One pass into a buffer of the final size: replacing in place moved the whole ~1.4 MB text
-    // (and reallocated it) once per token.
+        return {};
     struct Hit {
         size_t at;
         const std::string *token, *base64;
     };
     std::vector<Hit> hits;
-    size_t size = text.size();
     for (const auto &[token, base64] :
         {std::pair {&fixedImageToken, &fixedImageBase64}, std::pair {&fixedDraftToken, &fixedDraftBase64}}) {
         const std::string quoted = '"' + *token + '"';
-        for (size_t at = text.find(quoted); at != std::string::npos; at = text.find(quoted, at + quoted.size())) {
+        for (size_t at = text.find(quoted); at != std::string::npos; at = text.find(quoted, at + quoted.size()))
             hits.push_back({at + 1, token, base64});
-            size += base64->size() - token->size();
-        }
     }
     if (hits.empty())
-        return;
+        return {};
     std::sort(hits.begin(), hits.end(), [](const Hit &a, const Hit &b) { return a.at < b.at; });
-    std::string out;
-    out.reserve(size);
+    std::vector<TextPiece> pieces;
     size_t copied = 0;
     for (const Hit &h : hits) {
-        out.append(text, copied, h.at - copied);
-        out += *h.base64;
+        pieces.push_back({nullptr, copied, h.at - copied});
+        pieces.push_back({h.base64, 0, h.base64->size()});
         copied = h.at + h.token->size();
     }
-    out.append(text, copied, std::string::npos);
-    text = std::move(out);
+    pieces.push_back({nullptr, copied, text.size() - copied});
+    return pieces;
 }
 
-void FakeServer::Private::expandFixedImages(json &value) const
+void FakeServer::Private::expandFixedImages(std::string &text) const
 {
-    if (fixedImageToken.empty())
+    // One pass into a buffer of the final size: replacing in place moved the whole ~1.4 MB text
+    // (and reallocated it) once per token.
+    const std::vector<TextPiece> pieces = fixedImagePieces(text);
+    if (pieces.empty())
         return;
-    if (value.is_string()) {
-        const std::string &text = value.get_ref<const std::string &>();
-        if (text == fixedImageToken)
-            value = fixedImageBase64;
-        else if (text == fixedDraftToken)
-            value = fixedDraftBase64;
-    } else if (value.is_structured()) {
-        for (json &child : value)
-            expandFixedImages(child);
-    }
+    size_t size = 0;
+    for (const TextPiece &p : pieces)
+        size += p.size;
+    std::string out;
+    out.reserve(size);
+    for (const TextPiece &p : pieces)
+        out.append(p.text ? *p.text : text, p.at, p.size);
+    text = std::move(out);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -399,7 +394,7 @@ Reply FakeServer::Private::get(const httplib::Request &req, const QString &id)
         return r;
     }
     Reply reply = jsonReply(200, interaction);
-    expandFixedImages(reply.body);
+    reply.pieces = fixedImagePieces(reply.body);
     return reply;
 }
 

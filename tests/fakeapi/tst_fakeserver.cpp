@@ -292,6 +292,25 @@ private Q_SLOTS:
             ++records;
         }
         QVERIFY(records >= 2);
+        // The faults that cut or trickle the body work on the whole answer, never on stand-ins.
+        FakeFault cut;
+        cut.kind = FakeFault::Kind::TruncatedJson;
+        m_server->injectFault(cut);
+        const Reply truncated = create(generateBody(prompt));
+        QCOMPARE(truncated.status, 200);
+        QVERIFY(!standIn.match(QString::fromLatin1(truncated.body)).hasMatch());
+        QVERIFY2(truncated.body.size() >= unary.body.size() / 2 - 64 && truncated.body.size() < unary.body.size() - 64,
+            qPrintable(QString::number(truncated.body.size())));
+        QVERIFY(QJsonDocument::fromJson(truncated.body).isNull());
+        FakeFault trickle;
+        trickle.kind = FakeFault::Kind::SlowTrickle;
+        trickle.trickleMs = 100;
+        m_server->injectFault(trickle);
+        const Reply trickled = create(generateBody(prompt));
+        QCOMPARE(trickled.status, 200);
+        QVERIFY2(trickled.elapsedMs >= 80, qPrintable(QString::number(trickled.elapsedMs)));
+        QCOMPARE(imageOf(trickled.obj()), o.fixedImageJpeg);
+        QCOMPARE(draftOf(trickled.obj()), draft);
         m_server = std::make_unique<FakeServer>(o);
         QVERIFY(m_server->start());
         const Reply later = send("GET", QStringLiteral("/v1/interactions/%1?stream=false").arg(id));

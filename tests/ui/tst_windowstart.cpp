@@ -106,6 +106,10 @@ private Q_SLOTS:
         QTRY_VERIFY(painted.count > 0);
         window.repaint();
         QVERIFY2(loadedImagePlugins().isEmpty(), qPrintable(loadedImagePlugins().join(QLatin1Char(' '))));
+        // Nor libarchive: bundles load it when first used (core/export/archivelibrary.h).
+        QFile maps(QStringLiteral("/proc/self/maps"));
+        QVERIFY(maps.open(QIODevice::ReadOnly));
+        QVERIFY2(!maps.readAll().contains("/libarchive.so"), "libarchive is linked into the studio again");
     }
 
     /** The deferred icons are Fusion's: same pixels, both layout directions. */

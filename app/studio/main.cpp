@@ -1,4 +1,5 @@
 // NB2Lite Studio: QApplication, theme, backend (real key or the built-in demo server), window.
+#include "app/studio/backgroundpool.h"
 #include "app/studio/benchprobe.h"
 #include "core/api/apikey.h"
 #include "core/common/translations.h"
@@ -233,9 +234,12 @@ int main(int argc, char *argv[])
     }
 
     // The session's checkpoint is parsed on a worker while the window is built (on 10,000
-    // frames that parse is ~100-200 ms); SessionStore::open() then takes what it read.
+    // frames that parse is ~30 ms); SessionStore::open() then takes what it read. The worker
+    // runs at a lower priority, so that on a shared core the window is built first.
+    nb2::BackgroundPool backgroundPool;
     const QFuture<void> preloading = nb2::SessionStore::preload(
-        !sessionArg.isEmpty() ? QDir(sessionArg).absolutePath() : nb2::WindowPreferences::lastSession());
+        !sessionArg.isEmpty() ? QDir(sessionArg).absolutePath() : nb2::WindowPreferences::lastSession(),
+        &backgroundPool);
 
     nb2::MainWindow window;
     nb2::installBenchProbe(&window); // only when NB2_BENCH_* asks (nb2lite-bench)

@@ -1,5 +1,7 @@
 // Window start (issue 10, case 2): the first frame never waits for the session, and building
 // the window loads no image-format plugin (the style's file-based icons load when drawn).
+#include "app/studio/backgroundpool.h"
+#include "core/session/sessionstore.h"
 #include "ui/compareview.h"
 #include "ui/deferredstyleicons.h"
 #include "ui/firstpaint.h"
@@ -28,6 +30,13 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolBar>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+
+#include <sys/resource.h>
+#include <unistd.h>
 
 using namespace nb2;
 
@@ -181,6 +190,47 @@ private Q_SLOTS:
         dock->show(); // as the View menu or Replay Onto… does: a tab beside Frame Details, raised
         dock->raise();
         QTRY_VERIFY(window.findChild<ReplayPanel *>());
+    }
+
+    /**
+     * The checkpoint preload runs on a thread below the GUI thread's priority (nice +10), so on a
+     * shared core the window is built and painted first; the global pool keeps its priority,
+     * and open() still takes what the preload read.
+     */
+    void preloadRunsBelowTheGuiThread()
+    {
+        const auto niceOfThisThread = [] {
+            errno = 0;
+            const int n = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
+            return errno == 0 ? n : -100;
+        };
+        const int gui = niceOfThisThread();
+        QVERIFY(gui != -100);
+        BackgroundPool pool;
+        // Waited for by polling: QFuture::waitForFinished() runs a task that has not started
+        // yet on the waiting thread.
+        std::atomic<int> background {-100};
+        pool.start([&] { background = niceOfThisThread(); });
+        QTRY_VERIFY(background != -100);
+        QCOMPARE(background.load(), std::min(19, gui + BackgroundPool::kNice));
+        std::atomic<int> global {-100};
+        QThreadPool::globalInstance()->start([&] { global = niceOfThisThread(); });
+        QTRY_VERIFY(global != -100);
+        QCOMPARE(global.load(), gui);
+
+        QTemporaryDir dir;
+        const QString session = dir.path() + QStringLiteral("/s");
+        {
+            SessionStore store;
+            QVERIFY(store.open(session));
+            store.close();
+        }
+        QVERIFY(QFileInfo::exists(session + QStringLiteral("/manifest.json")));
+        const QFuture<void> preloading = SessionStore::preload(session, &pool);
+        QVERIFY(preloading.isValid());
+        SessionStore store;
+        QVERIFY(store.open(session));
+        QVERIFY(store.openedFromPreload());
     }
 
     void gateRunsAfterTheFirstPaintOnly()

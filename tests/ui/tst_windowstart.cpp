@@ -14,6 +14,7 @@
 #include "uitesthelpers.h"
 
 #include <QApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
@@ -35,7 +36,11 @@
 #include <atomic>
 #include <cerrno>
 
+#include <cstring>
+
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 using namespace nb2;
@@ -294,6 +299,52 @@ private Q_SLOTS:
         const qsizetype at = out.indexOf("session_backend http://127.0.0.1:");
         QVERIFY2(at >= 0, out.constData());
         QVERIFY2(out.mid(at + 33).split('\n').first().toInt() > 0, out.constData());
+    }
+
+    /**
+     * Without --demo or a key in the environment the key store is read (keychain first). Its
+     * answer can take seconds (here: a session bus that accepts and never answers, until
+     * KeyStore's 3 s timeout): the first frame does not wait for it; the session opens, with
+     * the demo backend, once it has answered.
+     */
+    void firstPaintDoesNotWaitForTheKeyStore()
+    {
+        const QString studio = QStringLiteral(NB2_BINARY_DIR "/app/studio/nb2lite-studio");
+        QTemporaryDir home;
+        const QByteArray busPath = QFile::encodeName(home.path() + QStringLiteral("/silent-bus"));
+        const int bus = socket(AF_UNIX, SOCK_STREAM, 0);
+        QVERIFY(bus >= 0);
+        sockaddr_un address {};
+        address.sun_family = AF_UNIX;
+        QVERIFY(size_t(busPath.size()) < sizeof address.sun_path);
+        std::memcpy(address.sun_path, busPath.constData(), size_t(busPath.size()));
+        QCOMPARE(bind(bus, reinterpret_cast<sockaddr *>(&address), sizeof address), 0);
+        QCOMPARE(listen(bus, 16), 0); // connections wait in the backlog: nothing ever answers
+
+        QProcess app;
+        QProcessEnvironment env = nb2test::isolatedStudioEnvironment(home.path());
+        env.insert(QStringLiteral("NB2_BENCH_FIRST_PAINT"), QStringLiteral("2"));
+        env.insert(
+            QStringLiteral("DBUS_SESSION_BUS_ADDRESS"), QStringLiteral("unix:path=") + QFile::decodeName(busPath));
+        app.setProcessEnvironment(env);
+        const QString session = home.path() + QStringLiteral("/session");
+        const qint64 launched = QDateTime::currentMSecsSinceEpoch();
+        app.start(studio, {session});
+        QVERIFY(app.waitForFinished(60000));
+        close(bus);
+        QCOMPARE(app.exitCode(), 0);
+        const QByteArray out = app.readAllStandardOutput();
+        const auto value = [&out](const QByteArray &key) -> qint64 {
+            const qsizetype at = out.indexOf(key + ' ');
+            return at < 0 ? -1 : out.mid(at + key.size() + 1).split('\n').first().trimmed().toLongLong();
+        };
+        const qint64 painted = value("first_paint_us") / 1000 - launched;
+        const qint64 opened = value("session_open_us") / 1000 - launched;
+        QVERIFY2(value("first_paint_us") > 0 && value("session_open_us") > 0, out.constData());
+        // The store answered after its timeout (so it did hang); the frame came long before.
+        QVERIFY2(opened >= 2900, qPrintable(QStringLiteral("session open after %1 ms").arg(opened)));
+        QVERIFY2(painted < opened - 1500, qPrintable(QStringLiteral("first paint after %1 ms").arg(painted)));
+        QVERIFY2(out.contains("session_backend http://127.0.0.1:"), out.constData()); // no key: the demo
     }
 };
 

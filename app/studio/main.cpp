@@ -1,4 +1,5 @@
 // NB2Lite Studio: QApplication, theme, backend (real key or the built-in demo server), window.
+#include "app/studio/backgroundpool.h"
 #include "app/studio/benchprobe.h"
 #include "core/api/apikey.h"
 #include "core/common/translations.h"
@@ -233,9 +234,12 @@ int main(int argc, char *argv[])
     }
 
     // The session's checkpoint is parsed on a worker while the window is built (on 10,000
-    // frames that parse is ~100-200 ms); SessionStore::open() then takes what it read.
+    // frames that parse is ~30 ms); SessionStore::open() then takes what it read. The worker
+    // runs at a lower priority, so that on a shared core the window is built first.
+    nb2::BackgroundPool backgroundPool;
     const QFuture<void> preloading = nb2::SessionStore::preload(
-        !sessionArg.isEmpty() ? QDir(sessionArg).absolutePath() : nb2::WindowPreferences::lastSession());
+        !sessionArg.isEmpty() ? QDir(sessionArg).absolutePath() : nb2::WindowPreferences::lastSession(),
+        &backgroundPool);
 
     nb2::MainWindow window;
     nb2::installBenchProbe(&window); // only when NB2_BENCH_* asks (nb2lite-bench)
@@ -277,45 +281,54 @@ int main(int argc, char *argv[])
             window.imports()->importFiles(images); // checked off the GUI thread; bad files get a message
     };
     QFutureWatcher<void> preloadWatcher;
-    auto start = [&](const QString &key, const QString &source) {
+    bool painted = false;
+    bool backendKnown = false;
+    // The session opens once the window has painted and the backend is known (its client
+    // recovers interrupted requests), and once its checkpoint is parsed.
+    auto openWhenReady = [&] {
+        if (!painted || !backendKnown)
+            return;
+        backend.finish(); // the demo server, started on a worker meanwhile
+        if (preloading.isRunning()) {
+            QObject::connect(&preloadWatcher, &QFutureWatcherBase::finished, &window, openSessionAndFiles);
+            preloadWatcher.setFuture(preloading);
+        } else {
+            openSessionAndFiles();
+        }
+    };
+    auto knowBackend = [&](const QString &key, const QString &source) {
+        backendKnown = true;
         backend.apply(key, source);
-        window.restoreLastState(false); // the layout; the session follows
-        window.show();
-        // The first frame never waits for the session: opening it (and laying out its
-        // timeline) starts once the window has painted, and once its checkpoint is parsed.
-        nb2::afterFirstPaint(&window, [&] {
-            backend.finish(); // the demo server, started on a worker meanwhile
-            if (preloading.isRunning()) {
-                QObject::connect(&preloadWatcher, &QFutureWatcherBase::finished, &window, openSessionAndFiles);
-                preloadWatcher.setFuture(preloading);
-            } else {
-                openSessionAndFiles();
-            }
-        });
+        openWhenReady();
     };
 
     const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     const bool envKey = !nb2::apiKeyFromEnvironment(env).isEmpty();
-    bool started = false;
     QObject::connect(&keyStore, &nb2::KeyStore::finished, &window, [&](const nb2::KeyStore::Result &r) {
         const QString source = r.backend == nb2::KeyStore::Backend::Keychain ? QStringLiteral("keychain")
                                                                              : QStringLiteral("~/gemini.key");
         const QString key = r.ok && r.found ? r.key : QString();
-        if (!started) {
-            started = true;
-            start(key, source);
-        } else {
+        if (!backendKnown)
+            knowBackend(key, source);
+        else
             backend.apply(key, source); // the settings changed
-        }
     });
     // Any saved setting (key, model, base URL, version) rebuilds the backend; the key is
     // re-read because the environment and the key store decide between real and demo.
     QObject::connect(&window, &nb2::MainWindow::settingsChanged, &window, [&](bool) { keyStore.read(); });
-    if (envKey || parser.isSet(demo)) {
-        started = true;
-        start({}, {});
-    } else {
+    if (envKey || parser.isSet(demo))
+        knowBackend({}, {}); // the demo banner is in the first frame
+    else
         keyStore.read(); // keychain first, ~/gemini.key when no keychain answers
-    }
+
+    // The first frame waits neither for the session nor for the key store: a keychain can take
+    // seconds (a Secret Service that does not answer: KeyStore's 3 s timeout; a locked keyring
+    // asks for its password). Without a key the demo banner shows when the store has answered.
+    window.restoreLastState(false); // the layout; the session follows
+    window.show();
+    nb2::afterFirstPaint(&window, [&] {
+        painted = true;
+        openWhenReady();
+    });
     return app.exec();
 }

@@ -1,5 +1,7 @@
 #include "core/export/bundlepreview.h"
 
+#include "core/export/archivelibrary.h"
+
 #include "core/export/exportfiles.h"
 #include "core/export/sessionbundle.h"
 #include "core/session/frame.h"
@@ -15,9 +17,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include <archive.h>
-#include <archive_entry.h>
-
 #include <memory>
 
 namespace nb2 {
@@ -31,7 +30,7 @@ struct Text {
 };
 
 struct ArchiveDeleter {
-    void operator()(archive *a) const { archive_free(a); }
+    void operator()(archive *a) const { arc().archive_free(a); }
 };
 using ArchivePtr = std::unique_ptr<archive, ArchiveDeleter>;
 
@@ -51,13 +50,15 @@ struct ImageRef {
  */
 Result<QByteArray> readEntry(const QString &bundleFile, const QString &name, qint64 maxBytes, int maxEntries)
 {
+    if (const auto loaded = ArchiveLibrary::require(); !loaded) // loaded on first use, not at start
+        return loaded.error();
     const QString shownName = QFileInfo(bundleFile).fileName();
-    ArchivePtr a(archive_read_new());
-    archive_read_support_format_zip(a.get());
-    archive_read_support_filter_none(a.get());
+    ArchivePtr a(arc().archive_read_new());
+    arc().archive_read_support_format_zip(a.get());
+    arc().archive_read_support_filter_none(a.get());
     const QByteArray path = QFile::encodeName(bundleFile);
-    if (archive_read_open_filename(a.get(), path.constData(), 64 * 1024) != ARCHIVE_OK) {
-        const char *why = archive_error_string(a.get());
+    if (arc().archive_read_open_filename(a.get(), path.constData(), 64 * 1024) != ARCHIVE_OK) {
+        const char *why = arc().archive_error_string(a.get());
         return Error::make(ErrorKind::InvalidInput,
             Text::tr("%1 is not a readable NB2Lite bundle: %2")
                 .arg(shownName, why ? QString::fromLocal8Bit(why) : Text::tr("unknown error")));
@@ -65,27 +66,28 @@ Result<QByteArray> readEntry(const QString &bundleFile, const QString &name, qin
     archive_entry *entry = nullptr;
     int count = 0;
     int rc = ARCHIVE_OK;
-    while ((rc = archive_read_next_header(a.get(), &entry)) == ARCHIVE_OK) {
+    while ((rc = arc().archive_read_next_header(a.get(), &entry)) == ARCHIVE_OK) {
         if (++count > maxEntries)
             return Error::make(ErrorKind::TooLarge,
                 Text::tr("%1 holds more than %2 entries; it is not a session bundle.")
                     .arg(shownName, QString::number(maxEntries)));
-        const char *utf8 = archive_entry_pathname_utf8(entry);
+        const char *utf8 = arc().archive_entry_pathname_utf8(entry);
         if (!utf8 || QString::fromUtf8(utf8) != name) {
-            archive_read_data_skip(a.get());
+            arc().archive_read_data_skip(a.get());
             continue;
         }
-        if (archive_entry_filetype(entry) != AE_IFREG || archive_entry_hardlink(entry) || archive_entry_symlink(entry))
+        if (arc().archive_entry_filetype(entry) != AE_IFREG || arc().archive_entry_hardlink(entry)
+            || arc().archive_entry_symlink(entry))
             return Error::make(
                 ErrorKind::InvalidInput, Text::tr("The bundle entry \"%1\" is not a plain file.").arg(name));
-        if (archive_entry_size_is_set(entry) && archive_entry_size(entry) > maxBytes)
+        if (arc().archive_entry_size_is_set(entry) && arc().archive_entry_size(entry) > maxBytes)
             return Error::make(ErrorKind::TooLarge,
                 Text::tr("The bundle entry \"%1\" is too large (%2 bytes; the limit is %3).")
-                    .arg(name, QString::number(archive_entry_size(entry)), QString::number(maxBytes)));
+                    .arg(name, QString::number(arc().archive_entry_size(entry)), QString::number(maxBytes)));
         QByteArray data;
         char buffer[64 * 1024];
         la_ssize_t n = 0;
-        while ((n = archive_read_data(a.get(), buffer, sizeof buffer)) > 0) {
+        while ((n = arc().archive_read_data(a.get(), buffer, sizeof buffer)) > 0) {
             // Checked as it inflates: a declared size can lie, a zip bomb's always does.
             if (data.size() + n > maxBytes)
                 return Error::make(ErrorKind::TooLarge,
@@ -93,7 +95,7 @@ Result<QByteArray> readEntry(const QString &bundleFile, const QString &name, qin
             data.append(buffer, n);
         }
         if (n < 0) {
-            const char *why = archive_error_string(a.get());
+            const char *why = arc().archive_error_string(a.get());
             return Error::make(ErrorKind::InvalidInput,
                 Text::tr("The bundle entry \"%1\" is damaged: %2")
                     .arg(name, why ? QString::fromLocal8Bit(why) : Text::tr("unknown error")));
@@ -101,7 +103,7 @@ Result<QByteArray> readEntry(const QString &bundleFile, const QString &name, qin
         return data;
     }
     if (rc != ARCHIVE_EOF) {
-        const char *why = archive_error_string(a.get());
+        const char *why = arc().archive_error_string(a.get());
         return Error::make(ErrorKind::InvalidInput,
             Text::tr("%1 is not a readable NB2Lite bundle: %2")
                 .arg(shownName, why ? QString::fromLocal8Bit(why) : Text::tr("unknown error")));

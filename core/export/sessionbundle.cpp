@@ -1,5 +1,7 @@
 #include "core/export/sessionbundle.h"
 
+#include "core/export/archivelibrary.h"
+
 #include "core/session/sessionpaths.h"
 #include "core/session/sessionstore.h"
 
@@ -14,9 +16,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSet>
-
-#include <archive.h>
-#include <archive_entry.h>
 
 #include <memory>
 
@@ -53,17 +52,17 @@ struct Listed {
 };
 
 struct ArchiveDeleter {
-    void operator()(archive *a) const { archive_free(a); }
+    void operator()(archive *a) const { arc().archive_free(a); }
 };
 using ArchivePtr = std::unique_ptr<archive, ArchiveDeleter>;
 struct EntryDeleter {
-    void operator()(archive_entry *e) const { archive_entry_free(e); }
+    void operator()(archive_entry *e) const { arc().archive_entry_free(e); }
 };
 using EntryPtr = std::unique_ptr<archive_entry, EntryDeleter>;
 
 QString archiveMessage(archive *a)
 {
-    const char *s = archive_error_string(a);
+    const char *s = arc().archive_error_string(a);
     return s ? QString::fromLocal8Bit(s) : Text::tr("unknown error");
 }
 
@@ -88,30 +87,30 @@ Result<void> addEntry(archive *a, const QString &name, const QByteArray &bytes, 
 {
     // Images are already compressed: storing them keeps the bundle fast to write and read.
     if (compress)
-        archive_write_zip_set_compression_deflate(a);
+        arc().archive_write_zip_set_compression_deflate(a);
     else
-        archive_write_zip_set_compression_store(a);
-    EntryPtr entry(archive_entry_new());
+        arc().archive_write_zip_set_compression_store(a);
+    EntryPtr entry(arc().archive_entry_new());
     const QByteArray utf8 = name.toUtf8();
-    archive_entry_set_pathname_utf8(entry.get(), utf8.constData());
-    archive_entry_set_filetype(entry.get(), AE_IFREG);
-    archive_entry_set_perm(entry.get(), 0644);
-    archive_entry_set_size(entry.get(), bytes.size());
-    archive_entry_set_mtime(entry.get(), mtime.isValid() ? mtime.toSecsSinceEpoch() : 0, 0);
-    if (archive_write_header(a, entry.get()) != ARCHIVE_OK)
+    arc().archive_entry_set_pathname_utf8(entry.get(), utf8.constData());
+    arc().archive_entry_set_filetype(entry.get(), AE_IFREG);
+    arc().archive_entry_set_perm(entry.get(), 0644);
+    arc().archive_entry_set_size(entry.get(), bytes.size());
+    arc().archive_entry_set_mtime(entry.get(), mtime.isValid() ? mtime.toSecsSinceEpoch() : 0, 0);
+    if (arc().archive_write_header(a, entry.get()) != ARCHIVE_OK)
         return Error::make(ErrorKind::Io, Text::tr("Cannot add %1 to the bundle: %2").arg(name, archiveMessage(a)));
-    if (!bytes.isEmpty() && archive_write_data(a, bytes.constData(), size_t(bytes.size())) != bytes.size())
+    if (!bytes.isEmpty() && arc().archive_write_data(a, bytes.constData(), size_t(bytes.size())) != bytes.size())
         return Error::make(ErrorKind::Io, Text::tr("Cannot write %1 into the bundle: %2").arg(name, archiveMessage(a)));
     return {};
 }
 
 Result<ArchivePtr> openReader(const QString &bundleFile)
 {
-    ArchivePtr a(archive_read_new());
-    archive_read_support_format_zip(a.get());
-    archive_read_support_filter_none(a.get());
+    ArchivePtr a(arc().archive_read_new());
+    arc().archive_read_support_format_zip(a.get());
+    arc().archive_read_support_filter_none(a.get());
     const QByteArray path = QFile::encodeName(bundleFile);
-    if (archive_read_open_filename(a.get(), path.constData(), 64 * 1024) != ARCHIVE_OK)
+    if (arc().archive_read_open_filename(a.get(), path.constData(), 64 * 1024) != ARCHIVE_OK)
         return Error::make(ErrorKind::InvalidInput,
             Text::tr("%1 is not a readable NB2Lite bundle: %2")
                 .arg(QFileInfo(bundleFile).fileName(), archiveMessage(a.get())));
@@ -124,7 +123,7 @@ Result<QByteArray> readCapped(archive *a, const QString &name, qint64 maxBytes)
     QByteArray data;
     char buffer[64 * 1024];
     la_ssize_t n = 0;
-    while ((n = archive_read_data(a, buffer, sizeof buffer)) > 0) {
+    while ((n = arc().archive_read_data(a, buffer, sizeof buffer)) > 0) {
         if (data.size() + n > maxBytes)
             return Error::make(ErrorKind::TooLarge,
                 Text::tr("The bundle entry \"%1\" is larger than %2 bytes; nothing was extracted.")
@@ -179,6 +178,8 @@ Result<ExportReport> SessionBundle::write(const ExportSession &session, const QS
     report.frames = int(session.frames.size());
     if (session.sessionFiles.isEmpty())
         return Error::make(ErrorKind::InvalidInput, Text::tr("The session has no files to bundle."));
+    if (const auto loaded = ArchiveLibrary::require(); !loaded) // loaded on first use, not at start
+        return loaded.error();
 
     // Check everything first: a missing file fails the export before a byte is written.
     QStringList sources; // resolved inside the session folder, in sessionFiles order
@@ -202,9 +203,9 @@ Result<ExportReport> SessionBundle::write(const ExportSession &session, const QS
     // A failed write's own error (disk full, read-only) beats libarchive's generic one.
     auto archiveError
         = [&](const QString &message) { return sink.error ? *sink.error : Error::make(ErrorKind::Io, message); };
-    ArchivePtr a(archive_write_new());
-    archive_write_set_format_zip(a.get());
-    if (archive_write_open2(a.get(), &sink, nullptr, writeToOutput, nullptr, nullptr) != ARCHIVE_OK)
+    ArchivePtr a(arc().archive_write_new());
+    arc().archive_write_set_format_zip(a.get());
+    if (arc().archive_write_open2(a.get(), &sink, nullptr, writeToOutput, nullptr, nullptr) != ARCHIVE_OK)
         return archiveError(Text::tr("Cannot start the bundle: %1").arg(archiveMessage(a.get())));
 
     // One file in memory at a time (a session can hold gigabytes of images); the index,
@@ -239,7 +240,7 @@ Result<ExportReport> SessionBundle::write(const ExportSession &session, const QS
         QDateTime::currentDateTimeUtc(), true);
     if (!added)
         return archiveError(added.error().message);
-    if (archive_write_close(a.get()) != ARCHIVE_OK)
+    if (arc().archive_write_close(a.get()) != ARCHIVE_OK)
         return archiveError(Text::tr("Cannot finish the bundle: %1").arg(archiveMessage(a.get())));
     a.reset();
     const Result<qint64> committed = out.commit();
@@ -256,6 +257,8 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
     if (!QFileInfo(bundleFile).isFile())
         return Error::make(
             ErrorKind::Io, Text::tr("The bundle %1 does not exist.").arg(QDir::toNativeSeparators(bundleFile)));
+    if (const auto loaded = ArchiveLibrary::require(); !loaded) // before the folder is touched
+        return loaded.error();
     const QString shownName = QFileInfo(bundleFile).fileName();
     const bool existed = QFileInfo::exists(targetDir) || QFileInfo(targetDir).isSymLink();
     auto ready = exportfiles::prepareEmptyDir(targetDir);
@@ -291,22 +294,23 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
         archive_entry *entry = nullptr;
         int rc = ARCHIVE_OK;
         int count = 0;
-        while ((rc = archive_read_next_header(a, &entry)) == ARCHIVE_OK) {
+        while ((rc = arc().archive_read_next_header(a, &entry)) == ARCHIVE_OK) {
             if (++count > kMaxEntries)
                 return fail(ErrorKind::TooLarge,
                     Text::tr("%1 holds more than %2 entries; it is not a session bundle. Nothing was extracted.")
                         .arg(shownName, QString::number(kMaxEntries)));
-            const char *utf8 = archive_entry_pathname_utf8(entry);
-            const QString name = utf8 ? QString::fromUtf8(utf8) : QString::fromLocal8Bit(archive_entry_pathname(entry));
+            const char *utf8 = arc().archive_entry_pathname_utf8(entry);
+            const QString name
+                = utf8 ? QString::fromUtf8(utf8) : QString::fromLocal8Bit(arc().archive_entry_pathname(entry));
             if (!isSafeEntryName(name))
                 return fail(ErrorKind::Unsafe,
                     Text::tr("The bundle contains an unsafe entry name \"%1\" (absolute or leaving the folder); "
                              "nothing was extracted.")
                         .arg(name));
-            const auto type = archive_entry_filetype(entry);
+            const auto type = arc().archive_entry_filetype(entry);
             if (type == AE_IFDIR)
                 continue;
-            if (type != AE_IFREG || archive_entry_hardlink(entry) || archive_entry_symlink(entry))
+            if (type != AE_IFREG || arc().archive_entry_hardlink(entry) || arc().archive_entry_symlink(entry))
                 return fail(ErrorKind::Unsafe,
                     Text::tr("The bundle entry \"%1\" is not a plain file; nothing was extracted.").arg(name));
             if (entries.contains(name) || (haveIndex && name == QLatin1String(kIndexName)))
@@ -319,8 +323,9 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
                 haveIndex = true;
                 continue;
             }
-            entries.insert(name, Seen {archive_entry_size_is_set(entry) ? qint64(archive_entry_size(entry)) : -1});
-            archive_read_data_skip(a);
+            entries.insert(
+                name, Seen {arc().archive_entry_size_is_set(entry) ? qint64(arc().archive_entry_size(entry)) : -1});
+            arc().archive_read_data_skip(a);
         }
         if (rc != ARCHIVE_EOF)
             return fail(ErrorKind::Corrupt, Text::tr("The bundle is damaged: %1").arg(archiveMessage(a)));
@@ -395,17 +400,18 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
         int rc = ARCHIVE_OK;
         qint64 total = 0;
         char buffer[64 * 1024];
-        while ((rc = archive_read_next_header(a, &entry)) == ARCHIVE_OK) {
-            const char *utf8 = archive_entry_pathname_utf8(entry);
-            const QString name = utf8 ? QString::fromUtf8(utf8) : QString::fromLocal8Bit(archive_entry_pathname(entry));
+        while ((rc = arc().archive_read_next_header(a, &entry)) == ARCHIVE_OK) {
+            const char *utf8 = arc().archive_entry_pathname_utf8(entry);
+            const QString name
+                = utf8 ? QString::fromUtf8(utf8) : QString::fromLocal8Bit(arc().archive_entry_pathname(entry));
             const auto l = listed.constFind(name);
-            if (archive_entry_filetype(entry) == AE_IFDIR || l == listed.cend()) {
-                archive_read_data_skip(a); // the index (or a folder): checked in pass 1
+            if (arc().archive_entry_filetype(entry) == AE_IFDIR || l == listed.cend()) {
+                arc().archive_read_data_skip(a); // the index (or a folder): checked in pass 1
                 continue;
             }
             // Pass 1 saw this archive; a file that changed since is caught by these same checks.
-            if (!isSafeEntryName(name) || archive_entry_filetype(entry) != AE_IFREG || archive_entry_symlink(entry)
-                || archive_entry_hardlink(entry))
+            if (!isSafeEntryName(name) || arc().archive_entry_filetype(entry) != AE_IFREG
+                || arc().archive_entry_symlink(entry) || arc().archive_entry_hardlink(entry))
                 return fail(ErrorKind::Unsafe,
                     Text::tr("The bundle entry \"%1\" is not a plain file; nothing was extracted.").arg(name));
             const QString target = dir.filePath(name);
@@ -417,7 +423,7 @@ Result<ExportReport> SessionBundle::extract(const QString &bundleFile, const QSt
             QCryptographicHash hash(QCryptographicHash::Sha256);
             qint64 size = 0;
             la_ssize_t n = 0;
-            while ((n = archive_read_data(a, buffer, sizeof buffer)) > 0) {
+            while ((n = arc().archive_read_data(a, buffer, sizeof buffer)) > 0) {
                 // The running check: a directory size can lie, a bomb's always does.
                 size += n;
                 total += n;

@@ -5,6 +5,7 @@ nb2_core_area(nb2core_export DEPENDS nb2core_session SOURCES
     export/provenance.h export/provenance.cpp
     export/htmlcard.h export/htmlcard.cpp
     export/htmlexporter.h export/htmlexporter.cpp
+    export/archivelibrary.h export/archivelibrary.cpp
     export/sessionbundle.h export/sessionbundle.cpp
     export/bundlepreview.h export/bundlepreview.cpp
     export/captionfont.h export/captionfont.cpp
@@ -12,6 +13,8 @@ nb2_core_area(nb2core_export DEPENDS nb2core_session SOURCES
     export/framesexporter.h export/framesexporter.cpp
     export/exporter.h export/exporter.cpp
 )
-# Zip reading and writing for .nb2session bundles (Debian libarchive-dev).
+# Zip reading and writing for .nb2session bundles (Debian libarchive-dev): headers only, the
+# library is loaded when a bundle is first used (archivelibrary.h), not by every start.
 find_package(LibArchive REQUIRED)
-target_link_libraries(nb2core_export PRIVATE LibArchive::LibArchive)
+target_include_directories(nb2core_export PRIVATE ${LibArchive_INCLUDE_DIRS})
+target_link_libraries(nb2core_export PRIVATE ${CMAKE_DL_LIBS})

@@ -242,7 +242,7 @@ Result<void> SessionStore::open(const QString &dirIn, OpenMode mode)
     return {};
 }
 
-QFuture<void> SessionStore::preload(const QString &dirIn)
+QFuture<void> SessionStore::preload(const QString &dirIn, QThreadPool *pool)
 {
     if (dirIn.isEmpty())
         return {};
@@ -256,7 +256,7 @@ QFuture<void> SessionStore::preload(const QString &dirIn)
     if (preloadDir == dir && preloadFuture.isValid())
         return QFuture<void>(preloadFuture);
     preloadDir = dir;
-    preloadFuture = QtConcurrent::run([dir, manifest] {
+    preloadFuture = QtConcurrent::run(pool ? pool : QThreadPool::globalInstance(), [dir, manifest] {
         auto p = std::make_shared<Preloaded>();
         const QFileInfo before(manifest);
         p->manifestSize = before.size();

@@ -79,8 +79,9 @@ public:
      * The next open() of dir in this process uses what was read if manifest.json is still the
      * same file, and then reads only the journal bytes appended since; otherwise it reads as
      * usual. The checks are the same either way (the worker runs the same readers).
+     * pool: where the parse runs (default: the global pool; start-up passes an idle-priority one).
      */
-    static QFuture<void> preload(const QString &dir);
+    static QFuture<void> preload(const QString &dir, QThreadPool *pool = nullptr);
     /**
      * Rebuilds the manifest from the journal and the files in images/ (images no journal
      * record mentions become Import frames). A broken manifest is kept aside as

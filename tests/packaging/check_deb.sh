@@ -32,7 +32,7 @@ field() { dpkg-deb -f "$deb" "$1"; }
 [[ "$(field Section)" == graphics ]] || err "Section: $(field Section)"
 [[ -n "$(field Maintainer)" ]] || err "no Maintainer"
 depends=$(field Depends)
-needed=(hicolor-icon-theme)
+needed=(hicolor-icon-theme libarchive13) # libarchive: loaded on first use, so named by hand
 # Computed by dpkg-shlibdeps when it is present; otherwise the fallback list names them.
 needed+=(libqt6widgets6 libqt6gui6 libqt6core6 libqt6svg6 libqt6keychain1 libssl3)
 for d in "${needed[@]}"; do

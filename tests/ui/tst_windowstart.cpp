@@ -1,5 +1,7 @@
 // Window start (issue 10, case 2): the first frame never waits for the session, and building
 // the window loads no image-format plugin (the style's file-based icons load when drawn).
+#include "app/studio/backgroundpool.h"
+#include "core/session/sessionstore.h"
 #include "ui/compareview.h"
 #include "ui/deferredstyleicons.h"
 #include "ui/firstpaint.h"
@@ -12,6 +14,7 @@
 #include "uitesthelpers.h"
 
 #include <QApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
@@ -28,6 +31,17 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolBar>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+
+#include <cstring>
+
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 using namespace nb2;
 
@@ -106,6 +120,10 @@ private Q_SLOTS:
         QTRY_VERIFY(painted.count > 0);
         window.repaint();
         QVERIFY2(loadedImagePlugins().isEmpty(), qPrintable(loadedImagePlugins().join(QLatin1Char(' '))));
+        // Nor libarchive: bundles load it when first used (core/export/archivelibrary.h).
+        QFile maps(QStringLiteral("/proc/self/maps"));
+        QVERIFY(maps.open(QIODevice::ReadOnly));
+        QVERIFY2(!maps.readAll().contains("/libarchive.so"), "libarchive is linked into the studio again");
     }
 
     /** The deferred icons are Fusion's: same pixels, both layout directions. */
@@ -179,6 +197,47 @@ private Q_SLOTS:
         QTRY_VERIFY(window.findChild<ReplayPanel *>());
     }
 
+    /**
+     * The checkpoint preload runs on a thread below the GUI thread's priority (nice +10), so on a
+     * shared core the window is built and painted first; the global pool keeps its priority,
+     * and open() still takes what the preload read.
+     */
+    void preloadRunsBelowTheGuiThread()
+    {
+        const auto niceOfThisThread = [] {
+            errno = 0;
+            const int n = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
+            return errno == 0 ? n : -100;
+        };
+        const int gui = niceOfThisThread();
+        QVERIFY(gui != -100);
+        BackgroundPool pool;
+        // Waited for by polling: QFuture::waitForFinished() runs a task that has not started
+        // yet on the waiting thread.
+        std::atomic<int> background {-100};
+        pool.start([&] { background = niceOfThisThread(); });
+        QTRY_VERIFY(background != -100);
+        QCOMPARE(background.load(), std::min(19, gui + BackgroundPool::kNice));
+        std::atomic<int> global {-100};
+        QThreadPool::globalInstance()->start([&] { global = niceOfThisThread(); });
+        QTRY_VERIFY(global != -100);
+        QCOMPARE(global.load(), gui);
+
+        QTemporaryDir dir;
+        const QString session = dir.path() + QStringLiteral("/s");
+        {
+            SessionStore store;
+            QVERIFY(store.open(session));
+            store.close();
+        }
+        QVERIFY(QFileInfo::exists(session + QStringLiteral("/manifest.json")));
+        const QFuture<void> preloading = SessionStore::preload(session, &pool);
+        QVERIFY(preloading.isValid());
+        SessionStore store;
+        QVERIFY(store.open(session));
+        QVERIFY(store.openedFromPreload());
+    }
+
     void gateRunsAfterTheFirstPaintOnly()
     {
         QWidget window;
@@ -240,6 +299,52 @@ private Q_SLOTS:
         const qsizetype at = out.indexOf("session_backend http://127.0.0.1:");
         QVERIFY2(at >= 0, out.constData());
         QVERIFY2(out.mid(at + 33).split('\n').first().toInt() > 0, out.constData());
+    }
+
+    /**
+     * Without --demo or a key in the environment the key store is read (keychain first). Its
+     * answer can take seconds (here: a session bus that accepts and never answers, until
+     * KeyStore's 3 s timeout): the first frame does not wait for it; the session opens, with
+     * the demo backend, once it has answered.
+     */
+    void firstPaintDoesNotWaitForTheKeyStore()
+    {
+        const QString studio = QStringLiteral(NB2_BINARY_DIR "/app/studio/nb2lite-studio");
+        QTemporaryDir home;
+        const QByteArray busPath = QFile::encodeName(home.path() + QStringLiteral("/silent-bus"));
+        const int bus = socket(AF_UNIX, SOCK_STREAM, 0);
+        QVERIFY(bus >= 0);
+        sockaddr_un address {};
+        address.sun_family = AF_UNIX;
+        QVERIFY(size_t(busPath.size()) < sizeof address.sun_path);
+        std::memcpy(address.sun_path, busPath.constData(), size_t(busPath.size()));
+        QCOMPARE(bind(bus, reinterpret_cast<sockaddr *>(&address), sizeof address), 0);
+        QCOMPARE(listen(bus, 16), 0); // connections wait in the backlog: nothing ever answers
+
+        QProcess app;
+        QProcessEnvironment env = nb2test::isolatedStudioEnvironment(home.path());
+        env.insert(QStringLiteral("NB2_BENCH_FIRST_PAINT"), QStringLiteral("2"));
+        env.insert(
+            QStringLiteral("DBUS_SESSION_BUS_ADDRESS"), QStringLiteral("unix:path=") + QFile::decodeName(busPath));
+        app.setProcessEnvironment(env);
+        const QString session = home.path() + QStringLiteral("/session");
+        const qint64 launched = QDateTime::currentMSecsSinceEpoch();
+        app.start(studio, {session});
+        QVERIFY(app.waitForFinished(60000));
+        close(bus);
+        QCOMPARE(app.exitCode(), 0);
+        const QByteArray out = app.readAllStandardOutput();
+        const auto value = [&out](const QByteArray &key) -> qint64 {
+            const qsizetype at = out.indexOf(key + ' ');
+            return at < 0 ? -1 : out.mid(at + key.size() + 1).split('\n').first().trimmed().toLongLong();
+        };
+        const qint64 painted = value("first_paint_us") / 1000 - launched;
+        const qint64 opened = value("session_open_us") / 1000 - launched;
+        QVERIFY2(value("first_paint_us") > 0 && value("session_open_us") > 0, out.constData());
+        // The store answered after its timeout (so it did hang); the frame came long before.
+        QVERIFY2(opened >= 2900, qPrintable(QStringLiteral("session open after %1 ms").arg(opened)));
+        QVERIFY2(painted < opened - 1500, qPrintable(QStringLiteral("first paint after %1 ms").arg(painted)));
+        QVERIFY2(out.contains("session_backend http://127.0.0.1:"), out.constData()); // no key: the demo
     }
 };
 

@@ -14,6 +14,11 @@
 #include <climits>
 #include <cstring>
 
+#ifdef Q_OS_LINUX
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
+
 namespace nb2 {
 
 using namespace manifestdetail;
@@ -518,7 +523,7 @@ bool readFrames(Reader &r, const char *end, ParsedManifest *out)
     r.eat('[');
     if (r.eat(']'))
         return true;
-    const char *stop = end - r.pos() >= kSplitBytes ? splitPoint(r.pos(), end) : nullptr;
+    const char *stop = end - r.pos() >= kSplitBytes && helperThreadsWelcome() ? splitPoint(r.pos(), end) : nullptr;
     // The second half on another thread, from the guessed boundary; used only if the first
     // half proves the guess. Its frames' indices are fixed up once the first half's count is
     // known.
@@ -617,6 +622,16 @@ bool parseFast(const QByteArray &raw, ParsedManifest *out)
 }
 
 } // namespace
+
+bool helperThreadsWelcome()
+{
+#ifdef Q_OS_LINUX
+    // Nice values are per thread on Linux; the process's is its main thread's.
+    return getpriority(PRIO_PROCESS, id_t(gettid())) <= getpriority(PRIO_PROCESS, id_t(getpid()));
+#else
+    return true;
+#endif
+}
 
 JournalLine parseCommitLine(
     QByteArrayView line, QString *writer, QList<Frame> *upserts, QStringList *removals, QString *current)

@@ -187,7 +187,7 @@ Result<void> SessionStore::readManifest(
     // A big checkpoint names thousands of images: their folder is listed on another thread
     // while the text is parsed (the check below then looks the names up in the listing).
     QFuture<void> listing;
-    if (raw.size() >= (1 << 20))
+    if (raw.size() >= (1 << 20) && helperThreadsWelcome())
         listing = QtConcurrent::run([&paths] { paths.readListing(QStringLiteral("images")); });
     struct WaitFor {
         QFuture<void> &future;

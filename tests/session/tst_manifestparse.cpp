@@ -14,6 +14,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <thread>
+
+#include <sys/resource.h>
+#include <unistd.h>
+
 using namespace nb2;
 
 namespace {
@@ -157,6 +162,30 @@ private Q_SLOTS:
         QCOMPARE(parsed.value().frames.size(), 1200);
         QCOMPARE(parsed.value().frames.at(1199).id, richFrame(1199).id); // order kept across the halves
         QCOMPARE(parsed.value().frames.at(600).id, richFrame(600).id);
+    }
+
+    void aNicedCallerReadsAlone()
+    {
+        // The studio's start-up parse runs on a niced thread: it must not hand half of the work
+        // to a normal-priority helper. The result is the same.
+        QJsonArray frames;
+        for (int i = 0; i < 1200; ++i)
+            frames.append(richFrame(i).toJson());
+        const QByteArray text = manifestOf(frames);
+        QVERIFY(helperThreadsWelcome());
+        bool welcome = true, two = true;
+        qsizetype count = 0;
+        std::thread niced([&] {
+            setpriority(PRIO_PROCESS, id_t(gettid()), getpriority(PRIO_PROCESS, id_t(gettid())) + 5);
+            welcome = helperThreadsWelcome();
+            const Result<ParsedManifest> parsed = parseManifest(text);
+            two = parsed.value().readInTwo;
+            count = parsed.value().frames.size();
+        });
+        niced.join();
+        QVERIFY(!welcome);
+        QVERIFY(!two);
+        QCOMPARE(count, qsizetype(1200));
     }
 
     void aBadFrameInEitherHalfIsReportedAsByOneThread_data()

@@ -96,12 +96,16 @@ void SessionManager::openInBackground(const QString &dirIn, OpenDone done)
                 done(opened);
             return;
         }
-        // The hand-over goes on in the next event: the window paints and takes input between
-        // the model reset (with the view's layout) and selecting the frame (info panel, plan).
-        QTimer::singleShot(0, this, [this, serial, done] {
+        // The hand-over goes on in a later pass of the event loop: the window paints and takes
+        // input between the model reset (with the view's layout) and selecting the frame. A
+        // timer, not a posted call: a call posted now would run in the next batch of posted
+        // events, together with the paint the reset asked for, before any timer's turn.
+        QTimer::singleShot(1, Qt::PreciseTimer, this, [this, serial, done] {
             if (serial != m_openSerial || !m_session->isOpen())
                 return; // another open came in between: that one reports
+            m_handingOver = true;
             Q_EMIT switched(frameToSelect());
+            m_handingOver = false;
             if (done)
                 done({});
         });

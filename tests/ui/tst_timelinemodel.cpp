@@ -1,5 +1,6 @@
 // TimelineModel: a thin adapter over the session graph; QAbstractItemModelTester watches every change.
 #include "core/fakeapi/fakeserver.h"
+#include "core/session/costledger.h"
 #include "core/session/framefilter.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
@@ -70,6 +71,7 @@ private Q_SLOTS:
     void appendedRowsMatchAFullRecount();
     void layoutTableDrawsAsTheRowByRowLayout();
     void pendingRowsMatchAFullScan();
+    void branchCostsFromTheRowsMatchTheGraph();
     void thumbnailsComeFromTheDiskCacheSecondTime();
     void findDimsAllButMatchesAndTheirPath_data();
     void findDimsAllButMatchesAndTheirPath();
@@ -533,6 +535,64 @@ void tst_TimelineModel::layoutTableDrawsAsTheRowByRowLayout()
     QCOMPARE(fast.horizontalScrollBar()->maximum(), slow.horizontalScrollBar()->maximum());
     QCOMPARE(fast.verticalScrollBar()->maximum(), slow.verticalScrollBar()->maximum());
     QCOMPARE(fast.viewport()->grab().toImage(), slow.viewport()->grab().toImage());
+}
+
+void tst_TimelineModel::branchCostsFromTheRowsMatchTheGraph()
+{
+    // A lane header's cost (BranchCostUsd) walks the model's rows instead of asking the graph
+    // for every parent's children: it must equal FrameGraph::branchOwnFrames() priced frame by
+    // frame, with forks, a trashed frame in the middle of a chain (its children stay live: the
+    // walk then asks the graph) and a trashed head.
+    const QString root = import();
+    Frame base = m_session->graph().value(root);
+    base.kind = FrameKind::Edit;
+    base.usage.inputTokens = 1400;
+    base.usage.outputTokens = 1120;
+    QList<Frame> frames;
+    QString parent = root;
+    for (int i = 0; i < 300; ++i) {
+        Frame f = base;
+        f.id = Frame::newId();
+        f.parentId = (i % 10 == 9) ? frames.value(i / 2, base).id : parent; // a fork every 10 frames
+        f.usage.outputTokens = 1000 + i;                                    // every frame its own price
+        frames << f;
+        parent = f.id;
+    }
+    QVERIFY(m_session->store()->flush()); // the root is on disk before the other process reads the session
+    SessionStore other;
+    QVERIFY(other.open(m_session->store()->dir(), SessionStore::OpenMode::OpenExisting));
+    QVERIFY(other.commit(frames));
+    QTRY_COMPARE_WITH_TIMEOUT(m_model->rowCount(), 301, 20000);
+    Frame middle = other.graph().value(frames.at(150).id);
+    middle.trashedAt = QDateTime::currentDateTimeUtc();
+    Frame head = other.graph().value(frames.last().id);
+    head.trashedAt = QDateTime::currentDateTimeUtc();
+    QVERIFY(other.commit({middle, head}));
+    QTRY_COMPARE_WITH_TIMEOUT(m_model->rowCount(), 299, 20000);
+
+    const FrameGraph &graph = m_session->graph();
+    const CostLedger ledger(graph, m_session->priceTable());
+    int heads = 0;
+    int walkedThroughTheTrash = 0;
+    for (int row = 0; row < m_model->rowCount(); ++row) {
+        const QModelIndex i = m_model->index(row);
+        const QString id = i.data(TimelineRole::FrameId).toString();
+        if (!i.data(TimelineRole::IsHead).toBool()) {
+            QCOMPARE(i.data(TimelineRole::BranchCostUsd).toDouble(), -1.0);
+            continue;
+        }
+        ++heads;
+        double expected = 0;
+        const QStringList own = graph.branchOwnFrames(id);
+        for (const QString &f : own)
+            expected += ledger.frame(f).usd;
+        if (own.contains(middle.id))
+            ++walkedThroughTheTrash;
+        QVERIFY(expected > 0);
+        QCOMPARE(i.data(TimelineRole::BranchCostUsd).toDouble(), expected);
+    }
+    QVERIFY(heads > 20);
+    QCOMPARE(walkedThroughTheTrash, 1);
 }
 
 void tst_TimelineModel::pendingRowsMatchAFullScan()

@@ -72,6 +72,7 @@ private Q_SLOTS:
     void layoutTableDrawsAsTheRowByRowLayout();
     void pendingRowsMatchAFullScan();
     void branchCostsFromTheRowsMatchTheGraph();
+    void theVisibleRangePaintMatchesTheFullPaint();
     void thumbnailsComeFromTheDiskCacheSecondTime();
     void findDimsAllButMatchesAndTheirPath_data();
     void findDimsAllButMatchesAndTheirPath();
@@ -593,6 +594,63 @@ void tst_TimelineModel::branchCostsFromTheRowsMatchTheGraph()
     }
     QVERIFY(heads > 20);
     QCOMPARE(walkedThroughTheTrash, 1);
+}
+
+void tst_TimelineModel::theVisibleRangePaintMatchesTheFullPaint()
+{
+    // The view paints only the columns (and lane headers) in view: on 1,000 frames with forks
+    // (long connectors across many lanes), at the start, in the middle, at the end and with a
+    // selected frame's path highlighted, it must draw what the paint of every row drew.
+    const QString root = import();
+    const Frame base = m_session->graph().value(root);
+    QList<Frame> frames;
+    QString parent = root;
+    for (int i = 0; i < 999; ++i) {
+        Frame f = base;
+        f.id = Frame::newId();
+        f.parentId = (i % 10 == 9) ? frames.value(i / 2, base).id : parent; // a fork every 10 frames
+        f.kind = FrameKind::Edit;
+        f.usage.inputTokens = 1400; // lane headers with costs
+        f.usage.outputTokens = 1120 + i;
+        frames << f;
+        parent = f.id;
+    }
+    QVERIFY(m_session->store()->flush()); // the root is on disk before the other process reads the session
+    SessionStore other;
+    QVERIFY(other.open(m_session->store()->dir(), SessionStore::OpenMode::OpenExisting));
+    QVERIFY(other.commit(frames));
+    QTRY_COMPARE_WITH_TIMEOUT(m_model->rowCount(), 1000, 20000);
+
+    TimelineView view; // the same view both ways: hover, focus and selection are the same
+    view.setModel(m_model.get());
+    view.resize(1200, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(view.laneCount() > 50);
+    auto compareBothWays = [&view](QImage *shown) {
+        *shown = view.viewport()->grab().toImage();
+        view.setPaintsOnlyVisibleRange(false);
+        const QImage every = view.viewport()->grab().toImage();
+        view.setPaintsOnlyVisibleRange(true);
+        QCOMPARE(*shown, every);
+    };
+    QList<QImage> shown;
+    for (const QPointF at : {QPointF(0, 0), QPointF(0.5, 0.5), QPointF(0.3, 0.1), QPointF(1, 1)}) {
+        view.horizontalScrollBar()->setValue(int(view.horizontalScrollBar()->maximum() * at.x()));
+        view.verticalScrollBar()->setValue(int(view.verticalScrollBar()->maximum() * at.y()));
+        shown << QImage();
+        compareBothWays(&shown.last());
+        if (QTest::currentTestFailed())
+            return;
+    }
+    QVERIFY(shown.at(0) != shown.at(2)); // the positions show different parts
+    // A selected frame deep in the history: its path to the root is drawn on top.
+    const QModelIndex deep = m_model->indexOf(frames.at(700).id);
+    view.setCurrentIndex(deep);
+    view.scrollTo(deep);
+    QImage selected;
+    compareBothWays(&selected);
+    QVERIFY(selected != shown.last());
 }
 
 void tst_TimelineModel::pendingRowsMatchAFullScan()

@@ -15,6 +15,7 @@
 
 #include <QApplication>
 #include <QFile>
+#include <QLabel>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -247,6 +248,10 @@ void tst_SessionOpening::frameDetailsFollowTheHandOverAndEndAsAfterTheSynchronou
     QTRY_VERIFY_WITH_TIMEOUT(!selection->isAnnouncementPending(), 5000);
     QCOMPARE(announced.count(), before + 1);
     QCOMPARE(windowShows(m_window), expected);
+    // The cost row (set after the others) has the height its wrapped text needs.
+    const auto *cost = m_window->findChild<InfoPanel *>()->findChild<QLabel *>(QStringLiteral("infoCost"));
+    QVERIFY(cost && !cost->text().isEmpty());
+    QCOMPARE(cost->minimumHeight(), cost->heightForWidth(qMax(1, cost->width())));
 }
 
 void tst_SessionOpening::aSelectionDuringTheHandOverIsKept()

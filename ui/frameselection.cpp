@@ -82,9 +82,10 @@ void FrameSelection::selectAndAnnounceLater(const QString &frameId)
     m_restoring = restoring;
     const quint64 serial = m_announceSerial;
     m_announcePending = true;
-    // A timer, not a posted call: a call posted now would run in the same batch of posted
-    // events as the paint this selection asked for (and before it); a timer's turn comes after.
-    QTimer::singleShot(1, Qt::PreciseTimer, this, [this, serial] {
+    // A frame later: the window paints the selection and answers input first. Not a posted
+    // call (it would run in the same batch of posted events as that paint, before it), nor a
+    // timer of ~0 ms (it can fire in the same pass of the event loop as the paint).
+    QTimer::singleShot(kNextFrameMs, Qt::PreciseTimer, this, [this, serial] {
         if (serial != m_announceSerial || !m_announcePending)
             return; // another selection announced itself meanwhile
         Q_EMIT currentChanged();

@@ -41,6 +41,8 @@ public:
      * turn) announces itself and this announcement is dropped.
      */
     void selectAndAnnounceLater(const QString &frameId);
+    /** How long after the selection selectAndAnnounceLater() announces it: one frame at 60 Hz. */
+    static constexpr int kNextFrameMs = 16;
     /** An announcement from selectAndAnnounceLater() is still to come (for tests). */
     bool isAnnouncementPending() const { return m_announcePending; }
     /** Clears the selection so the next turn starts a new chain. */

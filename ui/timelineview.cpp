@@ -366,11 +366,14 @@ void TimelineView::relayout()
     }
     m_rowsAtDepth = QList<QList<int>>(m_maxDepth + 1);
     for (int row = 0; row < m_nodes.size(); ++row) {
-        if (m_nodes[row].depth < 0) { // in no column (a model's odd depth): paints go through every row
+        const Node &n = m_nodes[row];
+        // A card in no column, or a connector longer than one gap (a model whose depths do not
+        // follow its parents): paints go through every row.
+        if (n.depth < 0 || (n.parent >= 0 && m_nodes[n.parent].depth != n.depth - 1)) {
             m_rowsAtDepth.clear();
             break;
         }
-        m_rowsAtDepth[m_nodes[row].depth].append(row);
+        m_rowsAtDepth[n.depth].append(row);
     }
     m_laneHeaderTexts.clear();
     // A lane ends in its branch's head: the deepest frame in it (the first child keeps the lane).

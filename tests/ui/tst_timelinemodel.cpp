@@ -18,6 +18,7 @@
 #include <QIdentityProxyModel>
 #include <QMimeData>
 #include <QSignalSpy>
+#include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -73,6 +74,7 @@ private Q_SLOTS:
     void pendingRowsMatchAFullScan();
     void branchCostsFromTheRowsMatchTheGraph();
     void theVisibleRangePaintMatchesTheFullPaint();
+    void aModelWithLongConnectorsIsPaintedWhole();
     void thumbnailsComeFromTheDiskCacheSecondTime();
     void findDimsAllButMatchesAndTheirPath_data();
     void findDimsAllButMatchesAndTheirPath();
@@ -651,6 +653,32 @@ void tst_TimelineModel::theVisibleRangePaintMatchesTheFullPaint()
     QImage selected;
     compareBothWays(&selected);
     QVERIFY(selected != shown.last());
+}
+
+void tst_TimelineModel::aModelWithLongConnectorsIsPaintedWhole()
+{
+    // Another model's depths need not follow its parents: a connector from column 0 to column
+    // 60 crosses every column between. Such a layout is painted row by row (the visible-range
+    // paint would miss the connector when neither end is in view).
+    QStandardItemModel model(100, 1);
+    for (int row = 0; row < 100; ++row) {
+        QStandardItem *item = model.item(row) ? model.item(row) : new QStandardItem;
+        const bool far = row == 99;
+        item->setData(far ? 60 : row, TimelineRole::Depth);
+        item->setData(far ? 1 : 0, TimelineRole::Lane);
+        item->setData(far ? 0 : row - 1, TimelineRole::ParentRow);
+        item->setData(QStringLiteral("f%1").arg(row), TimelineRole::FrameId);
+        model.setItem(row, item);
+    }
+    TimelineView view;
+    view.setModel(&model);
+    view.resize(900, 400);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.horizontalScrollBar()->setValue(view.horizontalScrollBar()->maximum() / 3); // about column 30
+    const QImage shown = view.viewport()->grab().toImage();
+    view.setPaintsOnlyVisibleRange(false);
+    QCOMPARE(shown, view.viewport()->grab().toImage());
 }
 
 void tst_TimelineModel::pendingRowsMatchAFullScan()

@@ -13,6 +13,7 @@ nb2_core_area(nb2core_api DEPENDS nb2core_common SOURCES
     api/buildinfo.h api/buildinfo.cpp
     api/responseparser.h api/responseparser.cpp
     api/responsedocument.h api/responsedocument.cpp
+    api/base64blocks.h api/base64blocks.cpp
     api/sseparser.h api/sseparser.cpp
     api/streamassembler.h api/streamassembler.cpp
 )

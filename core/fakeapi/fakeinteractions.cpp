@@ -13,6 +13,7 @@
 #include <QSaveFile>
 #include <QSet>
 #include <QUrl>
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #ifdef Q_OS_UNIX
@@ -24,6 +25,7 @@
 #include <deque>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace nb2 {
 
@@ -174,9 +176,9 @@ Reply FakeServer::Private::create(const httplib::Request &req, const std::option
             Stored st;
             st.id = id;
             st.status = QStringLiteral("completed");
+            // Stored with the fixed-image tokens, not the ~1.4 MB of base64 they stand for: get,
+            // cancel and the store folder expand them in their serialised text (expandFixedImages).
             st.interaction = interaction;
-            if (sendFixed)
-                expandFixedImages(st.interaction); // stored whole, as get and the store folder answer it
             st.userContent = pc.userContent;
             st.jpeg = jpeg;
             st.caption = caption;
@@ -186,7 +188,7 @@ Reply FakeServer::Private::create(const httplib::Request &req, const std::option
             }
             if (!storeDir.isEmpty())
                 toPersist = st;
-            store.insert(id, std::move(st));
+            store.emplace(id, std::move(st)); // emplace moves; QHash::insert would copy the tree
         }
     }
     if (toPersist)
@@ -217,36 +219,54 @@ Reply FakeServer::Private::create(const httplib::Request &req, const std::option
     }
     Reply reply = jsonReply(200, interaction);
     if (sendFixed)
-        expandFixedImages(reply.body);
+        reply.pieces = fixedImagePieces(reply.body); // sent around the one copy of the base64
     return reply;
+}
+
+std::vector<TextPiece> FakeServer::Private::fixedImagePieces(const std::string &text) const
+{
+    if (fixedImageToken.empty())
+        return {};
+    struct Hit {
+        size_t at;
+        const std::string *token, *base64;
+    };
+    std::vector<Hit> hits;
+    for (const auto &[token, base64] :
+        {std::pair {&fixedImageToken, &fixedImageBase64}, std::pair {&fixedDraftToken, &fixedDraftBase64}}) {
+        const std::string quoted = '"' + *token + '"';
+        for (size_t at = text.find(quoted); at != std::string::npos; at = text.find(quoted, at + quoted.size()))
+            hits.push_back({at + 1, token, base64});
+    }
+    if (hits.empty())
+        return {};
+    std::sort(hits.begin(), hits.end(), [](const Hit &a, const Hit &b) { return a.at < b.at; });
+    std::vector<TextPiece> pieces;
+    size_t copied = 0;
+    for (const Hit &h : hits) {
+        pieces.push_back({nullptr, copied, h.at - copied});
+        pieces.push_back({h.base64, 0, h.base64->size()});
+        copied = h.at + h.token->size();
+    }
+    pieces.push_back({nullptr, copied, text.size() - copied});
+    return pieces;
 }
 
 void FakeServer::Private::expandFixedImages(std::string &text) const
 {
-    if (fixedImageToken.empty())
+    // One pass into a buffer of the final size: replacing in place moved the whole ~1.4 MB text
+    // (and reallocated it) once per token.
+    const std::vector<TextPiece> pieces = fixedImagePieces(text);
+    if (pieces.empty())
         return;
-    for (const auto &[token, base64] :
-        {std::pair {&fixedImageToken, &fixedImageBase64}, std::pair {&fixedDraftToken, &fixedDraftBase64}}) {
-        const std::string quoted = '"' + *token + '"';
-        for (size_t at = text.find(quoted); at != std::string::npos; at = text.find(quoted, at + base64->size() + 2))
-            text.replace(at + 1, token->size(), *base64);
-    }
-}
-
-void FakeServer::Private::expandFixedImages(json &value) const
-{
-    if (fixedImageToken.empty())
-        return;
-    if (value.is_string()) {
-        const std::string &text = value.get_ref<const std::string &>();
-        if (text == fixedImageToken)
-            value = fixedImageBase64;
-        else if (text == fixedDraftToken)
-            value = fixedDraftBase64;
-    } else if (value.is_structured()) {
-        for (json &child : value)
-            expandFixedImages(child);
-    }
+    size_t size = 0;
+    for (const TextPiece &p : pieces)
+        size += p.size;
+    std::string out;
+    out.reserve(size);
+    for (const TextPiece &p : pieces)
+        out.append(p.text ? *p.text : text, p.at, p.size);
+    text = std::move(out);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -369,9 +389,13 @@ Reply FakeServer::Private::get(const httplib::Request &req, const QString &id)
         r.sse = true;
         r.contentType = kSseType;
         r.events = sseEvents(interaction, latency, skip);
+        for (auto &event : r.events)
+            expandFixedImages(event.second);
         return r;
     }
-    return jsonReply(200, interaction);
+    Reply reply = jsonReply(200, interaction);
+    reply.pieces = fixedImagePieces(reply.body);
+    return reply;
 }
 
 Reply FakeServer::Private::remove(const QString &id)

@@ -50,7 +50,8 @@ void FakeServer::Private::persist(const Stored &st) const
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return;
-    const std::string bytes = recordOf(st).dump();
+    std::string bytes = recordOf(st).dump();
+    expandFixedImages(bytes); // the record holds the image itself, not the token
     file.write(bytes.data(), qint64(bytes.size()));
     file.commit(); // a failed write only costs continuity: the next fake answers 404, as for an expired id
 }
@@ -328,6 +329,39 @@ void FakeServer::Private::deliver(Reply reply, std::optional<FakeFault> fault, h
         return;
     }
 
+    const bool faultOnBody = kind == FakeFault::Kind::TruncatedJson || kind == FakeFault::Kind::ConnectionReset
+        || kind == FakeFault::Kind::SlowTrickle;
+    if (!reply.pieces.empty() && faultOnBody) {
+        std::string whole;
+        for (const TextPiece &p : reply.pieces)
+            whole.append(p.text ? *p.text : reply.body, p.at, p.size);
+        reply.body = std::move(whole);
+        reply.pieces.clear();
+    }
+    if (!reply.pieces.empty()) {
+        // The ~1.4 MB of base64 is written from the server's one copy: building the joined
+        // text cost a 1.4 MB allocation and copy on every answer.
+        size_t size = 0;
+        for (const TextPiece &p : reply.pieces)
+            size += p.size;
+        auto text = std::make_shared<std::string>(std::move(reply.body));
+        res.set_content_provider(size, reply.contentType,
+            [text, pieces = std::move(reply.pieces)](size_t offset, size_t, httplib::DataSink &sink) {
+                size_t start = 0; // of the current piece in the whole answer
+                for (const TextPiece &p : pieces) {
+                    if (offset < start + p.size) {
+                        const std::string &from = p.text ? *p.text : *text;
+                        const size_t skip = offset - start;
+                        if (!sink.write(from.data() + p.at + skip, p.size - skip))
+                            return false;
+                        offset += p.size - skip;
+                    }
+                    start += p.size;
+                }
+                return true;
+            });
+        return;
+    }
     auto body = std::make_shared<std::string>(std::move(reply.body));
     if (kind == FakeFault::Kind::TruncatedJson) {
         body->resize(body->size() / 2);
@@ -360,7 +394,10 @@ void FakeServer::Private::deliver(Reply reply, std::optional<FakeFault> fault, h
             });
         return;
     }
-    res.set_content(*body, reply.contentType.c_str());
+    // Moved, not copied (Response::set_content copies): the answer is ~1.4 MB on every turn.
+    res.body = std::move(*body);
+    res.headers.erase("Content-Type");
+    res.set_header("Content-Type", reply.contentType);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -40,10 +40,19 @@ inline const char *const kJsonType = "application/json; charset=UTF-8";
 inline const char *const kSseType = "text/event-stream"; // exact: httplib does not gzip this type
 
 /** Everything a handler decides; written to httplib by deliver(). */
+/** A range of an answer's text: of Reply::body (text null) or of a string the server keeps. */
+struct TextPiece {
+    const std::string *text = nullptr;
+    size_t at = 0, size = 0;
+};
+
 struct Reply {
     int status = 200;
     std::string contentType = kJsonType;
     std::string body;
+    // When not empty: the answer is these pieces in order (body with the fixed-image stand-ins
+    // cut out, the server's one copy of the base64 in their place), sent without joining them.
+    std::vector<TextPiece> pieces;
     std::vector<std::pair<std::string, std::string>> headers;
     bool sse = false;
     std::vector<std::pair<int, std::string>> events; // (delay before, frame) when sse
@@ -209,8 +218,8 @@ public:
 
     /** Replaces the fixed-image tokens in serialised JSON text by the base64 they stand for. */
     void expandFixedImages(std::string &text) const;
-    /** The same in a JSON tree (the form an interaction is stored in, for get and the store folder). */
-    void expandFixedImages(json &value) const;
+    /** The same as pieces: text's own ranges and the base64 between them (empty: no token in text). */
+    std::vector<TextPiece> fixedImagePieces(const std::string &text) const;
 
     // configuration and state (m_mutex)
     mutable std::mutex mutex;

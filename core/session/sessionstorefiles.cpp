@@ -31,6 +31,8 @@
 #include <cstdio>
 #include <deque>
 #include <optional>
+#include <system_error>
+#include <thread>
 
 #include <openssl/sha.h>
 
@@ -251,6 +253,27 @@ Result<FrameImage> SessionStore::writeImageFile(
     QDir().mkpath(ti.absolutePath());
     const QString temp = ti.absolutePath() + QStringLiteral("/.") + ti.fileName()
         + QStringLiteral(".tmp-%1").arg(QUuid::createUuid().toString(QUuid::Id128).left(8));
+    // The hash and the header are read from the same bytes on another core while this thread
+    // waits for the disk (write, fsync, rename, directory fsync): ~0.6 ms of CPU per 1 MB image
+    // that no longer adds to the turn. The jthread joins on every return below; if no thread
+    // can be started, the same is done here.
+    FrameImage image;
+    const auto describeBytes = [&bytes, &image] {
+        image.sha256 = sha256Hex(bytes);
+        image.mimeType = sniffImageMimeType(bytes);
+        QBuffer buf;
+        buf.setData(bytes);
+        buf.open(QIODevice::ReadOnly);
+        const QSize size = QImageReader(&buf).size(); // header only, no decode
+        image.width = size.width();
+        image.height = size.height();
+    };
+    std::jthread describe;
+    try {
+        describe = std::jthread(describeBytes);
+    } catch (const std::system_error &) {
+        describeBytes();
+    }
     {
         QFile f(temp);
         bool written = f.open(QIODevice::WriteOnly);
@@ -284,16 +307,9 @@ Result<FrameImage> SessionStore::writeImageFile(
             QStringLiteral("%1: cannot move the image into place").arg(QDir::toNativeSeparators(target)));
     }
     syncDirectory(ti.absolutePath());
-    FrameImage image;
+    if (describe.joinable())
+        describe.join();
     image.file = relativePath;
-    image.sha256 = sha256Hex(bytes);
-    image.mimeType = sniffImageMimeType(bytes);
-    QBuffer buf;
-    buf.setData(bytes);
-    buf.open(QIODevice::ReadOnly);
-    const QSize size = QImageReader(&buf).size(); // header only, no decode
-    image.width = size.width();
-    image.height = size.height();
     return image;
 }
 

@@ -1,3 +1,4 @@
+#include "core/api/base64blocks.h"
 #include "core/api/responsedocument.h"
 #include "core/api/responseparser.h"
 
@@ -33,6 +34,8 @@ private Q_SLOTS:
     void fastJsonParseMatchesTheParser_data();
     void fastJsonParseMatchesTheParser();
     void bigAnswerParsesToTheSameImage();
+    void keptImageDataGivesTheSameInteraction_data();
+    void keptImageDataGivesTheSameInteraction();
 };
 
 namespace {
@@ -94,6 +97,25 @@ void tst_ResponseParser::fastBase64MatchesQt_data()
     QTest::newRow("non-zero trailing bits") << QByteArray("QR==");
     QTest::newRow("high bytes") << QByteArray("QUJD\xc3\xa9");
     QTest::newRow("mixed alphabets") << QByteArray("ab+/cd-_");
+    // The 32-character blocks (AVX2, base64blocks.h) and the table path after them: every
+    // length around where the blocks stop, and every byte outside the alphabet inside a block,
+    // at a block's edges and near where the blocks end.
+    for (int n : {45, 46, 47, 48, 49, 50, 51, 52, 72, 73, 74, 75, 96, 97, 98, 99, 1000, 1001, 1002}) {
+        const QByteArray raw = randomBytes(n, quint32(n) + 31);
+        QTest::addRow("blocks, padded %d", n) << raw.toBase64();
+        QTest::addRow("blocks, unpadded %d", n) << raw.toBase64(QByteArray::OmitTrailingEquals);
+    }
+    const QByteArray blocks = randomBytes(3000, 77).toBase64(); // 4000 characters
+    const QByteArray alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for (int v = 0; v < 256; ++v) {
+        if (alphabet.contains(char(v)))
+            continue;
+        for (int at : {0, 17, 31, 32, 63, 2000, 3930, 3937, 3990}) {
+            QTest::addRow("byte %d at %d", v, at) << QByteArray(blocks).replace(at, 1, QByteArray(1, char(v)));
+        }
+    }
+    for (int at : {0, 5, 31, 32, 1999})
+        QTest::addRow("every value at %d", at) << (QByteArray(blocks).insert(at, alphabet) + alphabet);
 }
 
 void tst_ResponseParser::fastBase64MatchesQt()
@@ -104,6 +126,10 @@ void tst_ResponseParser::fastBase64MatchesQt()
     const QByteArray got = ResponseParser::decodeBase64(text, &gotOk);
     QCOMPARE(gotOk, expectedOk);
     QCOMPARE(got, expected);
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    // On a CPU with AVX2 the rows above went through the vector blocks: make sure they did.
+    QCOMPARE(apidetail::base64BlocksAccelerated(), bool(__builtin_cpu_supports("avx2")));
+#endif
 }
 
 void tst_ResponseParser::fastJsonParseMatchesTheParser_data()
@@ -135,6 +161,19 @@ void tst_ResponseParser::fastJsonParseMatchesTheParser_data()
     QTest::newRow("nested deep") << (QByteArray(200, '[') + "\"" + b64 + "\"" + QByteArray(200, ']'));
     QTest::newRow("small document") << QByteArray(R"({"a":"b"})");
     QTest::newRow("not JSON") << ("<html>" + b64 + "</html>");
+    // The scan skips plain runs 16 and 8 bytes at a time: every byte that ends a run (quote,
+    // escape, control byte, DEL, non-ASCII) at every offset within and across those words.
+    const QList<QByteArray> specials {"\"", "\\\"", "\\\\", "\\n", "\\u0041", QByteArray(1, '\x01'),
+        QByteArray(1, '\x1f'), QByteArray(1, '\x7f'), QByteArray(1, '\x80'), QByteArray(1, '\xff'), "\xc3\xa9", " ~"};
+    for (int k = 0; k < specials.size(); ++k) {
+        for (int at : {0, 1, 7, 8, 9, 15, 16, 17, 31, 4095, 4096, 8191}) {
+            QTest::addRow("special %d at %d", k, at) << (R"({"a":")" + QByteArray(b64).insert(at, specials.at(k))
+                + R"(","b":")" + b64.left(at + 1) + R"("})");
+        }
+        QTest::addRow("special %d as the last byte", k) << (R"({"a":")" + b64 + specials.at(k) + R"("})");
+    }
+    for (int len : {4095, 4096, 4097, 4103, 4111, 4112, 4113})
+        QTest::addRow("plain string of %d bytes", len) << (R"({"a":")" + b64.left(len) + R"("})");
 }
 
 void tst_ResponseParser::fastJsonParseMatchesTheParser()
@@ -167,6 +206,56 @@ void tst_ResponseParser::bigAnswerParsesToTheSameImage()
     const auto general = ResponseParser::parseInteraction(QByteArray(body).replace(b64, wrapped));
     QVERIFY2(general.ok(), qPrintable(general.error().message));
     QCOMPARE(general.value().image.bytes, jpeg);
+}
+
+void tst_ResponseParser::keptImageDataGivesTheSameInteraction_data()
+{
+    QTest::addColumn<QByteArray>("body");
+    const QByteArray jpeg = QByteArray("\xFF\xD8\xFF\xE0", 4) + randomBytes(20000, 11);
+    const QByteArray draft = QByteArray("\xFF\xD8\xFF\xE0", 4) + randomBytes(9000, 12);
+    const QByteArray b64 = jpeg.toBase64(), d64 = draft.toBase64();
+    auto answer = [](const QByteArray &thought, const QByteArray &content) {
+        return R"({"id":"v1_k","status":"completed","steps":[{"type":"thought","summary":[)" + thought
+            + R"(]},{"type":"model_output","content":[)" + content + "]}]}";
+    };
+    const QByteArray image = R"({"type":"image","mime_type":"image/jpeg","data":")" + b64 + R"("})";
+    const QByteArray draftPart = R"({"type":"image","mime_type":"image/jpeg","data":")" + d64 + R"("})";
+    QTest::newRow("image and draft") << answer(draftPart, R"({"type":"text","text":"Here."},)" + image);
+    QTest::newRow("two images, the last counts") << answer("", R"({"type":"image","data":")" + d64 + R"("},)" + image);
+    QTest::newRow("long text beside the image") << answer("", R"({"type":"text","text":")" + b64 + R"("},)" + image);
+    QTest::newRow("long data under another key")
+        << answer(R"({"type":"text","text":"t","data":")" + b64 + R"("})", image);
+    QTest::newRow("image data not base64")
+        << answer("", R"({"type":"image","data":")" + QByteArray(b64).replace(5000, 1, "*") + R"("})");
+    QTest::newRow("image data not an image")
+        << answer("", R"({"type":"image","data":")" + randomBytes(9000, 13).toBase64() + R"("})");
+    QTest::newRow("image data a number") << answer("", R"({"type":"image","data":12})");
+    QTest::newRow("escaped NUL elsewhere (no cuts)") << answer(R"({"type":"text","text":"\u0000"})", image);
+    QTest::newRow("failed, long message")
+        << QByteArray(R"({"id":"v1_f","status":"failed","errors":[{"code":"x","message":")" + b64 + R"("}]})");
+    QTest::newRow("data as the top-level key") << QByteArray(R"({"data":")" + b64 + R"(","status":"completed"})");
+}
+
+void tst_ResponseParser::keptImageDataGivesTheSameInteraction()
+{
+    // parseInteraction decodes image data straight from the answer's text (parseJson with
+    // kept); the result must be what the plain tree (json::parse) gives, success or error.
+    QFETCH(QByteArray, body);
+    const Result<Interaction> got = ResponseParser::parseInteraction(body);
+    const Result<Interaction> expected
+        = apidetail::parseInteractionDocument(nlohmann::json::parse(body.constBegin(), body.constEnd()), false);
+    QCOMPARE(got.ok(), expected.ok());
+    if (!expected.ok()) {
+        QCOMPARE(int(got.error().kind), int(expected.error().kind));
+        QCOMPARE(got.error().message, expected.error().message);
+        return;
+    }
+    QCOMPARE(got.value().image.bytes, expected.value().image.bytes);
+    QCOMPARE(got.value().image.mimeType, expected.value().image.mimeType);
+    QCOMPARE(got.value().text, expected.value().text);
+    QCOMPARE(got.value().drafts.size(), expected.value().drafts.size());
+    for (qsizetype i = 0; i < got.value().drafts.size(); ++i)
+        QCOMPARE(got.value().drafts.at(i).bytes, expected.value().drafts.at(i).bytes);
 }
 
 void tst_ResponseParser::interactions_data()

@@ -269,6 +269,48 @@ private Q_SLOTS:
         QCOMPARE(got.status, 200);
         QCOMPARE(imageOf(got.obj()), o.fixedImageJpeg);
         QCOMPARE(draftOf(got.obj()), draft);
+        QVERIFY(!standIn.match(QString::fromLatin1(got.body)).hasMatch());
+        // The store keeps the stand-ins (not ~1.4 MB of base64 per interaction): a streamed get
+        // and the record in the store folder must still carry the real bytes.
+        const Reply gotStreamed = send("GET", QStringLiteral("/v1/interactions/%1?stream=true").arg(id));
+        QCOMPARE(gotStreamed.status, 200);
+        QVERIFY(!standIn.match(QString::fromLatin1(gotStreamed.body)).hasMatch());
+        QByteArray replayedImage;
+        for (const SseEvent &e : parseSse(gotStreamed.body)) {
+            const QJsonObject delta = e.json[QStringLiteral("delta")].toObject();
+            if (delta[QStringLiteral("type")].toString() == QLatin1String("image"))
+                replayedImage = QByteArray::fromBase64(delta[QStringLiteral("data")].toString().toLatin1());
+        }
+        QCOMPARE(replayedImage, o.fixedImageJpeg);
+        int records = 0;
+        for (const QFileInfo &fi : QDir(storeDir.path()).entryInfoList(QDir::Files)) {
+            QFile record(fi.absoluteFilePath());
+            QVERIFY(record.open(QIODevice::ReadOnly));
+            const QByteArray text = record.readAll();
+            QVERIFY2(!standIn.match(QString::fromLatin1(text)).hasMatch(), qPrintable(fi.fileName()));
+            QVERIFY(text.contains(o.fixedImageJpeg.toBase64()));
+            ++records;
+        }
+        QVERIFY(records >= 2);
+        // The faults that cut or trickle the body work on the whole answer, never on stand-ins.
+        FakeFault cut;
+        cut.kind = FakeFault::Kind::TruncatedJson;
+        m_server->injectFault(cut);
+        const Reply truncated = create(generateBody(prompt));
+        QCOMPARE(truncated.status, 200);
+        QVERIFY(!standIn.match(QString::fromLatin1(truncated.body)).hasMatch());
+        QVERIFY2(truncated.body.size() >= unary.body.size() / 2 - 64 && truncated.body.size() < unary.body.size() - 64,
+            qPrintable(QString::number(truncated.body.size())));
+        QVERIFY(QJsonDocument::fromJson(truncated.body).isNull());
+        FakeFault trickle;
+        trickle.kind = FakeFault::Kind::SlowTrickle;
+        trickle.trickleMs = 100;
+        m_server->injectFault(trickle);
+        const Reply trickled = create(generateBody(prompt));
+        QCOMPARE(trickled.status, 200);
+        QVERIFY2(trickled.elapsedMs >= 80, qPrintable(QString::number(trickled.elapsedMs)));
+        QCOMPARE(imageOf(trickled.obj()), o.fixedImageJpeg);
+        QCOMPARE(draftOf(trickled.obj()), draft);
         m_server = std::make_unique<FakeServer>(o);
         QVERIFY(m_server->start());
         const Reply later = send("GET", QStringLiteral("/v1/interactions/%1?stream=false").arg(id));

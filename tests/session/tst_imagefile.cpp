@@ -56,6 +56,33 @@ private Q_SLOTS:
         // No temporary file is left beside it.
         QCOMPARE(QDir(dir.filePath(QStringLiteral("images"))).entryList(QDir::Files | QDir::Hidden).size(), 1);
     }
+
+    void failedWriteReturnsAnErrorAndLeavesNoTemporary()
+    {
+        // The digest and header are read on another thread while the file is written: a write
+        // that fails after that thread started (here the rename, onto a folder in the way)
+        // still returns the error, with the thread joined and the temporary removed.
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("images/taken.jpg/inside")));
+        QImage img(32, 32, QImage::Format_RGB32);
+        img.fill(Qt::darkRed);
+        QByteArray jpeg;
+        {
+            QBuffer buf(&jpeg);
+            buf.open(QIODevice::WriteOnly);
+            QVERIFY(img.save(&buf, "JPEG"));
+        }
+        for (int i = 0; i < 20; ++i) {
+            const Result<FrameImage> written
+                = SessionStore::writeImageFile(dir.path(), QStringLiteral("images/taken.jpg"), jpeg);
+            QVERIFY(!written);
+            QCOMPARE(int(written.error().kind), int(ErrorKind::Io));
+            QVERIFY(written.error().message.contains(QLatin1String("cannot move the image into place")));
+        }
+        QCOMPARE(QDir(dir.filePath(QStringLiteral("images")))
+                     .entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+            QStringList {QStringLiteral("taken.jpg")});
+    }
 };
 
 QTEST_GUILESS_MAIN(tst_ImageFile)

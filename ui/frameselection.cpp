@@ -7,11 +7,18 @@
 #include <QItemSelectionModel>
 #include <QTimer>
 
+#include <utility>
+
 namespace nb2 {
 
 FrameSelection::FrameSelection(SessionController *session, TimelineModel *model, TimelineView *view, QObject *parent)
     : QObject(parent), m_session(session), m_model(model), m_view(view)
 {
+    // First, so it runs before every listener: an announcement supersedes a deferred one.
+    connect(this, &FrameSelection::currentChanged, this, [this] {
+        ++m_announceSerial;
+        m_announcePending = false;
+    });
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, [this] {
         if (m_restoring)
             return;
@@ -66,6 +73,23 @@ void FrameSelection::select(const QString &frameId)
     // The view only reports a change of index; the window also needs "same frame, re-read it".
     if (!indexChanged && !m_restoring)
         Q_EMIT currentChanged();
+}
+
+void FrameSelection::selectAndAnnounceLater(const QString &frameId)
+{
+    const bool restoring = std::exchange(m_restoring, true); // the view's currentChanged is not passed on now
+    select(frameId);
+    m_restoring = restoring;
+    const quint64 serial = m_announceSerial;
+    m_announcePending = true;
+    // A frame later: the window paints the selection and answers input first. Not a posted
+    // call (it would run in the same batch of posted events as that paint, before it), nor a
+    // timer of ~0 ms (it can fire in the same pass of the event loop as the paint).
+    QTimer::singleShot(kNextFrameMs, Qt::PreciseTimer, this, [this, serial] {
+        if (serial != m_announceSerial || !m_announcePending)
+            return; // another selection announced itself meanwhile
+        Q_EMIT currentChanged();
+    });
 }
 
 void FrameSelection::requestNewImage()

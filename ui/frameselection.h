@@ -33,6 +33,18 @@ public:
 
     /** Selects and scrolls to the frame; an unknown or empty id clears the selection. */
     void select(const QString &frameId);
+    /**
+     * As select(), but currentChanged() follows in a later pass of the event loop, after the
+     * window has painted the selection: what listens to it (Frame Details, the turn plan and
+     * its cost estimate, ~7 ms at 10,000 frames) does not run in the same pass as a session
+     * switch and its first paint (issue 10, case 5). Any selection meanwhile (a click, a
+     * turn) announces itself and this announcement is dropped.
+     */
+    void selectAndAnnounceLater(const QString &frameId);
+    /** How long after the selection selectAndAnnounceLater() announces it: one frame at 60 Hz. */
+    static constexpr int kNextFrameMs = 16;
+    /** An announcement from selectAndAnnounceLater() is still to come (for tests). */
+    bool isAnnouncementPending() const { return m_announcePending; }
     /** Clears the selection so the next turn starts a new chain. */
     void requestNewImage();
 
@@ -48,6 +60,8 @@ private:
     TimelineView *m_view;
     bool m_newImage = false;
     bool m_restoring = false;
+    bool m_announcePending = false;
+    quint64 m_announceSerial = 0; // every currentChanged() counts: a later one supersedes a deferred one
     QString m_beforeReset;
     QStringList m_added; // frames added since the last selection, to scroll to after an outside write
 };

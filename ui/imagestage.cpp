@@ -17,6 +17,8 @@
 #include <QUrl>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
+
 namespace nb2 {
 
 namespace {
@@ -98,7 +100,11 @@ void ImageStage::reload()
         m_shownKey.clear();
         m_canvas->clear();
         // "Describe an image…" is for an empty session; over a timeline of frames it misleads.
-        const bool hasFrames = m_session->isOpen() && !m_session->graph().heads().isEmpty();
+        // Any live frame (so there is a head): the first one found, not every head of the graph
+        // (heads() cost ~2.5 ms at 10,000 frames, in the pass that hands an opened session over).
+        const bool hasFrames = m_session->isOpen()
+            && std::any_of(m_session->graph().frames().cbegin(), m_session->graph().frames().cend(),
+                [](const Frame &f) { return !f.isTrashed(); });
         m_canvas->setEmptyText(hasFrames ? tr("Nothing is selected.\nSelect a frame in the timeline to show it here.")
                                          : emptySessionText());
         return;

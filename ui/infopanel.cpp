@@ -197,8 +197,10 @@ InfoPanel::InfoPanel(QWidget *parent) : QWidget(parent)
 
     // A label's width is only final when it is resized itself: watch each wrapped one.
     for (QLabel *label : m_body->findChildren<QLabel *>()) {
-        if (label->wordWrap())
+        if (label->wordWrap()) {
             label->installEventFilter(this);
+            m_wrapped.append(label);
+        }
     }
     clear();
 }
@@ -223,7 +225,9 @@ bool InfoPanel::eventFilter(QObject *watched, QEvent *event)
 void InfoPanel::setCost(const QString &text)
 {
     setRow(m_cost, text);
-    reserveWrappedHeights();
+    // Only this row changed since setFrame() measured them all (each measure lays its text
+    // out: the whole pass again was ~0.5 ms of selecting a frame).
+    reserveHeight(m_cost);
 }
 
 void InfoPanel::reserveHeight(QLabel *label)
@@ -238,10 +242,8 @@ void InfoPanel::reserveWrappedHeights()
     // The scroll area does not lay its content out by height-for-width, so a wrapped value was
     // given one line and overlapped the next row. Each wrapped label reserves the height its
     // text needs at its width; the form grows and the panel scrolls instead.
-    for (QLabel *label : m_body->findChildren<QLabel *>()) {
-        if (label->wordWrap())
-            reserveHeight(label);
-    }
+    for (QLabel *label : std::as_const(m_wrapped))
+        reserveHeight(label);
 }
 
 QLabel *InfoPanel::addRow(const QString &label, const char *objectName)

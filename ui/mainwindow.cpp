@@ -558,7 +558,11 @@ void MainWindow::onSessionSwitched(const QString &frameToSelect)
         m_thumbs->setDiskCacheDir(session()->store()->thumbsDir());
     m_model->refresh();
     m_stage->reset();
-    m_selection->select(frameToSelect);
+    // A background open's hand-over: Frame Details and the plan follow after the first paint.
+    if (m_sessions->isHandingOver())
+        m_selection->selectAndAnnounceLater(frameToSelect);
+    else
+        m_selection->select(frameToSelect);
     updateTitle();
     m_turns->updatePending();
     updateActions();

@@ -136,8 +136,7 @@ void PromptPanel::setPlan(const TurnPlan &plan)
     const Mode previous = m_mode;
     m_plan = plan;
     m_mode = plan.newBranch ? Mode::Branch : plan.kind;
-    setVariantsNote(m_variantsNote); // the reason line, with the variants note under it
-    reserveContextHeight();
+    setVariantsNote(m_variantsNote); // the reason line, with the variants note under it; reserves its height
     // Generate keeps whatever ratio the user picked; coming back from an edit restores the
     // ratio last chosen for Generate instead of the chain's.
     if (!plan.aspectRatio.isEmpty() && (plan.kind != TurnMode::Generate || previous != Mode::Generate))

@@ -3,6 +3,7 @@
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessioncopy.h"
 #include "core/session/sessionstore.h"
+#include "ui/frameselection.h"
 #include "ui/noticepresenter.h"
 #include "ui/settingsdialog.h"
 #include "ui/windowpreferences.h"
@@ -96,12 +97,16 @@ void SessionManager::openInBackground(const QString &dirIn, OpenDone done)
                 done(opened);
             return;
         }
-        // The hand-over goes on in the next event: the window paints and takes input between
-        // the model reset (with the view's layout) and selecting the frame (info panel, plan).
-        QTimer::singleShot(0, this, [this, serial, done] {
+        // The hand-over goes on a frame later: the window paints and takes input between the
+        // model reset (with the view's layout) and selecting the frame. Not a posted call (it
+        // would run in the next batch of posted events with the paint the reset asked for), nor
+        // a timer of ~0 ms (it can fire in the same pass of the event loop as that paint).
+        QTimer::singleShot(FrameSelection::kNextFrameMs, Qt::PreciseTimer, this, [this, serial, done] {
             if (serial != m_openSerial || !m_session->isOpen())
                 return; // another open came in between: that one reports
+            m_handingOver = true;
             Q_EMIT switched(frameToSelect());
+            m_handingOver = false;
             if (done)
                 done({});
         });

@@ -52,6 +52,11 @@ public:
     void openInBackground(const QString &dir, OpenDone done = {});
     /** A session is being parsed by openInBackground(); nothing is open meanwhile. */
     bool isOpening() const { return !m_openingDir.isEmpty(); }
+    /**
+     * switched() is being emitted by openInBackground(): its listeners may spread the rest of
+     * their work over the next passes of the event loop (the window paints in between).
+     */
+    bool isHandingOver() const { return m_handingOver; }
     /** The folder openInBackground() is reading; empty when none. */
     QString openingDir() const { return m_openingDir; }
     /** A new, empty session in the sessions folder, named after the date and time. */
@@ -106,6 +111,7 @@ private:
     QString m_openingDir;
     QString m_fallbackDir;    // open before openInBackground() closed it: reopened on failure
     quint64 m_openSerial = 0; // a newer openInBackground() call supersedes an older one
+    bool m_handingOver = false;
 };
 
 } // namespace nb2

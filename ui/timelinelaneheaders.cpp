@@ -77,7 +77,16 @@ void TimelineView::paintLaneHeaders(QPainter &p, const QRect &dirty)
     p.fillRect(QRect(0, 0, width, viewport()->height()), pal.color(QPalette::Window));
     p.fillRect(QRect(width - 1, 0, 1, viewport()->height()),
         mixColors(pal.color(QPalette::Window), pal.color(QPalette::WindowText), 0.12));
-    for (int lane = 0; lane < m_laneHeads.size(); ++lane) {
+    // Only the lanes in view (a 10,000-frame session has about a thousand).
+    int first = 0;
+    int last = int(m_laneHeads.size()) - 1;
+    if (m_onlyVisible) {
+        const int top = contentRect(0, 0).top();
+        const int pitch = contentRect(0, 1).top() - top;
+        first = qMax(0, (dirty.top() + verticalOffset() - top) / pitch - 1);
+        last = qMin(last, (dirty.bottom() + verticalOffset() - top) / pitch + 1);
+    }
+    for (int lane = first; lane <= last; ++lane) {
         const QRect r = laneHeaderRect(lane);
         if (r.intersects(dirty) && m_laneHeads[lane] >= 0)
             TimelineDelegate::paintLaneHeader(&p, r, laneHeaderText(lane), TimelineDelegate::laneColor(lane, pal), pal);

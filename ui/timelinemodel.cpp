@@ -299,6 +299,29 @@ QModelIndex TimelineModel::indexOf(const QString &frameId) const
     return row >= 0 ? index(row) : QModelIndex();
 }
 
+QStringList TimelineModel::branchOwnFrames(const Row &head) const
+{
+    // FrameGraph::branchOwnFrames() from the rows: up the parents while each has this one
+    // live child. The graph's version asks for every parent's children (a pass over all
+    // frames each), ~0.1 ms per lane header at 10,000 frames, on the first paint after an open.
+    QStringList result;
+    if (head.childCount != 0)
+        return result;
+    const Row *cur = &head;
+    while (true) {
+        result.append(cur->id);
+        if (cur->parentId.isEmpty())
+            break;
+        if (cur->parentRow < 0) // the parent is trashed or missing: the graph knows what it shares
+            return m_session->graph().branchOwnFrames(head.id);
+        const Row &parent = m_rows.at(cur->parentRow);
+        if (parent.childCount != 1)
+            break; // shared with another branch
+        cur = &parent;
+    }
+    return result;
+}
+
 QList<int> TimelineModel::layoutTable() const
 {
     QList<int> table;
@@ -510,7 +533,7 @@ QVariant TimelineModel::frameData(const Frame &f, const Row &row, int role) cons
         if (role == TimelineRole::BranchReproduceUsd)
             return ledger.reproduceCost(f.id);
         double own = 0; // as CostLedger::branches(): the frames no other branch shares
-        for (const QString &id : m_session->graph().branchOwnFrames(f.id))
+        for (const QString &id : branchOwnFrames(row))
             own += ledger.frame(id).usd;
         return own;
     }

@@ -78,6 +78,8 @@ private:
     /** The rows from the graph; `rowOf` (optional) receives each id's row. */
     QList<Row> computeRows(QHash<QString, int> *rowOf = nullptr) const;
     QList<int> layoutTable() const; // TimelineRole::LayoutTable
+    /** FrameGraph::branchOwnFrames(head.id), from the rows (TimelineRole::BranchCostUsd). */
+    QStringList branchOwnFrames(const Row &head) const;
     QList<int> pendingRows() const; // TimelineRole::PendingRows
     /**
      * The common change, frames appended to the graph (a turn, another process's turn), costs

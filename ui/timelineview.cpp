@@ -17,6 +17,7 @@
 #include <QWheelEvent>
 
 #include <algorithm>
+#include <numeric>
 
 #include "ui/theme.h"
 
@@ -363,6 +364,17 @@ void TimelineView::relayout()
                 m_nodes[m_nodes[row].parent].children.append(row);
         }
     }
+    m_rowsAtDepth = QList<QList<int>>(m_maxDepth + 1);
+    for (int row = 0; row < m_nodes.size(); ++row) {
+        const Node &n = m_nodes[row];
+        // A card in no column, or a connector longer than one gap (a model whose depths do not
+        // follow its parents): paints go through every row.
+        if (n.depth < 0 || (n.parent >= 0 && m_nodes[n.parent].depth != n.depth - 1)) {
+            m_rowsAtDepth.clear();
+            break;
+        }
+        m_rowsAtDepth[n.depth].append(row);
+    }
     m_laneHeaderTexts.clear();
     // A lane ends in its branch's head: the deepest frame in it (the first child keeps the lane).
     m_laneHeads = QList<int>(m_maxLane + 1, -1);
@@ -441,6 +453,25 @@ QSet<int> TimelineView::selectedPath() const
     return path;
 }
 
+QList<int> TimelineView::rowsToPaint(const QRect &content) const
+{
+    QList<int> rows;
+    if (!m_onlyVisible || m_rowsAtDepth.size() != m_maxDepth + 1 || m_nodes.size() < 64) {
+        rows.resize(m_nodes.size());
+        std::iota(rows.begin(), rows.end(), 0);
+        return rows;
+    }
+    // A card spans its column (plus its head marker); a connector spans the gap left of its
+    // child's column. One column of slack each side covers both.
+    const int column = TimelineDelegate::cardSize().width() + kGapX;
+    const int first = qMax(0, (content.left() - marginX()) / column - 1);
+    const int last = qMin(m_maxDepth, (content.right() - marginX()) / column + 1);
+    for (int depth = first; depth <= last; ++depth)
+        rows += m_rowsAtDepth.at(depth);
+    std::sort(rows.begin(), rows.end());
+    return rows;
+}
+
 void TimelineView::rowsInserted(const QModelIndex &parent, int start, int end)
 {
     QAbstractItemView::rowsInserted(parent, start, end);
@@ -513,9 +544,11 @@ void TimelineView::paintEvent(QPaintEvent *event)
         return path;
     };
 
+    // Only the columns in view (10,000 frames: a few hundred rows instead of every one).
+    const QList<int> rows = rowsToPaint(event->rect().translated(off));
     // Connectors first: dim ones, then the selected path on top.
     for (int pass = 0; pass < 2; ++pass) {
-        for (int row = 0; row < m_nodes.size(); ++row) {
+        for (const int row : rows) {
             const Node &n = m_nodes[row];
             if (n.parent < 0)
                 continue;
@@ -565,7 +598,9 @@ void TimelineView::paintEvent(QPaintEvent *event)
         p.drawRect(QRectF(viewport()->rect()).adjusted(1, 1, -1, -1));
     }
     // Cards.
-    for (int row = 0; model() && row < m_nodes.size(); ++row) {
+    for (const int row : rows) {
+        if (!model())
+            break;
         const QRect r = itemContentRect(row).translated(-off);
         if (!event->rect().intersects(r.adjusted(-2, -2, 14, 2)))
             continue;

@@ -54,6 +54,12 @@ public:
     QRect laneHeaderRect(int lane) const;
     /** Re-reads the lane headers (the price table changed). */
     void refreshLaneHeaders();
+    /**
+     * For tests: false paints every row (and every lane header), testing each against the
+     * dirty rectangle, as the view did before it painted only the columns in view; the
+     * reference the visible-range paint must match pixel for pixel.
+     */
+    void setPaintsOnlyVisibleRange(bool only) { m_onlyVisible = only; }
 
 Q_SIGNALS:
     void cancelRequested(const QModelIndex &index);
@@ -102,6 +108,12 @@ private:
     QRect contentRect(int depth, int lane) const; // card rect in content coordinates
     QRect itemContentRect(int row) const;
     QSet<int> selectedPath() const;
+    /**
+     * The rows whose card or connector (to the parent) may meet the content rectangle, in row
+     * order (the order they are drawn in): those of the columns it covers, one more each side.
+     * Every row when m_onlyVisible is off.
+     */
+    QList<int> rowsToPaint(const QRect &content) const;
     /** Re-reads whether rows first..last are pending (all rows when the range is large). */
     void updatePendingRows(int first, int last);
     void updatePendingTimer();
@@ -113,6 +125,8 @@ private:
     QList<Node> m_nodes;
     int m_maxDepth = -1;
     int m_maxLane = -1;
+    QList<QList<int>> m_rowsAtDepth; // per column: its rows, ascending (what a paint looks at)
+    bool m_onlyVisible = true;
     QList<int> m_laneHeads;                        // per lane: the row of its deepest frame (the branch head)
     mutable QHash<int, QString> m_laneHeaderTexts; // lane -> its header text; cleared when the model changes
     QSet<int> m_pendingRows;                       // rows drawn spinning: only these are repainted by the spin timer

@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
+    <name>ArchiveLibrary</name>
+    <message>
+        <source>Bundles (.nb2session) need libarchive %1, which could not be loaded (%2). Install the package libarchive13 and try again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it has no function %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ReplayPlan</name>
     <message>
         <source>There is no frame %1 in this session.</source>

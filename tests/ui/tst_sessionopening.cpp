@@ -5,13 +5,17 @@
 #include "core/fakeapi/fakeserver.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
+#include "ui/frameselection.h"
+#include "ui/infopanel.h"
 #include "ui/mainwindow.h"
 #include "ui/sessionmanager.h"
 #include "ui/timelinemodel.h"
+#include "ui/timelineview.h"
 #include "uitesthelpers.h"
 
 #include <QApplication>
 #include <QFile>
+#include <QLabel>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -33,6 +37,8 @@ private Q_SLOTS:
     void theSynchronousOpenParsesHere();
     void aLaterOpenSupersedesOneStillParsing();
     void aFailedOpenPutsThePreviousSessionBack();
+    void frameDetailsFollowTheHandOverAndEndAsAfterTheSynchronousOpen();
+    void aSelectionDuringTheHandOverIsKept();
 
 private:
     /** A checkpointed session of n frames (a chain with a fork every 10) plus a tail in the journal. */
@@ -192,6 +198,95 @@ void tst_SessionOpening::aFailedOpenPutsThePreviousSessionBack()
     QVERIFY(error.contains(QStringLiteral("manifest.json")));
     QTRY_VERIFY_WITH_TIMEOUT(sessions->session()->isOpen() && !sessions->isOpening(), 30000);
     QCOMPARE(QFileInfo(sessions->dir()), QFileInfo(first));
+}
+
+namespace {
+/** What Frame Details, the timeline's "next frame" slot and the selection show. */
+QStringList windowShows(MainWindow *window)
+{
+    QStringList shown {window->findChild<FrameSelection *>()->currentId()};
+    const InfoPanel *info = window->findChild<InfoPanel *>();
+    for (const char *row : {"infoPrompt", "infoKind", "infoStatus", "infoParent", "infoCost", "infoModel"})
+        shown << QStringLiteral("%1=%2").arg(QLatin1String(row), info->rowText(QLatin1String(row)));
+    shown << QString::number(int(window->findChild<TimelineView *>()->attachHint()));
+    return shown;
+}
+} // namespace
+
+void tst_SessionOpening::frameDetailsFollowTheHandOverAndEndAsAfterTheSynchronousOpen()
+{
+    // The hand-over selects the frame at once and announces it (Frame Details, the plan) in a
+    // later pass, after the window painted: the window must end as the synchronous open leaves it.
+    const QString first = m_window->sessions()->dir();
+    const QString big = m_dir->path() + QStringLiteral("/big");
+    makeSession(big, 500);
+    SessionManager *sessions = m_window->sessions();
+    FrameSelection *selection = m_window->findChild<FrameSelection *>();
+    QVERIFY(sessions->open(big));
+    QVERIFY(!selection->isAnnouncementPending()); // the synchronous open announces at once
+    const QStringList expected = windowShows(m_window);
+    QVERIFY(!expected.first().isEmpty());
+    QVERIFY2(expected.at(2).contains(QStringLiteral("#")), qPrintable(expected.join(QLatin1Char('\n'))));
+    QVERIFY(sessions->open(first));
+    QVERIFY(windowShows(m_window) != expected);
+
+    QSignalSpy announced(selection, &FrameSelection::currentChanged);
+    bool done = false;
+    bool pendingWhenDone = false;
+    QString selectedWhenDone;
+    int before = -1;
+    sessions->openInBackground(big, [&](const Result<void> &r) {
+        QVERIFY(r);
+        done = true;
+        pendingWhenDone = selection->isAnnouncementPending();
+        selectedWhenDone = selection->currentId();
+        before = int(announced.count());
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(done, 30000);
+    QCOMPARE(selectedWhenDone, expected.first()); // selected in the hand-over...
+    QVERIFY(pendingWhenDone);                     // ...announced later
+    QTRY_VERIFY_WITH_TIMEOUT(!selection->isAnnouncementPending(), 5000);
+    QCOMPARE(announced.count(), before + 1);
+    QCOMPARE(windowShows(m_window), expected);
+    // The cost row (set after the others) has the height its wrapped text needs.
+    const auto *cost = m_window->findChild<InfoPanel *>()->findChild<QLabel *>(QStringLiteral("infoCost"));
+    QVERIFY(cost && !cost->text().isEmpty());
+    QCOMPARE(cost->minimumHeight(), cost->heightForWidth(qMax(1, cost->width())));
+}
+
+void tst_SessionOpening::aSelectionDuringTheHandOverIsKept()
+{
+    // A frame chosen before the deferred announcement comes (a click, a turn) announces itself;
+    // the hand-over's announcement is then dropped and must not bring its frame back.
+    const QString big = m_dir->path() + QStringLiteral("/big");
+    makeSession(big, 100);
+    SessionManager *sessions = m_window->sessions();
+    FrameSelection *selection = m_window->findChild<FrameSelection *>();
+    QSignalSpy announced(selection, &FrameSelection::currentChanged);
+    const QString other = QStringLiteral("%1").arg(3, 8, 16, QLatin1Char('0'));
+    bool done = false;
+    bool pendingBefore = false;
+    bool pendingAfter = true;
+    QString handedOver;
+    int before = -1;
+    sessions->openInBackground(big, [&](const Result<void> &) {
+        // Right after the hand-over, before its announcement: the user picks another frame.
+        done = true;
+        pendingBefore = selection->isAnnouncementPending();
+        handedOver = selection->currentId();
+        before = int(announced.count());
+        selection->select(other);
+        pendingAfter = selection->isAnnouncementPending();
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(done, 30000);
+    QVERIFY(pendingBefore);
+    QVERIFY(!pendingAfter);
+    QVERIFY(!handedOver.isEmpty());
+    QVERIFY(other != handedOver);
+    QTest::qWait(50);
+    QCOMPARE(announced.count(), before + 1);
+    QCOMPARE(selection->currentId(), other);
+    QVERIFY(m_window->findChild<InfoPanel *>()->rowText(QStringLiteral("infoKind")).startsWith(QStringLiteral("#4 ")));
 }
 
 QTEST_MAIN(tst_SessionOpening)

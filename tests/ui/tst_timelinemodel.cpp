@@ -1,5 +1,6 @@
 // TimelineModel: a thin adapter over the session graph; QAbstractItemModelTester watches every change.
 #include "core/fakeapi/fakeserver.h"
+#include "core/session/costledger.h"
 #include "core/session/framefilter.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
@@ -17,6 +18,7 @@
 #include <QIdentityProxyModel>
 #include <QMimeData>
 #include <QSignalSpy>
+#include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -70,6 +72,9 @@ private Q_SLOTS:
     void appendedRowsMatchAFullRecount();
     void layoutTableDrawsAsTheRowByRowLayout();
     void pendingRowsMatchAFullScan();
+    void branchCostsFromTheRowsMatchTheGraph();
+    void theVisibleRangePaintMatchesTheFullPaint();
+    void aModelWithLongConnectorsIsPaintedWhole();
     void thumbnailsComeFromTheDiskCacheSecondTime();
     void findDimsAllButMatchesAndTheirPath_data();
     void findDimsAllButMatchesAndTheirPath();
@@ -533,6 +538,147 @@ void tst_TimelineModel::layoutTableDrawsAsTheRowByRowLayout()
     QCOMPARE(fast.horizontalScrollBar()->maximum(), slow.horizontalScrollBar()->maximum());
     QCOMPARE(fast.verticalScrollBar()->maximum(), slow.verticalScrollBar()->maximum());
     QCOMPARE(fast.viewport()->grab().toImage(), slow.viewport()->grab().toImage());
+}
+
+void tst_TimelineModel::branchCostsFromTheRowsMatchTheGraph()
+{
+    // A lane header's cost (BranchCostUsd) walks the model's rows instead of asking the graph
+    // for every parent's children: it must equal FrameGraph::branchOwnFrames() priced frame by
+    // frame, with forks, a trashed frame in the middle of a chain (its children stay live: the
+    // walk then asks the graph) and a trashed head.
+    const QString root = import();
+    Frame base = m_session->graph().value(root);
+    base.kind = FrameKind::Edit;
+    base.usage.inputTokens = 1400;
+    base.usage.outputTokens = 1120;
+    QList<Frame> frames;
+    QString parent = root;
+    for (int i = 0; i < 300; ++i) {
+        Frame f = base;
+        f.id = Frame::newId();
+        f.parentId = (i % 10 == 9) ? frames.value(i / 2, base).id : parent; // a fork every 10 frames
+        f.usage.outputTokens = 1000 + i;                                    // every frame its own price
+        frames << f;
+        parent = f.id;
+    }
+    QVERIFY(m_session->store()->flush()); // the root is on disk before the other process reads the session
+    SessionStore other;
+    QVERIFY(other.open(m_session->store()->dir(), SessionStore::OpenMode::OpenExisting));
+    QVERIFY(other.commit(frames));
+    QTRY_COMPARE_WITH_TIMEOUT(m_model->rowCount(), 301, 20000);
+    Frame middle = other.graph().value(frames.at(150).id);
+    middle.trashedAt = QDateTime::currentDateTimeUtc();
+    Frame head = other.graph().value(frames.last().id);
+    head.trashedAt = QDateTime::currentDateTimeUtc();
+    QVERIFY(other.commit({middle, head}));
+    QTRY_COMPARE_WITH_TIMEOUT(m_model->rowCount(), 299, 20000);
+
+    const FrameGraph &graph = m_session->graph();
+    const CostLedger ledger(graph, m_session->priceTable());
+    int heads = 0;
+    int walkedThroughTheTrash = 0;
+    for (int row = 0; row < m_model->rowCount(); ++row) {
+        const QModelIndex i = m_model->index(row);
+        const QString id = i.data(TimelineRole::FrameId).toString();
+        if (!i.data(TimelineRole::IsHead).toBool()) {
+            QCOMPARE(i.data(TimelineRole::BranchCostUsd).toDouble(), -1.0);
+            continue;
+        }
+        ++heads;
+        double expected = 0;
+        const QStringList own = graph.branchOwnFrames(id);
+        for (const QString &f : own)
+            expected += ledger.frame(f).usd;
+        if (own.contains(middle.id))
+            ++walkedThroughTheTrash;
+        QVERIFY(expected > 0);
+        QCOMPARE(i.data(TimelineRole::BranchCostUsd).toDouble(), expected);
+    }
+    QVERIFY(heads > 20);
+    QCOMPARE(walkedThroughTheTrash, 1);
+}
+
+void tst_TimelineModel::theVisibleRangePaintMatchesTheFullPaint()
+{
+    // The view paints only the columns (and lane headers) in view: on 1,000 frames with forks
+    // (long connectors across many lanes), at the start, in the middle, at the end and with a
+    // selected frame's path highlighted, it must draw what the paint of every row drew.
+    const QString root = import();
+    const Frame base = m_session->graph().value(root);
+    QList<Frame> frames;
+    QString parent = root;
+    for (int i = 0; i < 999; ++i) {
+        Frame f = base;
+        f.id = Frame::newId();
+        f.parentId = (i % 10 == 9) ? frames.value(i / 2, base).id : parent; // a fork every 10 frames
+        f.kind = FrameKind::Edit;
+        f.usage.inputTokens = 1400; // lane headers with costs
+        f.usage.outputTokens = 1120 + i;
+        frames << f;
+        parent = f.id;
+    }
+    QVERIFY(m_session->store()->flush()); // the root is on disk before the other process reads the session
+    SessionStore other;
+    QVERIFY(other.open(m_session->store()->dir(), SessionStore::OpenMode::OpenExisting));
+    QVERIFY(other.commit(frames));
+    QTRY_COMPARE_WITH_TIMEOUT(m_model->rowCount(), 1000, 20000);
+
+    TimelineView view; // the same view both ways: hover, focus and selection are the same
+    view.setModel(m_model.get());
+    view.resize(1200, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(view.laneCount() > 50);
+    auto compareBothWays = [&view](QImage *shown) {
+        *shown = view.viewport()->grab().toImage();
+        view.setPaintsOnlyVisibleRange(false);
+        const QImage every = view.viewport()->grab().toImage();
+        view.setPaintsOnlyVisibleRange(true);
+        QCOMPARE(*shown, every);
+    };
+    QList<QImage> shown;
+    for (const QPointF at : {QPointF(0, 0), QPointF(0.5, 0.5), QPointF(0.3, 0.1), QPointF(1, 1)}) {
+        view.horizontalScrollBar()->setValue(int(view.horizontalScrollBar()->maximum() * at.x()));
+        view.verticalScrollBar()->setValue(int(view.verticalScrollBar()->maximum() * at.y()));
+        shown << QImage();
+        compareBothWays(&shown.last());
+        if (QTest::currentTestFailed())
+            return;
+    }
+    QVERIFY(shown.at(0) != shown.at(2)); // the positions show different parts
+    // A selected frame deep in the history: its path to the root is drawn on top.
+    const QModelIndex deep = m_model->indexOf(frames.at(700).id);
+    view.setCurrentIndex(deep);
+    view.scrollTo(deep);
+    QImage selected;
+    compareBothWays(&selected);
+    QVERIFY(selected != shown.last());
+}
+
+void tst_TimelineModel::aModelWithLongConnectorsIsPaintedWhole()
+{
+    // Another model's depths need not follow its parents: a connector from column 0 to column
+    // 60 crosses every column between. Such a layout is painted row by row (the visible-range
+    // paint would miss the connector when neither end is in view).
+    QStandardItemModel model(100, 1);
+    for (int row = 0; row < 100; ++row) {
+        QStandardItem *item = model.item(row) ? model.item(row) : new QStandardItem;
+        const bool far = row == 99;
+        item->setData(far ? 60 : row, TimelineRole::Depth);
+        item->setData(far ? 1 : 0, TimelineRole::Lane);
+        item->setData(far ? 0 : row - 1, TimelineRole::ParentRow);
+        item->setData(QStringLiteral("f%1").arg(row), TimelineRole::FrameId);
+        model.setItem(row, item);
+    }
+    TimelineView view;
+    view.setModel(&model);
+    view.resize(900, 400);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.horizontalScrollBar()->setValue(view.horizontalScrollBar()->maximum() / 3); // about column 30
+    const QImage shown = view.viewport()->grab().toImage();
+    view.setPaintsOnlyVisibleRange(false);
+    QCOMPARE(shown, view.viewport()->grab().toImage());
 }
 
 void tst_TimelineModel::pendingRowsMatchAFullScan()

@@ -1,5 +1,7 @@
 #include "ui/thumbnailprovider.h"
 
+#include "core/common/threadpriority.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFileInfo>
@@ -137,7 +139,12 @@ QPixmap ThumbnailProvider::thumbnail(const QString &key, const QString &imagePat
         m_cache.insert(ck, pixmap, cost);
         Q_EMIT thumbnailReady(key);
     });
-    watcher->setFuture(QtConcurrent::run(&m_pool, makeThumbnail, imagePath, diskPath, side));
+    watcher->setFuture(QtConcurrent::run(&m_pool, [imagePath, diskPath, side] {
+        // Decoding a 1 MB JPEG takes ~10 ms of a core; below the GUI thread's priority it never
+        // makes the window wait for a CPU while it lays out and paints (two cores, two workers).
+        lowerThisThreadPriority();
+        return makeThumbnail(imagePath, diskPath, side);
+    }));
     return {};
 }
 

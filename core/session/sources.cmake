@@ -1,6 +1,7 @@
 nb2_core_area(nb2core_session DEPENDS nb2core_edit SOURCES
     session/frame.h session/frame.cpp
     session/manifestparse.h session/manifestparse.cpp session/jsonscanner.h
+    session/framereader.h session/framereader.cpp
     session/frameedit.h session/frameedit.cpp
     session/framegraph.h session/framegraph.cpp
     session/sessionsettings.h session/sessionsettings.cpp

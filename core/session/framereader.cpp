@@ -1,0 +1,354 @@
+// The single-pass reader of one frame object, as Frame::fromJson would read it (manifestparse.cpp
+// reads the checkpoint's "frames" array and the journal's commit records with it).
+#include "core/session/framereader.h"
+
+#include <QDate>
+#include <QTime>
+
+#include <climits>
+#include <cstring>
+
+namespace nb2::manifestdetail {
+
+bool sameBytes(const char *s, qsizetype n, const char *literal)
+{
+    return qsizetype(std::strlen(literal)) == n && std::memcmp(s, literal, size_t(n)) == 0;
+}
+
+namespace {
+
+// The frame fields the fast reader knows. Anything else sends the frame to Frame::fromJson.
+enum Field : int {
+    FId,
+    FParent,
+    FKind,
+    FPrompt,
+    FAspect,
+    FThinking,
+    FModel,
+    FInteraction,
+    FContinued,
+    FStatus,
+    FRequested,
+    FFinished,
+    FImage,
+    FText,
+    FUsage,
+    FAttempts,
+    FReAnchored,
+    FTitle,
+    FStarred,
+    FFolded,
+    FNote,
+    FExpires,
+    FTrashed,
+    FTrashGroup,
+    FOwnerPid,
+    FOrigin,
+    FReplayOf,
+    FReplayRun,
+    FPromptSent,
+    FUnknown
+};
+
+struct FieldName {
+    const char *name;
+    int size;
+    Field field;
+};
+
+#define NB2_FIELD(text, f)                                                                                             \
+    {                                                                                                                  \
+        text, int(sizeof(text) - 1), f                                                                                 \
+    }
+constexpr FieldName kFields[] = {
+    NB2_FIELD("id", FId),
+    NB2_FIELD("parent", FParent),
+    NB2_FIELD("kind", FKind),
+    NB2_FIELD("prompt", FPrompt),
+    NB2_FIELD("aspect_ratio", FAspect),
+    NB2_FIELD("thinking_level", FThinking),
+    NB2_FIELD("model", FModel),
+    NB2_FIELD("interaction_id", FInteraction),
+    NB2_FIELD("continued_interaction_id", FContinued),
+    NB2_FIELD("status", FStatus),
+    NB2_FIELD("requested_at", FRequested),
+    NB2_FIELD("finished_at", FFinished),
+    NB2_FIELD("image", FImage),
+    NB2_FIELD("model_text", FText),
+    NB2_FIELD("usage", FUsage),
+    NB2_FIELD("attempts", FAttempts),
+    NB2_FIELD("re_anchored", FReAnchored),
+    NB2_FIELD("title", FTitle),
+    NB2_FIELD("starred", FStarred),
+    NB2_FIELD("folded", FFolded),
+    NB2_FIELD("note", FNote),
+    NB2_FIELD("id_expires_at", FExpires),
+    NB2_FIELD("trashed_at", FTrashed),
+    NB2_FIELD("trash_group", FTrashGroup),
+    NB2_FIELD("owner_pid", FOwnerPid),
+    NB2_FIELD("origin", FOrigin),
+    NB2_FIELD("replay_of", FReplayOf),
+    NB2_FIELD("replay_run", FReplayRun),
+    NB2_FIELD("prompt_sent", FPromptSent),
+};
+#undef NB2_FIELD
+
+Field fieldOf(const char *s, qsizetype n)
+{
+    for (const FieldName &f : kFields)
+        if (f.size == n && std::memcmp(f.name, s, size_t(n)) == 0)
+            return f.field;
+    return FUnknown;
+}
+
+/** "2026-01-02T03:04:05.678Z" (what toIsoUtc writes) read from bytes; anything else via fromIsoUtc. */
+QDateTime timeFromBytes(const char *s, qsizetype n)
+{
+    auto num = [s](int at, int len) {
+        int v = 0;
+        for (int i = at; i < at + len; ++i) {
+            if (s[i] < '0' || s[i] > '9')
+                return -1;
+            v = v * 10 + (s[i] - '0');
+        }
+        return v;
+    };
+    if (n == 24 && s[4] == '-' && s[7] == '-' && s[10] == 'T' && s[13] == ':' && s[16] == ':' && s[19] == '.'
+        && s[23] == 'Z') {
+        const QDate date(num(0, 4), num(5, 2), num(8, 2));
+        const QTime time(num(11, 2), num(14, 2), num(17, 2), num(20, 3));
+        if (date.isValid() && time.isValid())
+            return QDateTime(date, time, Qt::UTC);
+    }
+    return fromIsoUtc(QString::fromUtf8(s, n));
+}
+
+/** A string field: Ok with its value, or the reader's Other/Bad. */
+Reader::Status readString(Reader &r, QString *out, Interned *intern = nullptr)
+{
+    const char *s = nullptr;
+    qsizetype n = 0;
+    bool plain = true;
+    if (r.peek() != '"')
+        return r.skip(0) ? Reader::Other : Reader::Bad;
+    const Reader::Status st = r.string(&s, &n, &plain, out);
+    if (st == Reader::Ok && plain)
+        *out = intern ? intern->get(s, n) : QString::fromUtf8(s, n);
+    return st;
+}
+
+Reader::Status readTime(Reader &r, QDateTime *out)
+{
+    const char *s = nullptr;
+    qsizetype n = 0;
+    bool plain = true;
+    QString decoded;
+    if (r.peek() != '"')
+        return r.skip(0) ? Reader::Other : Reader::Bad;
+    const Reader::Status st = r.string(&s, &n, &plain, &decoded);
+    if (st == Reader::Ok)
+        *out = plain ? timeFromBytes(s, n) : fromIsoUtc(decoded);
+    return st;
+}
+
+/** A number read as QJsonValue::toInt() would (integers in int range; anything else: Other). */
+Reader::Status readInt(Reader &r, int *out)
+{
+    const char c = r.peek();
+    if (c != '-' && (c < '0' || c > '9'))
+        return r.skip(0) ? Reader::Other : Reader::Bad;
+    qint64 v = 0;
+    const Reader::Status st = r.integer(&v);
+    if (st != Reader::Ok)
+        return st;
+    if (v < INT_MIN || v > INT_MAX)
+        return Reader::Other;
+    *out = int(v);
+    return Reader::Ok;
+}
+
+/** A number read as qint64(QJsonValue::toDouble()) would (integers below 2^53). */
+Reader::Status readInt64(Reader &r, qint64 *out)
+{
+    const char c = r.peek();
+    if (c != '-' && (c < '0' || c > '9'))
+        return r.skip(0) ? Reader::Other : Reader::Bad;
+    return r.integer(out);
+}
+
+/** Keys of a small object; duplicates are left to QJsonDocument. */
+template <typename OnKey> Reader::Status readObject(Reader &r, OnKey onKey)
+{
+    if (!r.eat('{'))
+        return r.skip(0) ? Reader::Other : Reader::Bad;
+    if (r.eat('}'))
+        return Reader::Ok;
+    Reader::Status result = Reader::Ok;
+    do {
+        const char *k = nullptr;
+        qsizetype kn = 0;
+        bool plain = true;
+        QString decoded;
+        Reader::Status st = r.peek() == '"' ? r.string(&k, &kn, &plain, &decoded) : Reader::Bad;
+        if (st == Reader::Bad || !r.eat(':'))
+            return Reader::Bad;
+        if (st == Reader::Other || !plain) {
+            if (!r.skip(1))
+                return Reader::Bad;
+            result = Reader::Other; // an escaped key: not one toJson() writes
+            continue;
+        }
+        st = onKey(k, kn);
+        if (st == Reader::Bad)
+            return st;
+        if (st == Reader::Other)
+            result = Reader::Other;
+    } while (r.eat(','));
+    return r.eat('}') ? result : Reader::Bad;
+}
+
+} // namespace
+
+/**
+ * One frame object at the cursor, as Frame::fromJson would read it; Other when it holds
+ * anything toJson() does not write (then nothing is kept and the caller rereads it).
+ */
+Reader::Status readFrame(Reader &r, Interns &interns, Frame *f)
+{
+    quint64 seen = 0;
+    QString kindName, statusName;
+    bool haveKind = false, haveStatus = false;
+    const Reader::Status st = readObject(r, [&](const char *k, qsizetype kn) -> Reader::Status {
+        const Field field = fieldOf(k, kn);
+        if (field == FUnknown)
+            return r.skip(0) ? Reader::Other : Reader::Bad; // extra, error, lineage, region_edit, ...
+        if (seen & (quint64(1) << field))
+            return r.skip(0) ? Reader::Other : Reader::Bad;
+        seen |= quint64(1) << field;
+        switch (field) {
+        case FId:
+            return readString(r, &f->id);
+        case FParent:
+            return readString(r, &f->parentId);
+        case FKind: {
+            const Reader::Status s = readString(r, &kindName);
+            haveKind = s == Reader::Ok;
+            return s;
+        }
+        case FPrompt:
+            return readString(r, &f->prompt);
+        case FAspect:
+            return readString(r, &f->aspectRatio, &interns.aspect);
+        case FThinking:
+            return readString(r, &f->thinkingLevel, &interns.thinking);
+        case FModel:
+            return readString(r, &f->model, &interns.model);
+        case FInteraction:
+            return readString(r, &f->interactionId);
+        case FContinued:
+            return readString(r, &f->continuedInteractionId);
+        case FStatus: {
+            const Reader::Status s = readString(r, &statusName);
+            haveStatus = s == Reader::Ok;
+            return s;
+        }
+        case FRequested:
+            return readTime(r, &f->requestedAt);
+        case FFinished:
+            return readTime(r, &f->finishedAt);
+        case FImage: {
+            quint32 sub = 0;
+            return readObject(r, [&](const char *ik, qsizetype ikn) -> Reader::Status {
+                static constexpr const char *kImageKeys[] = {"file", "sha256", "mime_type", "width", "height"};
+                int which = -1;
+                for (int i = 0; i < 5; ++i)
+                    if (sameBytes(ik, ikn, kImageKeys[i]))
+                        which = i;
+                if (which < 0)
+                    return r.skip(0) ? Reader::Ok : Reader::Bad; // Frame::fromJson ignores other keys here
+                if (sub & (1u << which))
+                    return r.skip(0) ? Reader::Other : Reader::Bad;
+                sub |= 1u << which;
+                switch (which) {
+                case 0:
+                    return readString(r, &f->image.file);
+                case 1:
+                    return readString(r, &f->image.sha256);
+                case 2:
+                    return readString(r, &f->image.mimeType, &interns.mime);
+                case 3:
+                    return readInt(r, &f->image.width);
+                default:
+                    return readInt(r, &f->image.height);
+                }
+            });
+        }
+        case FText:
+            return readString(r, &f->modelText);
+        case FUsage: {
+            quint32 sub = 0;
+            return readObject(r, [&](const char *uk, qsizetype ukn) -> Reader::Status {
+                qint64 *targets[] = {&f->usage.inputTokens, &f->usage.outputTokens, &f->usage.thoughtTokens,
+                    &f->usage.totalTokens, &f->usage.imageOutputTokens};
+                static constexpr const char *kUsageKeys[]
+                    = {"input_tokens", "output_tokens", "thought_tokens", "total_tokens", "image_output_tokens"};
+                int which = -1;
+                for (int i = 0; i < 5; ++i)
+                    if (sameBytes(uk, ukn, kUsageKeys[i]))
+                        which = i;
+                if (which < 0)
+                    return r.skip(0) ? Reader::Ok : Reader::Bad;
+                if (sub & (1u << which))
+                    return r.skip(0) ? Reader::Other : Reader::Bad;
+                sub |= 1u << which;
+                return readInt64(r, targets[which]);
+            });
+        }
+        case FAttempts:
+            return readInt(r, &f->attempts);
+        case FReAnchored:
+            return r.boolean(&f->reAnchored);
+        case FTitle:
+            return readString(r, &f->title);
+        case FStarred:
+            return r.boolean(&f->starred);
+        case FFolded:
+            return r.boolean(&f->folded);
+        case FNote:
+            return readString(r, &f->note);
+        case FExpires:
+            return readTime(r, &f->idExpiresAt);
+        case FTrashed:
+            return readTime(r, &f->trashedAt);
+        case FTrashGroup:
+            return readString(r, &f->trashGroup);
+        case FOwnerPid:
+            return readInt64(r, &f->ownerPid);
+        case FOrigin:
+            return readString(r, &f->origin, &interns.origin);
+        case FReplayOf:
+            return readString(r, &f->replayOf);
+        case FReplayRun:
+            return readString(r, &f->replayRun);
+        case FPromptSent:
+            return readString(r, &f->promptSent);
+        case FUnknown:
+            break;
+        }
+        return Reader::Other;
+    });
+    if (st != Reader::Ok)
+        return st;
+    // Missing or unusable id/kind/status: Frame::fromJson words the error.
+    bool ok = false;
+    if (f->id.isEmpty() || !haveKind || !haveStatus)
+        return Reader::Other;
+    f->kind = frameKindFromName(kindName, &ok);
+    if (!ok)
+        return Reader::Other;
+    f->status = frameStatusFromName(statusName, &ok);
+    return ok ? Reader::Ok : Reader::Other;
+}
+
+} // namespace nb2::manifestdetail

@@ -4,7 +4,7 @@ list(APPEND NB2UI_SOURCES
     timelineroles.h
     timelinemodel.h timelinemodel.cpp
     timelinedelegate.h timelinedelegate.cpp
-    timelineview.h timelineview.cpp timelinelaneheaders.cpp
+    timelineview.h timelineview.cpp timelineviewpaint.cpp timelineviewmetrics.h timelinelaneheaders.cpp
     findbar.h findbar.cpp
     thumbnailprovider.h thumbnailprovider.cpp
     promptpanel.h promptpanel.cpp

@@ -342,7 +342,9 @@ private Q_SLOTS:
         const qint64 opened = value("session_open_us") / 1000 - launched;
         QVERIFY2(value("first_paint_us") > 0 && value("session_open_us") > 0, out.constData());
         // The store answered after its timeout (so it did hang); the frame came long before.
-        QVERIFY2(opened >= 2900, qPrintable(QStringLiteral("session open after %1 ms").arg(opened)));
+        // KeyStore's 3 s timer is a coarse QTimer, which Qt may fire up to 5 % early (2,850 ms;
+        // 2,879 ms was seen in a clean-clone run).
+        QVERIFY2(opened >= 2850, qPrintable(QStringLiteral("session open after %1 ms").arg(opened)));
         QVERIFY2(painted < opened - 1500, qPrintable(QStringLiteral("first paint after %1 ms").arg(painted)));
         QVERIFY2(out.contains("session_backend http://127.0.0.1:"), out.constData()); // no key: the demo
     }

@@ -1,6 +1,7 @@
 #include "core/api/base64blocks.h"
 #include "core/api/responsedocument.h"
 #include "core/api/responseparser.h"
+#include "tests/api/base64reference.h"
 
 #include "testutil.h"
 
@@ -40,31 +41,7 @@ private Q_SLOTS:
 
 namespace {
 
-/** The decoding before the table path existed: whitespace dropped, padding fixed, Qt decodes. */
-QByteArray qtDecode(const QByteArray &text, bool *ok)
-{
-    QByteArray clean;
-    bool urlSafe = false;
-    for (char c : text) {
-        if (c == ' ' || c == '\n' || c == '\r' || c == '\t')
-            continue;
-        urlSafe = urlSafe || c == '-' || c == '_';
-        clean.append(c);
-    }
-    while (clean.endsWith('='))
-        clean.chop(1);
-    if (clean.size() % 4 == 1) {
-        *ok = false;
-        return {};
-    }
-    while (clean.size() % 4 != 0)
-        clean.append('=');
-    const auto r = QByteArray::fromBase64Encoding(clean,
-        (urlSafe ? QByteArray::Base64UrlEncoding : QByteArray::Base64Encoding)
-            | QByteArray::AbortOnBase64DecodingErrors);
-    *ok = r.decodingStatus == QByteArray::Base64DecodingStatus::Ok;
-    return *ok ? r.decoded : QByteArray();
-}
+using nb2test::qtDecode;
 
 QByteArray randomBytes(int n, quint32 seed)
 {

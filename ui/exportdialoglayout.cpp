@@ -21,7 +21,6 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QTableWidget>
-#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace nb2 {
@@ -224,14 +223,7 @@ void ExportDialog::buildUi()
     layout->addWidget(m_buttons);
     setMinimumWidth(820);
 
-    for (auto *edit : findChildren<QLineEdit *>()) {
-        for (auto *b : edit->findChildren<QToolButton *>()) {
-            if (b->accessibleName().isEmpty()) {
-                b->setAccessibleName(tr("Clear"));
-                b->setToolTip(tr("Clear the field"));
-            }
-        }
-    }
+    nameLineEditClearButtons(this); // Qt makes them; screen readers need their names
 }
 
 } // namespace nb2

@@ -371,15 +371,7 @@ void SettingsDialog::buildUi()
     layout->addWidget(m_buttons);
     setMinimumWidth(560);
 
-    // Line-edit icon buttons (clear, show key) are made by Qt; give them names too.
-    for (auto *edit : findChildren<QLineEdit *>()) {
-        for (auto *b : edit->findChildren<QToolButton *>()) {
-            if (b->accessibleName().isEmpty()) {
-                b->setAccessibleName(tr("Clear"));
-                b->setToolTip(tr("Clear the field"));
-            }
-        }
-    }
+    nameLineEditClearButtons(this); // Qt makes them; screen readers need their names
 }
 
 } // namespace nb2

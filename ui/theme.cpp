@@ -8,6 +8,7 @@
 #include <QHash>
 #include <QIconEngine>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPainter>
 #include <QProcessEnvironment>
 #include <QSettings>
@@ -16,6 +17,7 @@
 #include <QStyleFactory>
 #include <QStyleOption>
 #include <QSvgRenderer>
+#include <QToolButton>
 #include <QToolTip>
 
 // Resources in a static library are only linked in when something references their
@@ -315,6 +317,18 @@ QColor mixColors(const QColor &a, const QColor &b, qreal t)
 {
     return QColor::fromRgbF(a.redF() * (1 - t) + b.redF() * t, a.greenF() * (1 - t) + b.greenF() * t,
         a.blueF() * (1 - t) + b.blueF() * t, a.alphaF() * (1 - t) + b.alphaF() * t);
+}
+
+void nameLineEditClearButtons(QWidget *root)
+{
+    for (auto *edit : root->findChildren<QLineEdit *>()) {
+        for (auto *b : edit->findChildren<QToolButton *>()) {
+            if (b->accessibleName().isEmpty()) {
+                b->setAccessibleName(QCoreApplication::translate("nb2::LineEdit", "Clear"));
+                b->setToolTip(QCoreApplication::translate("nb2::LineEdit", "Clear the field"));
+            }
+        }
+    }
 }
 
 } // namespace nb2

@@ -63,6 +63,12 @@ QIcon themeIcon(const QString &name, const QColor &tint = {});
 /** A secondary, word-wrapped plain-text note (dimmed text) for dialogs, under a control. */
 QLabel *makeNoteLabel(QWidget *parent);
 
+/**
+ * Names the clear buttons Qt makes inside every QLineEdit under `root` (screen readers read
+ * them as "Clear"). Call once the dialog's fields are built; buttons already named are kept.
+ */
+void nameLineEditClearButtons(QWidget *root);
+
 /** a blended towards b by t (0: a, 1: b), channel by channel, alpha included. */
 QColor mixColors(const QColor &a, const QColor &b, qreal t);
 

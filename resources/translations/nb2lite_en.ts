@@ -1310,14 +1310,6 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Clear</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Clear the field</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>session</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2551,6 +2543,17 @@ Select a frame in the timeline to show it here.</source>
     </message>
     <message>
         <source>Cannot delete %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>nb2::LineEdit</name>
+    <message>
+        <source>Clear</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear the field</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3881,14 +3884,6 @@ Select a frame in the timeline to show it here.</source>
     </message>
     <message>
         <source>Restore defaults</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Clear</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Clear the field</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

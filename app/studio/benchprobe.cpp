@@ -33,6 +33,15 @@ double rssMb()
     return 0;
 }
 
+/** 1 when a library whose file name contains `name` is mapped into this process. */
+int isMapped(const char *name)
+{
+    QFile f(QStringLiteral("/proc/self/maps"));
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    return f.readAll().contains(name) ? 1 : 0;
+}
+
 /** Reports the first paint of any widget in the window, once. */
 class FirstPaintFilter : public QObject
 {
@@ -56,10 +65,13 @@ public:
             // compared on a busy machine.
             timespec cpu {};
             clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+            // The HTTP code (libnb2net.so, cpp-httplib, OpenSSL) loads after the first frame.
             std::printf("first_paint_us %lld\nfirst_paint_gui_cpu_us %lld\nsession_open_at_first_paint %d\n"
-                        "demo_banner_at_first_paint %d\n",
+                        "demo_banner_at_first_paint %d\nnet_module_at_first_paint %d\nlibssl_at_first_paint %d\n"
+                        "libcrypto_at_first_paint %d\n",
                 static_cast<long long>(us), static_cast<long long>(cpu.tv_sec * 1000000LL + cpu.tv_nsec / 1000),
-                window->sessions()->dir().isEmpty() ? 0 : 1, window->demoBanner()->isVisible() ? 1 : 0);
+                window->sessions()->dir().isEmpty() ? 0 : 1, window->demoBanner()->isVisible() ? 1 : 0,
+                isMapped("libnb2net.so"), isMapped("libssl.so"), isMapped("libcrypto.so"));
             std::fflush(stdout);
             if (qEnvironmentVariableIntValue("NB2_BENCH_FIRST_PAINT") >= 2)
                 waitForSession(); // the session opens after the first paint (its checkpoint parsed on a worker)

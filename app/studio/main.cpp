@@ -1,9 +1,9 @@
 // NB2Lite Studio: QApplication, theme, backend (real key or the built-in demo server), window.
 #include "app/studio/backgroundpool.h"
 #include "app/studio/benchprobe.h"
+#include "app/studio/netmoduleloader.h"
 #include "core/api/apikey.h"
 #include "core/common/translations.h"
-#include "core/fakeapi/fakeserver.h"
 #include "core/session/appsettings.h"
 #include "core/session/sessionstore.h"
 #include "ui/bundleopener.h"
@@ -24,6 +24,7 @@
 #include <QFutureWatcher>
 #include <QMessageBox>
 #include <QSettings>
+#include <QThreadPool>
 #include <QUuid>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -37,7 +38,9 @@ namespace {
 /**
  * Chooses the backend: a key from the environment, the key store (keychain or
  * ~/gemini.key) or the CLI's ~/gemini.key means the real API; no key (or --demo) starts
- * the in-process fake server on 127.0.0.1 and the window says so.
+ * the built-in demo server on 127.0.0.1 and the window says so. Both need the HTTP code,
+ * which is in the module libnb2net.so (app/netmodule/netmodule.h): it loads after the
+ * first frame, off the GUI thread (afterFirstPaint()), and whatever needs it waits for it.
  */
 class Backend
 {
@@ -46,10 +49,11 @@ public:
     ~Backend() { waitForDemoServer(); } // never destroy the server while a worker starts it
 
     /**
-     * Real key: the window gets its client now. Demo: the window shows the demo banner now and
-     * the server starts on a worker (its accept thread and 24 workers cost 1-3 ms, more on a
-     * busy machine); finish(), once the window has painted, gives the window its client. Called
-     * again when the settings change (then the demo client is ready when it returns).
+     * Real key: the window gets its client now (its first request waits for the module). Demo:
+     * the window shows the demo banner now; the module loads and the server starts (its accept
+     * thread and 24 workers) on a worker after the first paint, and finish() gives the window
+     * its client. Called again when the settings change (then the demo client is ready when
+     * it returns).
      */
     void apply(const QString &storedKey, const QString &storedSource)
     {
@@ -61,56 +65,95 @@ public:
             config.apiKey = nb2::lookupApiKey(env, QDir::homePath());
         if (!config.apiKey.isEmpty() && !m_forceDemo) {
             waitForDemoServer();
-            m_fake.reset();
+            m_demo.reset();
+            m_wantDemo = false;
             m_window->setBackend(config, false);
             return;
         }
         m_demoConfig = config;
-        if (!m_fake) {
-            // A random key: the demo server is only reachable by this process's client.
-            const QString key = QUuid::createUuid().toString(QUuid::Id128);
-            nb2::FakeServerOptions options;
-            options.apiKey = key;
-            options.latencyMs = 900; // long enough to see progress, short enough to play with
-            m_fake = std::make_unique<nb2::FakeServer>(options);
-            m_demoKey = key;
-            nb2::FakeServer *fake = m_fake.get();
-            m_starting = std::async(std::launch::async, [fake] { return fake->start(0); });
-            if (!m_windowUp) {
-                m_window->showBackend(m_demoConfig, true);
-                return;
-            }
+        m_wantDemo = true;
+        if (!m_windowUp && !m_demo) {
+            m_window->showBackend(m_demoConfig, true);
+            return;
         }
         finish();
+    }
+
+    /** The window has painted: the module loads on `pool`, or the demo server starts (loading it). */
+    void afterFirstPaint(QThreadPool *pool)
+    {
+        if (m_wantDemo)
+            startDemoServer();
+        else
+            nb2::NetModuleLoader::preload(pool);
     }
 
     /** The demo server listens (waiting for its start if needed): the window gets its client. */
     void finish()
     {
         m_windowUp = true; // from now on apply() finishes at once
-        if (!m_fake)
+        if (!m_wantDemo)
             return;
-        if (waitForDemoServer() == Started::Failed)
-            qWarning("Demo backend could not start: %s", qPrintable(m_fake->errorString()));
+        startDemoServer();
+        waitForDemoServer();
+        if (!m_demo) {
+            QMessageBox::critical(m_window, QCoreApplication::translate("main", "Demo Backend"), m_demoError);
+            return;
+        }
         nb2::ClientConfig config = m_demoConfig;
-        config.baseUrl = m_fake->baseUrl();
+        config.baseUrl = m_demo->baseUrl();
         config.apiKey = nb2::ApiKey(m_demoKey, QCoreApplication::translate("main", "demo backend"));
         m_window->setBackend(config, true);
     }
 
 private:
-    enum class Started { Before, Now, Failed };
-    Started waitForDemoServer()
+    struct Started {
+        std::unique_ptr<nb2::DemoServer> server;
+        QString error;
+    };
+
+    void startDemoServer()
+    {
+        if (m_demo || m_starting.valid())
+            return;
+        // A random key: the demo server is only reachable by this process's client.
+        m_demoKey = QUuid::createUuid().toString(QUuid::Id128);
+        m_starting = std::async(std::launch::async, [key = m_demoKey] {
+            Started started;
+            const nb2::Result<const nb2::NetModule *> module = nb2::NetModuleLoader::require();
+            if (!module) {
+                started.error = module.error().message;
+                return started;
+            }
+            // 900 ms: long enough to see progress, short enough to play with.
+            std::unique_ptr<nb2::DemoServer> server(module.value()->createDemoServer(key, 900));
+            if (!server->start()) {
+                started.error = QCoreApplication::translate("main", "The demo backend could not start: %1")
+                                    .arg(server->errorString());
+                return started;
+            }
+            started.server = std::move(server);
+            return started;
+        });
+    }
+
+    void waitForDemoServer()
     {
         if (!m_starting.valid())
-            return Started::Before;
-        return m_starting.get() ? Started::Now : Started::Failed;
+            return;
+        Started started = m_starting.get();
+        m_demo = std::move(started.server);
+        m_demoError = started.error;
+        if (!m_demo)
+            qWarning("%s", qPrintable(m_demoError));
     }
 
     nb2::MainWindow *m_window;
     bool m_forceDemo;
-    std::unique_ptr<nb2::FakeServer> m_fake;
-    std::future<bool> m_starting; // after m_fake: destroyed (waited for) first
+    bool m_wantDemo = false;
+    std::unique_ptr<nb2::DemoServer> m_demo;
+    QString m_demoError;
+    std::future<Started> m_starting; // after m_demo: destroyed (waited for) first
     nb2::ClientConfig m_demoConfig;
     QString m_demoKey;
     bool m_windowUp = false;
@@ -288,12 +331,15 @@ int main(int argc, char *argv[])
     auto openWhenReady = [&] {
         if (!painted || !backendKnown)
             return;
-        backend.finish(); // the demo server, started on a worker meanwhile
+        auto open = [&] {
+            backend.finish(); // the demo server, started on a worker after the first paint
+            openSessionAndFiles();
+        };
         if (preloading.isRunning()) {
-            QObject::connect(&preloadWatcher, &QFutureWatcherBase::finished, &window, openSessionAndFiles);
+            QObject::connect(&preloadWatcher, &QFutureWatcherBase::finished, &window, open);
             preloadWatcher.setFuture(preloading);
         } else {
-            openSessionAndFiles();
+            open();
         }
     };
     auto knowBackend = [&](const QString &key, const QString &source) {
@@ -328,6 +374,7 @@ int main(int argc, char *argv[])
     window.show();
     nb2::afterFirstPaint(&window, [&] {
         painted = true;
+        backend.afterFirstPaint(&backgroundPool); // the HTTP module, off the GUI thread
         openWhenReady();
     });
     return app.exec();

@@ -1,19 +1,20 @@
 #include "core/api/buildinfo.h"
 
-#include <httplib.h>
-#include <openssl/crypto.h>
+#include "core/api/transport.h"
 
 namespace nb2 {
 
+// Through netBackend(): in nb2lite-studio the libraries are in a module loaded after start-up.
 QString opensslVersion()
 {
-    // The runtime library's own words, not the header we compiled against.
-    return QString::fromLatin1(OpenSSL_version(OPENSSL_VERSION));
+    const Result<const apidetail::NetBackend *> backend = apidetail::netBackend();
+    return backend ? backend.value()->opensslVersion() : backend.error().message;
 }
 
 QString httplibVersion()
 {
-    return QString::fromLatin1(CPPHTTPLIB_VERSION);
+    const Result<const apidetail::NetBackend *> backend = apidetail::netBackend();
+    return backend ? backend.value()->httplibVersion() : backend.error().message;
 }
 
 } // namespace nb2

@@ -65,39 +65,30 @@ void abandon(const std::shared_ptr<Transfer> &st, std::thread &worker)
     }).detach();
 }
 
+// httplib's error in our words (transport.h), for code that does not link httplib.
+TransportError transportError(httplib::Error e)
+{
+    switch (e) {
+    case httplib::Error::Success:
+        return TransportError::Success;
+    case httplib::Error::Connection:
+        return TransportError::Connection;
+    case httplib::Error::ConnectionTimeout:
+        return TransportError::ConnectionTimeout;
+    case httplib::Error::Read:
+        return TransportError::Read;
+    case httplib::Error::SSLConnection:
+        return TransportError::SslConnection;
+    case httplib::Error::SSLLoadingCerts:
+        return TransportError::SslLoadingCerts;
+    case httplib::Error::SSLServerVerification:
+        return TransportError::SslServerVerification;
+    default:
+        return TransportError::Other;
+    }
+}
+
 } // namespace
-
-Endpoint parseEndpoint(const QString &baseUrl)
-{
-    const QUrl url(baseUrl.trimmed());
-    Endpoint e;
-    e.https = url.scheme().toLower() == QLatin1String("https");
-    e.host = url.host();
-    const int port = url.port(e.https ? 443 : 80);
-    const QString host = e.host.contains(QLatin1Char(':')) ? QStringLiteral("[%1]").arg(e.host) : e.host;
-    e.schemeHostPort = QStringLiteral("%1://%2:%3")
-                           .arg(e.https ? QStringLiteral("https") : QStringLiteral("http"), host)
-                           .arg(port)
-                           .toStdString();
-    QString path = url.path(QUrl::FullyEncoded);
-    while (path.endsWith(QLatin1Char('/')))
-        path.chop(1);
-    e.pathPrefix = path.toStdString();
-    return e;
-}
-
-int backoffMs(const ClientConfig &config, int attempt)
-{
-    thread_local std::mt19937 rng {std::random_device {}()};
-    std::uniform_real_distribution<double> jitter(0.0, 1.0);
-    const double delay = config.backoffBaseMs * std::pow(2.0, attempt) * (1.0 - jitter(rng) * 0.25);
-    return int(std::min<double>(delay, config.backoffCapMs));
-}
-
-bool isRetryableStatus(int status)
-{
-    return status == 408 || status == 409 || status == 429 || status >= 500;
-}
 
 AttemptOutcome ClientCall::attempt(const std::string &method, const std::string &path, const std::string &body,
     bool stream, const ChunkHandler &onChunk)
@@ -259,8 +250,13 @@ AttemptOutcome ClientCall::attempt(const std::string &method, const std::string 
     if (!finished && st->headersReady && !headersSeen)
         absorbHeaders(); // an answer that began counts, even when we stop waiting for the rest
     if (finished) {
-        out.error = st->error;
+        out.error = transportError(st->error);
+        if (st->error != httplib::Error::Success)
+            out.errorName = QString::fromStdString(httplib::to_string(st->error));
         out.tlsVerifyResult = st->tlsVerifyResult;
+        if (st->tlsVerifyResult != 0)
+            if (const char *why = X509_verify_cert_error_string(st->tlsVerifyResult))
+                out.tlsVerifyReason = QString::fromUtf8(why);
         if (st->error == httplib::Error::Read || st->error == httplib::Error::ConnectionTimeout) {
             // httplib reports a read timeout as a plain read error; the clock tells them apart.
             if (Clock::now() - st->lastProgress >= std::chrono::milliseconds(readMs - readMs / 10)

@@ -1,65 +1,13 @@
 // Internal to core/api: one HTTP attempt of the Interactions client (a blocking httplib call
-// on its own thread, cancellable in any phase). Included only by core/api's own sources.
+// on its own thread, cancellable in any phase). Compiled into nb2core_http, the only core
+// library that links cpp-httplib and OpenSSL; everything else sees it through transport.h.
 #pragma once
 
-#include "core/api/clientconfig.h"
-#include "core/api/interactionsclient.h"
-#include "core/api/turnrequest.h"
-
-#include <QByteArray>
-#include <QString>
+#include "core/api/transport.h"
 
 #include <httplib.h>
 
-#include <chrono>
-#include <functional>
-#include <string>
-
 namespace nb2::apidetail {
-
-using Clock = std::chrono::steady_clock;
-
-/** Where Debian keeps the system's CA certificates (used when no bundle is configured). */
-inline constexpr auto kSystemCaBundle = "/etc/ssl/certs/ca-certificates.crt";
-
-struct Endpoint {
-    std::string schemeHostPort; // what httplib::Client wants
-    std::string pathPrefix;     // "" or "/some/prefix"
-    QString host;
-    bool https = false;
-};
-
-/** Parses a base URL into what httplib wants and the path prefix. */
-Endpoint parseEndpoint(const QString &baseUrl);
-
-/** Exponential backoff with jitter for attempt (0-based), capped by the config. */
-int backoffMs(const ClientConfig &config, int attempt);
-
-/** Statuses worth another attempt (timeouts, conflicts, rate limits, server errors). */
-bool isRetryableStatus(int status);
-
-// Everything one HTTP attempt produced, seen from the calling thread.
-struct AttemptOutcome {
-    int status = 0; // 0: no response
-    QString contentType;
-    QString retryAfter;
-    QString retryAfterMs;
-    QByteArray body; // unless a chunk handler consumed it
-    httplib::Error error = httplib::Error::Success;
-    long tlsVerifyResult = 0;
-    bool cancelled = false;
-    bool timedOut = false;         // our own watchdog or a read that ran into the timeout
-    bool stoppedByHandler = false; // the chunk handler had all it needed
-    bool deadlineHit = false;      // CallOptions::deadline passed during the attempt
-};
-
-using ChunkHandler = std::function<bool(int status, const QString &contentType, const QByteArray &chunk)>;
-
-struct RequestContext {
-    const TurnRequest *turn = nullptr;
-    QString interactionId; // get / remove
-    QString operation;     // "create", "get", "delete"
-};
 
 /**
  * One HTTP attempt. The blocking httplib call runs on its own thread and hands headers and
@@ -79,5 +27,8 @@ private:
     const ClientConfig &m_config;
     const CallOptions &m_options;
 };
+
+/** The transport linked in: ClientCall and the versions of httplib and OpenSSL. */
+const NetBackend &linkedNetBackend();
 
 } // namespace nb2::apidetail

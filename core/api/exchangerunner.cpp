@@ -7,8 +7,6 @@
 
 #include <QUrl>
 
-#include <httplib.h>
-
 #include <algorithm>
 #include <chrono>
 #include <thread>
@@ -17,26 +15,26 @@ namespace nb2::apidetail {
 
 namespace {
 
-// Turns an httplib transport failure into a kind and a message that names the fix.
+// Turns a transport failure into a kind and a message that names the fix.
 Error transportError(const AttemptOutcome &o, const ClientConfig &config)
 {
     const QString base = config.baseUrl;
     switch (o.error) {
-    case httplib::Error::SSLServerVerification: {
-        const char *why = X509_verify_cert_error_string(o.tlsVerifyResult);
-        const QString reason
-            = o.tlsVerifyResult != 0 && why ? QString::fromUtf8(why) : QStringLiteral("host name mismatch");
+    case TransportError::SslServerVerification: {
+        const QString reason = o.tlsVerifyResult != 0 && !o.tlsVerifyReason.isEmpty()
+            ? o.tlsVerifyReason
+            : QStringLiteral("host name mismatch");
         return Error::make(ErrorKind::Tls,
             QStringLiteral("The TLS certificate of %1 could not be verified (%2). Check the base URL; "
                            "for a private CA set the CA bundle path.")
                 .arg(base, reason));
     }
-    case httplib::Error::SSLConnection:
+    case TransportError::SslConnection:
         return Error::make(ErrorKind::Tls,
             QStringLiteral("The TLS handshake with %1 failed. Check that the base URL "
                            "really serves https.")
                 .arg(base));
-    case httplib::Error::SSLLoadingCerts:
+    case TransportError::SslLoadingCerts:
         return Error::make(ErrorKind::Tls,
             QStringLiteral("The CA certificates could not be loaded from '%1'. Install "
                            "ca-certificates or fix the CA bundle path.")
@@ -45,7 +43,7 @@ Error transportError(const AttemptOutcome &o, const ClientConfig &config)
         break;
     }
     if (o.timedOut) {
-        if (o.status == 0 && o.error == httplib::Error::ConnectionTimeout)
+        if (o.status == 0 && o.error == TransportError::ConnectionTimeout)
             return Error::make(ErrorKind::Timeout,
                 QStringLiteral("Connecting to %1 timed out after %2 s. Check the "
                                "network and the base URL.")
@@ -57,7 +55,7 @@ Error transportError(const AttemptOutcome &o, const ClientConfig &config)
                 .arg(base)
                 .arg(config.readTimeoutMs / 1000.0));
     }
-    if (o.error == httplib::Error::Connection)
+    if (o.error == TransportError::Connection)
         return Error::make(ErrorKind::Network,
             QStringLiteral("Could not connect to %1. Check the network connection "
                            "and the base URL.")
@@ -70,7 +68,7 @@ Error transportError(const AttemptOutcome &o, const ClientConfig &config)
     return Error::make(ErrorKind::Network,
         QStringLiteral("The connection to %1 failed (%2). Check the network and "
                        "try again.")
-            .arg(base, QString::fromStdString(httplib::to_string(o.error))));
+            .arg(base, o.errorName));
 }
 
 // Whether a 400 is about the thinking level: the message says so, or the allowed values it
@@ -188,6 +186,11 @@ Result<Exchange> ExchangeRunner::run(const std::string &method, const std::strin
     bool stream, StreamAssembler *assembler, int &attempts, bool idempotent, ExchangeTrace *trace)
 {
     attempts = 0;
+    // The HTTP code: linked in, or (nb2lite-studio) a module loaded after the first frame,
+    // which this waits for; when it cannot be loaded the error says which file is missing.
+    const Result<const NetBackend *> transport = netBackend();
+    if (!transport)
+        return transport.error();
     std::optional<Error> last;
     for (int attempt = 0;; ++attempt) {
         if (m_options.cancel && m_options.cancel->isCancelled())
@@ -218,12 +221,11 @@ Result<Exchange> ExchangeRunner::run(const std::string &method, const std::strin
             };
         }
 
-        ClientCall call(m_config, m_options);
-        AttemptOutcome o = call.attempt(method, path, body, stream, onChunk);
+        AttemptOutcome o = transport.value()->attempt(m_config, m_options, method, path, body, stream, onChunk);
         ++attempts;
         if (o.cancelled)
             return Error::make(ErrorKind::Cancelled, QStringLiteral("Cancelled."));
-        if (streaming && !o.stoppedByHandler && o.error == httplib::Error::Success) {
+        if (streaming && !o.stoppedByHandler && o.error == TransportError::Success) {
             for (const SseEvent &ev : parser.finish()) {
                 for (const StreamEvent &se : assembler->feed(ev)) {
                     if (m_options.onEvent)
@@ -238,7 +240,7 @@ Result<Exchange> ExchangeRunner::run(const std::string &method, const std::strin
         bool retryable = false;
         int serverDelay = -1;
         const bool transportFailed
-            = !o.stoppedByHandler && (o.error != httplib::Error::Success || o.timedOut || o.status == 0);
+            = !o.stoppedByHandler && (o.error != TransportError::Success || o.timedOut || o.status == 0);
         if (transportFailed && !(streaming && assembler && assembler->isDone())) {
             // Our own time limit, not the server's failure: say that, not "did not answer in 120 s".
             error = o.deadlineHit ? deadlineError(attempts, last) : transportError(o, m_config);

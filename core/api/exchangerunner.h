@@ -3,8 +3,8 @@
 // create, get and delete. Included only by core/api's own sources.
 #pragma once
 
-#include "core/api/clientcall.h"
 #include "core/api/streamassembler.h"
+#include "core/api/transport.h"
 #include "core/common/error.h"
 
 #include <optional>

@@ -8,7 +8,6 @@
 
 #include <QUrl>
 
-#include <httplib.h>
 #include <nlohmann/json.hpp>
 
 #include <chrono>

@@ -40,6 +40,7 @@ expected=(
     share/thumbnailers/$app_id.thumbnailer
     share/zsh/vendor-completions/_nb2lite
     share/nb2lite-studio/skills/nb2lite-image/SKILL.md
+    lib/nb2lite-studio/libnb2net.so
 )
 for p in "${programs[@]}"; do expected+=(bin/$p share/man/man1/$p.1.gz); done
 for size in "${icon_sizes[@]}"; do expected+=(share/icons/hicolor/${size}x${size}/apps/$app_id.png); done
@@ -61,6 +62,13 @@ for b in "${programs[@]}"; do
         err "$b was installed with a run path: $(readelf -d "$exe" | grep -E 'R(UN)?PATH')"
     fi
 done
+
+# The installed studio finds its HTTP module (lib/nb2lite-studio/libnb2net.so) after its first
+# frame: its demo backend starts and the session opens with it.
+out=$(cd "$tmp" && env -u GEMINI_API_KEY -u GOOGLE_API_KEY -u DBUS_SESSION_BUS_ADDRESS \
+      QT_QPA_PLATFORM=offscreen XDG_RUNTIME_DIR="$tmp" HOME="$tmp" XDG_CONFIG_HOME="$tmp/.config" NB2_BENCH_FIRST_PAINT=2 \
+      timeout 30 "$prefix/bin/nb2lite-studio" --demo "$tmp/session" 2>&1) || err "the installed nb2lite-studio --demo exited with $?: $out"
+[[ "$out" == *"session_backend http://127.0.0.1:"* ]] || err "the installed nb2lite-studio did not start its demo backend (libnb2net.so not found?): $out"
 
 desktop=$prefix/share/applications/$app_id.desktop
 metainfo=$prefix/share/metainfo/$app_id.metainfo.xml

@@ -293,6 +293,10 @@ private Q_SLOTS:
         QCOMPARE(value("session_open_at_first_paint"), 0);
         QCOMPARE(
             value("demo_banner_at_first_paint"), 1); // the demo server starts on a worker, its banner shows at once
+        // The HTTP code is a module loaded after the first frame (app/netmodule/netmodule.h).
+        QCOMPARE(value("net_module_at_first_paint"), 0);
+        QCOMPARE(value("libssl_at_first_paint"), 0);
+        QCOMPARE(value("libcrypto_at_first_paint"), 0);
         QVERIFY2(value("session_open_us") >= value("first_paint_us"), out.constData());
         QVERIFY(QFileInfo::exists(session + QStringLiteral("/manifest.json"))); // and it did open
         // ...with the demo server's address given to the window before it opened.

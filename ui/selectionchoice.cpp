@@ -77,17 +77,27 @@ SelectionChoice::SelectionChoice(QWidget *parent) : QWidget(parent)
     connect(m_region, &QRadioButton::toggled, this, update);
     connect(m_feather, &QSpinBox::valueChanged, this, &SelectionChoice::choiceChanged);
     connect(m_fromRaw, &QCheckBox::toggled, this, &SelectionChoice::choiceChanged);
+    setState(false, false); // hidden until there is a selection: its explanation is measured when shown
     update();
-    setState(false, false);
 }
 
 void SelectionChoice::setState(bool hasSelection, bool composited)
 {
     m_hasSelection = hasSelection;
     m_composited = composited;
+    // The row appears (maybe inside a panel already shown, which gets no showEvent()): measure it.
+    const bool rowAppears = hasSelection && m_selectionRow->isHidden();
     m_selectionRow->setVisible(hasSelection);
     m_fromRaw->setVisible(composited);
     setVisible(hasSelection || composited);
+    if (rowAppears)
+        reserveExplainHeight();
+}
+
+void SelectionChoice::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    reserveExplainHeight();
 }
 
 void SelectionChoice::resizeEvent(QResizeEvent *event)
@@ -98,6 +108,11 @@ void SelectionChoice::resizeEvent(QResizeEvent *event)
 
 void SelectionChoice::reserveExplainHeight()
 {
+    // Not while hidden (the panel at start-up, before any selection): wrapping the text costs
+    // a text layout and a font engine of its own (0.92 of the font), ~1.8 M instructions that
+    // the window's first frame does not show. showEvent() and setState() measure it when shown.
+    if (isHidden() || m_selectionRow->isHidden())
+        return;
     // The label spans the whole row (no margins), so the panel's width is its width.
     const int w = width() > 0 ? width() : m_explain->sizeHint().width();
     m_explain->setMinimumHeight(0); // heightForWidth() would answer at least the old minimum

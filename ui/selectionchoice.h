@@ -38,6 +38,7 @@ Q_SIGNALS:
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     /** A dock does not lay out by height-for-width: reserve the wrapped explanation's height (as PromptPanel does). */

@@ -7,7 +7,9 @@
 #include "ui/firstpaint.h"
 #include "ui/imagestage.h"
 #include "ui/mainwindow.h"
+#include "ui/promptpanel.h"
 #include "ui/replaypanel.h"
+#include "ui/selectionchoice.h"
 #include "ui/sessionmanager.h"
 #include "ui/theme.h"
 
@@ -19,6 +21,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMainWindow>
 #include <QMenuBar>
@@ -171,6 +174,29 @@ private Q_SLOTS:
         QCOMPARE(window.findChild<CompareView *>(QStringLiteral("compareView")), compare);
         QCOMPARE(window.stage()->compareView(), compare); // once
         QVERIFY(!window.stage()->isCompareShown());
+    }
+
+    /**
+     * The region choice (hidden until there is a selection) does not wrap its explanation while
+     * hidden — that cost a text layout and a font engine before the first frame — and does once
+     * a selection shows it.
+     */
+    void selectionExplanationIsMeasuredWhenShown()
+    {
+        MainWindow window;
+        window.resize(1200, 800);
+        SelectionChoice *choice = window.promptPanel()->selectionChoice();
+        auto *explain = choice->findChild<QLabel *>(QStringLiteral("selectionExplain"));
+        QVERIFY(explain);
+        QVERIFY(choice->isHidden());
+        QCOMPARE(explain->minimumHeight(), 0);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QCOMPARE(explain->minimumHeight(), 0); // still hidden: still not measured
+        choice->setState(true, false);
+        QVERIFY(choice->isVisible());
+        QVERIFY(explain->minimumHeight() >= explain->fontMetrics().height());
+        QCOMPARE(explain->minimumHeight(), explain->heightForWidth(choice->width()));
     }
 
     /** The replay panel (its dock hidden at start) is built once a session opens, or when its dock shows. */

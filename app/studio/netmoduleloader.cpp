@@ -10,7 +10,7 @@
 #include <atomic>
 
 #ifndef NB2_MODULE_RELDIR
-#define NB2_MODULE_RELDIR "../lib/nb2lite-studio"
+#define NB2_MODULE_RELDIR "../lib/nb2lite-studio/modules"
 #endif
 
 namespace nb2 {

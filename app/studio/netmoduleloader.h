@@ -20,7 +20,7 @@ class NetModuleLoader
 {
 public:
     static QString fileName(); // "libnb2net.so"
-    /** Where the installed app keeps it (bin/../<libdir>/nb2lite-studio), then the app's own folder (the build tree). */
+    /** Where the installed app keeps it (bin/../<libdir>/nb2lite-studio/modules), then the app's own folder (the build tree). */
     static QStringList defaultSearchDirs();
     /** Replaces the folders searched (tests point it at an empty folder). Before the first load. */
     static void setSearchDirs(const QStringList &dirs);

@@ -46,14 +46,14 @@ for f in ./usr/bin/nb2lite ./usr/bin/nb2lite-fakeapi ./usr/bin/nb2lite-studio ./
          ./usr/share/mime/packages/$app_id.xml ./usr/share/thumbnailers/$app_id.thumbnailer \
          ./usr/share/man/man1/nb2lite.1.gz ./usr/share/man/man1/nb2lite-studio.1.gz \
          ./usr/share/doc/nb2lite-studio/copyright ./usr/share/doc/nb2lite-studio/changelog.gz \
-         ./usr/lib/nb2lite-studio/libnb2net.so; do
+         ./usr/lib/nb2lite-studio/modules/libnb2net.so; do
     grep -qxF "$f" <<<"$contents" || err "$f missing from the .deb"
 done
 
 mkdir "$tmp/x"
 dpkg-deb -x "$deb" "$tmp/x"
 # The studio's HTTP module is stripped and has no run path either.
-for b in nb2lite nb2lite-fakeapi nb2lite-studio nb2lite-thumbnailer ../lib/nb2lite-studio/libnb2net.so; do
+for b in nb2lite nb2lite-fakeapi nb2lite-studio nb2lite-thumbnailer ../lib/nb2lite-studio/modules/libnb2net.so; do
     exe=$tmp/x/usr/bin/$b
     [[ -f "$exe" ]] || continue
     if readelf -S "$exe" | grep -q '\.debug_info'; then err "$b is not stripped"; fi

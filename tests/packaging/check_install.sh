@@ -40,7 +40,7 @@ expected=(
     share/thumbnailers/$app_id.thumbnailer
     share/zsh/vendor-completions/_nb2lite
     share/nb2lite-studio/skills/nb2lite-image/SKILL.md
-    lib/nb2lite-studio/libnb2net.so
+    lib/nb2lite-studio/modules/libnb2net.so
 )
 for p in "${programs[@]}"; do expected+=(bin/$p share/man/man1/$p.1.gz); done
 for size in "${icon_sizes[@]}"; do expected+=(share/icons/hicolor/${size}x${size}/apps/$app_id.png); done
@@ -63,7 +63,7 @@ for b in "${programs[@]}"; do
     fi
 done
 
-# The installed studio finds its HTTP module (lib/nb2lite-studio/libnb2net.so) after its first
+# The installed studio finds its HTTP module (lib/nb2lite-studio/modules/libnb2net.so) after its first
 # frame: its demo backend starts and the session opens with it.
 out=$(cd "$tmp" && env -u GEMINI_API_KEY -u GOOGLE_API_KEY -u DBUS_SESSION_BUS_ADDRESS \
       QT_QPA_PLATFORM=offscreen XDG_RUNTIME_DIR="$tmp" HOME="$tmp" XDG_CONFIG_HOME="$tmp/.config" NB2_BENCH_FIRST_PAINT=2 \

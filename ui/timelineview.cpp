@@ -85,6 +85,14 @@ void TimelineView::setAttachHint(AttachHint hint)
     viewport()->update();
 }
 
+void TimelineView::setOpening(bool opening)
+{
+    if (opening == m_opening)
+        return;
+    m_opening = opening;
+    viewport()->update();
+}
+
 QRect TimelineView::contentRect(int depth, int lane) const
 {
     const QSize card = TimelineDelegate::cardSize();

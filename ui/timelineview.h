@@ -32,6 +32,13 @@ public:
     void setModel(QAbstractItemModel *model) override;
 
     void setAttachHint(AttachHint hint);
+    /**
+     * While start-up opens a session (after the window's first frame): an empty timeline says
+     * "Opening the session…" in the view's font instead of "No frames yet" and the attach slot,
+     * which would be wrong for a session of frames (and cost three font engines of their own).
+     */
+    void setOpening(bool opening);
+    bool isOpening() const { return m_opening; }
     AttachHint attachHint() const { return m_attachHint; }
     /** The dashed slot's rectangle in viewport coordinates (empty when hidden). */
     QRect attachSlotRect() const;
@@ -132,6 +139,7 @@ private:
     QSet<int> m_pendingRows;                       // rows drawn spinning: only these are repainted by the spin timer
     bool m_relayoutPending = false;
     AttachHint m_attachHint = AttachHint::None;
+    bool m_opening = false;
     QTimer m_spinTimer;
     QPersistentModelIndex m_hoverAction; // the card whose cancel/retry button is under the mouse
 };

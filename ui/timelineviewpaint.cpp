@@ -104,7 +104,8 @@ void TimelineView::paintEvent(QPaintEvent *event)
     }
 
     // The dashed slot where the next frame will attach, with its connector.
-    const QPoint slot = attachSlotCell();
+    const bool opening = m_opening && m_nodes.isEmpty(); // start-up: a session is being opened
+    const QPoint slot = opening ? QPoint(-1, -1) : attachSlotCell();
     if (slot.x() >= 0) {
         const QRect r = contentRect(slot.x(), slot.y()).translated(-off);
         const QColor c = m_attachHint == AttachHint::Branch ? TimelineDelegate::laneColor(slot.y(), pal) : highlight;
@@ -170,7 +171,11 @@ void TimelineView::paintEvent(QPaintEvent *event)
 
     paintLaneHeaders(p, event->rect());
 
-    if (m_nodes.isEmpty()) {
+    if (opening) {
+        p.setPen(mixColors(pal.color(QPalette::Window), pal.color(QPalette::WindowText), 0.6));
+        p.drawText(
+            viewport()->rect().adjusted(24, 0, -16, 0), Qt::AlignLeft | Qt::AlignVCenter, tr("Opening the session…"));
+    } else if (m_nodes.isEmpty()) {
         QFont f = font();
         f.setPointSizeF(f.pointSizeF() * 1.05);
         p.setFont(f);

@@ -7,13 +7,16 @@
 #include "core/session/appsettings.h"
 #include "core/session/sessionstore.h"
 #include "ui/bundleopener.h"
+#include "ui/canvasview.h"
 #include "ui/firstpaint.h"
+#include "ui/imagestage.h"
 #include "ui/importcontroller.h"
 #include "ui/keystore.h"
 #include "ui/mainwindow.h"
 #include "ui/sessionmanager.h"
 #include "ui/settingsdialog.h"
 #include "ui/theme.h"
+#include "ui/timelineview.h"
 #include "ui/windowpreferences.h"
 
 #include <QApplication>
@@ -280,9 +283,9 @@ int main(int argc, char *argv[])
     // frames that parse is ~30 ms); SessionStore::open() then takes what it read. The worker
     // runs at a lower priority, so that on a shared core the window is built first.
     nb2::BackgroundPool backgroundPool;
-    const QFuture<void> preloading = nb2::SessionStore::preload(
-        !sessionArg.isEmpty() ? QDir(sessionArg).absolutePath() : nb2::WindowPreferences::lastSession(),
-        &backgroundPool);
+    const QString sessionToOpen
+        = !sessionArg.isEmpty() ? QDir(sessionArg).absolutePath() : nb2::WindowPreferences::lastSession();
+    const QFuture<void> preloading = nb2::SessionStore::preload(sessionToOpen, &backgroundPool);
 
     nb2::MainWindow window;
     nb2::installBenchProbe(&window); // only when NB2_BENCH_* asks (nb2lite-bench)
@@ -314,6 +317,10 @@ int main(int argc, char *argv[])
                 window.sessions()->offerRebuild(QDir(sessionArg).absolutePath(), opened.error().message);
             }
         }
+        // The views leave their "opening" state: the session's frames, or its empty states.
+        window.timelineView()->setOpening(false);
+        if (window.stage()->canvas()->emptyText().isEmpty())
+            window.stage()->reload();
         if (!bundleArg.isEmpty()) {
             QSettings s;
             bundleOpener.setFallbackParent(nb2::AppSettings::load(s).effectiveSessionsFolder());
@@ -371,6 +378,14 @@ int main(int argc, char *argv[])
     // seconds (a Secret Service that does not answer: KeyStore's 3 s timeout; a locked keyring
     // asks for its password). Without a key the demo banner shows when the store has answered.
     window.restoreLastState(false); // the layout; the session follows
+    if (!sessionToOpen.isEmpty()) {
+        // A session opens after the first frame: until then the timeline says so, and the image
+        // area stays blank. Their empty-session hints ("No frames yet", "Describe an image...")
+        // would be wrong for a session of frames, and their fonts cost three engines and the
+        // shaping of two paragraphs before that frame.
+        window.timelineView()->setOpening(true);
+        window.stage()->canvas()->setEmptyText({});
+    }
     window.show();
     nb2::afterFirstPaint(&window, [&] {
         painted = true;

@@ -12,6 +12,7 @@
 #include "ui/selectionchoice.h"
 #include "ui/sessionmanager.h"
 #include "ui/theme.h"
+#include "ui/timelineview.h"
 
 #include "uitesthelpers.h"
 
@@ -199,6 +200,24 @@ private Q_SLOTS:
         QCOMPARE(explain->minimumHeight(), explain->heightForWidth(choice->width()));
     }
 
+    /** While start-up opens a session, the empty timeline paints "opening", not its empty-session hints. */
+    void timelineSaysOpeningWhileTheSessionOpens()
+    {
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        TimelineView *timeline = window.timelineView();
+        timeline->setAttachHint(TimelineView::AttachHint::Generate); // the empty session's "+ new image" slot
+        const QImage hints = timeline->viewport()->grab().toImage();
+        timeline->setOpening(true);
+        QVERIFY(timeline->isOpening());
+        const QImage opening = timeline->viewport()->grab().toImage();
+        QVERIFY(opening != hints);
+        timeline->setOpening(false);
+        QCOMPARE(timeline->viewport()->grab().toImage(), hints); // and back, once it is open
+    }
+
     /** The replay panel (its dock hidden at start) is built once a session opens, or when its dock shows. */
     void replayPanelIsBuiltWhenNeeded()
     {
@@ -323,6 +342,9 @@ private Q_SLOTS:
         QCOMPARE(value("net_module_at_first_paint"), 0);
         QCOMPARE(value("libssl_at_first_paint"), 0);
         QCOMPARE(value("libcrypto_at_first_paint"), 0);
+        // The session opens after the first frame: the timeline says "Opening the session…" until then.
+        QCOMPARE(value("timeline_opening_at_first_paint"), 1);
+        QCOMPARE(value("timeline_opening_at_session_open"), 0);
         QVERIFY2(value("session_open_us") >= value("first_paint_us"), out.constData());
         QVERIFY(QFileInfo::exists(session + QStringLiteral("/manifest.json"))); // and it did open
         // ...with the demo server's address given to the window before it opened.

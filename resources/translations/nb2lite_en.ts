@@ -202,6 +202,14 @@ Exit status: 0 on success, 1 when the bundle cannot be previewed or the thumbnai
         <source>nb2lite-studio: cannot open a window: no display could be opened (DISPLAY=%1, platform %2). Start it in a desktop session, or under xvfb-run when there is no screen. Nothing was changed.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Demo Backend</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The demo backend could not start: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>nb2::ActionManager</name>
@@ -4268,6 +4276,10 @@ reference</source>
     <message>
         <source>This branch&apos;s own frames: %1 (estimate).
 Cost to reproduce this branch (every turn from its root to #%2 again): %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opening the session…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -105,12 +105,17 @@ int runApiCommand(const CliArgs &args, Console &console, const CommandContext &c
 
 int runCommandLine(const QStringList &arguments, Console &console, const CommandContext &context)
 {
+    const CliParseResult parsed = parseCliArgs(arguments); // prints nothing
+    const CliArgs &args = parsed.args;
+    // From here the checkpoint of a session opened for work is read on another thread while
+    // the rest starts up (a 10,000-frame session's parse no longer follows it).
+    if (parsed.ok())
+        preloadSessionForWork(args);
+
     const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     // Whatever key the environment holds is scrubbed from all output, even in --demo.
     console.setSecret(lookupApiKey(env, QDir::homePath()).value());
 
-    const CliParseResult parsed = parseCliArgs(arguments);
-    const CliArgs &args = parsed.args;
     if (!parsed.ok())
         return console.finish(
             failureReport(QStringLiteral("usage"), parsed.error), args.json || jsonRequested(arguments));

@@ -133,7 +133,26 @@ int usageKeyOf(const char *s, qsizetype n)
                                           : -1;
 }
 
-/** "2026-01-02T03:04:05.678Z" (what toIsoUtc writes) read from bytes; anything else via fromIsoUtc. */
+/** Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar (QDate's), for any valid date. */
+constexpr qint64 daysFromCivil(int y, int m, int d)
+{
+    // H. Hinnant's days_from_civil: eras of 400 years, years starting in March.
+    y -= m <= 2;
+    const int era = (y >= 0 ? y : y - 399) / 400;
+    const int yoe = y - era * 400;
+    const int doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+    const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return qint64(era) * 146097 + doe - 719468;
+}
+static_assert(
+    daysFromCivil(1970, 1, 1) == 0 && daysFromCivil(2000, 3, 1) == 11017 && daysFromCivil(1969, 12, 31) == -1);
+
+/**
+ * "2026-01-02T03:04:05.678Z" (what toIsoUtc writes) read from bytes; anything else via
+ * fromIsoUtc. The instant is computed here (QDate + QTime + QDateTime(date, time, UTC) was
+ * ~600 instructions a time, four times a frame); a date or time out of range (month 13, a 30th
+ * of February, second 60) goes to fromIsoUtc like any other text, so the result is its.
+ */
 QDateTime timeFromBytes(const char *s, qsizetype n)
 {
     auto num = [s](int at, int len) {
@@ -147,10 +166,14 @@ QDateTime timeFromBytes(const char *s, qsizetype n)
     };
     if (n == 24 && s[4] == '-' && s[7] == '-' && s[10] == 'T' && s[13] == ':' && s[16] == ':' && s[19] == '.'
         && s[23] == 'Z') {
-        const QDate date(num(0, 4), num(5, 2), num(8, 2));
-        const QTime time(num(11, 2), num(14, 2), num(17, 2), num(20, 3));
-        if (date.isValid() && time.isValid())
-            return QDateTime(date, time, Qt::UTC);
+        const int y = num(0, 4), mo = num(5, 2), d = num(8, 2);
+        const int h = num(11, 2), mi = num(14, 2), sec = num(17, 2), ms = num(20, 3);
+        static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+        const bool leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+        if (y >= 1 && mo >= 1 && mo <= 12 && d >= 1 && d <= kDays[mo - 1] + (mo == 2 && leap) && h >= 0 && h < 24
+            && mi >= 0 && mi < 60 && sec >= 0 && sec < 60 && ms >= 0)
+            return QDateTime::fromMSecsSinceEpoch(
+                ((daysFromCivil(y, mo, d) * 24 + h) * 60 + mi) * 60000 + sec * 1000 + ms, Qt::UTC);
     }
     return fromIsoUtc(QString::fromUtf8(s, n));
 }

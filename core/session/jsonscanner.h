@@ -70,8 +70,12 @@ public:
 
     void ws()
     {
-        if (m_p >= m_end || static_cast<unsigned char>(*m_p) > ' ')
-            return; // the usual case (called before every token): no white space at all
+        // The usual case (called before every token): no white space at all. Inline; the rest not.
+        if (m_p < m_end && static_cast<unsigned char>(*m_p) <= ' ')
+            skipSpace();
+    }
+    Q_NEVER_INLINE void skipSpace()
+    {
 #if defined(__SSE2__)
         // A checkpoint is indented: a line break and 12 to 20 spaces before most keys, a fifth
         // of the parse byte by byte. A run of two or more is skipped 16 bytes at a time.

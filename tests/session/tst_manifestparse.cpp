@@ -294,6 +294,41 @@ private Q_SLOTS:
         }
     }
 
+    void timesReadAsTheReferenceReadsThem_data()
+    {
+        QTest::addColumn<QByteArray>("time");
+        for (const char *t : {"2026-12-01T12:16:43.129Z", "1970-01-01T00:00:00.000Z", "1969-12-31T23:59:59.999Z",
+                 "0001-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z", "2024-02-29T10:00:00.000Z",
+                 "2000-02-29T10:00:00.000Z", "2100-02-29T10:00:00.000Z", "2023-02-29T10:00:00.000Z",
+                 "2026-04-31T10:00:00.000Z", "2026-13-01T10:00:00.000Z", "2026-00-01T10:00:00.000Z",
+                 "2026-01-00T10:00:00.000Z", "0000-01-01T00:00:00.000Z", "2026-01-01T24:00:00.000Z",
+                 "2026-01-01T23:60:00.000Z", "2026-12-31T23:59:60.000Z", "2026-01-01T00:00:00.1a3Z",
+                 "2026-01-01 00:00:00.000Z", "2026-01-01T00:00:00.000+", "1600-03-01T00:00:00.000Z",
+                 "1899-12-31T23:59:59.000Z"})
+            QTest::newRow(t) << QByteArray(t);
+    }
+
+    void timesReadAsTheReferenceReadsThem()
+    {
+        // Times in toIsoUtc's form are computed from their digits (not through QDate/QTime);
+        // every date, valid or not, must give what Frame::fromJson gives.
+        QFETCH(QByteArray, time);
+        const QByteArray frame = "{" + kMinimal + ",\"requested_at\":\"" + time + "\",\"finished_at\":\"" + time
+            + "\",\"id_expires_at\":\"" + time + "\",\"trashed_at\":\"" + time + "\"}";
+        expectSame(withFrameText(frame));
+        const Result<ParsedManifest> fast = parseManifest(withFrameText(frame));
+        const Result<ParsedManifest> dom = parseManifestDom(withFrameText(frame));
+        QVERIFY(fast && dom);
+        const Frame &a = fast.value().frames.first(), &b = dom.value().frames.first();
+        for (const auto &[x, y] : {std::pair {a.requestedAt, b.requestedAt}, std::pair {a.finishedAt, b.finishedAt},
+                 std::pair {a.idExpiresAt, b.idExpiresAt}, std::pair {a.trashedAt, b.trashedAt}}) {
+            QCOMPARE(x.isValid(), y.isValid());
+            QCOMPARE(x, y);
+            QCOMPARE(x.timeSpec(), y.timeSpec());
+            QCOMPARE(toIsoUtc(x), toIsoUtc(y));
+        }
+    }
+
     void aKeyOneByteFromAKnownNameIsKeptAsUnknown()
     {
         // Keys are matched by length, then bytes: a key of a known name's length that differs

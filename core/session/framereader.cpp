@@ -5,6 +5,7 @@
 #include <QDate>
 #include <QTime>
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
 
@@ -48,6 +49,7 @@ enum Field : int {
     FReplayOf,
     FReplayRun,
     FPromptSent,
+    FDrift,
     FUnknown
 };
 
@@ -73,6 +75,7 @@ Field fieldOf(const char *s, qsizetype n)
             : is(s, n, "image")  ? FImage
             : is(s, n, "usage")  ? FUsage
             : is(s, n, "title")  ? FTitle
+            : is(s, n, "drift")  ? FDrift
                                  : FUnknown;
     case 6:
         return is(s, n, "parent") ? FParent
@@ -120,6 +123,22 @@ int imageKeyOf(const char *s, qsizetype n)
         : is(s, n, "width")     ? 3
         : is(s, n, "height")    ? 4
                                 : -1;
+}
+
+/** "drift" keys: 0 measure, 1 changed, 2 outside_changed, 3 heatmap; -1 any other. */
+int driftKeyOf(const char *s, qsizetype n)
+{
+    return is(s, n, "measure")        ? 0
+        : is(s, n, "changed")         ? 1
+        : is(s, n, "outside_changed") ? 2
+        : is(s, n, "heatmap")         ? 3
+                                      : -1;
+}
+
+/** A drift fraction as FrameDrift::fromJson keeps it: within [-1, 1]. */
+double driftFraction(double v)
+{
+    return std::clamp(v, -1.0, 1.0);
 }
 
 /** "usage" keys: 0 input, 1 output, 2 thought, 3 total, 4 image output tokens; -1 any other. */
@@ -378,6 +397,42 @@ Reader::Status readFrame(Reader &r, Interns &interns, Frame *f)
             return readString(r, &f->replayRun);
         case FPromptSent:
             return readString(r, &f->promptSent);
+        case FDrift: {
+            // Every edit has one since the drift meter came (its reading, core/edit/driftmeter.h).
+            quint32 sub = 0;
+            Reader::Status s = readObject(r, [&](const char *dk, qsizetype dkn) -> Reader::Status {
+                const int which = driftKeyOf(dk, dkn);
+                if (which < 0)
+                    return r.skip(0) ? Reader::Ok : Reader::Bad; // FrameDrift::fromJson ignores other keys
+                if (sub & (1u << which))
+                    return r.skip(0) ? Reader::Other : Reader::Bad;
+                sub |= 1u << which;
+                switch (which) {
+                case 0:
+                    return readString(r, &f->drift.measure, &interns.driftMeasure);
+                case 1:
+                    return r.peek() == '-' || (r.peek() >= '0' && r.peek() <= '9') ? r.real(&f->drift.changed)
+                        : r.skip(0)                                                ? Reader::Other
+                                                                                   : Reader::Bad;
+                case 2:
+                    return r.peek() == '-' || (r.peek() >= '0' && r.peek() <= '9') ? r.real(&f->drift.outsideChanged)
+                        : r.skip(0)                                                ? Reader::Other
+                                                                                   : Reader::Bad;
+                default:
+                    return readString(r, &f->drift.heatmapFile);
+                }
+            });
+            if (s != Reader::Ok)
+                return s;
+            if (sub == 0) {
+                f->drift = FrameDrift(); // {}: no reading, as fromJson reads an empty object
+                return Reader::Ok;
+            }
+            f->drift.changed = driftFraction(f->drift.changed);
+            f->drift.outsideChanged = driftFraction(f->drift.outsideChanged);
+            // A heatmap outside the folder: Frame::fromJson words the refusal (the slow path).
+            return isSafeSessionPath(f->drift.heatmapFile) ? Reader::Ok : Reader::Other;
+        }
         case FUnknown:
             break;
         }

@@ -5,6 +5,7 @@
 
 #include <QString>
 
+#include <charconv>
 #include <cstring>
 
 #if defined(__SSE2__)
@@ -207,6 +208,25 @@ public:
             v = v * 10 + (*q - '0');
         }
         *out = negative ? -v : v;
+        return Ok;
+    }
+
+    /**
+     * A number as a double, correctly rounded as QJsonDocument reads it (std::from_chars, which
+     * no locale changes); Other for one out of double's range.
+     */
+    Status real(double *out)
+    {
+        ws();
+        const char *start = m_p;
+        if (const Status st = number(); st != Ok)
+            return st;
+        const std::from_chars_result r = std::from_chars(start, m_p, *out);
+        if (r.ec != std::errc() || r.ptr != m_p)
+            return Other;
+        // QJsonValue keeps a whole number as an integer: "-0" and "-0.0" read as 0, not -0.0.
+        if (*out == 0)
+            *out = 0;
         return Ok;
     }
 

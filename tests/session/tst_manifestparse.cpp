@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cstring>
 #include <thread>
 
 #include <sys/resource.h>
@@ -66,6 +67,15 @@ Frame richFrame(int i)
     f.replayOf = QStringLiteral("abcdef01");
     f.replayRun = QStringLiteral("run1");
     f.promptSent = QStringLiteral("sent");
+    if (i % 3 == 1) { // the drift meter's reading (every edit has one)
+        f.drift.measure = QStringLiteral("cie76_grid256_de10");
+        f.drift.changed = 0.1031951904296875 * (i % 5);
+        f.drift.heatmapFile = QStringLiteral("images/drift_%1.png").arg(f.id);
+    } else if (i % 3 == 2) {
+        f.drift.measure = QStringLiteral("cie76_grid256_de10");
+        f.drift.changed = 1.0 / (i + 1);
+        f.drift.outsideChanged = 0.25;
+    }
     return f;
 }
 
@@ -103,6 +113,12 @@ void expectSame(const QByteArray &text, int *readFast = nullptr)
         QCOMPARE(a.frames.at(i).requestedAt, b.frames.at(i).requestedAt);
         QCOMPARE(a.frames.at(i).usage.inputTokens, b.frames.at(i).usage.inputTokens);
         QCOMPARE(a.frames.at(i).usage.totalTokens, b.frames.at(i).usage.totalTokens);
+        // Bit for bit (QCOMPARE of doubles calls -0.0 and 0.0 the same).
+        const FrameDrift &da = a.frames.at(i).drift, &db = b.frames.at(i).drift;
+        QVERIFY(std::memcmp(&da.changed, &db.changed, sizeof(double)) == 0);
+        QVERIFY(std::memcmp(&da.outsideChanged, &db.outsideChanged, sizeof(double)) == 0);
+        QCOMPARE(da.measure, db.measure);
+        QCOMPARE(da.heatmapFile, db.heatmapFile);
     }
     if (readFast)
         *readFast = a.readFast;
@@ -503,6 +519,33 @@ private Q_SLOTS:
                                   << true;
         QTest::newRow("region edit") << QByteArray("{" + kMinimal + ",\"region_edit\":{\"mode\":\"nonsense\"}}")
                                      << false;
+        QTest::newRow("drift") << QByteArray("{" + kMinimal
+            + ",\"drift\":{\"measure\":\"cie76_grid256_de10\",\"changed\":0.1031951904296875,"
+              "\"outside_changed\":0.5,\"heatmap\":\"images/drift_0000000a.png\"}}")
+                               << true;
+        QTest::newRow("drift integer") << QByteArray("{" + kMinimal + ",\"drift\":{\"changed\":1}}") << true;
+        QTest::newRow("drift minus zero") << QByteArray("{" + kMinimal + ",\"drift\":{\"changed\":-0}}") << true;
+        QTest::newRow("drift minus zero point zero")
+            << QByteArray("{" + kMinimal + ",\"drift\":{\"changed\":-0.0}}") << true;
+        QTest::newRow("drift exponent") << QByteArray("{" + kMinimal + ",\"drift\":{\"changed\":2.5e-1}}") << true;
+        QTest::newRow("drift clamped") << QByteArray(
+            "{" + kMinimal + ",\"drift\":{\"changed\":7,\"outside_changed\":-3}}")
+                                       << true;
+        QTest::newRow("drift tiny") << QByteArray("{" + kMinimal + ",\"drift\":{\"changed\":4.9e-324}}") << true;
+        QTest::newRow("drift long fraction")
+            << QByteArray("{" + kMinimal + ",\"drift\":{\"changed\":0.12345678901234567890123456789}}") << true;
+        QTest::newRow("drift empty") << QByteArray("{" + kMinimal + ",\"drift\":{}}") << true;
+        QTest::newRow("drift unknown key only") << QByteArray("{" + kMinimal + ",\"drift\":{\"x\":[1]}}") << true;
+        QTest::newRow("drift changed as string")
+            << QByteArray("{" + kMinimal + ",\"drift\":{\"changed\":\"0.5\"}}") << false;
+        QTest::newRow("drift measure as number") << QByteArray("{" + kMinimal + ",\"drift\":{\"measure\":5}}") << false;
+        QTest::newRow("drift duplicate key")
+            << QByteArray("{" + kMinimal + ",\"drift\":{\"changed\":0.1,\"changed\":0.2}}") << false;
+        QTest::newRow("drift as array") << QByteArray("{" + kMinimal + ",\"drift\":[0.1]}") << false;
+        QTest::newRow("drift heatmap outside")
+            << QByteArray("{" + kMinimal + ",\"drift\":{\"changed\":0.1,\"heatmap\":\"../../etc/passwd\"}}") << false;
+        QTest::newRow("drift heatmap absolute")
+            << QByteArray("{" + kMinimal + ",\"drift\":{\"changed\":0.1,\"heatmap\":\"/etc/passwd\"}}") << false;
         QTest::newRow("not an object") << QByteArray("[1]") << false;
     }
 

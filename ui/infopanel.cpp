@@ -2,6 +2,7 @@
 
 #include "core/api/imageinput.h"
 #include "core/session/frame.h"
+#include "ui/elidedlabel.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -64,39 +65,6 @@ QString formatTime(const QDateTime &dt)
 }
 } // namespace
 
-/** One line of text that ends in "…" when it does not fit; the whole text is in the tooltip. */
-class ElidedLabel : public QWidget
-{
-public:
-    explicit ElidedLabel(QWidget *parent) : QWidget(parent)
-    {
-        setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
-        setFocusPolicy(Qt::NoFocus);
-    }
-    void setText(const QString &text)
-    {
-        m_text = text;
-        setToolTip(text);
-        setAccessibleDescription(text);
-        update();
-    }
-    QString text() const { return m_text; }
-    QString shownText() const { return fontMetrics().elidedText(m_text, Qt::ElideMiddle, width()); }
-    QSize sizeHint() const override { return {fontMetrics().horizontalAdvance(m_text), fontMetrics().height()}; }
-    QSize minimumSizeHint() const override { return {40, fontMetrics().height()}; }
-
-protected:
-    void paintEvent(QPaintEvent *) override
-    {
-        QPainter p(this);
-        p.setPen(palette().color(QPalette::WindowText));
-        p.drawText(rect(), Qt::AlignLeft | Qt::AlignVCenter, shownText());
-    }
-
-private:
-    QString m_text;
-};
-
 InfoPanel::InfoPanel(QWidget *parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("infoPanel"));
@@ -143,7 +111,7 @@ InfoPanel::InfoPanel(QWidget *parent) : QWidget(parent)
 
     // Interaction id with a copy button. Ids are long and have no spaces: shown on one line,
     // elided in the middle when the dock is narrow (the tooltip and Copy have all of it).
-    m_id = new ElidedLabel(m_body);
+    m_id = new ElidedLabel(Qt::ElideMiddle, m_body);
     m_id->setObjectName(QStringLiteral("infoInteractionId"));
     m_id->setAccessibleName(tr("Interaction id"));
     m_id->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -254,6 +222,8 @@ QLabel *InfoPanel::addRow(const QString &label, const char *objectName)
     field->setTextInteractionFlags(Qt::TextSelectableByMouse);
     field->setTextFormat(Qt::PlainText);
     field->setMinimumWidth(40); // wrap instead of widening the dock
+    // Top-aligned like its caption: a wrapped row can be given more height than its text needs.
+    field->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     addRowWidget(label, field);
     return field;
 }

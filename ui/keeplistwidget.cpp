@@ -2,6 +2,7 @@
 
 #include "core/session/keeplist.h"
 #include "core/session/sessioncontroller.h"
+#include "ui/elidedlabel.h"
 #include "ui/frameselection.h"
 
 #include <QEvent>
@@ -32,10 +33,9 @@ KeepListWidget::KeepListWidget(SessionController *session, FrameSelection *selec
     m_title->setToolTip(tr("Constraints sent with every edit of this branch, below your prompt. Branches forked "
                            "from here inherit them."));
     header->addWidget(m_title);
-    m_source = new QLabel(this);
+    // Ends in "…" in a narrow dock (the tooltip has all of it) instead of being cut mid-word.
+    m_source = new ElidedLabel(Qt::ElideRight, this);
     m_source->setObjectName(QStringLiteral("keepListSource"));
-    m_source->setTextFormat(Qt::PlainText);
-    m_source->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     QPalette dim = m_source->palette();
     dim.setColor(QPalette::WindowText, dim.color(QPalette::PlaceholderText));
     m_source->setPalette(dim);
@@ -132,7 +132,6 @@ void KeepListWidget::refresh()
         m_source->setText(tr("set on %1, for it and what follows").arg(m_selection->label(m_frameId)));
     else
         m_source->setText(tr("inherited from %1").arg(m_selection->label(keep.setOn)));
-    m_source->setToolTip(m_source->text());
 }
 
 void KeepListWidget::store(const QStringList &items)

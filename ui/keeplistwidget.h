@@ -10,6 +10,7 @@ class QToolButton;
 
 namespace nb2 {
 
+class ElidedLabel;
 class FrameSelection;
 class SessionController;
 
@@ -50,7 +51,7 @@ private:
     SessionController *m_session;
     FrameSelection *m_selection;
     QLabel *m_title = nullptr;
-    QLabel *m_source = nullptr;
+    ElidedLabel *m_source = nullptr; // where the list comes from: "inherited from #3", ...; elided
     QListWidget *m_list = nullptr;
     QLineEdit *m_add = nullptr;
     QToolButton *m_remove = nullptr;

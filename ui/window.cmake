@@ -9,6 +9,7 @@ list(APPEND NB2UI_SOURCES
     thumbnailprovider.h thumbnailprovider.cpp
     promptpanel.h promptpanel.cpp
     infopanel.h infopanel.cpp
+    elidedlabel.h elidedlabel.cpp
     replaypanel.h replaypanel.cpp
     replaydialog.h replaydialog.cpp
     importcheck.h importcheck.cpp

@@ -1,5 +1,7 @@
 #include "core/mcp/mcpresults.h"
 
+#include "core/session/editfinisher.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -81,6 +83,14 @@ QJsonObject imageTurnResult(const TurnOutcome &o, bool resourceLinks)
                                 "instead (continuity may differ).");
     if (!o.note.isEmpty())
         lines << o.note;
+    if (!f.drift.isEmpty()) {
+        lines << QStringLiteral("Drift: %1 % of the picture changed.").arg(qRound(f.drift.changed * 100));
+        if (EditFinisher::warrantsWarning(f))
+            lines << QStringLiteral(
+                "Warning: this edit changed most of the picture, far more than an edit usually means. "
+                "Look at the image; if parts had to stay, try again from the parent with "
+                "branch_from and say in the prompt what must not change.");
+    }
     if (!f.modelText.trimmed().isEmpty())
         lines << QStringLiteral("Model text: %1").arg(f.modelText.trimmed());
     if (!f.interactionId.isEmpty())
@@ -88,7 +98,7 @@ QJsonObject imageTurnResult(const TurnOutcome &o, bool resourceLinks)
             "Next: edit_image(previous_interaction_id=\"%1\", edit_prompt=...) continues this image.")
                      .arg(f.interactionId);
 
-    const QJsonObject structured {
+    QJsonObject structured {
         {QStringLiteral("path"), o.imagePath},
         {QStringLiteral("interaction_id"), f.interactionId},
         {QStringLiteral("frame_id"), f.id},
@@ -108,6 +118,10 @@ QJsonObject imageTurnResult(const TurnOutcome &o, bool resourceLinks)
         {QStringLiteral("session_dir"), o.sessionDir},
         {QStringLiteral("resource_uri"), frameResourceUri(f.id)},
     };
+    if (!f.drift.isEmpty()) {
+        structured.insert(QStringLiteral("drift_changed"), f.drift.changed);
+        structured.insert(QStringLiteral("drift_warning"), EditFinisher::warrantsWarning(f));
+    }
     QJsonArray content {textContent(lines.join(QLatin1Char('\n')))};
     if (o.preview) {
         content.append(QJsonObject {{QStringLiteral("type"), QStringLiteral("image")},

@@ -22,7 +22,9 @@ struct TurnOutcome {
     QString copyProblem;                 // why IMAGE_OUTPUT_DIR has no copy
     std::optional<ImagePreview> preview; // the image block's picture
     QString previewProblem;
-    QString note; // one more line for the agent (e.g. the aspect ratio picked)
+    QString note;                  // one more line for the agent (e.g. the aspect ratio picked)
+    std::optional<Frame> measured; // the frame with its drift reading (and composite), not yet recorded
+    QString driftProblem;          // why an edit has no drift reading
 };
 
 /**

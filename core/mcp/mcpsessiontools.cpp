@@ -10,6 +10,7 @@
 #include "core/mcp/mcpinputs.h"
 #include "core/mcp/mcpoutputcopy.h"
 #include "core/mcp/mcpresults.h"
+#include "core/session/editfinisher.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
 
@@ -462,9 +463,21 @@ void McpSessionTools::onTurnFinished(const QString &frameId)
     outcome.sessionDir = m_session->store()->dir();
     outcome.imagePath = m_session->store()->absolutePath(frame.image.file);
     outcome.note = turn->note;
+    // An agent's edit gets its drift reading like a person's (the window's EditFinisher, the
+    // CLI's finishEditTurn): measured before the answer, so the agent hears when an edit
+    // changed far more than it asked for, and a person watching sees it on the timeline.
+    const Frame parent = m_session->graph().value(frame.parentId);
+    const bool measure = EditFinisher::needsFinishing(frame, parent);
     const McpBridgeOptions options = m_options;
     offThread<TurnOutcome>(
-        [outcome, options]() mutable {
+        [outcome, options, parent, measure]() mutable {
+            if (measure) {
+                const Result<Frame> measured = EditFinisher::compute(outcome.sessionDir, parent, outcome.frame);
+                if (measured)
+                    outcome.measured = measured.value();
+                else
+                    outcome.driftProblem = measured.error().message;
+            }
             if (options.imageBlocks) {
                 const Result<ImagePreview> preview = makeImagePreview(outcome.imagePath, options.previewMaxSide);
                 if (preview)
@@ -486,11 +499,22 @@ void McpSessionTools::onTurnFinished(const QString &frameId)
             return outcome;
         },
         [this, call](const TurnOutcome &done) {
-            if (!done.previewProblem.isEmpty())
-                Q_EMIT logMessage(mcp::LogLevel::Warning, done.previewProblem);
-            if (!done.copyProblem.isEmpty())
-                Q_EMIT logMessage(mcp::LogLevel::Warning, done.copyProblem);
-            call->finish(mcp::imageTurnResult(done, mcp::allowsResourceLinks(call->protocolVersion())));
+            TurnOutcome answer = done;
+            if (answer.measured && m_session && m_session->store() && m_session->store()->dir() == answer.sessionDir) {
+                if (const Result<void> recorded = m_session->recordDerived(*answer.measured); recorded)
+                    answer.frame = m_session->graph().value(answer.frame.id);
+                else
+                    answer.driftProblem = recorded.error().message;
+            }
+            if (!answer.driftProblem.isEmpty())
+                Q_EMIT logMessage(mcp::LogLevel::Warning,
+                    QStringLiteral("frame %1: the drift could not be measured: %2")
+                        .arg(answer.frame.id, answer.driftProblem));
+            if (!answer.previewProblem.isEmpty())
+                Q_EMIT logMessage(mcp::LogLevel::Warning, answer.previewProblem);
+            if (!answer.copyProblem.isEmpty())
+                Q_EMIT logMessage(mcp::LogLevel::Warning, answer.copyProblem);
+            call->finish(mcp::imageTurnResult(answer, mcp::allowsResourceLinks(call->protocolVersion())));
         });
 }
 

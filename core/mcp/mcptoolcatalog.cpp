@@ -81,7 +81,14 @@ QJsonObject imageOutputSchema()
             {QStringLiteral("session_dir"),
                 typed("string", QStringLiteral("The session folder that keeps the whole history."))},
             {QStringLiteral("resource_uri"),
-                typed("string", QStringLiteral("nb2lite://frame/<frame_id>: read it with resources/read."))}},
+                typed("string", QStringLiteral("nb2lite://frame/<frame_id>: read it with resources/read."))},
+            {QStringLiteral("drift_changed"),
+                typed("number",
+                    QStringLiteral("Edits only: fraction of the picture the edit changed, 0..1 (the drift meter)."))},
+            {QStringLiteral("drift_warning"),
+                typed("boolean",
+                    QStringLiteral("Edits only: the edit changed far more of the picture than an edit "
+                                   "usually means; look before continuing."))}},
         {QStringLiteral("path"), QStringLiteral("interaction_id"), QStringLiteral("frame_id"), QStringLiteral("kind"),
             QStringLiteral("session_dir")});
 }

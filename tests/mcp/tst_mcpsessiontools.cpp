@@ -259,6 +259,21 @@ private Q_SLOTS:
         QCOMPARE(es.value(QLatin1String("parent_frame_id")).toString(), gen.id);
         QCOMPARE(es.value(QLatin1String("continued_interaction_id")).toString(), gen.interactionId);
         QVERIFY(QFileInfo(es.value(QLatin1String("path")).toString()).fileName().startsWith(QLatin1String("edit_")));
+        // An agent's edit gets its drift reading before the answer, recorded in the session (a person
+        // watching sees it on the timeline); a generation has none.
+        QVERIFY(!s.contains(QLatin1String("drift_changed")));
+        const double changed = es.value(QLatin1String("drift_changed")).toDouble(-1);
+        QVERIFY2(changed >= 0 && changed <= 1, qPrintable(resultText(e)));
+        QVERIFY(es.value(QLatin1String("drift_warning")).isBool());
+        QVERIFY2(
+            resultText(e).contains(QStringLiteral("Drift: %1 % of the picture changed.").arg(qRound(changed * 100))),
+            qPrintable(resultText(e)));
+        const Frame edited = graph().value(es.value(QLatin1String("frame_id")).toString());
+        QCOMPARE(edited.drift.changed, changed);
+        QVERIFY(QFileInfo::exists(m_session->store()->absolutePath(edited.drift.heatmapFile)));
+        QVERIFY(m_session->store()->flush()); // the reading is on the writer thread's way to the journal
+        const Result<QByteArray> withDrift = SessionStore::foldedManifest(sessionDir());
+        QVERIFY(withDrift && withDrift.value().contains("\"drift\""));
         // A frame id prefix works too.
         const QJsonObject e2 = call(QStringLiteral("edit_image"),
             {{QStringLiteral("previous_interaction_id"), es.value(QLatin1String("frame_id")).toString().left(5)},
@@ -268,6 +283,19 @@ private Q_SLOTS:
             es.value(QLatin1String("frame_id")).toString());
         QVERIFY(m_session->waitForIdle(5000));
         QCOMPARE(graph().size(), 3);
+    }
+
+    void anEditWhoseDriftCannotBeMeasuredStillAnswers()
+    {
+        QString interactionId;
+        const QString gen = generate(QStringLiteral("a lighthouse"), &interactionId);
+        QVERIFY(QFile::remove(m_session->store()->absolutePath(graph().value(gen).image.file)));
+        const QJsonObject e = call(QStringLiteral("edit_image"),
+            {{QStringLiteral("previous_interaction_id"), interactionId},
+                {QStringLiteral("edit_prompt"), QStringLiteral("add fog")}});
+        QVERIFY2(!isToolError(e), qPrintable(resultText(e)));
+        QVERIFY(!structured(e).contains(QLatin1String("drift_changed")));
+        QVERIFY(graph().value(structured(e).value(QLatin1String("frame_id")).toString()).isDone());
     }
 
     void forkingIsExplicit()

@@ -11,6 +11,7 @@
 #include "ui/canvasview.h"
 #include "ui/compareview.h"
 #include "ui/driftwatch.h"
+#include "ui/elidedlabel.h"
 #include "ui/frameselection.h"
 #include "ui/imagestage.h"
 #include "ui/infopanel.h"
@@ -231,6 +232,12 @@ void tst_DriftUi::keepListAboveThePromptIsSentAndShown()
     QCOMPARE(keep->items(), (QStringList {QStringLiteral("keep the label text"), QStringLiteral("same framing")}));
     QVERIFY(keep->sourceText().contains(QStringLiteral("set on")));
     QVERIFY(frame(root).keepListSet);
+    // In a narrow dock the source line ends in "…" (the tooltip has all of it) instead of being cut.
+    auto *source = keep->findChild<ElidedLabel *>(QStringLiteral("keepListSource"));
+    QVERIFY(source);
+    source->resize(source->fontMetrics().horizontalAdvance(source->text()) / 2, source->height());
+    QVERIFY2(source->shownText().endsWith(QChar(0x2026)), qPrintable(source->shownText()));
+    QCOMPARE(source->toolTip(), source->text());
 
     const QString child = send(QStringLiteral("make the jar blue"));
     QCOMPARE(frame(child).prompt, QStringLiteral("make the jar blue"));

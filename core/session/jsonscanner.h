@@ -72,8 +72,13 @@ public:
     void ws()
     {
         // The usual case (called before every token): no white space at all. Inline; the rest not.
-        if (m_p < m_end && static_cast<unsigned char>(*m_p) <= ' ')
-            skipSpace();
+        if (m_p < m_end && static_cast<unsigned char>(*m_p) <= ' ') {
+            // The next most usual: the one space after a key's ':' (indented text).
+            if (*m_p == ' ' && m_end - m_p >= 2 && static_cast<unsigned char>(m_p[1]) > ' ')
+                ++m_p;
+            else
+                skipSpace();
+        }
     }
     Q_NEVER_INLINE void skipSpace()
     {

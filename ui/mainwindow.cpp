@@ -2,10 +2,8 @@
 
 #include "core/api/interactionsclient.h"
 #include "core/api/thinkinglevels.h"
-#include "core/session/costledger.h"
 #include "core/session/precisionrunner.h"
 #include "core/session/sessioncontroller.h"
-#include "core/session/sessionstore.h"
 #include "ui/actionmanager.h"
 #include "ui/bannerwidget.h"
 #include "ui/canvasview.h"
@@ -24,6 +22,7 @@
 #include "ui/screenfit.h"
 #include "ui/selectioncontroller.h"
 #include "ui/sessionmanager.h"
+#include "ui/sessionpresenter.h"
 #include "ui/thumbnailprovider.h"
 #include "ui/timelinemodel.h"
 #include "ui/timelineview.h"
@@ -35,8 +34,6 @@
 #include <QAction>
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QFileInfo>
-#include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -48,7 +45,6 @@
 #include <QStatusBar>
 #include <QToolBar>
 #include <QToolButton>
-#include <QUndoStack>
 #include <QVBoxLayout>
 
 namespace nb2 {
@@ -89,9 +85,9 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     buildMenus();
     wireActions();
     wireSession();
-    updateTitle();
+    m_shown->updateTitle();
     m_turns->updatePlan();
-    updateActions();
+    m_shown->updateActions();
     refreshThinkingLevels();
 }
 
@@ -209,12 +205,6 @@ void MainWindow::buildLayout()
 
     m_pending = new PendingIndicator(this);
     statusBar()->addPermanentWidget(m_pending);
-    m_sessionLabel = new QLabel(this);
-    m_sessionLabel->setObjectName(QStringLiteral("sessionLabel"));
-    statusBar()->addPermanentWidget(m_sessionLabel);
-    m_costLabel = new QLabel(this);
-    m_costLabel->setObjectName(QStringLiteral("sessionCostLabel"));
-    statusBar()->addPermanentWidget(m_costLabel);
 }
 
 void MainWindow::buildControllers()
@@ -379,18 +369,21 @@ void MainWindow::wireActions()
     });
     connect(m_stage, &ImageStage::compareShownChanged, action(ActionId::Compare), &QAction::setChecked);
     on(ActionId::FullScreen, this, [this] { isFullScreen() ? showNormal() : showFullScreen(); });
-    connect(session()->undoStack(), &QUndoStack::indexChanged, this, &MainWindow::updateActions);
 }
 
 void MainWindow::wireSession()
 {
-    SessionController *s = session();
-    connect(m_selection, &FrameSelection::currentChanged, this, &MainWindow::onSelectionChanged);
-    connect(m_sessions, &SessionManager::switched, this, &MainWindow::onSessionSwitched);
-    connect(m_sessions, &SessionManager::openingChanged, this, [this](bool opening) {
-        if (opening)
-            onSessionSwitched({}); // the old session is closed: an empty window says "Opening…" until it is in
-    });
+    m_shown = new SessionPresenter({.window = this,
+                                       .sessions = m_sessions,
+                                       .selection = m_selection,
+                                       .turns = m_turns,
+                                       .stage = m_stage,
+                                       .actions = m_actions,
+                                       .model = m_model,
+                                       .thumbs = m_thumbs,
+                                       .info = m_info,
+                                       .notices = m_notices},
+        this);
     connect(m_sessions, &SessionManager::recentChanged, this, [this] { m_sessions->fillRecentMenu(m_recentMenu); });
     connect(m_turns, &TurnDispatcher::planChanged, this,
         [this](const TurnPlan &p) { m_timeline->setAttachHint(attachHintFor(p, m_prompt->variants())); });
@@ -442,45 +435,6 @@ void MainWindow::wireSession()
         m_replay->setRange({}, {});
     });
     connect(m_sessions, &SessionManager::switched, this, [this] { replayPanel()->refreshUnfinished(); });
-
-    // What the session says: the selected frame is re-read when it changes.
-    auto refreshCurrent = [this](const QString &id) {
-        if (id == m_selection->currentId()) {
-            updateInfo();
-            m_turns->updatePlan();
-            m_stage->reload();
-        }
-        updateActions();
-        updateCost();
-    };
-    connect(s, &SessionController::frameAdded, this, &MainWindow::updateActions);
-    connect(s, &SessionController::frameRemoved, this, &MainWindow::updateActions);
-    connect(s, &SessionController::frameChanged, this, refreshCurrent);
-    connect(s, &SessionController::turnFinished, this, refreshCurrent);
-    connect(s, &SessionController::draftReceived, m_stage, &ImageStage::showDraft);
-    connect(s, &SessionController::frameReAnchored, this, [this](const QString &id) {
-        m_notices->status(tr("%1 was re-anchored: the parent's id had expired, so its pixels were sent "
-                             "(continuity may differ).")
-                              .arg(m_selection->label(id)),
-            8000);
-    });
-    connect(s, &SessionController::changedExternally, this, [this] {
-        m_notices->status(tr("The session was changed by another program; the timeline is up to date."), 6000);
-        onSelectionChanged();
-        m_turns->updatePending();
-    });
-    connect(s, &SessionController::errorOccurred, this,
-        [this](const QString &message) { m_notices->show(NoticeKind::Error, message); });
-    connect(s, &SessionController::recoveryFinished, this, [this](int recovered, int interrupted) {
-        if (interrupted > 0)
-            m_notices->show(NoticeKind::Warning,
-                tr("%n request(s) were interrupted when the app last closed; select one and press Retry to "
-                   "send it again.",
-                    nullptr, interrupted));
-        else if (recovered > 0)
-            m_notices->status(
-                tr("%n interrupted request(s) were recovered from the server.", nullptr, recovered), 6000);
-    });
 }
 
 ReplayPanel *MainWindow::replayPanel()
@@ -550,96 +504,6 @@ void MainWindow::restoreLastState(bool openLastSession)
     m_prompt->setAspectRatio(WindowPreferences::generateAspect());
     if (openLastSession)
         m_sessions->restoreLast();
-}
-
-void MainWindow::onSessionSwitched(const QString &frameToSelect)
-{
-    if (session()->isOpen())
-        m_thumbs->setDiskCacheDir(session()->store()->thumbsDir());
-    m_model->refresh();
-    m_stage->reset();
-    // A background open's hand-over: Frame Details and the plan follow after the first paint.
-    if (m_sessions->isHandingOver())
-        m_selection->selectAndAnnounceLater(frameToSelect);
-    else
-        m_selection->select(frameToSelect);
-    updateTitle();
-    m_turns->updatePending();
-    updateActions();
-}
-
-void MainWindow::onSelectionChanged()
-{
-    updateInfo();
-    m_turns->updatePlan();
-    updateActions();
-    m_stage->reload();
-}
-
-void MainWindow::updateTitle()
-{
-    const QString dir = m_sessions->dir();
-    const QString name = dir.isEmpty() ? tr("No Session") : QFileInfo(dir).fileName();
-    setWindowTitle(tr("%1 — NB2Lite Studio").arg(name));
-    m_sessionLabel->setText(dir.isEmpty() ? QString() : tr("Session: %1").arg(name));
-    m_sessionLabel->setToolTip(dir);
-    updateCost();
-}
-
-void MainWindow::updateCost()
-{
-    if (!session()->isOpen()) {
-        m_costLabel->clear();
-        return;
-    }
-    const PriceTable &prices = session()->priceTable();
-    const CostLedger ledger(session()->graph(), prices);
-    const double budget = session()->settings().budgetUsd;
-    QString text = tr("Cost: %1").arg(formatUsd(ledger.sessionTotal()));
-    if (budget > 0)
-        text += tr(" of %1").arg(formatUsd(budget));
-    m_costLabel->setText(text);
-    m_costLabel->setToolTip(tr("Estimated from the frames' token usage and the price table (%1, as of %2). "
-                               "Edit the prices in Settings.")
-                                .arg(prices.source, prices.asOf));
-}
-
-void MainWindow::updateActions()
-{
-    const QString id = m_selection->currentId();
-    const Frame f = m_selection->current();
-    ActionState st;
-    st.sessionOpen = session()->isOpen();
-    st.hasFrame = st.sessionOpen && !id.isEmpty() && session()->graph().contains(id);
-    st.hasImage = !f.image.isNull();
-    st.starred = f.starred;
-    st.retryable
-        = f.status == FrameStatus::Failed || f.status == FrameStatus::Cancelled || f.status == FrameStatus::Interrupted;
-    st.pending = f.isPending();
-    st.hasParent = !f.parentId.isEmpty();
-    st.canCompare = st.hasParent || !m_stage->compareOtherId().isEmpty();
-    m_actions->apply(st);
-}
-
-void MainWindow::updateInfo()
-{
-    const QString id = m_selection->currentId();
-    if (id.isEmpty() || !session()->isOpen() || !session()->graph().contains(id)) {
-        m_info->clear();
-        return;
-    }
-    const Frame f = session()->graph().value(id);
-    const int number = m_model->indexOf(id).data(TimelineRole::Number).toInt();
-    const int parentNumber = f.parentId.isEmpty() ? 0 : m_model->indexOf(f.parentId).data(TimelineRole::Number).toInt();
-    m_info->setFrame(
-        f, number, parentNumber, f.image.isNull() ? QString() : session()->store()->absolutePath(f.image.file));
-    const CostLedger ledger(session()->graph(), session()->priceTable());
-    QStringList cost;
-    if (const FrameCost c = ledger.frame(id); c.hasUsage)
-        cost << tr("%1 (estimate)").arg(formatUsd(c.usd));
-    if (f.kind != FrameKind::Import)
-        cost << tr("%1 to reproduce this branch up to here").arg(formatUsd(ledger.reproduceCost(id)));
-    m_info->setCost(cost.join(QStringLiteral(" · ")));
 }
 
 void MainWindow::refreshThinkingLevels()

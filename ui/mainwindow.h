@@ -6,7 +6,6 @@
 
 #include <memory>
 
-class QLabel;
 class QMenu;
 
 namespace nb2 {
@@ -26,6 +25,7 @@ class PromptPanel;
 class SelectionController;
 class SessionController;
 class SessionManager;
+class SessionPresenter;
 class ThinkingLevels;
 class ThumbnailProvider;
 class TimelineModel;
@@ -41,7 +41,8 @@ enum class ActionId;
  * in the centre), builds the menus and the toolbar from ActionIds, and wires the actions and
  * views to the controllers that do the work — SessionManager (sessions), FrameSelection,
  * TurnDispatcher (turns and their failures), ImportController, ImageStage, FrameEditor,
- * WindowDialogs and NoticePresenter. It remembers its layout through WindowPreferences.
+ * WindowDialogs and NoticePresenter; SessionPresenter keeps what it shows of the session
+ * (title, status bar, Frame Details, the actions' state) up to date. It remembers its layout through WindowPreferences.
  */
 class MainWindow : public QMainWindow
 {
@@ -111,13 +112,6 @@ private:
     void buildMenus();
     void wireActions();
     void wireSession();
-    void onSelectionChanged();
-    void onSessionSwitched(const QString &frameToSelect);
-    void updateTitle();
-    void updateActions();
-    void updateInfo();
-    /** The status bar's session cost (and budget). */
-    void updateCost();
     void refreshThinkingLevels();
     void showTimelineMenu(const QPoint &pos);
     /** The replay panel, built when first needed (its dock is hidden at start). */
@@ -138,6 +132,7 @@ private:
     VariantsDispatch *m_variants = nullptr;
     FrameEditor *m_editor = nullptr;
     WindowDialogs *m_dialogs = nullptr;
+    SessionPresenter *m_shown = nullptr; // title, status bar, Frame Details and actions for the open session
 
     TimelineModel *m_model = nullptr;
     TimelineView *m_timeline = nullptr;
@@ -149,8 +144,6 @@ private:
     BannerWidget *m_demoBanner = nullptr;
     BannerWidget *m_messageBanner = nullptr;
     PendingIndicator *m_pending = nullptr;
-    QLabel *m_sessionLabel = nullptr;
-    QLabel *m_costLabel = nullptr;
     FindBar *m_find = nullptr;
     QMenu *m_recentMenu = nullptr;
 };

@@ -16,10 +16,15 @@
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QResizeEvent>
+#include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -47,6 +52,86 @@ void showEnvironmentNote(QLabel *note, const Preference<QString> &preference, co
         note->show();
     }
 }
+
+/**
+ * The scroll area of the settings groups. It asks for the whole height of its page at its width
+ * (the page's heightForWidth: word-wrapped notes such as the price note take more lines when the
+ * dialog is narrower) as long as the dialog then still fits on its screen, so the dialog opens
+ * with nothing cut and scrolls only where the screen is too short for it (800×600,
+ * QT_SCALE_FACTOR=2). Without it the dialog's minimum height came from the labels' one-line
+ * minimums (a top-level layout ignores height-for-width there) and the price note at the bottom
+ * of the Cost group was clipped.
+ */
+class FittedScrollArea : public QScrollArea
+{
+public:
+    explicit FittedScrollArea(QWidget *parent) : QScrollArea(parent)
+    {
+        setFrameShape(QFrame::NoFrame);
+        setWidgetResizable(true);
+    }
+
+    QSize minimumSizeHint() const override
+    {
+        const QWidget *page = widget();
+        if (!page)
+            return QScrollArea::minimumSizeHint();
+        // Wide enough for the page and a vertical scroll bar: it never scrolls sideways.
+        const int width = page->minimumSizeHint().width() + verticalScrollBar()->sizeHint().width();
+        return {width, std::min(pageHeight(), room())};
+    }
+    QSize sizeHint() const override
+    {
+        const QWidget *page = widget();
+        if (!page)
+            return QScrollArea::sizeHint();
+        return {std::max(page->sizeHint().width(), minimumSizeHint().width()), minimumSizeHint().height()};
+    }
+
+protected:
+    bool event(QEvent *event) override
+    {
+        // The page's layout changed (a note was shown or got longer): ask the dialog again.
+        if (event->type() == QEvent::LayoutRequest)
+            updateGeometry();
+        return QScrollArea::event(event);
+    }
+    void resizeEvent(QResizeEvent *event) override
+    {
+        QScrollArea::resizeEvent(event);
+        if (event->size().width() != event->oldSize().width())
+            updateGeometry(); // the notes wrap anew at the new width
+    }
+
+private:
+    /** The page's height at the width it gets (before the first layout: the width it asks for). */
+    int pageHeight() const
+    {
+        const QWidget *page = widget();
+        const int width = isVisible() ? this->width() : page->sizeHint().width();
+        return page->hasHeightForWidth() ? page->heightForWidth(width) : page->sizeHint().height();
+    }
+    /** The height the dialog can give this area on its screen (fitToScreen's room, less the buttons). */
+    int room() const
+    {
+        const QScreen *screen = this->screen() ? this->screen() : QGuiApplication::primaryScreen();
+        if (!screen)
+            return QWIDGETSIZE_MAX;
+        int others = 0;
+        if (const QLayout *dialog = window()->layout()) {
+            const QMargins m = dialog->contentsMargins();
+            others = m.top() + m.bottom();
+            for (int i = 0; i < dialog->count(); ++i) {
+                const QLayoutItem *item = dialog->itemAt(i);
+                if (item->widget() != this && !item->isEmpty())
+                    others += item->sizeHint().height() + dialog->spacing();
+            }
+        }
+        // The 40 pixels are fitToScreen's allowance for the window frame (ui/screenfit.cpp).
+        return std::max(kMinimumRows * fontMetrics().height(), screen->availableGeometry().height() - 40 - others);
+    }
+    static constexpr int kMinimumRows = 6; // below this a scroll area is no use
+};
 
 } // namespace
 
@@ -312,6 +397,7 @@ void SettingsDialog::buildUi()
     m_pricesNote = new QLabel(costBox);
     m_pricesNote->setObjectName(QStringLiteral("pricesNote"));
     m_pricesNote->setWordWrap(true);
+    m_pricesNote->setAlignment(Qt::AlignLeft | Qt::AlignTop); // right under the rates it explains
     costForm->addRow(QString(), m_pricesNote);
 
     // Same label column width in every group, so the fields line up down the dialog.
@@ -358,18 +444,28 @@ void SettingsDialog::buildUi()
     connect(m_buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
     connect(defaults, &QPushButton::clicked, this, &SettingsDialog::restoreDefaults);
 
+    // The groups scroll (only on a screen too short for them); the error and the buttons stay put.
+    auto *page = new QWidget(this);
+    page->setObjectName(QStringLiteral("settingsPage"));
+    auto *groups = new QVBoxLayout(page);
+    groups->setContentsMargins(0, 0, 0, 0);
+    groups->setSpacing(kSectionSpacing - 4);
+    groups->addWidget(keyBox);
+    groups->addWidget(connBox);
+    groups->addWidget(reqBox);
+    groups->addWidget(sesBox);
+    groups->addWidget(costBox);
+    groups->addStretch(1);
+    auto *scroll = new FittedScrollArea(this);
+    scroll->setObjectName(QStringLiteral("settingsScroll"));
+    scroll->setWidget(page);
+
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(kMargin + 4, kMargin + 4, kMargin + 4, kMargin);
     layout->setSpacing(kSectionSpacing - 4);
-    layout->addWidget(keyBox);
-    layout->addWidget(connBox);
-    layout->addWidget(reqBox);
-    layout->addWidget(sesBox);
-    layout->addWidget(costBox);
-    layout->addStretch(1);
+    layout->addWidget(scroll, 1);
     layout->addWidget(m_error);
     layout->addWidget(m_buttons);
-    setMinimumWidth(560);
 
     nameLineEditClearButtons(this); // Qt makes them; screen readers need their names
 }

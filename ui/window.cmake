@@ -25,6 +25,7 @@ list(APPEND NB2UI_SOURCES
     keeplistwidget.h keeplistwidget.cpp
     importcontroller.h importcontroller.cpp
     sessionmanager.h sessionmanager.cpp
+    sessionpresenter.h sessionpresenter.cpp
     turndispatcher.h turndispatcher.cpp
     selectionmask.h selectionmask.cpp
     selectiontool.h selectiontool.cpp

@@ -14,7 +14,7 @@ nb2_core_area(nb2core_session DEPENDS nb2core_edit SOURCES
     session/ownerprocess.h session/ownerprocess.cpp
     session/sessioncontroller.h session/sessioncontroller.cpp
     session/sessionjob.h session/sessionjob.cpp
-    session/sessionrecovery.cpp session/sessionframeops.cpp
+    session/sessionrecovery.cpp session/sessionframeops.cpp session/sessionturnrequests.cpp
     session/framecommands.h session/framecommands.cpp
     session/turnplanner.h session/turnplanner.cpp
     session/sessioncopy.h session/sessioncopy.cpp

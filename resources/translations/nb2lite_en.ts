@@ -2612,27 +2612,7 @@ Select a frame in the timeline to show it here.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 was re-anchored: the parent&apos;s id had expired, so its pixels were sent (continuity may differ).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The session was changed by another program; the timeline is up to date.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Demo backend: images are synthetic — add a Gemini API key in Settings</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No Session</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 — NB2Lite Studio</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Session: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2656,45 +2636,11 @@ Select a frame in the timeline to show it here.</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <source>%n request(s) were interrupted when the app last closed; select one and press Retry to send it again.</source>
-        <translation>
-            <numerusform>%n request were interrupted when the app last closed; select one and press Retry to send it again.</numerusform>
-            <numerusform>%n requests were interrupted when the app last closed; select one and press Retry to send it again.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n interrupted request(s) were recovered from the server.</source>
-        <translation>
-            <numerusform>%n interrupted request were recovered from the server.</numerusform>
-            <numerusform>%n interrupted requests were recovered from the server.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>%n request(s) still running.</source>
         <translation>
             <numerusform>%n request still running.</numerusform>
             <numerusform>%n requests still running.</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>Cost: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> of %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Estimated from the frames&apos; token usage and the price table (%1, as of %2). Edit the prices in Settings.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 (estimate)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 to reproduce this branch up to here</source>
-        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Replay</source>
@@ -3653,6 +3599,63 @@ Select a frame in the timeline to show it here.</source>
     </message>
     <message>
         <source>Opening %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>nb2::SessionPresenter</name>
+    <message>
+        <source>%1 was re-anchored: the parent&apos;s id had expired, so its pixels were sent (continuity may differ).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The session was changed by another program; the timeline is up to date.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n request(s) were interrupted when the app last closed; select one and press Retry to send it again.</source>
+        <translation>
+            <numerusform>%n request were interrupted when the app last closed; select one and press Retry to send it again.</numerusform>
+            <numerusform>%n requests were interrupted when the app last closed; select one and press Retry to send it again.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n interrupted request(s) were recovered from the server.</source>
+        <translation>
+            <numerusform>%n interrupted request were recovered from the server.</numerusform>
+            <numerusform>%n interrupted requests were recovered from the server.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No Session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — NB2Lite Studio</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Session: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cost: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Estimated from the frames&apos; token usage and the price table (%1, as of %2). Edit the prices in Settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (estimate)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 to reproduce this branch up to here</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

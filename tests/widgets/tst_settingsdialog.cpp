@@ -1,12 +1,17 @@
 #include "core/api/clientconfig.h"
+#include "ui/screenfit.h"
 #include "ui/settingsdialog.h"
 
 #include <QAbstractButton>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -317,6 +322,73 @@ private Q_SLOTS:
         out = d.values().prices;
         QCOMPARE(out.models.size(), v.prices.models.size() + 1);
         QCOMPARE(out.find(QStringLiteral("gemini-new-model"))->imageOutputPerMTok, 12.0);
+    }
+
+    void priceNoteIsWhole_data()
+    {
+        // Run on three screens (tests/widgets/CMakeLists.txt): the offscreen default (800x800),
+        // 800x600 and 1600x1000, and the last at QT_SCALE_FACTOR=2 (800x500 logical).
+        QTest::addColumn<bool>("narrowest"); // false: the size the dialog opens at (as WindowDialogs opens it)
+        QTest::addColumn<QString>("model");
+        const QString known = QStringLiteral("gemini-3.1-flash-lite-image");
+        const QString unknown = QStringLiteral("gemini-new-model"); // the longer "not in the table" note
+        QTest::newRow("as opened") << false << known;
+        QTest::newRow("as opened, model not in the table") << false << unknown;
+        QTest::newRow("narrowest") << true << unknown;
+    }
+    void priceNoteIsWhole()
+    {
+        // The note under the prices wraps; in a QFormLayout of a top-level dialog its extra lines
+        // used to be cut at the bottom of the Cost group (and the budget box squeezed).
+        QFETCH(bool, narrowest);
+        QFETCH(QString, model);
+        QObject owner;
+        SettingsDialog d(makeStore(&owner), QProcessEnvironment());
+        QVERIFY(waitLoaded(d));
+        AppSettings v = AppSettings::defaults();
+        v.model = model;
+        d.setValues(v);
+        d.show();
+        nb2::fitToScreen(&d);
+        QVERIFY(QTest::qWaitForWindowExposed(&d));
+        if (narrowest)
+            d.resize(d.minimumSize());
+        QTest::qWait(100); // the layout requests settle
+        auto *note = child<QLabel>(d, "pricesNote");
+        QVERIFY(note);
+        auto *box = qobject_cast<QGroupBox *>(note->parentWidget());
+        QVERIFY(box);
+        QVERIFY(!note->text().isEmpty() && note->isVisible());
+        const QRect screen = d.screen()->availableGeometry();
+        const QString where = QStringLiteral("screen %1x%2, dialog %3x%4, note %5x%6 needs %7")
+                                  .arg(screen.width())
+                                  .arg(screen.height())
+                                  .arg(d.width())
+                                  .arg(d.height())
+                                  .arg(note->width())
+                                  .arg(note->height())
+                                  .arg(note->heightForWidth(note->width()));
+        qInfo("%s", qPrintable(where));
+        QVERIFY2(note->height() >= note->heightForWidth(note->width()), qPrintable(where));
+        QVERIFY2(box->contentsRect().contains(QRect(note->mapTo(box, QPoint(0, 0)), note->size())), qPrintable(where));
+        // The group is whole where it is laid out: in the scrolled page (on a short screen), else the dialog.
+        auto *scroll = child<QScrollArea>(d, "settingsScroll");
+        QWidget *page = scroll ? scroll->widget() : static_cast<QWidget *>(&d);
+        QVERIFY2(page->rect().contains(QRect(box->mapTo(page, QPoint(0, 0)), box->size())), qPrintable(where));
+        // No field of any group is squeezed below its own minimum either.
+        for (QWidget *w : page->findChildren<QWidget *>()) {
+            if (w->isVisible() && (qobject_cast<QAbstractSpinBox *>(w) || qobject_cast<QComboBox *>(w)))
+                QVERIFY2(w->height() >= w->minimumSizeHint().height(), qPrintable(w->objectName() + where));
+        }
+        QVERIFY(scroll);
+        QVERIFY2(!scroll->horizontalScrollBar()->isVisible() || screen.width() < d.minimumSizeHint().width(),
+            qPrintable(where));
+        // At the size it opens at, a screen with room for all of it shows all of it: nothing to scroll.
+        const int needed = d.height() - scroll->height() + scroll->widget()->heightForWidth(scroll->width());
+        if (!narrowest && needed + 40 <= screen.height()) {
+            QVERIFY2(d.height() >= needed, qPrintable(where));
+            QVERIFY2(!scroll->verticalScrollBar()->isVisible(), qPrintable(where));
+        }
     }
 
     void everyControlIsNamed()

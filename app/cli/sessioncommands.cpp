@@ -18,10 +18,12 @@
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonObject>
 #include <QProcessEnvironment>
+#include <QThreadPool>
 
 #include <nlohmann/json.hpp>
 
@@ -330,6 +332,22 @@ int runVariants(SessionController &session, CliCommand cmd, const QString &ref, 
 }
 
 } // namespace
+
+bool preloadSessionForWork(const CliArgs &a)
+{
+    // Only what runSessionCommand() opens with SessionController::open(): log and the
+    // commands handled elsewhere (export, open-bundle, mcp) open otherwise or not at all.
+    if (!a.inSession || a.help || a.version || a.sessionDir.isEmpty() || a.command == CliCommand::Log
+        || a.command == CliCommand::Rebuild || a.command == CliCommand::Export || a.command == CliCommand::OpenBundle
+        || a.command == CliCommand::Mcp || a.command == CliCommand::Help || a.command == CliCommand::Completion)
+        return false;
+    // A thread of its own, at the process's priority: the global pool's two threads are left to
+    // the parse's second half and the images/ listing, as when open() reads by itself. The
+    // pool is the application's child, so it is waited for and gone before the process exits.
+    auto *pool = new QThreadPool(QCoreApplication::instance());
+    pool->setMaxThreadCount(1);
+    return SessionStore::preload(a.sessionDir, pool).isValid();
+}
 
 int runSessionCommand(const CliArgs &a, Console &console, const CommandContext &context)
 {

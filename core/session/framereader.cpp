@@ -5,6 +5,7 @@
 #include <QDate>
 #include <QTime>
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
 
@@ -48,61 +49,129 @@ enum Field : int {
     FReplayOf,
     FReplayRun,
     FPromptSent,
+    FDrift,
     FUnknown
 };
 
-struct FieldName {
-    const char *name;
-    int size;
-    Field field;
-};
-
-#define NB2_FIELD(text, f)                                                                                             \
-    {                                                                                                                  \
-        text, int(sizeof(text) - 1), f                                                                                 \
-    }
-constexpr FieldName kFields[] = {
-    NB2_FIELD("id", FId),
-    NB2_FIELD("parent", FParent),
-    NB2_FIELD("kind", FKind),
-    NB2_FIELD("prompt", FPrompt),
-    NB2_FIELD("aspect_ratio", FAspect),
-    NB2_FIELD("thinking_level", FThinking),
-    NB2_FIELD("model", FModel),
-    NB2_FIELD("interaction_id", FInteraction),
-    NB2_FIELD("continued_interaction_id", FContinued),
-    NB2_FIELD("status", FStatus),
-    NB2_FIELD("requested_at", FRequested),
-    NB2_FIELD("finished_at", FFinished),
-    NB2_FIELD("image", FImage),
-    NB2_FIELD("model_text", FText),
-    NB2_FIELD("usage", FUsage),
-    NB2_FIELD("attempts", FAttempts),
-    NB2_FIELD("re_anchored", FReAnchored),
-    NB2_FIELD("title", FTitle),
-    NB2_FIELD("starred", FStarred),
-    NB2_FIELD("folded", FFolded),
-    NB2_FIELD("note", FNote),
-    NB2_FIELD("id_expires_at", FExpires),
-    NB2_FIELD("trashed_at", FTrashed),
-    NB2_FIELD("trash_group", FTrashGroup),
-    NB2_FIELD("owner_pid", FOwnerPid),
-    NB2_FIELD("origin", FOrigin),
-    NB2_FIELD("replay_of", FReplayOf),
-    NB2_FIELD("replay_run", FReplayRun),
-    NB2_FIELD("prompt_sent", FPromptSent),
-};
-#undef NB2_FIELD
-
-Field fieldOf(const char *s, qsizetype n)
+/** The n bytes at s are exactly the literal (its length known at compile time: no strlen). */
+template <size_t N> bool is(const char *s, qsizetype n, const char (&literal)[N])
 {
-    for (const FieldName &f : kFields)
-        if (f.size == n && std::memcmp(f.name, s, size_t(n)) == 0)
-            return f.field;
-    return FUnknown;
+    return n == qsizetype(N - 1) && std::memcmp(s, literal, N - 1) == 0;
 }
 
-/** "2026-01-02T03:04:05.678Z" (what toIsoUtc writes) read from bytes; anything else via fromIsoUtc. */
+/**
+ * The field a key names. By length first, so a key is compared with at most four names: a
+ * loop over all 29 names was a fifth of the checkpoint's parse (20 keys a frame).
+ */
+Field fieldOf(const char *s, qsizetype n)
+{
+    switch (n) {
+    case 2:
+        return is(s, n, "id") ? FId : FUnknown;
+    case 4:
+        return is(s, n, "kind") ? FKind : is(s, n, "note") ? FNote : FUnknown;
+    case 5:
+        return is(s, n, "model") ? FModel
+            : is(s, n, "image")  ? FImage
+            : is(s, n, "usage")  ? FUsage
+            : is(s, n, "title")  ? FTitle
+            : is(s, n, "drift")  ? FDrift
+                                 : FUnknown;
+    case 6:
+        return is(s, n, "parent") ? FParent
+            : is(s, n, "prompt")  ? FPrompt
+            : is(s, n, "status")  ? FStatus
+            : is(s, n, "folded")  ? FFolded
+            : is(s, n, "origin")  ? FOrigin
+                                  : FUnknown;
+    case 7:
+        return is(s, n, "starred") ? FStarred : FUnknown;
+    case 8:
+        return is(s, n, "attempts") ? FAttempts : FUnknown;
+    case 9:
+        return is(s, n, "owner_pid") ? FOwnerPid : is(s, n, "replay_of") ? FReplayOf : FUnknown;
+    case 10:
+        return is(s, n, "model_text") ? FText
+            : is(s, n, "trashed_at")  ? FTrashed
+            : is(s, n, "replay_run")  ? FReplayRun
+                                      : FUnknown;
+    case 11:
+        return is(s, n, "finished_at") ? FFinished
+            : is(s, n, "re_anchored")  ? FReAnchored
+            : is(s, n, "trash_group")  ? FTrashGroup
+            : is(s, n, "prompt_sent")  ? FPromptSent
+                                       : FUnknown;
+    case 12:
+        return is(s, n, "aspect_ratio") ? FAspect : is(s, n, "requested_at") ? FRequested : FUnknown;
+    case 13:
+        return is(s, n, "id_expires_at") ? FExpires : FUnknown;
+    case 14:
+        return is(s, n, "thinking_level") ? FThinking : is(s, n, "interaction_id") ? FInteraction : FUnknown;
+    case 24:
+        return is(s, n, "continued_interaction_id") ? FContinued : FUnknown;
+    default:
+        return FUnknown;
+    }
+}
+
+/** "image" keys: 0 file, 1 sha256, 2 mime_type, 3 width, 4 height; -1 any other. */
+int imageKeyOf(const char *s, qsizetype n)
+{
+    return is(s, n, "file")     ? 0
+        : is(s, n, "sha256")    ? 1
+        : is(s, n, "mime_type") ? 2
+        : is(s, n, "width")     ? 3
+        : is(s, n, "height")    ? 4
+                                : -1;
+}
+
+/** "drift" keys: 0 measure, 1 changed, 2 outside_changed, 3 heatmap; -1 any other. */
+int driftKeyOf(const char *s, qsizetype n)
+{
+    return is(s, n, "measure")        ? 0
+        : is(s, n, "changed")         ? 1
+        : is(s, n, "outside_changed") ? 2
+        : is(s, n, "heatmap")         ? 3
+                                      : -1;
+}
+
+/** A drift fraction as FrameDrift::fromJson keeps it: within [-1, 1]. */
+double driftFraction(double v)
+{
+    return std::clamp(v, -1.0, 1.0);
+}
+
+/** "usage" keys: 0 input, 1 output, 2 thought, 3 total, 4 image output tokens; -1 any other. */
+int usageKeyOf(const char *s, qsizetype n)
+{
+    return is(s, n, "input_tokens")       ? 0
+        : is(s, n, "output_tokens")       ? 1
+        : is(s, n, "thought_tokens")      ? 2
+        : is(s, n, "total_tokens")        ? 3
+        : is(s, n, "image_output_tokens") ? 4
+                                          : -1;
+}
+
+/** Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar (QDate's), for any valid date. */
+constexpr qint64 daysFromCivil(int y, int m, int d)
+{
+    // H. Hinnant's days_from_civil: eras of 400 years, years starting in March.
+    y -= m <= 2;
+    const int era = (y >= 0 ? y : y - 399) / 400;
+    const int yoe = y - era * 400;
+    const int doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+    const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return qint64(era) * 146097 + doe - 719468;
+}
+static_assert(
+    daysFromCivil(1970, 1, 1) == 0 && daysFromCivil(2000, 3, 1) == 11017 && daysFromCivil(1969, 12, 31) == -1);
+
+/**
+ * "2026-01-02T03:04:05.678Z" (what toIsoUtc writes) read from bytes; anything else via
+ * fromIsoUtc. The instant is computed here (QDate + QTime + QDateTime(date, time, UTC) was
+ * ~600 instructions a time, four times a frame); a date or time out of range (month 13, a 30th
+ * of February, second 60) goes to fromIsoUtc like any other text, so the result is its.
+ */
 QDateTime timeFromBytes(const char *s, qsizetype n)
 {
     auto num = [s](int at, int len) {
@@ -116,10 +185,14 @@ QDateTime timeFromBytes(const char *s, qsizetype n)
     };
     if (n == 24 && s[4] == '-' && s[7] == '-' && s[10] == 'T' && s[13] == ':' && s[16] == ':' && s[19] == '.'
         && s[23] == 'Z') {
-        const QDate date(num(0, 4), num(5, 2), num(8, 2));
-        const QTime time(num(11, 2), num(14, 2), num(17, 2), num(20, 3));
-        if (date.isValid() && time.isValid())
-            return QDateTime(date, time, Qt::UTC);
+        const int y = num(0, 4), mo = num(5, 2), d = num(8, 2);
+        const int h = num(11, 2), mi = num(14, 2), sec = num(17, 2), ms = num(20, 3);
+        static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+        const bool leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+        if (y >= 1 && mo >= 1 && mo <= 12 && d >= 1 && d <= kDays[mo - 1] + (mo == 2 && leap) && h >= 0 && h < 24
+            && mi >= 0 && mi < 60 && sec >= 0 && sec < 60 && ms >= 0)
+            return QDateTime::fromMSecsSinceEpoch(
+                ((daysFromCivil(y, mo, d) * 24 + h) * 60 + mi) * 60000 + sec * 1000 + ms, Qt::UTC);
     }
     return fromIsoUtc(QString::fromUtf8(s, n));
 }
@@ -260,11 +333,7 @@ Reader::Status readFrame(Reader &r, Interns &interns, Frame *f)
         case FImage: {
             quint32 sub = 0;
             return readObject(r, [&](const char *ik, qsizetype ikn) -> Reader::Status {
-                static constexpr const char *kImageKeys[] = {"file", "sha256", "mime_type", "width", "height"};
-                int which = -1;
-                for (int i = 0; i < 5; ++i)
-                    if (sameBytes(ik, ikn, kImageKeys[i]))
-                        which = i;
+                const int which = imageKeyOf(ik, ikn);
                 if (which < 0)
                     return r.skip(0) ? Reader::Ok : Reader::Bad; // Frame::fromJson ignores other keys here
                 if (sub & (1u << which))
@@ -291,12 +360,7 @@ Reader::Status readFrame(Reader &r, Interns &interns, Frame *f)
             return readObject(r, [&](const char *uk, qsizetype ukn) -> Reader::Status {
                 qint64 *targets[] = {&f->usage.inputTokens, &f->usage.outputTokens, &f->usage.thoughtTokens,
                     &f->usage.totalTokens, &f->usage.imageOutputTokens};
-                static constexpr const char *kUsageKeys[]
-                    = {"input_tokens", "output_tokens", "thought_tokens", "total_tokens", "image_output_tokens"};
-                int which = -1;
-                for (int i = 0; i < 5; ++i)
-                    if (sameBytes(uk, ukn, kUsageKeys[i]))
-                        which = i;
+                const int which = usageKeyOf(uk, ukn);
                 if (which < 0)
                     return r.skip(0) ? Reader::Ok : Reader::Bad;
                 if (sub & (1u << which))
@@ -333,6 +397,42 @@ Reader::Status readFrame(Reader &r, Interns &interns, Frame *f)
             return readString(r, &f->replayRun);
         case FPromptSent:
             return readString(r, &f->promptSent);
+        case FDrift: {
+            // Every edit has one since the drift meter came (its reading, core/edit/driftmeter.h).
+            quint32 sub = 0;
+            Reader::Status s = readObject(r, [&](const char *dk, qsizetype dkn) -> Reader::Status {
+                const int which = driftKeyOf(dk, dkn);
+                if (which < 0)
+                    return r.skip(0) ? Reader::Ok : Reader::Bad; // FrameDrift::fromJson ignores other keys
+                if (sub & (1u << which))
+                    return r.skip(0) ? Reader::Other : Reader::Bad;
+                sub |= 1u << which;
+                switch (which) {
+                case 0:
+                    return readString(r, &f->drift.measure, &interns.driftMeasure);
+                case 1:
+                    return r.peek() == '-' || (r.peek() >= '0' && r.peek() <= '9') ? r.real(&f->drift.changed)
+                        : r.skip(0)                                                ? Reader::Other
+                                                                                   : Reader::Bad;
+                case 2:
+                    return r.peek() == '-' || (r.peek() >= '0' && r.peek() <= '9') ? r.real(&f->drift.outsideChanged)
+                        : r.skip(0)                                                ? Reader::Other
+                                                                                   : Reader::Bad;
+                default:
+                    return readString(r, &f->drift.heatmapFile);
+                }
+            });
+            if (s != Reader::Ok)
+                return s;
+            if (sub == 0) {
+                f->drift = FrameDrift(); // {}: no reading, as fromJson reads an empty object
+                return Reader::Ok;
+            }
+            f->drift.changed = driftFraction(f->drift.changed);
+            f->drift.outsideChanged = driftFraction(f->drift.outsideChanged);
+            // A heatmap outside the folder: Frame::fromJson words the refusal (the slow path).
+            return isSafeSessionPath(f->drift.heatmapFile) ? Reader::Ok : Reader::Other;
+        }
         case FUnknown:
             break;
         }

@@ -32,7 +32,7 @@ private:
 };
 
 struct Interns {
-    Interned model, aspect, thinking, mime, origin;
+    Interned model, aspect, thinking, mime, origin, driftMeasure;
 };
 
 /** The n bytes at s are exactly the NUL-terminated literal. */

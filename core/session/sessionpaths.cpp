@@ -39,10 +39,9 @@ Error unsafe(const QString &entry, const QString &relative, const QString &why)
 
 bool SessionPaths::isSafeRelative(const QString &relative)
 {
-    // Called for every path of every frame read (10,000s at open): no string is made here.
+    // Called for every path of every frame read (10,000s at open): no string is made here, and
+    // the characters are looked at once (NUL, backslash and ".." segments in one pass).
     if (relative.isEmpty() || relative.size() > 4096)
-        return false;
-    if (relative.contains(QChar(0)) || relative.contains(QLatin1Char('\\')))
         return false;
     if (relative.startsWith(QLatin1Char('/')))
         return false;
@@ -55,15 +54,18 @@ bool SessionPaths::isSafeRelative(const QString &relative)
     if (QDir::isAbsolutePath(relative))
         return false;
 #endif
-    const QStringView view(relative);
-    qsizetype start = 0;
-    while (start <= view.size()) {
-        qsizetype end = view.indexOf(QLatin1Char('/'), start);
-        if (end < 0)
-            end = view.size();
-        if (view.sliced(start, end - start) == QLatin1String(".."))
+    const QChar *p = relative.constData();
+    const qsizetype n = relative.size();
+    qsizetype segment = 0; // where the current segment starts
+    for (qsizetype i = 0; i <= n; ++i) {
+        const char16_t c = i < n ? p[i].unicode() : u'/'; // the end closes the last segment
+        if (c == 0 || c == u'\\')
             return false;
-        start = end + 1;
+        if (c == u'/') {
+            if (i - segment == 2 && p[segment] == QLatin1Char('.') && p[segment + 1] == QLatin1Char('.'))
+                return false;
+            segment = i + 1;
+        }
     }
     return true;
 }
@@ -139,18 +141,19 @@ Result<void> SessionPaths::checkFrame(const Frame &frame, const QString &root, c
 
 bool SessionPaths::listedRegular(QStringView folder, QStringView name) const
 {
-    if (m_lastFolder.isEmpty() || m_lastFolder != folder) {
+    if (!m_last.listing || m_last.folder != folder) {
         const QString key = folder.toString();
         if (!m_folders.contains(key))
             return false; // not walked (and so not known to be inside) yet
-        m_lastFolder = key;
+        m_last.folder = key;
+        m_last.listing = &m_listings[key]; // one hash lookup per folder, not per path
     }
-    Listing &listing = m_listings[m_lastFolder];
+    Listing &listing = *m_last.listing;
     if (!listing.read) {
         if (++listing.asked < 256)
             return false; // a few hundred files (a journal tail): lstat each, as resolve() does
         listing.read = true;
-        fillListing(listing, m_folders.value(m_lastFolder));
+        fillListing(listing, m_folders.value(m_last.folder));
     }
     return listing.regular.contains(name);
 }
@@ -253,6 +256,7 @@ void SessionPaths::readListing(const QString &folder) const
     const auto walked = m_folders.constFind(folder);
     if (walked == m_folders.cend())
         return;
+    m_last = {}; // a new folder may move the others' listings in m_listings
     Listing &listing = m_listings[folder];
     if (!listing.read) {
         listing.read = true;

@@ -114,7 +114,24 @@ private:
     mutable QHash<QString, Listing> m_listings;
     /** The regular files of the walked folder canonicalFolder into listing. */
     static void fillListing(Listing &listing, const QString &canonicalFolder);
-    mutable QString m_lastFolder; // the last folder listedRegular() found walked (compared as a view)
+    /**
+     * The last folder listedRegular() found walked (compared as a view) and its entry in
+     * m_listings, valid until m_listings gains a folder. A copy starts without it (the pointer
+     * is into this object's hash).
+     */
+    struct LastListing {
+        QString folder;
+        Listing *listing = nullptr;
+        LastListing() = default;
+        LastListing(const LastListing &) {}
+        LastListing &operator=(const LastListing &)
+        {
+            folder.clear();
+            listing = nullptr;
+            return *this;
+        }
+    };
+    mutable LastListing m_last;
 };
 
 } // namespace nb2

@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cstring>
 #include <thread>
 
 #include <sys/resource.h>
@@ -66,6 +67,15 @@ Frame richFrame(int i)
     f.replayOf = QStringLiteral("abcdef01");
     f.replayRun = QStringLiteral("run1");
     f.promptSent = QStringLiteral("sent");
+    if (i % 3 == 1) { // the drift meter's reading (every edit has one)
+        f.drift.measure = QStringLiteral("cie76_grid256_de10");
+        f.drift.changed = 0.1031951904296875 * (i % 5);
+        f.drift.heatmapFile = QStringLiteral("images/drift_%1.png").arg(f.id);
+    } else if (i % 3 == 2) {
+        f.drift.measure = QStringLiteral("cie76_grid256_de10");
+        f.drift.changed = 1.0 / (i + 1);
+        f.drift.outsideChanged = 0.25;
+    }
     return f;
 }
 
@@ -103,6 +113,12 @@ void expectSame(const QByteArray &text, int *readFast = nullptr)
         QCOMPARE(a.frames.at(i).requestedAt, b.frames.at(i).requestedAt);
         QCOMPARE(a.frames.at(i).usage.inputTokens, b.frames.at(i).usage.inputTokens);
         QCOMPARE(a.frames.at(i).usage.totalTokens, b.frames.at(i).usage.totalTokens);
+        // Bit for bit (QCOMPARE of doubles calls -0.0 and 0.0 the same).
+        const FrameDrift &da = a.frames.at(i).drift, &db = b.frames.at(i).drift;
+        QVERIFY(std::memcmp(&da.changed, &db.changed, sizeof(double)) == 0);
+        QVERIFY(std::memcmp(&da.outsideChanged, &db.outsideChanged, sizeof(double)) == 0);
+        QCOMPARE(da.measure, db.measure);
+        QCOMPARE(da.heatmapFile, db.heatmapFile);
     }
     if (readFast)
         *readFast = a.readFast;
@@ -266,6 +282,108 @@ private Q_SLOTS:
         }
     }
 
+    void whiteSpaceRunsOfEveryLengthAgree()
+    {
+        // White space is skipped 16 bytes at a time once a run is two bytes or longer: runs of
+        // every length (across one and two 16-byte steps, at the end of the text) of each
+        // kind, around every token of a frame, must read as QJsonDocument reads them.
+        const QList<QByteArray> kinds {" ", "\t", "\n", "\r\n", " \t\r\n"};
+        for (int n = 0; n <= 40; ++n) {
+            for (const QByteArray &unit : kinds) {
+                QByteArray run;
+                while (run.size() < n)
+                    run += unit;
+                run.truncate(n);
+                const QByteArray frame = "{" + run + "\"id\"" + run + ":" + run + "\"0000000a\"" + run + "," + run
+                    + "\"kind\":\"edit\"," + run + "\"status\"" + run + ":\"done\"," + run + "\"image\":{" + run
+                    + "\"width\"" + run + ":" + run + "7" + run + "}" + run + "}";
+                const QByteArray other = QByteArray(frame).replace("0000000a", "0000000b");
+                const QByteArray text = withFrameText(run + frame + run + "," + run + other) + run;
+                int readFast = -1;
+                expectSame(text, &readFast);
+                if (QTest::currentTestFailed()) {
+                    qWarning() << "run of" << n << unit.toHex();
+                    return;
+                }
+                QCOMPARE(readFast, 2);
+            }
+        }
+    }
+
+    void timesReadAsTheReferenceReadsThem_data()
+    {
+        QTest::addColumn<QByteArray>("time");
+        for (const char *t : {"2026-12-01T12:16:43.129Z", "1970-01-01T00:00:00.000Z", "1969-12-31T23:59:59.999Z",
+                 "0001-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z", "2024-02-29T10:00:00.000Z",
+                 "2000-02-29T10:00:00.000Z", "2100-02-29T10:00:00.000Z", "2023-02-29T10:00:00.000Z",
+                 "2026-04-31T10:00:00.000Z", "2026-13-01T10:00:00.000Z", "2026-00-01T10:00:00.000Z",
+                 "2026-01-00T10:00:00.000Z", "0000-01-01T00:00:00.000Z", "2026-01-01T24:00:00.000Z",
+                 "2026-01-01T23:60:00.000Z", "2026-12-31T23:59:60.000Z", "2026-01-01T00:00:00.1a3Z",
+                 "2026-01-01 00:00:00.000Z", "2026-01-01T00:00:00.000+", "1600-03-01T00:00:00.000Z",
+                 "1899-12-31T23:59:59.000Z"})
+            QTest::newRow(t) << QByteArray(t);
+    }
+
+    void timesReadAsTheReferenceReadsThem()
+    {
+        // Times in toIsoUtc's form are computed from their digits (not through QDate/QTime);
+        // every date, valid or not, must give what Frame::fromJson gives.
+        QFETCH(QByteArray, time);
+        const QByteArray frame = "{" + kMinimal + ",\"requested_at\":\"" + time + "\",\"finished_at\":\"" + time
+            + "\",\"id_expires_at\":\"" + time + "\",\"trashed_at\":\"" + time + "\"}";
+        expectSame(withFrameText(frame));
+        const Result<ParsedManifest> fast = parseManifest(withFrameText(frame));
+        const Result<ParsedManifest> dom = parseManifestDom(withFrameText(frame));
+        QVERIFY(fast && dom);
+        const Frame &a = fast.value().frames.first(), &b = dom.value().frames.first();
+        for (const auto &[x, y] : {std::pair {a.requestedAt, b.requestedAt}, std::pair {a.finishedAt, b.finishedAt},
+                 std::pair {a.idExpiresAt, b.idExpiresAt}, std::pair {a.trashedAt, b.trashedAt}}) {
+            QCOMPARE(x.isValid(), y.isValid());
+            QCOMPARE(x, y);
+            QCOMPARE(x.timeSpec(), y.timeSpec());
+            QCOMPARE(toIsoUtc(x), toIsoUtc(y));
+        }
+    }
+
+    void aKeyOneByteFromAKnownNameIsKeptAsUnknown()
+    {
+        // Keys are matched by length, then bytes: a key of a known name's length that differs
+        // in one byte (first, middle or last) is no field the single pass knows; the frame goes
+        // to Frame::fromJson, which keeps it in "extra", and both readers agree.
+        const QList<QByteArray> names {"id", "parent", "kind", "prompt", "aspect_ratio", "thinking_level", "model",
+            "interaction_id", "continued_interaction_id", "status", "requested_at", "finished_at", "image",
+            "model_text", "usage", "attempts", "re_anchored", "title", "starred", "folded", "note", "id_expires_at",
+            "trashed_at", "trash_group", "owner_pid", "origin", "replay_of", "replay_run", "prompt_sent"};
+        for (const QByteArray &name : names) {
+            for (const int at : {0, int(name.size() / 2), int(name.size() - 1)}) {
+                QByteArray key = name;
+                key[at] = key[at] == 'x' ? 'y' : 'x';
+                const QByteArray plain = "{" + kMinimal + "}";
+                const QByteArray odd = "{" + kMinimal + ",\"" + key + "\":\"v\"}";
+                int readFast = -1;
+                expectSame(withFrameText(plain + "," + odd + "," + plain), &readFast);
+                QVERIFY2(readFast == 2, key.constData());
+                const Result<ParsedManifest> parsed = parseManifest(withFrameText(odd));
+                QVERIFY(parsed);
+                QCOMPARE(parsed.value().frames.first().extra.value(QLatin1String(key)).toString(), QStringLiteral("v"));
+            }
+        }
+        // And every image and usage key the writer uses is read in the single pass.
+        const QByteArray all = "{" + kMinimal
+            + ",\"image\":{\"file\":\"images/a.png\",\"sha256\":\"ab\",\"mime_type\":\"image/png\",\"width\":3,"
+              "\"height\":4},\"usage\":{\"input_tokens\":1,\"output_tokens\":2,\"thought_tokens\":3,"
+              "\"total_tokens\":6,\"image_output_tokens\":5}}";
+        int readFast = -1;
+        expectSame(withFrameText(all), &readFast);
+        QCOMPARE(readFast, 1);
+        const Frame f = parseManifest(withFrameText(all)).value().frames.first();
+        QCOMPARE(f.image.sha256, QStringLiteral("ab"));
+        QCOMPARE(f.image.mimeType, QStringLiteral("image/png"));
+        QCOMPARE(f.image.height, 4);
+        QCOMPARE(f.usage.thoughtTokens, 3);
+        QCOMPARE(f.usage.imageOutputTokens, 5);
+    }
+
     void journalCommitsReadInOnePassAndAgree()
     {
         // Journal::readCommits reads appendCommits()'s lines in one pass; every other line goes
@@ -401,6 +519,33 @@ private Q_SLOTS:
                                   << true;
         QTest::newRow("region edit") << QByteArray("{" + kMinimal + ",\"region_edit\":{\"mode\":\"nonsense\"}}")
                                      << false;
+        QTest::newRow("drift") << QByteArray("{" + kMinimal
+            + ",\"drift\":{\"measure\":\"cie76_grid256_de10\",\"changed\":0.1031951904296875,"
+              "\"outside_changed\":0.5,\"heatmap\":\"images/drift_0000000a.png\"}}")
+                               << true;
+        QTest::newRow("drift integer") << QByteArray("{" + kMinimal + ",\"drift\":{\"changed\":1}}") << true;
+        QTest::newRow("drift minus zero") << QByteArray("{" + kMinimal + ",\"drift\":{\"changed\":-0}}") << true;
+        QTest::newRow("drift minus zero point zero")
+            << QByteArray("{" + kMinimal + ",\"drift\":{\"changed\":-0.0}}") << true;
+        QTest::newRow("drift exponent") << QByteArray("{" + kMinimal + ",\"drift\":{\"changed\":2.5e-1}}") << true;
+        QTest::newRow("drift clamped") << QByteArray(
+            "{" + kMinimal + ",\"drift\":{\"changed\":7,\"outside_changed\":-3}}")
+                                       << true;
+        QTest::newRow("drift tiny") << QByteArray("{" + kMinimal + ",\"drift\":{\"changed\":4.9e-324}}") << true;
+        QTest::newRow("drift long fraction")
+            << QByteArray("{" + kMinimal + ",\"drift\":{\"changed\":0.12345678901234567890123456789}}") << true;
+        QTest::newRow("drift empty") << QByteArray("{" + kMinimal + ",\"drift\":{}}") << true;
+        QTest::newRow("drift unknown key only") << QByteArray("{" + kMinimal + ",\"drift\":{\"x\":[1]}}") << true;
+        QTest::newRow("drift changed as string")
+            << QByteArray("{" + kMinimal + ",\"drift\":{\"changed\":\"0.5\"}}") << false;
+        QTest::newRow("drift measure as number") << QByteArray("{" + kMinimal + ",\"drift\":{\"measure\":5}}") << false;
+        QTest::newRow("drift duplicate key")
+            << QByteArray("{" + kMinimal + ",\"drift\":{\"changed\":0.1,\"changed\":0.2}}") << false;
+        QTest::newRow("drift as array") << QByteArray("{" + kMinimal + ",\"drift\":[0.1]}") << false;
+        QTest::newRow("drift heatmap outside")
+            << QByteArray("{" + kMinimal + ",\"drift\":{\"changed\":0.1,\"heatmap\":\"../../etc/passwd\"}}") << false;
+        QTest::newRow("drift heatmap absolute")
+            << QByteArray("{" + kMinimal + ",\"drift\":{\"changed\":0.1,\"heatmap\":\"/etc/passwd\"}}") << false;
         QTest::newRow("not an object") << QByteArray("[1]") << false;
     }
 

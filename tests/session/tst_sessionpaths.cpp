@@ -182,6 +182,78 @@ private Q_SLOTS:
         QVERIFY2(r.ok() == (safe || relative.isEmpty()), qPrintable(r ? QString() : r.error().message));
     }
 
+    void isSafeRelativeIsTheLexicalRule_data()
+    {
+        // The rule is checked in one pass over the characters: every way a ".." segment, a NUL
+        // or a backslash can sit in a path, and names that only look like them.
+        QTest::addColumn<QString>("relative");
+        QTest::addColumn<bool>("safe");
+        QTest::newRow("plain") << QStringLiteral("images/a.jpg") << true;
+        QTest::newRow("three dots") << QStringLiteral("...") << true;
+        QTest::newRow("three dots in a folder") << QStringLiteral("images/...") << true;
+        QTest::newRow("dots before a name") << QStringLiteral("..a") << true;
+        QTest::newRow("dots after a name") << QStringLiteral("images/a..") << true;
+        QTest::newRow("dot segment") << QStringLiteral("images/./a.jpg") << true;
+        QTest::newRow("double slash") << QStringLiteral("images//a.jpg") << true;
+        QTest::newRow("longest") << QString(4096, QLatin1Char('x')) << true;
+        QTest::newRow("too long") << QString(4097, QLatin1Char('x')) << false;
+        QTest::newRow("empty") << QString() << false;
+        QTest::newRow("only dot-dot") << QStringLiteral("..") << false;
+        QTest::newRow("dot-dot slash") << QStringLiteral("../") << false;
+        QTest::newRow("dot-dot first") << QStringLiteral("../a") << false;
+        QTest::newRow("dot-dot middle") << QStringLiteral("a/../b") << false;
+        QTest::newRow("dot-dot last") << QStringLiteral("a/b/..") << false;
+        QTest::newRow("dot-dot after a dot") << QStringLiteral("./..") << false;
+        QTest::newRow("dot-dot after a double slash") << QStringLiteral("a//../b") << false;
+        QTest::newRow("backslash") << QStringLiteral("a\\b") << false;
+        QTest::newRow("backslash last") << QStringLiteral("images\\") << false;
+        QTest::newRow("nul") << QStringLiteral("images/a") + QChar(0) + QStringLiteral(".jpg") << false;
+        QTest::newRow("nul last") << QStringLiteral("images/a.jpg") + QChar(0) << false;
+        QTest::newRow("absolute") << QStringLiteral("/a") << false;
+        QTest::newRow("resource") << QStringLiteral(":/a") << false;
+    }
+
+    void isSafeRelativeIsTheLexicalRule()
+    {
+        QFETCH(QString, relative);
+        QFETCH(bool, safe);
+        QCOMPARE(SessionPaths::isSafeRelative(relative), safe);
+    }
+
+    void checkAcrossTwoListedFoldersJudgesEachByItsOwn()
+    {
+        // check() keeps the last folder's listing at hand; paths alternating between two listed
+        // folders (past the point where each is listed) are each judged by their own folder's
+        // listing: a link out in the second is refused, a file only the first has is not found
+        // in the second's.
+        QVERIFY(QDir().mkpath(m_root + QStringLiteral("/more")));
+        QVERIFY(!test::writeFile(m_root + QStringLiteral("/more/b.jpg"), test::jpegBytes()).isEmpty());
+        QVERIFY(QFile::link(m_secret, m_root + QStringLiteral("/more/out2.jpg")));
+        const SessionPaths paths(m_root);
+        Frame f;
+        f.id = QStringLiteral("0000beef");
+        for (int i = 0; i < 300; ++i) {
+            f.image.file = QStringLiteral("images/a.jpg");
+            QVERIFY(paths.check(f, QStringLiteral("manifest")));
+            f.image.file = QStringLiteral("more/b.jpg");
+            QVERIFY(paths.check(f, QStringLiteral("manifest")));
+        }
+        f.image.file = QStringLiteral("more/out2.jpg");
+        QCOMPARE(paths.check(f, QStringLiteral("manifest")).error().kind, ErrorKind::Unsafe);
+        f.image.file = QStringLiteral("images/out.jpg");
+        QCOMPARE(paths.check(f, QStringLiteral("manifest")).error().kind, ErrorKind::Unsafe);
+        f.image.file = QStringLiteral("more/a.jpg"); // not there: nothing on it can lead out
+        QVERIFY(paths.check(f, QStringLiteral("manifest")));
+        // A copy starts afresh and judges the same.
+        const SessionPaths copy = paths;
+        f.image.file = QStringLiteral("more/out2.jpg");
+        QCOMPARE(copy.check(f, QStringLiteral("manifest")).error().kind, ErrorKind::Unsafe);
+        f.image.file = QStringLiteral("images/a.jpg");
+        QVERIFY(copy.check(f, QStringLiteral("manifest")));
+        QVERIFY(QFile::remove(m_root + QStringLiteral("/more/out2.jpg")));
+        QVERIFY(QDir(m_root + QStringLiteral("/more")).removeRecursively());
+    }
+
     void craftedManifestIsRefused_data()
     {
         QTest::addColumn<QString>("imageFile");

@@ -77,6 +77,7 @@ private:
         case CardField::Parameter:
         case CardField::FrameId:
         case CardField::InteractionId:
+        case CardField::ReplayOf:
         case CardField::Cost:
             return QStringLiteral("<dt>%1</dt><dd>%2</dd>").arg(htmlEscape(row.label), htmlEscape(row.value));
         case CardField::ReAnchor:

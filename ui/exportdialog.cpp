@@ -181,7 +181,11 @@ Result<QList<const ExportFrame *>> ExportDialog::selectFrames(const ExportScope 
         + scope.frameIds.join(QLatin1Char('\n'));
     if (const auto it = m_selectCache.constFind(key); it != m_selectCache.cend())
         return *it;
-    const Result<QList<const ExportFrame *>> chosen = m_session.select(scope, includeFailed);
+    // The whole session, the selected frames and both failed/not-failed variants share one walk.
+    if (!m_treeOrder && scope.kind != ExportScope::Kind::Branch)
+        m_treeOrder = m_session.treeOrder();
+    const Result<QList<const ExportFrame *>> chosen
+        = m_session.select(scope, includeFailed, m_treeOrder.value_or(QList<const ExportFrame *>()));
     m_selectCache.insert(key, chosen);
     return chosen;
 }

@@ -9,6 +9,8 @@
 #include <QPair>
 #include <QUrl>
 
+#include <optional>
+
 class QButtonGroup;
 class QCheckBox;
 class QComboBox;
@@ -147,6 +149,7 @@ private:
     QStringList m_selected;
     QString m_branchHead;
     mutable QHash<QString, Result<QList<const ExportFrame *>>> m_selectCache; // selectFrames()
+    mutable std::optional<QList<const ExportFrame *>> m_treeOrder;            // m_session's, walked once
     QString m_lastDefault; // the default we filled in: replaced when the format changes
     bool m_running = false;
     ExportOutcome m_outcome;

@@ -309,10 +309,17 @@ QList<const ExportFrame *> ExportSession::treeOrder() const
 
 Result<QList<const ExportFrame *>> ExportSession::select(const ExportScope &scope, bool includeFailed) const
 {
+    const bool walks = scope.kind != ExportScope::Kind::Branch;
+    return select(scope, includeFailed, walks ? treeOrder() : QList<const ExportFrame *>());
+}
+
+Result<QList<const ExportFrame *>> ExportSession::select(
+    const ExportScope &scope, bool includeFailed, const QList<const ExportFrame *> &inTreeOrder) const
+{
     QList<const ExportFrame *> chosen;
     switch (scope.kind) {
     case ExportScope::Kind::Session:
-        chosen = treeOrder();
+        chosen = inTreeOrder;
         break;
     case ExportScope::Kind::Branch: {
         QString head;
@@ -344,7 +351,7 @@ Result<QList<const ExportFrame *>> ExportSession::select(const ExportScope &scop
                     QCoreApplication::translate("nb2::Export", "No frame with id \"%1\" in this session.").arg(id));
             wanted.insert(id);
         }
-        for (const ExportFrame *f : treeOrder()) {
+        for (const ExportFrame *f : inTreeOrder) {
             if (wanted.contains(f->id))
                 chosen.append(f);
         }

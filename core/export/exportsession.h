@@ -103,6 +103,13 @@ struct ExportSession {
     QList<const ExportFrame *> treeOrder() const;
     /** The frames of a scope in tree order; failed turns only when includeFailed. */
     Result<QList<const ExportFrame *>> select(const ExportScope &scope, bool includeFailed) const;
+    /**
+     * The same with this session's treeOrder() already walked (ignored for a branch scope, which
+     * is a path): a caller that selects several scopes, like the Export dialog counting them,
+     * walks the tree once instead of once per scope.
+     */
+    Result<QList<const ExportFrame *>> select(
+        const ExportScope &scope, bool includeFailed, const QList<const ExportFrame *> &inTreeOrder) const;
 };
 
 } // namespace nb2

@@ -108,6 +108,14 @@ private Q_SLOTS:
         QCOMPARE(chosen.size(), 2);
         QCOMPARE(chosen.first()->id, m_ids.root);
         QVERIFY(!m_session.select(ExportScope::ofFrames({QStringLiteral("zzzz")}), true).ok());
+
+        // One walk of the tree shared by several selections (the Export dialog) chooses the same frames.
+        const QList<const ExportFrame *> order = m_session.treeOrder();
+        for (const ExportScope &scope : {ExportScope::session(), ExportScope::ofBranch(QStringLiteral("1")),
+                 ExportScope::ofBranch(m_ids.fork), ExportScope::ofFrames({m_ids.style, m_ids.root})}) {
+            for (const bool failed : {false, true})
+                QCOMPARE(m_session.select(scope, failed, order).value(), m_session.select(scope, failed).value());
+        }
     }
 
     void bundleRoundTrip()

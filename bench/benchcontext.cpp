@@ -5,6 +5,7 @@
 #include "core/api/interactionsclient.h"
 #include "core/fakeapi/fakeimagepainter.h"
 #include "core/fakeapi/fakeserver.h"
+#include "core/session/editfinisher.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
 
@@ -18,6 +19,7 @@
 #include <QProcess>
 #include <QThread>
 #include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -104,7 +106,9 @@ bool waitUntil(const std::function<bool()> &done, int timeoutMs)
 
 Result<QString> ensureSession(Context &ctx, int frames)
 {
-    const QString dir = QStringLiteral("%1/session-%2").arg(ctx.cacheDir).arg(frames);
+    // "drift-": sessions made since every edit gets its drift reading here too (an older cache's
+    // sessions, without them, are left alone and not used).
+    const QString dir = QStringLiteral("%1/drift-session-%2").arg(ctx.cacheDir).arg(frames);
     const QString marker = dir + QStringLiteral(".complete");
     if (QFileInfo::exists(marker))
         return dir;
@@ -163,6 +167,24 @@ Result<QString> ensureSession(Context &ctx, int frames)
                             .arg(it.key(), f ? f->error.message : QStringLiteral("gone")));
                 lanes[it.value()].append(it.key());
                 serverIds.push_back(f->interactionId);
+            }
+            // Every edit gets its drift reading (and heatmap), as the window, the CLI and the agent
+            // bridge record it (EditFinisher): a real session has one on every edit, and the
+            // cases must read, check and copy what a real session holds. Measured on the pool.
+            QList<QFuture<Result<Frame>>> measuring;
+            for (auto it = started.cbegin(); it != started.cend(); ++it) {
+                const Frame child = c.graph().value(it.key());
+                const Frame parent = c.graph().value(child.parentId);
+                if (EditFinisher::needsFinishing(child, parent))
+                    measuring.append(
+                        QtConcurrent::run([dir, parent, child] { return EditFinisher::compute(dir, parent, child); }));
+            }
+            for (QFuture<Result<Frame>> &m : measuring) {
+                const Result<Frame> measured = m.result();
+                if (!measured)
+                    return measured.error();
+                if (const Result<void> recorded = c.recordDerived(measured.value()); !recorded)
+                    return recorded.error();
             }
             while (serverIds.size() > 12 * kLanes) {
                 fake->forget(serverIds.front());

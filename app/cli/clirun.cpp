@@ -28,11 +28,11 @@
 #include <QDir>
 #include <QLoggingCategory>
 #include <QProcessEnvironment>
+#include <QTextStream>
 
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
-#include <QTextStream>
 
 namespace nb2::cli {
 

@@ -241,6 +241,15 @@ Reader::Status readInt(Reader &r, int *out)
     return Reader::Ok;
 }
 
+/** A number read as QJsonValue::toDouble() would; any other value: Other. */
+Reader::Status readReal(Reader &r, double *out)
+{
+    const char c = r.peek();
+    if (c != '-' && (c < '0' || c > '9'))
+        return r.skip(0) ? Reader::Other : Reader::Bad;
+    return r.real(out);
+}
+
 /** A number read as qint64(QJsonValue::toDouble()) would (integers below 2^53). */
 Reader::Status readInt64(Reader &r, qint64 *out)
 {
@@ -411,13 +420,9 @@ Reader::Status readFrame(Reader &r, Interns &interns, Frame *f)
                 case 0:
                     return readString(r, &f->drift.measure, &interns.driftMeasure);
                 case 1:
-                    return r.peek() == '-' || (r.peek() >= '0' && r.peek() <= '9') ? r.real(&f->drift.changed)
-                        : r.skip(0)                                                ? Reader::Other
-                                                                                   : Reader::Bad;
+                    return readReal(r, &f->drift.changed);
                 case 2:
-                    return r.peek() == '-' || (r.peek() >= '0' && r.peek() <= '9') ? r.real(&f->drift.outsideChanged)
-                        : r.skip(0)                                                ? Reader::Other
-                                                                                   : Reader::Bad;
+                    return readReal(r, &f->drift.outsideChanged);
                 default:
                     return readString(r, &f->drift.heatmapFile);
                 }

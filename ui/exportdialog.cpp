@@ -105,6 +105,7 @@ ExportDialog::ExportDialog(const ExportSession &session, const QStringList &sele
     m_watcher = new QFutureWatcher<ExportOutcome>(this);
     connect(m_watcher, &QFutureWatcher<ExportOutcome>::finished, this, &ExportDialog::onExportDone);
 
+    startScopeWalk();
     onFormatChanged();
 }
 
@@ -176,9 +177,7 @@ Result<QList<const ExportFrame *>> ExportDialog::selectFrames(const ExportScope 
 {
     // The session never changes while the dialog lives, so each scope is walked once: at
     // 10,000 frames a walk takes milliseconds, and every change of a control asked again.
-    const QString key = QString::number(int(scope.kind))
-        + (includeFailed ? QStringLiteral("|1|") : QStringLiteral("|0|")) + scope.branch + QLatin1Char('|')
-        + scope.frameIds.join(QLatin1Char('\n'));
+    const QString key = selectKey(scope, includeFailed);
     if (const auto it = m_selectCache.constFind(key); it != m_selectCache.cend())
         return *it;
     // The whole session, the selected frames and both failed/not-failed variants share one walk.
@@ -188,6 +187,12 @@ Result<QList<const ExportFrame *>> ExportDialog::selectFrames(const ExportScope 
         = m_session.select(scope, includeFailed, m_treeOrder.value_or(QList<const ExportFrame *>()));
     m_selectCache.insert(key, chosen);
     return chosen;
+}
+
+QString ExportDialog::selectKey(const ExportScope &scope, bool includeFailed)
+{
+    return QString::number(int(scope.kind)) + (includeFailed ? QStringLiteral("|1|") : QStringLiteral("|0|"))
+        + scope.branch + QLatin1Char('|') + scope.frameIds.join(QLatin1Char('\n'));
 }
 
 int ExportDialog::scopeFrameCount(ScopeChoice scope) const
@@ -312,6 +317,15 @@ ExportRequest ExportDialog::request() const
 
 QString ExportDialog::validationError() const
 {
+    if (const QString problem = pathProblem(); !problem.isEmpty())
+        return problem;
+    if (choice() != Choice::Bundle && scopeFrameCount(scopeChoice()) == 0)
+        return tr("The chosen frames include nothing to export.");
+    return {};
+}
+
+QString ExportDialog::pathProblem() const
+{
     const QString path = outputPath();
     if (path.isEmpty())
         return tr("Choose where to save the export.");
@@ -330,8 +344,6 @@ QString ExportDialog::validationError() const
     } else if (info.isDir()) {
         return tr("%1 is a folder; this format writes one file. Choose a file name.").arg(info.fileName());
     }
-    if (choice() != Choice::Bundle && scopeFrameCount(scopeChoice()) == 0)
-        return tr("The chosen frames include nothing to export.");
     return {};
 }
 
@@ -388,16 +400,24 @@ void ExportDialog::onFormatChanged()
 
 void ExportDialog::updateScopeCounts()
 {
-    const int all = scopeFrameCount(ScopeChoice::Session);
-    m_scopeSession->setText(tr("Whole session (%1)").arg(framesText(all)));
-    if (m_branchHead.isEmpty())
+    if (!m_scopesReady) {
+        // The worker is counting (startScopeWalk): the buttons get their numbers in a moment.
+        m_scopeSession->setText(tr("Whole session"));
         m_scopeBranch->setText(tr("Current branch"));
-    else
-        m_scopeBranch->setText(tr("Current branch (%1)").arg(framesText(scopeFrameCount(ScopeChoice::Branch))));
-    if (m_selected.isEmpty())
         m_scopeSelected->setText(tr("Selected frames"));
-    else
-        m_scopeSelected->setText(tr("Selected frames (%1)").arg(framesText(scopeFrameCount(ScopeChoice::Selected))));
+    } else {
+        const int all = scopeFrameCount(ScopeChoice::Session);
+        m_scopeSession->setText(tr("Whole session (%1)").arg(framesText(all)));
+        if (m_branchHead.isEmpty())
+            m_scopeBranch->setText(tr("Current branch"));
+        else
+            m_scopeBranch->setText(tr("Current branch (%1)").arg(framesText(scopeFrameCount(ScopeChoice::Branch))));
+        if (m_selected.isEmpty())
+            m_scopeSelected->setText(tr("Selected frames"));
+        else
+            m_scopeSelected->setText(
+                tr("Selected frames (%1)").arg(framesText(scopeFrameCount(ScopeChoice::Selected))));
+    }
 
     const bool bundle = choice() == Choice::Bundle;
     m_scopeBranch->setToolTip(bundle ? tr("A bundle always holds the whole session")
@@ -442,7 +462,8 @@ void ExportDialog::updateState()
 
     updateScopeCounts();
 
-    const QString problem = validationError();
+    // Before the worker's walks are in, the count is left to Export (startExporting() checks it).
+    const QString problem = m_scopesReady ? validationError() : pathProblem();
     const bool justExported
         = m_outcome.ok && !m_runRequest.output.isEmpty() && QDir::cleanPath(outputPath()) == m_runRequest.output;
     if (justExported) {
@@ -516,6 +537,10 @@ void ExportDialog::startExporting()
 {
     if (m_running)
         return;
+    if (!m_scopesReady) { // Export right after opening: the counts decide whether there is anything to export
+        m_walkWatcher->waitForFinished();
+        adoptScopeWalk();
+    }
     const QString problem = validationError();
     if (!problem.isEmpty()) {
         m_banner->setMessage(BannerWidget::Kind::Error, problem.toHtmlEscaped());

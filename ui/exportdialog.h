@@ -9,6 +9,7 @@
 #include <QPair>
 #include <QUrl>
 
+#include <memory>
 #include <optional>
 
 class QButtonGroup;
@@ -111,6 +112,13 @@ public:
     /** The frame the preview describes (the scope's latest frame with an image). */
     QString previewFrameId() const;
 
+    /**
+     * The scopes' frames (the counts on the scope buttons, the preview's frame) are walked on a
+     * worker when the dialog opens: at 10,000 frames the walks take milliseconds the window
+     * would not paint in. Until they are in, the buttons show no counts and the preview no
+     * frame; scopesReady() follows. Export pressed before waits for them.
+     */
+    bool areScopesReady() const { return m_scopesReady; }
     bool isExporting() const { return m_running; }
     /** Valid after exportFinished(). */
     const ExportOutcome &lastOutcome() const { return m_outcome; }
@@ -126,6 +134,8 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void exportStarted();
+    /** The worker's scope walks are in: counts and preview are shown. */
+    void scopesReady();
     /** The export ended; lastOutcome() has the report or the error. */
     void exportFinished(bool ok);
 
@@ -135,10 +145,23 @@ private:
     void onExportDone();
     void updateState();
     void updatePreview();
+    /** previewHeading() for the frame f (none: the heading without a frame). */
+    QString previewHeadingFor(const ExportFrame *f) const;
+    /** The line under the preview: what is left out and how images are written. */
+    void updatePreviewNote(Choice c, const ExportRequest &r);
     void updateScopeCounts();
     void browse();
     void setBusy(bool busy);
     int scopeFrameCount(ScopeChoice scope) const;
+    /** validationError() without the scope's count: what is wrong with the output path. */
+    QString pathProblem() const;
+    struct ScopeWalk; // what the worker walked: the tree order and every scope the dialog asks for
+    /** Starts walking the scopes on a worker (from the constructor). */
+    void startScopeWalk();
+    /** Takes the walk's results in (on the GUI thread): caches, counts, preview. */
+    void adoptScopeWalk();
+    /** The cache key of a scope (selectFrames()). */
+    static QString selectKey(const ExportScope &scope, bool includeFailed);
     /** m_session.select(), remembered per scope (m_session is fixed for the dialog's life). */
     Result<QList<const ExportFrame *>> selectFrames(const ExportScope &scope, bool includeFailed) const;
     ExportScope scopeFor(ScopeChoice scope) const;
@@ -150,7 +173,12 @@ private:
     QString m_branchHead;
     mutable QHash<QString, Result<QList<const ExportFrame *>>> m_selectCache; // selectFrames()
     mutable std::optional<QList<const ExportFrame *>> m_treeOrder;            // m_session's, walked once
-    QString m_lastDefault; // the default we filled in: replaced when the format changes
+    std::shared_ptr<ScopeWalk> m_walk; // filled by the worker; read here once it is finished
+    QFutureWatcher<void> *m_walkWatcher = nullptr;
+    bool m_scopesReady = false;
+    bool m_previewShown = false;                  // the preview table shows m_previewRows
+    QList<QPair<QString, QString>> m_previewRows; // what updatePreview() last put in the table
+    QString m_lastDefault;                        // the default we filled in: replaced when the format changes
     bool m_running = false;
     ExportOutcome m_outcome;
     ExportRequest m_runRequest; // what the last export ran (the controls may change since)

@@ -29,7 +29,11 @@ QString ExportDialog::previewFrameId() const
 
 QString ExportDialog::previewHeading() const
 {
-    const ExportFrame *f = m_session.frame(previewFrameId());
+    return previewHeadingFor(m_session.frame(previewFrameId()));
+}
+
+QString ExportDialog::previewHeadingFor(const ExportFrame *f) const
+{
     const QString which = f ? tr("frame #%1").arg(f->turn > 0 ? f->turn : 1) : QString();
     switch (choice()) {
     case Choice::Frames:
@@ -104,7 +108,20 @@ void ExportDialog::updatePreview()
     const Choice c = choice();
     const ExportRequest r = request();
     m_previewHeading->setText(previewHeading());
+    if (!m_scopesReady && c != Choice::Bundle) {
+        // The scopes are being walked on a worker (startScopeWalk): the preview shows its frame
+        // when they are in, instead of walking 10,000 frames here before the dialog can paint.
+        m_previewHeading->setText(previewHeadingFor(nullptr));
+        updatePreviewNote(c, r);
+        return;
+    }
     const auto rows = previewFields();
+    // Laying out the table's text is what costs here (~3 ms): most changes of a control (the
+    // output path, copy or link) leave the rows as they were.
+    if (m_previewShown && rows == m_previewRows)
+        return updatePreviewNote(c, r);
+    m_previewShown = true;
+    m_previewRows = rows;
     m_preview->clearContents();
     m_preview->setRowCount(int(rows.size()));
     for (int i = 0; i < rows.size(); ++i) {
@@ -124,7 +141,11 @@ void ExportDialog::updatePreview()
         m_preview->setItem(0, 0, new QTableWidgetItem(tr("(no frame with an image in this scope)")));
     }
     m_preview->resizeRowsToContents();
+    updatePreviewNote(c, r);
+}
 
+void ExportDialog::updatePreviewNote(Choice c, const ExportRequest &r)
+{
     QStringList left;
     if (r.stripPrompts)
         left << (c == Choice::Frames ? tr("prompt chain") : tr("prompts and model text"));

@@ -9,7 +9,7 @@ list(APPEND NB2UI_SOURCES
     keystore.h keystore.cpp
     settingsdialog.h settingsdialog.cpp settingsdialoglayout.cpp
     diagnosticsdialog.h diagnosticsdialog.cpp
-    exportdialog.h exportdialog.cpp exportdialoglayout.cpp exportdialogpreview.cpp
+    exportdialog.h exportdialog.cpp exportdialoglayout.cpp exportdialogpreview.cpp exportdialogscopes.cpp
 )
 # qt_standard_project_setup() turns on AUTOMOC/AUTOUIC only; the .qrc in nb2ui's source list
 # (resources/resources.qrc) needs AUTORCC. nb2::ensureResources() registers it at run time.

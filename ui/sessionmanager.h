@@ -5,6 +5,7 @@
 #include <QObject>
 #include <QString>
 
+#include <atomic>
 #include <functional>
 
 class QMenu;
@@ -57,6 +58,19 @@ public:
      * their work over the next passes of the event loop (the window paints in between).
      */
     bool isHandingOver() const { return m_handingOver; }
+    /**
+     * What the window prepares on a worker when openInBackground() hands a session over (the
+     * timeline's rows): while ready() is false, switched() waits, and handOverReady() says when
+     * it may go on. No gate (the default): switched() follows a frame after the open.
+     */
+    void setHandOverGate(std::function<bool()> ready);
+    /** The gate's work is done: a hand-over waiting for it goes on a frame later. */
+    void handOverReady();
+    /**
+     * Frames of closed sessions freed on a worker (their table's last reference went there), for
+     * tests: closing a big session must not free it on the GUI thread.
+     */
+    static qint64 framesReleasedOnWorker() { return s_framesReleasedOnWorker; }
     /** The folder openInBackground() is reading; empty when none. */
     QString openingDir() const { return m_openingDir; }
     /** A new, empty session in the sessions folder, named after the date and time. */
@@ -83,6 +97,12 @@ public Q_SLOTS:
     void offerRebuild(const QString &dir, const QString &error);
 
 Q_SIGNALS:
+    /**
+     * openInBackground() is about to take the parsed session in (SessionController::open, on
+     * the GUI thread): listeners may ask to build what they derive from it on a worker
+     * (TimelineModel::prepareNextReload()).
+     */
+    void handOverStarting();
     /** About to close the open session (pending retries must go). */
     void aboutToSwitch();
     /** openInBackground() started reading dir (true) or handed over / gave up (false). */
@@ -104,6 +124,11 @@ private:
     /** Remembers dir as the last and most recent session (settings written only when changed). */
     void remember(const QString &dir);
     void endOpening();
+    /** Closes the open session; a big frame table is freed on a worker. */
+    void closeSession();
+    static std::atomic<qint64> s_framesReleasedOnWorker;
+    /** The last step of a background open: switched() (a frame after the model's rows are in), then done. */
+    void announceHandOver(const OpenDone &done);
 
     NoticePresenter *m_notices;
     QWidget *m_dialogParent;
@@ -111,6 +136,8 @@ private:
     QString m_openingDir;
     QString m_fallbackDir;    // open before openInBackground() closed it: reopened on failure
     quint64 m_openSerial = 0; // a newer openInBackground() call supersedes an older one
+    std::function<bool()> m_handOverGate;
+    std::function<void()> m_waitingHandOver; // the rest of a hand-over, waiting for the gate
     bool m_handingOver = false;
 };
 

@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QMainWindow>
 #include <QStatusBar>
+#include <QTimer>
 #include <QUndoStack>
 
 namespace nb2 {
@@ -46,6 +47,11 @@ SessionPresenter::SessionPresenter(const Parts &parts, QObject *parent)
     SessionController *s = session();
     connect(m_selection, &FrameSelection::currentChanged, this, &SessionPresenter::onSelectionChanged);
     connect(m_sessions, &SessionManager::switched, this, &SessionPresenter::onSessionSwitched);
+    // A background open's hand-over: the timeline's rows are built on a worker, and the
+    // selection (switched) waits for them.
+    connect(m_sessions, &SessionManager::handOverStarting, m_model, &TimelineModel::prepareNextReload);
+    m_sessions->setHandOverGate([model = m_model] { return !model->isPreparing(); });
+    connect(m_model, &TimelineModel::rowsPrepared, m_sessions, &SessionManager::handOverReady);
     connect(m_sessions, &SessionManager::openingChanged, this, [this](bool opening) {
         if (opening)
             onSessionSwitched({}); // the old session is closed: an empty window says "Opening…" until it is in
@@ -104,9 +110,10 @@ void SessionPresenter::onSessionSwitched(const QString &frameToSelect)
     m_model->refresh();
     m_stage->reset();
     // A background open's hand-over: Frame Details and the plan follow after the first paint.
-    if (m_sessions->isHandingOver())
+    if (m_sessions->isHandingOver()) {
+        m_splitNextSelection = true; // the announcement's work is spread over two frames too
         m_selection->selectAndAnnounceLater(frameToSelect);
-    else
+    } else
         m_selection->select(frameToSelect);
     updateTitle();
     m_turns->updatePending();
@@ -116,6 +123,22 @@ void SessionPresenter::onSessionSwitched(const QString &frameToSelect)
 void SessionPresenter::onSelectionChanged()
 {
     updateInfo();
+    const quint64 serial = ++m_selectionSerial;
+    if (std::exchange(m_splitNextSelection, false)) {
+        // A background open's hand-over: Frame Details now, the turn plan and the image a frame
+        // later, so the window paints in between (each is milliseconds at 10,000 frames). A
+        // selection made meanwhile supersedes it and updates everything at once.
+        QTimer::singleShot(FrameSelection::kNextFrameMs, Qt::PreciseTimer, this, [this, serial] {
+            if (serial == m_selectionSerial)
+                finishSelectionChanged();
+        });
+        return;
+    }
+    finishSelectionChanged();
+}
+
+void SessionPresenter::finishSelectionChanged()
+{
     m_turns->updatePlan();
     updateActions();
     m_stage->reload();

@@ -63,6 +63,8 @@ private:
     SessionController *session() const;
     void onSelectionChanged();
     void onSessionSwitched(const QString &frameToSelect);
+    /** The selection's turn plan, actions and image (after Frame Details). */
+    void finishSelectionChanged();
 
     QMainWindow *m_window;
     SessionManager *m_sessions;
@@ -76,6 +78,8 @@ private:
     NoticePresenter *m_notices;
     QLabel *m_sessionLabel = nullptr;
     QLabel *m_costLabel = nullptr;
+    bool m_splitNextSelection = false; // the hand-over's announcement: its work over two frames
+    quint64 m_selectionSerial = 0;     // a later selection change supersedes a split one's second half
 };
 
 } // namespace nb2

@@ -5,9 +5,13 @@
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
 
+#include <QFutureWatcher>
 #include <QLocale>
 #include <QMimeData>
+#include <QThreadPool>
+#include <QTimer>
 #include <QUrl>
+#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
 namespace nb2 {
@@ -27,13 +31,25 @@ TimelineModel::TimelineModel(SessionController *session, QObject *parent)
 
 void TimelineModel::reload()
 {
+    ++m_reloadSerial;
+    if (std::exchange(m_prepareNext, false) && m_session && m_session->isOpen()) {
+        startPreparing();
+        return;
+    }
+    const bool wasPreparing = std::exchange(m_preparing, false);
+    adoptRows(computeRows());
+    if (wasPreparing)
+        Q_EMIT rowsPrepared(); // the rows a worker was building are superseded by these
+}
+
+void TimelineModel::adoptRows(TimelineRows rows)
+{
     beginResetModel();
-    m_frameCount = m_session && m_session->isOpen() ? m_session->graph().size() : 0;
-    m_rowOf.clear();
-    m_rows = computeRows(&m_rowOf); // the row of each id comes with the rows: one hash, not two
-    m_laneCount = 0;
-    for (const Row &r : std::as_const(m_rows))
-        m_laneCount = qMax(m_laneCount, r.lane + 1);
+    TimelineRows old;
+    old.rows = std::exchange(m_rows, std::move(rows.rows));
+    old.rowOf = std::exchange(m_rowOf, std::move(rows.rowOf));
+    m_laneCount = rows.laneCount;
+    m_frameCount = rows.frameCount;
     m_matchIds.clear();
     m_pathIds.clear();
     if (!m_filter.isEmpty() && m_session && m_session->isOpen()) {
@@ -41,45 +57,53 @@ void TimelineModel::reload()
         m_pathIds = m_filter.pathIds(m_session->graph());
     }
     endResetModel();
+    // The closed session's rows often hold the last references to its ids: 10,000 frames' worth
+    // of strings are freed on a worker, not between two frames of the window.
+    if (old.rows.size() > 1000)
+        QThreadPool::globalInstance()->start([dropped = std::move(old)] { Q_UNUSED(dropped); });
 }
 
-QList<TimelineModel::Row> TimelineModel::computeRows(QHash<QString, int> *rowOfOut) const
+void TimelineModel::prepareNextReload()
 {
-    QList<Row> rows;
-    if (!m_session || !m_session->isOpen())
-        return rows;
-    // One pass over the frames in creation order (numbers count trashed frames too); no
-    // per-frame lookups beyond the parent's row.
-    const QList<Frame> &frames = m_session->graph().frames();
-    QHash<QString, int> localRowOf;
-    QHash<QString, int> &rowOf = rowOfOut ? *rowOfOut : localRowOf;
-    rowOf.clear();
-    rowOf.reserve(frames.size());
-    rows.reserve(frames.size());
-    int nextLane = 0;
-    for (qsizetype i = 0; i < frames.size(); ++i) {
-        const Frame &f = frames.at(i);
-        if (f.isTrashed())
-            continue;
-        Row r;
-        r.id = f.id;
-        r.parentId = f.parentId;
-        r.number = int(i) + 1;
-        const int p = f.parentId.isEmpty() ? -1 : rowOf.value(f.parentId, -1);
-        r.parentRow = p;
-        if (p >= 0) {
-            Row &parent = rows[p];
-            r.depth = parent.depth + 1;
-            // The parent's first live child continues its lane; any later child opens a new one.
-            r.lane = parent.childCount == 0 ? parent.lane : nextLane++;
-            ++parent.childCount;
-        } else {
-            r.lane = nextLane++;
+    m_prepareNext = true;
+    // Only for the reload the caller is about to cause (in this pass): a later one builds here.
+    QTimer::singleShot(0, this, [this] { m_prepareNext = false; });
+}
+
+void TimelineModel::startPreparing()
+{
+    const quint64 serial = m_reloadSerial;
+    adoptRows({}); // empty until the rows are in: nothing of the closed session stays visible
+    m_preparing = true;
+    // The worker gets its own copy of what the rows are made from (two shared strings and a
+    // flag per frame), never the live graph, which the GUI thread may change meanwhile.
+    std::vector<TimelineRowSource> sources = timelineRowSources(m_session->graph().frames());
+    auto *watcher = new QFutureWatcher<TimelineRows>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, serial] {
+        watcher->deleteLater();
+        // Moved out of the future, not copied: the model's rows share nothing (an append would
+        // otherwise copy all of them here).
+        TimelineRows rows = watcher->future().takeResult();
+        if (serial != m_reloadSerial) {
+            // Superseded (another session, a close): what was built goes away on a worker.
+            QThreadPool::globalInstance()->start([dropped = std::move(rows)] { Q_UNUSED(dropped); });
+            return;
         }
-        rowOf.insert(f.id, int(rows.size()));
-        rows.append(r);
-    }
-    return rows;
+        m_preparing = false;
+        adoptRows(std::move(rows));
+        // Frames added, trashed or restored while the worker built: the usual update catches up.
+        if (!m_session || !m_session->isOpen() || m_session->graph().size() != m_frameCount || !knownRowsStillHold())
+            refresh();
+        Q_EMIT rowsPrepared();
+    });
+    watcher->setFuture(QtConcurrent::run([sources = std::move(sources)] { return buildTimelineRows(sources); }));
+}
+
+TimelineRows TimelineModel::computeRows() const
+{
+    if (!m_session || !m_session->isOpen())
+        return {};
+    return buildTimelineRows(m_session->graph().frames());
 }
 
 void TimelineModel::setFilter(const FrameFilter &filter)
@@ -106,15 +130,13 @@ void TimelineModel::updateFind()
         Q_EMIT dataChanged(index(0), index(m_rows.size() - 1), {TimelineRole::FindState});
 }
 
-bool TimelineModel::appendNewFrames()
+bool TimelineModel::knownRowsStillHold() const
 {
     if (!m_session || !m_session->isOpen())
         return false;
     const QList<Frame> &frames = m_session->graph().frames();
     if (frames.size() < m_frameCount)
         return false;
-    // Every known row is still the same live frame, in the same order, with the same parent
-    // (a trash, restore or removal shifts the rows: recompute them all).
     qsizetype row = 0;
     for (qsizetype i = 0; i < m_frameCount; ++i) {
         const Frame &f = frames.at(i);
@@ -124,7 +146,17 @@ bool TimelineModel::appendNewFrames()
             return false;
         ++row;
     }
-    if (row != m_rows.size())
+    return row == m_rows.size();
+}
+
+bool TimelineModel::appendNewFrames()
+{
+    if (!m_session || !m_session->isOpen())
+        return false;
+    const QList<Frame> &frames = m_session->graph().frames();
+    // Every known row is still the same live frame, in the same order, with the same parent
+    // (a trash, restore or removal shifts the rows: recompute them all).
+    if (!knownRowsStillHold())
         return false;
     if (frames.size() == m_frameCount) {
         // Nothing new: the status etc. of existing frames may have changed (an external write).
@@ -195,13 +227,14 @@ bool TimelineModel::appendNewFrames()
 
 void TimelineModel::refresh()
 {
+    if (m_preparing)
+        return; // the rows being built are checked against the graph when they arrive
     if (appendNewFrames())
         return;
-    m_frameCount = m_session && m_session->isOpen() ? m_session->graph().size() : 0;
-    QList<Row> rows = computeRows();
-    int lanes = 0;
-    for (const Row &r : rows)
-        lanes = qMax(lanes, r.lane + 1);
+    TimelineRows built = computeRows();
+    m_frameCount = built.frameCount;
+    QList<Row> rows = std::move(built.rows);
+    const int lanes = built.laneCount;
 
     bool prefix = rows.size() >= m_rows.size();
     for (int i = 0; prefix && i < m_rows.size(); ++i)
@@ -254,6 +287,8 @@ void TimelineModel::refresh()
 
 void TimelineModel::frameChanged(const QString &frameId)
 {
+    if (m_preparing)
+        return; // as refresh()
     const int row = m_rowOf.value(frameId, -1);
     const Frame *f = m_session && m_session->isOpen() ? m_session->graph().frame(frameId) : nullptr;
     // Trashed / restored frames change the row set: recompute.

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/session/framefilter.h"
+#include "ui/timelinemodelrows.h"
 #include "ui/timelineroles.h"
 
 #include <QAbstractListModel>
@@ -58,6 +59,21 @@ public:
     /** Rows that match the active filter (0 when no filter is active). */
     int matchCount() const { return int(m_matchIds.size()); }
 
+    /**
+     * The next reload() in this pass of the event loop (the one a background open's hand-over
+     * causes) builds its rows on a worker: the GUI thread copies each frame's id and parent,
+     * the model is empty until the rows are in, then resets once with them and emits
+     * rowsPrepared(). At 10,000 frames that keeps the row table and its hash (2-5 ms) off the
+     * GUI thread, which then only swaps in a ready structure.
+     */
+    void prepareNextReload();
+    /** Rows are being built on a worker (prepareNextReload()); the model is empty until then. */
+    bool isPreparing() const { return m_preparing; }
+
+Q_SIGNALS:
+    /** The rows a prepared reload built on a worker are in (the model was reset with them). */
+    void rowsPrepared();
+
 public Q_SLOTS:
     /** Re-reads the graph: appends rows when frames were only added, otherwise resets. */
     void refresh();
@@ -66,17 +82,15 @@ public Q_SLOTS:
     void frameChanged(const QString &frameId);
 
 private:
-    struct Row {
-        QString id;
-        QString parentId; // as the graph had it when the row was made (to see that it still holds)
-        int parentRow = -1;
-        int depth = 0;
-        int lane = 0;
-        int childCount = 0;
-        int number = 0;
-    };
-    /** The rows from the graph; `rowOf` (optional) receives each id's row. */
-    QList<Row> computeRows(QHash<QString, int> *rowOf = nullptr) const;
+    using Row = TimelineRow;
+    /** The rows from the graph (buildTimelineRows on this thread). */
+    TimelineRows computeRows() const;
+    /** Resets the model to rows (made here or on a worker); the old rows are freed on a worker when large. */
+    void adoptRows(TimelineRows rows);
+    /** Starts building the rows on a worker (prepareNextReload()). */
+    void startPreparing();
+    /** Every row still names the same live frame, in the same order, with the same parent. */
+    bool knownRowsStillHold() const;
     QList<int> layoutTable() const; // TimelineRole::LayoutTable
     /** FrameGraph::branchOwnFrames(head.id), from the rows (TimelineRole::BranchCostUsd). */
     QStringList branchOwnFrames(const Row &head) const;
@@ -102,6 +116,9 @@ private:
     FrameFilter m_filter;
     QSet<QString> m_matchIds;
     QSet<QString> m_pathIds;
+    bool m_prepareNext = false; // prepareNextReload() was asked for this pass of the event loop
+    bool m_preparing = false;   // rows are being built on a worker
+    quint64 m_reloadSerial = 0; // a later reload supersedes rows still being built
 };
 
 } // namespace nb2

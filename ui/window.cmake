@@ -2,7 +2,7 @@
 # Paths relative to ui/.
 list(APPEND NB2UI_SOURCES
     timelineroles.h
-    timelinemodel.h timelinemodel.cpp
+    timelinemodel.h timelinemodel.cpp timelinemodelrows.h timelinemodelrows.cpp
     timelinedelegate.h timelinedelegate.cpp
     timelineview.h timelineview.cpp timelineviewpaint.cpp timelineviewmetrics.h timelinelaneheaders.cpp
     findbar.h findbar.cpp

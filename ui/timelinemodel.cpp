@@ -5,6 +5,7 @@
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
 
+#include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QLocale>
 #include <QMimeData>
@@ -75,26 +76,39 @@ void TimelineModel::startPreparing()
     const quint64 serial = m_reloadSerial;
     adoptRows({}); // empty until the rows are in: nothing of the closed session stays visible
     m_preparing = true;
+    QElapsedTimer started;
+    started.start();
     // The worker gets its own copy of what the rows are made from (two shared strings and a
     // flag per frame), never the live graph, which the GUI thread may change meanwhile.
     std::vector<TimelineRowSource> sources = timelineRowSources(m_session->graph().frames());
     auto *watcher = new QFutureWatcher<TimelineRows>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, serial] {
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, serial, started] {
         watcher->deleteLater();
         // Moved out of the future, not copied: the model's rows share nothing (an append would
         // otherwise copy all of them here).
-        TimelineRows rows = watcher->future().takeResult();
+        auto rows = std::make_shared<TimelineRows>(watcher->future().takeResult());
         if (serial != m_reloadSerial) {
             // Superseded (another session, a close): what was built goes away on a worker.
-            QThreadPool::globalInstance()->start([dropped = std::move(rows)] { Q_UNUSED(dropped); });
+            QThreadPool::globalInstance()->start([rows] { Q_UNUSED(rows); });
             return;
         }
-        m_preparing = false;
-        adoptRows(std::move(rows));
-        // Frames added, trashed or restored while the worker built: the usual update catches up.
-        if (!m_session || !m_session->isOpen() || m_session->graph().size() != m_frameCount || !knownRowsStillHold())
-            refresh();
-        Q_EMIT rowsPrepared();
+        // Swapped in a frame after the open that asked for them at the earliest: a worker that
+        // finishes within the open's own pass would otherwise put the reset, the layout and the
+        // first paint of 10,000 frames into that same pass (one stall instead of two halves).
+        const int wait = int(qMax<qint64>(0, kApartMs - started.elapsed()));
+        QTimer::singleShot(wait, Qt::PreciseTimer, this, [this, serial, rows] {
+            if (serial != m_reloadSerial) {
+                QThreadPool::globalInstance()->start([rows] { Q_UNUSED(rows); });
+                return;
+            }
+            m_preparing = false;
+            adoptRows(std::move(*rows));
+            // Frames added, trashed or restored while the worker built: the usual update catches up.
+            if (!m_session || !m_session->isOpen() || m_session->graph().size() != m_frameCount
+                || !knownRowsStillHold())
+                refresh();
+            Q_EMIT rowsPrepared();
+        });
     });
     watcher->setFuture(QtConcurrent::run([sources = std::move(sources)] { return buildTimelineRows(sources); }));
 }

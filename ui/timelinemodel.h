@@ -116,9 +116,10 @@ private:
     FrameFilter m_filter;
     QSet<QString> m_matchIds;
     QSet<QString> m_pathIds;
-    bool m_prepareNext = false; // prepareNextReload() was asked for this pass of the event loop
-    bool m_preparing = false;   // rows are being built on a worker
-    quint64 m_reloadSerial = 0; // a later reload supersedes rows still being built
+    static constexpr int kApartMs = 16; // prepared rows go in at least a frame (60 Hz) after the open
+    bool m_prepareNext = false;         // prepareNextReload() was asked for this pass of the event loop
+    bool m_preparing = false;           // rows are being built on a worker
+    quint64 m_reloadSerial = 0;         // a later reload supersedes rows still being built
 };
 
 } // namespace nb2

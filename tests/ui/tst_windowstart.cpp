@@ -442,6 +442,10 @@ private Q_SLOTS:
         // The session opens after the first frame: the timeline says "Opening the session…" until then.
         QCOMPARE(value("timeline_opening_at_first_paint"), 1);
         QCOMPARE(value("timeline_opening_at_session_open"), 0);
+        // The window manager's icon is set after the first frame (an SVG: a plugin, and six
+        // renderings on X11).
+        QCOMPARE(value("window_icon_at_first_paint"), 0);
+        QCOMPARE(value("window_icon_at_session_open"), 1);
         QVERIFY2(value("session_open_us") >= value("first_paint_us"), out.constData());
         QVERIFY(QFileInfo::exists(session + QStringLiteral("/manifest.json"))); // and it did open
         // ...with the demo server's address given to the window before it opened.

@@ -13,6 +13,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QVBoxLayout>
 #include <QtConcurrent>
@@ -150,17 +151,27 @@ void BundleOpener::unpack(const QString &bundle, const QString &dir)
     m_busy = true;
     QApplication::setOverrideCursor(Qt::BusyCursor);
     auto *watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, dir] {
-        watcher->deleteLater();
+    const auto done = [this](const QString &dir, const QString &error) {
         QApplication::restoreOverrideCursor();
         m_busy = false;
-        QString error = watcher->result();
-        if (error.isEmpty() && m_openSession) {
-            if (const Result<void> opened = m_openSession(dir); !opened)
-                error = tr("The unpacked session in %1 could not be opened: %2")
-                            .arg(QDir::toNativeSeparators(dir), opened.error().message);
-        }
         Q_EMIT finished(dir, error);
+    };
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, dir, done] {
+        watcher->deleteLater();
+        const QString error = watcher->result();
+        if (!error.isEmpty() || !m_openSession) {
+            done(dir, error);
+            return;
+        }
+        // Busy until the session is open: the window is reading it on a worker.
+        m_openSession(dir, [self = QPointer<BundleOpener>(this), dir, done](const Result<void> &opened) {
+            if (!self)
+                return;
+            done(dir,
+                opened ? QString()
+                       : tr("The unpacked session in %1 could not be opened: %2")
+                             .arg(QDir::toNativeSeparators(dir), opened.error().message));
+        });
     });
     // Unzipping and hashing every image is disk work: never on the GUI thread.
     watcher->setFuture(QtConcurrent::run([bundle, dir] {

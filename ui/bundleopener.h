@@ -16,15 +16,21 @@ namespace nb2 {
  * the desktop entry) as a session: asks where to unpack it, by default a new folder beside
  * the bundle named after it; unpacks it on a worker thread with SessionBundle::extract (every
  * file checked against the bundle's index; on failure nothing is left behind); then gives the
- * folder to the window's session opener. The bundle itself is never changed. Owns only the
- * running extraction; errors are reported through finished(), the caller shows them.
+ * folder to the window's session opener, which reads it off the GUI thread too (a bundle of
+ * thousands of frames opens as any big session does). The bundle itself is never changed.
+ * Owns only the running extraction; errors are reported through finished(), the caller shows them.
  */
 class BundleOpener : public QObject
 {
     Q_OBJECT
 public:
-    /** Opens a folder as the window's session (SessionManager::open in the app). */
-    using SessionOpener = std::function<Result<void>(const QString &dir)>;
+    /** Hears whether the unpacked folder opened. */
+    using OpenDone = std::function<void(const Result<void> &)>;
+    /**
+     * Opens a folder as the window's session and calls done when it is open or failed
+     * (SessionManager::openInBackground in the app).
+     */
+    using SessionOpener = std::function<void(const QString &dir, OpenDone done)>;
 
     BundleOpener(QWidget *window, SessionOpener openSession, QObject *parent = nullptr);
 
@@ -46,7 +52,7 @@ public:
     bool open(const QString &bundle);
     /** The question open() asks, answered: the chosen folder, or empty when cancelled. */
     QString askFolder(const QString &bundle);
-    /** Unpacks into dir on a worker, then opens it; finished() follows. */
+    /** Unpacks into dir on a worker, then opens it; finished() follows once the session is open. */
     void unpack(const QString &bundle, const QString &dir);
     bool isBusy() const { return m_busy; }
 

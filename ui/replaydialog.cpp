@@ -1,12 +1,15 @@
 #include "ui/replaydialog.h"
 
 #include "core/api/interactionsclient.h"
+#include "core/api/thinkinglevels.h"
 #include "core/session/costledger.h"
 #include "core/session/sessioncontroller.h"
 
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
+#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -57,6 +60,26 @@ ReplayDialog::ReplayDialog(
     photoButtons->addStretch(1);
     layout->addLayout(photoButtons);
 
+    // What the turns are sent with: the Settings' model, and a thinking level for every step or
+    // each step's own (the CLI's --thinking).
+    const QString model = m_session->client() ? m_session->client()->config().model : QString();
+    auto *sendWith = new QFormLayout;
+    sendWith->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
+    auto *modelLabel
+        = new QLabel(model.isEmpty() ? tr("no model set (see Settings)") : tr("%1 (set in Settings)").arg(model), this);
+    modelLabel->setObjectName(QStringLiteral("replayModel"));
+    modelLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    sendWith->addRow(tr("Model:"), modelLabel);
+    m_thinking = new QComboBox(this);
+    m_thinking->setObjectName(QStringLiteral("replayThinking"));
+    m_thinking->setAccessibleName(tr("Thinking level for every step"));
+    m_thinking->addItem(tr("As each step was made"), QString());
+    const ThinkingLevels *known = m_session->client() ? m_session->client()->config().thinkingLevels : nullptr;
+    for (const QString &level : known ? known->allowed(model) : ThinkingLevels::defaultLevels())
+        m_thinking->addItem(level, level);
+    sendWith->addRow(tr("&Thinking:"), m_thinking);
+    layout->addLayout(sendWith);
+
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("replayPlanSummary"));
     m_summary->setWordWrap(true);
@@ -83,6 +106,11 @@ ReplayDialog::ReplayDialog(
     });
     resize(560, 420);
     refresh();
+}
+
+QString ReplayDialog::thinkingLevel() const
+{
+    return m_thinking->currentData().toString();
 }
 
 Result<ReplayPlan> ReplayDialog::plan() const

@@ -4,7 +4,7 @@
 
 #include <QDialog>
 
-class QButtonGroup;
+class QComboBox;
 class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
@@ -20,6 +20,10 @@ class SessionController;
  * there; the selected frame by default) or pictures and folders (each a new root) — with the
  * plan's numbers before anything is sent: how many turns, the estimated cost, and whether the
  * session budget allows it. It only builds the plan; the replay panel runs it.
+ *
+ * The model is the one set in Settings (shown, not chosen here: the app has one client per
+ * session). The thinking level can be kept as each source step had it, or set for every step,
+ * as the CLI's --thinking does.
  */
 class ReplayDialog : public QDialog
 {
@@ -32,6 +36,8 @@ public:
     Result<ReplayPlan> plan() const;
     /** Adds pictures or folders to the list and switches to "Onto pictures" (drops, tests). */
     void addPaths(const QStringList &paths);
+    /** The level every step is sent with; empty: each step keeps its source frame's level. */
+    QString thinkingLevel() const;
 
 private:
     void refresh();
@@ -45,6 +51,7 @@ private:
     QRadioButton *m_ontoPhotos = nullptr;
     QLineEdit *m_frameRef = nullptr;
     QListWidget *m_photos = nullptr;
+    QComboBox *m_thinking = nullptr;
     QLabel *m_summary = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
 };

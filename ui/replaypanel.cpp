@@ -138,17 +138,17 @@ void ReplayPanel::openDialog(const QString &ontoId)
     if (dialog.exec() != QDialog::Accepted)
         return;
     const Result<ReplayPlan> plan = dialog.plan();
-    const Result<void> started = plan ? startReplay(plan.value()) : Result<void>(plan.error());
+    const Result<void> started = plan ? startReplay(plan.value(), dialog.thinkingLevel()) : Result<void>(plan.error());
     if (!started)
         m_status->setText(started.error().message);
 }
 
-Result<void> ReplayPanel::startReplay(const ReplayPlan &plan)
+Result<void> ReplayPanel::startReplay(const ReplayPlan &plan, const QString &thinkingLevel)
 {
     if (m_runner && !m_runner->isOver())
         return Error::make(ErrorKind::Conflict, tr("A replay is running; wait for it or cancel it first."));
     const QString model = m_session->client() ? m_session->client()->config().model : QString();
-    return run(ReplayState::create(plan, model, {}));
+    return run(ReplayState::create(plan, model, thinkingLevel));
 }
 
 Result<void> ReplayPanel::resumeUnfinished()

@@ -35,8 +35,11 @@ public:
     QString rangeTo() const { return m_to; }
     /** Opens "Replay onto…" for the range (onto the given frame by default) and starts what it plans. */
     void openDialog(const QString &ontoId);
-    /** Starts a replay of a plan (what the dialog does on OK); the error when the budget or the session refuses it. */
-    Result<void> startReplay(const ReplayPlan &plan);
+    /**
+     * Starts a replay of a plan (what the dialog does on OK), every step at thinkingLevel (empty:
+     * each step at its source's level); the error when the budget or the session refuses it.
+     */
+    Result<void> startReplay(const ReplayPlan &plan, const QString &thinkingLevel = {});
     /** Continues the session's oldest unfinished replay. */
     Result<void> resumeUnfinished();
     ReplayRunner *runner() const { return m_runner; }

@@ -3153,6 +3153,30 @@ Select a frame in the timeline to show it here.</source>
             <numerusform>%n turns, estimated %1 (%2).</numerusform>
         </translation>
     </message>
+    <message>
+        <source>no model set (see Settings)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (set in Settings)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Thinking level for every step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>As each step was made</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Thinking:</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>nb2::ReplayPanel</name>

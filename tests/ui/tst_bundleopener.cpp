@@ -146,7 +146,11 @@ private Q_SLOTS:
             return f.readAll();
         }();
         MainWindow window;
-        BundleOpener opener(&window, [&window](const QString &d) { return window.sessions()->open(d); });
+        bool openedInBackground = false;
+        BundleOpener opener(&window, [&](const QString &d, BundleOpener::OpenDone done) {
+            window.sessions()->openInBackground(d, std::move(done)); // as the app does
+            openedInBackground = window.sessions()->isOpening();
+        });
         QSignalSpy finished(&opener, &BundleOpener::finished);
         QString shownDefault;
         whenDialogShows([&shownDefault](QDialog *dialog) {
@@ -162,6 +166,7 @@ private Q_SLOTS:
         QCOMPARE(QDir::fromNativeSeparators(shownDefault), expected);
         QCOMPARE(finished.first().at(0).toString(), expected);
         QCOMPARE(finished.first().at(1).toString(), QString());
+        QVERIFY(openedInBackground); // read off the GUI thread, as the menu's open
         QCOMPARE(window.sessions()->dir(), expected);
         QCOMPARE(window.session()->graph().size(), m_frames);
         QCOMPARE(window.timelineModel()->rowCount(), m_frames);
@@ -201,13 +206,37 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString bundle = copyOf(m_bundle, dir.filePath(QStringLiteral("trip.nb2session")));
-        BundleOpener opener(nullptr, [](const QString &) { return Result<void>(); });
+        BundleOpener opener(nullptr, [](const QString &, BundleOpener::OpenDone done) { done({}); });
         QSignalSpy finished(&opener, &BundleOpener::finished);
         whenDialogShows([](QDialog *dialog) { dialog->reject(); });
         QVERIFY(!opener.open(bundle));
         QTest::qWait(50);
         QCOMPARE(finished.size(), 0);
         QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("trip"))));
+    }
+
+    // The opener answers later (the app reads the session on a worker): finished() waits for
+    // that answer, carries its error, and the opener stays busy meanwhile.
+    void finishedWaitsForTheSessionToOpen()
+    {
+        QTemporaryDir dir;
+        const QString bundle = copyOf(m_bundle, dir.filePath(QStringLiteral("late.nb2session")));
+        BundleOpener::OpenDone pending;
+        BundleOpener opener(nullptr, [&pending](const QString &, BundleOpener::OpenDone done) { pending = done; });
+        QSignalSpy finished(&opener, &BundleOpener::finished);
+        const QString target = dir.filePath(QStringLiteral("late"));
+        opener.unpack(bundle, target);
+        QTRY_VERIFY_WITH_TIMEOUT(bool(pending), 20000); // unpacked, the open asked for
+        QTest::qWait(50);
+        QCOMPARE(finished.size(), 0);
+        QVERIFY(opener.isBusy());
+        QVERIFY(QApplication::overrideCursor());
+        pending(Error::make(ErrorKind::Corrupt, QStringLiteral("manifest.json is damaged")));
+        QCOMPARE(finished.size(), 1);
+        QCOMPARE(finished.first().at(0).toString(), target);
+        QVERIFY(finished.first().at(1).toString().contains(QLatin1String("manifest.json is damaged")));
+        QVERIFY(!opener.isBusy());
+        QVERIFY(!QApplication::overrideCursor());
     }
 
     void aDamagedBundleIsReportedAndLeavesNothing()
@@ -219,9 +248,9 @@ private Q_SLOTS:
         QVERIFY(f.resize(f.size() / 2));
         f.close();
         bool opened = false;
-        BundleOpener opener(nullptr, [&opened](const QString &) {
+        BundleOpener opener(nullptr, [&opened](const QString &, BundleOpener::OpenDone done) {
             opened = true;
-            return Result<void>();
+            done({});
         });
         QSignalSpy finished(&opener, &BundleOpener::finished);
         const QString target = dir.filePath(QStringLiteral("damaged"));

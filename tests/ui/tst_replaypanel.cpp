@@ -1,16 +1,21 @@
 // The replay panel (issue 14): Shift+click on the timeline picks the range along a branch, a
 // replay onto two pictures shows per-step progress, pause holds the queue, cancel ends it.
-// With NB2_SCREENSHOT_OUT set it writes replay-progress.png there (docs/screenshots/).
+// With NB2_SCREENSHOT_OUT set it writes replay-progress.png and replay-dialog.png there
+// (docs/screenshots/).
 
 #include "core/api/interactionsclient.h"
 #include "core/fakeapi/fakeserver.h"
 #include "core/session/replayrunner.h"
 #include "core/session/sessioncontroller.h"
+#include "ui/replaydialog.h"
 #include "ui/replaypanel.h"
 #include "ui/timelinemodel.h"
 #include "ui/timelineview.h"
 #include "uitesthelpers.h"
 
+#include <QComboBox>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
@@ -111,6 +116,74 @@ private Q_SLOTS:
         QVERIFY(c.waitForIdle(20000));
         QCOMPARE(c.graph().value(panel.runner()->state().chains[0].steps[0].frameId).status, FrameStatus::Cancelled);
         QVERIFY(panel.runner()->state().chains[0].steps[1].frameId.isEmpty());
+    }
+
+    // "Replay onto…" shows the model the turns go to and lets every step be sent at one thinking
+    // level (the CLI's --thinking); "As each step was made" keeps each source step's level.
+    void dialogThinkingLevel()
+    {
+        FakeServer fake;
+        QVERIFY(fake.start(0));
+        QTemporaryDir dir;
+        SessionController c;
+        ClientConfig cfg = nb2test::fakeConfig(fake, QStringLiteral("test-key"));
+        c.setClient(std::make_shared<InteractionsClient>(cfg));
+        QVERIFY(c.open(dir.filePath(QStringLiteral("s"))));
+        QVERIFY(c.waitForIdle(10000));
+        TurnParams lowTurn = nb2test::turn(QStringLiteral("a red fox"));
+        lowTurn.thinkingLevel = QStringLiteral("low");
+        const QString g = finish(c, c.generate(lowTurn));
+        lowTurn.prompt = QStringLiteral("make it night");
+        const QString e1 = finish(c, c.edit(g, lowTurn));
+        lowTurn.prompt = QStringLiteral("add a lantern");
+        const QString e2 = finish(c, c.edit(e1, lowTurn));
+        QVERIFY(!e2.isEmpty());
+
+        ReplayPanel panel(&c);
+        QVERIFY(panel.setRange(e1, e2));
+        const auto sentLevels = [&fake] {
+            QStringList levels;
+            for (const FakeRequest &r : fake.requests()) {
+                if (r.method != QLatin1String("POST"))
+                    continue;
+                const QJsonObject body = QJsonDocument::fromJson(r.body).object();
+                levels << body.value(QStringLiteral("generation_config"))
+                              .toObject()
+                              .value(QStringLiteral("thinking_level"))
+                              .toString();
+            }
+            return levels;
+        };
+
+        for (const QString &choice : {QStringLiteral("high"), QString()}) {
+            ReplayDialog dialog(&c, e1, e2, g);
+            auto *model = dialog.findChild<QLabel *>(QStringLiteral("replayModel"));
+            QVERIFY(model && model->text().contains(cfg.model));
+            auto *thinking = dialog.findChild<QComboBox *>(QStringLiteral("replayThinking"));
+            QVERIFY(thinking);
+            QCOMPARE(thinking->itemData(0).toString(), QString()); // the default keeps each step's level
+            QCOMPARE(dialog.thinkingLevel(), QString());
+            const int i = thinking->findData(choice);
+            QVERIFY2(i >= 0, qPrintable(choice));
+            thinking->setCurrentIndex(i);
+            QCOMPARE(dialog.thinkingLevel(), choice);
+            const QByteArray shots = qgetenv("NB2_SCREENSHOT_OUT");
+            if (!shots.isEmpty() && !choice.isEmpty()) {
+                dialog.show();
+                QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+                QVERIFY(
+                    dialog.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/replay-dialog.png"), "PNG"));
+            }
+            const Result<ReplayPlan> plan = dialog.plan();
+            QVERIFY(plan);
+
+            fake.clearRequests();
+            QVERIFY(panel.startReplay(plan.value(), dialog.thinkingLevel()));
+            QTRY_COMPARE_WITH_TIMEOUT(panel.runner()->state().status, ReplayStatus::Finished, 30000);
+            QCOMPARE(panel.runner()->state().thinkingLevel, choice);
+            const QString expected = choice.isEmpty() ? QStringLiteral("low") : choice;
+            QCOMPARE(sentLevels(), QStringList({expected, expected}));
+        }
     }
 };
 

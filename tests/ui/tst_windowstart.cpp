@@ -26,6 +26,7 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMainWindow>
 #include <QMenuBar>
 #include <QPainter>
@@ -261,6 +262,9 @@ private Q_SLOTS:
         QVERIFY(!info->findChild<QLabel *>(QStringLiteral("infoTitle")));
         QVERIFY(!info->findChild<QToolButton *>());
         QCOMPARE(info->rowText(QStringLiteral("infoPrompt")), QString());
+        // The keep-list's item list too (hidden while empty): made for the first keep-list
+        // (tst_driftui checks it then, and its place in the tab order).
+        QVERIFY(!window.findChild<QListWidget *>(QStringLiteral("keepListItems")));
 
         Frame f;
         f.id = QStringLiteral("abcd1234");

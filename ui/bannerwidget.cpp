@@ -1,6 +1,7 @@
 #include "ui/bannerwidget.h"
 
 #include "ui/theme.h"
+#include "ui/wraplabel.h"
 
 #include <QEvent>
 #include <QHBoxLayout>
@@ -54,8 +55,7 @@ BannerWidget::BannerWidget(QWidget *parent) : QWidget(parent)
     m_icon = new QLabel(this);
     m_icon->setFixedSize(22, 22);
 
-    m_label = new QLabel(this);
-    m_label->setWordWrap(true);
+    m_label = new WrapLabel(this); // laid out once per width (the demo banner is in the first frame)
     m_label->setTextInteractionFlags(Qt::TextBrowserInteraction);
     m_label->setOpenExternalLinks(false);
     m_label->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);

@@ -3,6 +3,7 @@
 #include "core/api/imageinput.h"
 #include "core/session/frame.h"
 #include "ui/elidedlabel.h"
+#include "ui/wraplabel.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -70,20 +71,29 @@ InfoPanel::InfoPanel(QWidget *parent) : QWidget(parent)
     setObjectName(QStringLiteral("infoPanel"));
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
-    auto *scroll = new QScrollArea(this);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    outer->addWidget(scroll);
-    auto *content = new QWidget(scroll);
-    scroll->setWidget(content);
+    m_scroll = new QScrollArea(this);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    outer->addWidget(m_scroll);
+    auto *content = new QWidget(m_scroll);
+    m_scroll->setWidget(content);
     auto *v = new QVBoxLayout(content);
+    m_column = v;
     v->setContentsMargins(10, 8, 10, 8);
-    m_empty = new QLabel(tr("Select a frame on the timeline to see its details."), content);
-    m_empty->setWordWrap(true);
+    // Laid out once per width: the hint is in the first frame.
+    m_empty = new WrapLabel(tr("Select a frame on the timeline to see its details."), content);
     m_empty->setForegroundRole(QPalette::PlaceholderText);
     v->addWidget(m_empty);
 
-    m_body = new QWidget(content);
+    v->addStretch(1);
+    clear();
+}
+
+void InfoPanel::ensureBody()
+{
+    if (m_body)
+        return;
+    m_body = new QWidget(m_scroll->widget());
     // A grid, not a QFormLayout: Qt 6.4's form gave wrapped values less height than they need
     // (rows were drawn over each other) and overran a buffer with DontWrapRows and hidden rows.
     m_grid = new QGridLayout(m_body);
@@ -91,8 +101,7 @@ InfoPanel::InfoPanel(QWidget *parent) : QWidget(parent)
     m_grid->setHorizontalSpacing(10);
     m_grid->setVerticalSpacing(5);
     m_grid->setColumnStretch(1, 1);
-    v->addWidget(m_body);
-    v->addStretch(1);
+    m_column->insertWidget(1, m_body); // under the hint, above the stretch
 
     m_title = addRow(tr("Title:"), "infoTitle");
     m_prompt = addRow(tr("Prompt:"), "infoPrompt");
@@ -170,7 +179,19 @@ InfoPanel::InfoPanel(QWidget *parent) : QWidget(parent)
             m_wrapped.append(label);
         }
     }
-    clear();
+    // Made after the window, its widgets went to the end of the window's tab order: put the
+    // ones Tab reaches back after the panel's scroll area, in the order they were made.
+    QList<QWidget *> made;
+    for (QWidget *w = m_body->nextInFocusChain(); w != m_body && m_body->isAncestorOf(w); w = w->nextInFocusChain())
+        made.append(w);
+    QWidget *previous = m_scroll;
+    for (QWidget *w : std::as_const(made)) {
+        if (w->focusPolicy() & Qt::TabFocus) {
+            QWidget::setTabOrder(previous, w);
+            previous = w;
+        }
+    }
+    m_body->hide();
 }
 
 bool InfoPanel::eventFilter(QObject *watched, QEvent *event)
@@ -192,6 +213,7 @@ bool InfoPanel::eventFilter(QObject *watched, QEvent *event)
 
 void InfoPanel::setCost(const QString &text)
 {
+    ensureBody();
     setRow(m_cost, text);
     // Only this row changed since setFrame() measured them all (each measure lays its text
     // out: the whole pass again was ~0.5 ms of selecting a frame).
@@ -248,6 +270,8 @@ void InfoPanel::setRowShown(QWidget *field, bool shown)
 
 QString InfoPanel::rowText(const QString &objectName) const
 {
+    if (!m_body)
+        return {}; // no frame shown yet
     if (objectName == QLatin1String("infoInteractionId"))
         return m_id->text();
     const auto *label = m_body->findChild<QLabel *>(objectName);
@@ -269,7 +293,8 @@ void InfoPanel::clear()
     m_interactionId.clear();
     m_filePath.clear();
     m_parentId.clear();
-    m_body->hide();
+    if (m_body)
+        m_body->hide();
     m_empty->show();
 }
 
@@ -306,6 +331,7 @@ void InfoPanel::setPrecisionRows(const Frame &f)
 
 void InfoPanel::setFrame(const Frame &f, int number, int parentNumber, const QString &absoluteFile)
 {
+    ensureBody();
     m_empty->hide();
     m_body->show();
     m_interactionId = f.interactionId;

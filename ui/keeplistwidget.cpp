@@ -53,20 +53,9 @@ KeepListWidget::KeepListWidget(SessionController *session, FrameSelection *selec
     m_remove->setToolTip(tr("Remove the selected constraint (Delete)"));
     m_remove->setAccessibleName(tr("Remove the selected constraint"));
     m_remove->setAutoRaise(true);
-    connect(m_remove, &QToolButton::clicked, this, [this] { removeItem(m_list->currentRow()); });
+    connect(m_remove, &QToolButton::clicked, this, [this] { removeItem(m_list ? m_list->currentRow() : -1); });
     header->addWidget(m_remove);
     v->addLayout(header);
-
-    m_list = new QListWidget(this);
-    m_list->setObjectName(QStringLiteral("keepListItems"));
-    m_list->setAccessibleName(tr("Keep-list"));
-    m_list->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
-    m_list->setUniformItemSizes(true);
-    m_list->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
-    m_list->installEventFilter(this);
-    connect(m_list, &QListWidget::itemChanged, this, &KeepListWidget::onItemChanged);
-    connect(m_list, &QListWidget::currentRowChanged, this, [this](int row) { m_remove->setEnabled(row >= 0); });
-    v->addWidget(m_list);
 
     m_add = new QLineEdit(this);
     m_add->setObjectName(QStringLiteral("keepListAdd"));
@@ -86,10 +75,28 @@ KeepListWidget::KeepListWidget(SessionController *session, FrameSelection *selec
     refresh();
 }
 
+void KeepListWidget::ensureList()
+{
+    if (m_list)
+        return;
+    m_list = new QListWidget(this);
+    m_list->setObjectName(QStringLiteral("keepListItems"));
+    m_list->setAccessibleName(tr("Keep-list"));
+    m_list->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
+    m_list->setUniformItemSizes(true);
+    m_list->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    m_list->installEventFilter(this);
+    connect(m_list, &QListWidget::itemChanged, this, &KeepListWidget::onItemChanged);
+    connect(m_list, &QListWidget::currentRowChanged, this, [this](int row) { m_remove->setEnabled(row >= 0); });
+    static_cast<QVBoxLayout *>(layout())->insertWidget(1, m_list); // under the header, above the line edit
+    // Made later than its neighbours: back between the remove button and the line edit for Tab.
+    QWidget::setTabOrder(m_remove, m_list);
+}
+
 QStringList KeepListWidget::items() const
 {
     QStringList out;
-    for (int i = 0; i < m_list->count(); ++i)
+    for (int i = 0; m_list && i < m_list->count(); ++i)
         out.append(m_list->item(i)->text());
     return out;
 }
@@ -104,21 +111,27 @@ void KeepListWidget::refresh()
     m_frameId = m_session->isOpen() && !m_selection->isNewImageRequested() ? m_selection->currentId() : QString();
     const EffectiveKeepList keep
         = m_frameId.isEmpty() ? EffectiveKeepList() : KeepList::effective(m_session->graph(), m_frameId);
-    m_filling = true;
-    m_list->clear();
-    for (const QString &item : keep.items) {
-        auto *it = new QListWidgetItem(item, m_list);
-        it->setFlags(it->flags() | Qt::ItemIsEditable);
+    // The list is made for the first keep-list shown (hidden while empty: a start-up never
+    // shows it, and a QListWidget is ~0.5 M instructions of the GUI thread before the first frame).
+    if (!keep.items.isEmpty())
+        ensureList();
+    if (m_list) {
+        m_filling = true;
+        m_list->clear();
+        for (const QString &item : keep.items) {
+            auto *it = new QListWidgetItem(item, m_list);
+            it->setFlags(it->flags() | Qt::ItemIsEditable);
+        }
+        m_filling = false;
+        // Up to four rows tall, and one row's height when empty so the panel does not jump much.
+        const int row = m_list->sizeHintForRow(0) > 0 ? m_list->sizeHintForRow(0) : fontMetrics().height() + 4;
+        m_list->setFixedHeight(row * qBound(1, int(keep.items.size()), 4) + 2 * m_list->frameWidth() + 2);
+        m_list->setVisible(!keep.items.isEmpty());
     }
-    m_filling = false;
-    // Up to four rows tall, and one row's height when empty so the panel does not jump much.
-    const int row = m_list->sizeHintForRow(0) > 0 ? m_list->sizeHintForRow(0) : fontMetrics().height() + 4;
-    m_list->setFixedHeight(row * qBound(1, int(keep.items.size()), 4) + 2 * m_list->frameWidth() + 2);
-    m_list->setVisible(!keep.items.isEmpty());
 
     const bool editable = !m_frameId.isEmpty();
     m_add->setEnabled(editable && keep.items.size() < KeepList::kMaxItems);
-    m_remove->setEnabled(editable && m_list->currentRow() >= 0);
+    m_remove->setEnabled(editable && m_list && m_list->currentRow() >= 0);
     m_remove->setVisible(!keep.items.isEmpty());
     const bool ownList = editable && keep.setOn == m_frameId;
     const bool ancestorHasOne = ownList

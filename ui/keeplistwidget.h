@@ -44,6 +44,8 @@ public Q_SLOTS:
     void inherit();
 
 private:
+    /** Makes the list of items (it is made for the first keep-list that has any). */
+    void ensureList();
     void store(const QStringList &items);
     void onItemChanged(QListWidgetItem *item);
     bool eventFilter(QObject *watched, QEvent *event) override;

@@ -76,7 +76,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     setObjectName(QStringLiteral("mainWindow"));
     setAcceptDrops(true);
     setDockNestingEnabled(true);
-    setWindowIcon(QIcon(QStringLiteral(":/icons/app.svg")));
+    // No window icon here: nb2lite-studio sets it after the first frame (app/studio/main.cpp).
     m_levels = std::make_unique<ThinkingLevels>(
         QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) + QStringLiteral("/thinking-levels.json"));
 

@@ -10,6 +10,7 @@ list(APPEND NB2UI_SOURCES
     promptpanel.h promptpanel.cpp
     infopanel.h infopanel.cpp
     elidedlabel.h elidedlabel.cpp
+    wraplabel.h wraplabel.cpp
     replaypanel.h replaypanel.cpp
     replaydialog.h replaydialog.cpp
     importcheck.h importcheck.cpp

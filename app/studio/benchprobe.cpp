@@ -66,13 +66,14 @@ public:
             timespec cpu {};
             clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
             // The HTTP code (libnb2net.so, cpp-httplib, OpenSSL) loads after the first frame.
-            std::printf("first_paint_us %lld\nfirst_paint_gui_cpu_us %lld\nsession_open_at_first_paint %d\n"
-                        "demo_banner_at_first_paint %d\nnet_module_at_first_paint %d\nlibssl_at_first_paint %d\n"
-                        "libcrypto_at_first_paint %d\ntimeline_opening_at_first_paint %d\n",
+            std::printf(
+                "first_paint_us %lld\nfirst_paint_gui_cpu_us %lld\nsession_open_at_first_paint %d\n"
+                "demo_banner_at_first_paint %d\nnet_module_at_first_paint %d\nlibssl_at_first_paint %d\n"
+                "libcrypto_at_first_paint %d\ntimeline_opening_at_first_paint %d\nwindow_icon_at_first_paint %d\n",
                 static_cast<long long>(us), static_cast<long long>(cpu.tv_sec * 1000000LL + cpu.tv_nsec / 1000),
                 window->sessions()->dir().isEmpty() ? 0 : 1, window->demoBanner()->isVisible() ? 1 : 0,
                 isMapped("libnb2net.so"), isMapped("libssl.so"), isMapped("libcrypto.so"),
-                window->timelineView()->isOpening() ? 1 : 0);
+                window->timelineView()->isOpening() ? 1 : 0, window->windowIcon().isNull() ? 0 : 1);
             std::fflush(stdout);
             if (qEnvironmentVariableIntValue("NB2_BENCH_FIRST_PAINT") >= 2)
                 waitForSession(); // the session opens after the first paint (its checkpoint parsed on a worker)
@@ -98,9 +99,10 @@ private:
                 std::chrono::system_clock::now().time_since_epoch())
                                 .count();
             // The address the session's client talks to (the demo server's, once it listens).
-            std::printf("session_open_us %lld\nsession_backend %s\ntimeline_opening_at_session_open %d\n",
+            std::printf("session_open_us %lld\nsession_backend %s\ntimeline_opening_at_session_open %d\n"
+                        "window_icon_at_session_open %d\n",
                 static_cast<long long>(us), qPrintable(window->clientConfig().baseUrl),
-                window->timelineView()->isOpening() ? 1 : 0);
+                window->timelineView()->isOpening() ? 1 : 0, window->windowIcon().isNull() ? 0 : 1);
             std::fflush(stdout);
             QTimer::singleShot(0, qApp, &QCoreApplication::quit);
         });

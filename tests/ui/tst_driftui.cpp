@@ -231,6 +231,18 @@ void tst_DriftUi::keepListAboveThePromptIsSentAndShown()
     keep->addItem(QStringLiteral("same framing"));
     QCOMPARE(keep->items(), (QStringList {QStringLiteral("keep the label text"), QStringLiteral("same framing")}));
     QVERIFY(keep->sourceText().contains(QStringLiteral("set on")));
+    // The list, made for the first keep-list shown, sits between the remove button and the line
+    // edit for Tab, as it did when it was made with the panel.
+    auto *list = keep->findChild<QListWidget *>(QStringLiteral("keepListItems"));
+    QVERIFY(list && list->isVisible());
+    auto *remove = keep->findChild<QToolButton *>(QStringLiteral("keepListRemove"));
+    QVERIFY(remove);
+    QList<QWidget *> stops;
+    for (QWidget *w = remove->nextInFocusChain(); w != remove && stops.size() < 2; w = w->nextInFocusChain()) {
+        if (w->focusPolicy() & Qt::TabFocus)
+            stops << w;
+    }
+    QCOMPARE(stops, (QList<QWidget *> {list, add}));
     QVERIFY(frame(root).keepListSet);
     // In a narrow dock the source line ends in "…" (the tooltip has all of it) instead of being cut.
     auto *source = keep->findChild<ElidedLabel *>(QStringLiteral("keepListSource"));

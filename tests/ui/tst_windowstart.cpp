@@ -6,6 +6,7 @@
 #include "ui/deferredstyleicons.h"
 #include "ui/firstpaint.h"
 #include "ui/imagestage.h"
+#include "ui/infopanel.h"
 #include "ui/mainwindow.h"
 #include "ui/promptpanel.h"
 #include "ui/replaypanel.h"
@@ -13,6 +14,7 @@
 #include "ui/sessionmanager.h"
 #include "ui/theme.h"
 #include "ui/timelineview.h"
+#include "ui/wraplabel.h"
 
 #include "uitesthelpers.h"
 
@@ -24,10 +26,12 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMainWindow>
 #include <QMenuBar>
 #include <QPainter>
 #include <QProcess>
+#include <QScrollArea>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QStyleFactory>
@@ -35,6 +39,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolBar>
+#include <QToolButton>
 
 #include <algorithm>
 #include <atomic>
@@ -200,6 +205,102 @@ private Q_SLOTS:
         QCOMPARE(explain->minimumHeight(), explain->heightForWidth(choice->width()));
     }
 
+    /**
+     * A WrapLabel answers heightForWidth() as QLabel does, lays each width out once, and lays it
+     * out again when what the height depends on changes (text, font, margins, format).
+     */
+    void wrapLabelRemembersHeightsAndForgetsThemOnChange()
+    {
+        const QString text = QStringLiteral("Demo backend: images are synthetic — add a Gemini API key in Settings");
+        for (const bool selectable : {false, true}) { // selectable text is laid out through a QTextDocument
+            WrapLabel label(text);
+            QLabel reference(text);
+            reference.setWordWrap(true);
+            if (selectable) {
+                label.setTextInteractionFlags(Qt::TextBrowserInteraction);
+                reference.setTextInteractionFlags(Qt::TextBrowserInteraction);
+            }
+            for (int w : {60, 126, 253, 400, 1000})
+                QCOMPARE(label.heightForWidth(w), reference.heightForWidth(w));
+            QCOMPARE(label.layoutsDone(), 5);
+            for (int w : {126, 253, 126, 253, 1000})
+                QCOMPARE(label.heightForWidth(w), reference.heightForWidth(w));
+            QCOMPARE(label.layoutsDone(), 5); // remembered
+            const int wide = label.heightForWidth(126);
+            label.setText(text + text);
+            reference.setText(text + text);
+            QVERIFY(label.heightForWidth(126) > wide);
+            QCOMPARE(label.heightForWidth(126), reference.heightForWidth(126));
+            QFont big = label.font();
+            big.setPointSizeF(big.pointSizeF() * 2);
+            label.setFont(big);
+            reference.setFont(big);
+            QCOMPARE(label.heightForWidth(126), reference.heightForWidth(126));
+            label.setContentsMargins(0, 20, 0, 0);
+            reference.setContentsMargins(0, 20, 0, 0);
+            QCOMPARE(label.heightForWidth(126), reference.heightForWidth(126));
+            label.setTextFormat(Qt::RichText);
+            reference.setTextFormat(Qt::RichText);
+            label.setText(QStringLiteral("<b>%1</b>").arg(text));
+            reference.setText(QStringLiteral("<b>%1</b>").arg(text));
+            QCOMPARE(label.heightForWidth(126), reference.heightForWidth(126));
+            QCOMPARE(label.layoutsDone(), 9);
+        }
+    }
+
+    /**
+     * The frame details' rows (hidden until a frame is shown) are made when the first frame is
+     * shown, not with the window; then they work, and Tab reaches their buttons where it did
+     * when they were made with the panel: right after the panel's scroll area.
+     */
+    void frameDetailsRowsAreMadeForTheFirstFrame()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        InfoPanel *info = window.infoPanel();
+        QVERIFY(!info->findChild<QLabel *>(QStringLiteral("infoTitle")));
+        QVERIFY(!info->findChild<QToolButton *>());
+        QCOMPARE(info->rowText(QStringLiteral("infoPrompt")), QString());
+        // The keep-list's item list too (hidden while empty): made for the first keep-list
+        // (tst_driftui checks it then, and its place in the tab order).
+        QVERIFY(!window.findChild<QListWidget *>(QStringLiteral("keepListItems")));
+
+        Frame f;
+        f.id = QStringLiteral("abcd1234");
+        f.status = FrameStatus::Done;
+        f.kind = FrameKind::Edit;
+        f.prompt = QStringLiteral("make the sky orange");
+        f.interactionId = QStringLiteral("v1_interaction_id_1234567890");
+        f.parentId = QStringLiteral("abcd1233");
+        info->setFrame(f, 2, 1, QStringLiteral("/tmp/frame.png"));
+        QVERIFY(info->findChild<QLabel *>(QStringLiteral("infoTitle")));
+        QCOMPARE(info->rowText(QStringLiteral("infoPrompt")), f.prompt);
+        QCOMPARE(info->rowText(QStringLiteral("infoInteractionId")), f.interactionId);
+        info->setCost(QStringLiteral("$0.04"));
+        QCOMPARE(info->rowText(QStringLiteral("infoCost")), QStringLiteral("$0.04"));
+
+        // The tab order: from the scroll area, the rows' tab stops come first, in the order made.
+        auto *scroll = info->findChild<QScrollArea *>();
+        QVERIFY(scroll);
+        QList<QWidget *> stops;
+        for (QWidget *w = scroll->nextInFocusChain(); w != scroll && stops.size() < 3; w = w->nextInFocusChain()) {
+            if (w->focusPolicy() & Qt::TabFocus)
+                stops << w;
+        }
+        QCOMPARE(stops.size(), 3);
+        for (QWidget *w : std::as_const(stops))
+            QVERIFY2(info->isAncestorOf(w), w->metaObject()->className());
+        QCOMPARE(stops.at(0)->accessibleName(), InfoPanel::tr("Copy interaction id"));
+        QCOMPARE(stops.at(1)->objectName(), QStringLiteral("infoParent"));
+        QCOMPARE(stops.at(2)->accessibleName(), InfoPanel::tr("Show file in folder"));
+
+        info->clear();
+        QCOMPARE(info->rowText(QStringLiteral("infoPrompt")), QString());
+        info->setFrame(f, 2, 1, {});
+        QCOMPARE(info->rowText(QStringLiteral("infoPrompt")), f.prompt); // made once, shown again
+    }
+
     /** While start-up opens a session, the empty timeline paints "opening", not its empty-session hints. */
     void timelineSaysOpeningWhileTheSessionOpens()
     {
@@ -345,6 +446,10 @@ private Q_SLOTS:
         // The session opens after the first frame: the timeline says "Opening the session…" until then.
         QCOMPARE(value("timeline_opening_at_first_paint"), 1);
         QCOMPARE(value("timeline_opening_at_session_open"), 0);
+        // The window manager's icon is set after the first frame (an SVG: a plugin, and six
+        // renderings on X11).
+        QCOMPARE(value("window_icon_at_first_paint"), 0);
+        QCOMPARE(value("window_icon_at_session_open"), 1);
         QVERIFY2(value("session_open_us") >= value("first_paint_us"), out.constData());
         QVERIFY(QFileInfo::exists(session + QStringLiteral("/manifest.json"))); // and it did open
         // ...with the demo server's address given to the window before it opened.

@@ -34,6 +34,16 @@ class tst_ReplayPanel : public QObject
         return r && c.waitForIdle(20000) && c.graph().value(r.value()).isDone() ? r.value() : QString();
     }
 
+    // A new session in dir, its client on the fake server; its config (the model it sends).
+    static ClientConfig openOnFake(FakeServer &fake, const QTemporaryDir &dir, SessionController &c)
+    {
+        ClientConfig cfg = nb2test::fakeConfig(fake, QStringLiteral("test-key"));
+        c.setClient(std::make_shared<InteractionsClient>(cfg));
+        if (c.open(dir.filePath(QStringLiteral("s"))))
+            c.waitForIdle(10000);
+        return cfg;
+    }
+
 private Q_SLOTS:
     void rangeProgressPauseCancel()
     {
@@ -41,10 +51,8 @@ private Q_SLOTS:
         QVERIFY(fake.start(0));
         QTemporaryDir dir;
         SessionController c;
-        ClientConfig cfg = nb2test::fakeConfig(fake, QStringLiteral("test-key"));
-        c.setClient(std::make_shared<InteractionsClient>(cfg));
-        QVERIFY(c.open(dir.filePath(QStringLiteral("s"))));
-        QVERIFY(c.waitForIdle(10000));
+        const ClientConfig cfg = openOnFake(fake, dir, c);
+        QVERIFY(c.isOpen());
         const QString g = finish(c, c.generate(nb2test::turn(QStringLiteral("a red fox"))));
         const QString e1 = finish(c, c.edit(g, nb2test::turn(QStringLiteral("make it night"))));
         const QString e2 = finish(c, c.edit(e1, nb2test::turn(QStringLiteral("add a lantern"))));
@@ -126,10 +134,8 @@ private Q_SLOTS:
         QVERIFY(fake.start(0));
         QTemporaryDir dir;
         SessionController c;
-        ClientConfig cfg = nb2test::fakeConfig(fake, QStringLiteral("test-key"));
-        c.setClient(std::make_shared<InteractionsClient>(cfg));
-        QVERIFY(c.open(dir.filePath(QStringLiteral("s"))));
-        QVERIFY(c.waitForIdle(10000));
+        const ClientConfig cfg = openOnFake(fake, dir, c);
+        QVERIFY(c.isOpen());
         TurnParams lowTurn = nb2test::turn(QStringLiteral("a red fox"));
         lowTurn.thinkingLevel = QStringLiteral("low");
         const QString g = finish(c, c.generate(lowTurn));

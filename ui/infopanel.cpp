@@ -222,8 +222,14 @@ void InfoPanel::setCost(const QString &text)
 
 void InfoPanel::reserveHeight(QLabel *label)
 {
+    // QLabel's heightForWidth() never answers less than the label's minimum height, so the
+    // height reserved for a longer text (the frame shown before) is dropped before measuring:
+    // otherwise a one-line prompt kept the lines of the previous one as a gap under it.
+    const int reserved = label->minimumHeight();
+    if (reserved > 0)
+        label->setMinimumHeight(0);
     const int need = label->text().isEmpty() ? 0 : label->heightForWidth(qMax(1, label->width()));
-    if (need > 0 && label->minimumHeight() != need)
+    if (need > 0 || reserved > 0)
         label->setMinimumHeight(need);
 }
 

@@ -52,6 +52,7 @@ private Q_SLOTS:
     void timelineShowsWhereTheFocusIs();
     void frameDetailsWrapAndElide();
     void frameDetailsShowTheStar();
+    void frameDetailsRowsShrinkForAShorterText();
     void promptPanelDoesNotOverlapAt800x600();
     void windowAndDialogsFitTheScreen();
     void rateLimitCountsAttemptsAndStops();
@@ -235,6 +236,39 @@ void tst_WindowPapercuts::frameDetailsShowTheStar()
     QTRY_VERIFY(m_window->infoPanel()->rowText(QStringLiteral("infoStar")).contains(QStringLiteral("★")));
     m_window->action(ActionId::Undo)->trigger();
     QTRY_VERIFY(m_window->infoPanel()->rowText(QStringLiteral("infoStar")).isEmpty());
+}
+
+// A one-line prompt shown after a long one gets one line: QLabel's heightForWidth() never
+// answers less than the minimum height the long prompt had reserved, which left its lines as a
+// gap under the short one (docs/screenshots/keep-list-800x600.png showed it).
+void tst_WindowPapercuts::frameDetailsRowsShrinkForAShorterText()
+{
+    InfoPanel panel;
+    panel.resize(330, 700);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    Frame f;
+    f.id = QStringLiteral("aaaa1111");
+    f.status = FrameStatus::Done;
+    f.kind = FrameKind::Generate;
+    f.prompt = QStringLiteral("A glass jar of honey on a kitchen table, a handwritten label, morning light from the "
+                              "left and a wooden spoon beside it");
+    panel.setFrame(f, 1, 0, {});
+    auto *prompt = panel.findChild<QLabel *>(QStringLiteral("infoPrompt"));
+    QVERIFY(prompt);
+    const int line = prompt->fontMetrics().lineSpacing();
+    QTRY_VERIFY(prompt->height() >= 3 * line); // the long prompt wraps
+    f.id = QStringLiteral("bbbb2222");
+    f.kind = FrameKind::Edit;
+    f.prompt = QStringLiteral("Add a bee");
+    panel.setFrame(f, 2, 1, {});
+    QTRY_VERIFY2(prompt->height() < 2 * line,
+        qPrintable(QStringLiteral("a one-line prompt is %1 px high (a line: %2)").arg(prompt->height()).arg(line)));
+    // And it grows again for a long one.
+    f.prompt = QStringLiteral("Add a bee on the lid of the jar, and a second one flying over the handwritten label");
+    panel.setFrame(f, 3, 2, {});
+    QTRY_VERIFY(prompt->height() >= 2 * line);
+    QCOMPARE(prompt->height(), prompt->heightForWidth(prompt->width()));
 }
 
 void tst_WindowPapercuts::promptPanelDoesNotOverlapAt800x600()

@@ -14,8 +14,8 @@ WrapLabel::WrapLabel(const QString &text, QWidget *parent) : QLabel(text, parent
 
 WrapLabel::Key WrapLabel::currentKey() const
 {
-    return Key {
-        text(), font(), contentsMargins(), textFormat(), alignment(), indent(), margin(), frameWidth(), wordWrap()};
+    return Key {text(), font(), contentsMargins(), textFormat(), alignment(), indent(), margin(), frameWidth(),
+        wordWrap(), minimumSize()};
 }
 
 int WrapLabel::heightForWidth(int width) const

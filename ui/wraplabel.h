@@ -3,6 +3,7 @@
 #include <QFont>
 #include <QLabel>
 #include <QMargins>
+#include <QSize>
 
 namespace nb2 {
 
@@ -12,7 +13,8 @@ namespace nb2 {
  * when the text is selectable), and a window's layout asks the same widths several times
  * before its first frame: the demo banner's text was laid out 14 times and the details
  * hint's 11 before the studio's first paint. The answer is keyed on everything it depends
- * on that can change (text, font, margins, frame, format, alignment), so it is never stale.
+ * on that can change (text, font, margins, frame, format, alignment, and the minimum size,
+ * which QLabel's answer never goes below), so it is never stale.
  */
 class WrapLabel : public QLabel
 {
@@ -37,11 +39,12 @@ private:
         int margin = 0;
         int frame = 0;
         bool wrap = true;
+        QSize minimum;
         bool operator==(const Key &other) const
         {
             return text == other.text && font == other.font && margins == other.margins && format == other.format
                 && alignment == other.alignment && indent == other.indent && margin == other.margin
-                && frame == other.frame && wrap == other.wrap;
+                && frame == other.frame && wrap == other.wrap && minimum == other.minimum;
         }
     };
     Key currentKey() const;

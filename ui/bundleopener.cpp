@@ -1,6 +1,7 @@
 #include "ui/bundleopener.h"
 
 #include "core/export/sessionbundle.h"
+#include "ui/sessionmanager.h"
 #include "ui/theme.h"
 
 #include <QApplication>
@@ -40,6 +41,11 @@ bool isWritableFolder(const QString &dir)
 BundleOpener::BundleOpener(QWidget *window, SessionOpener openSession, QObject *parent)
     : QObject(parent), m_window(window), m_openSession(std::move(openSession))
 {}
+
+BundleOpener::SessionOpener BundleOpener::inBackground(SessionManager *sessions)
+{
+    return [sessions](const QString &dir, OpenDone done) { sessions->openInBackground(dir, std::move(done)); };
+}
 
 bool BundleOpener::isBundle(const QString &path)
 {

@@ -11,6 +11,8 @@ class QWidget;
 
 namespace nb2 {
 
+class SessionManager;
+
 /**
  * Opens a `.nb2session` bundle handed to the app (command line, or the file manager through
  * the desktop entry) as a session: asks where to unpack it, by default a new folder beside
@@ -31,6 +33,8 @@ public:
      * (SessionManager::openInBackground in the app).
      */
     using SessionOpener = std::function<void(const QString &dir, OpenDone done)>;
+    /** The app's opener: the window's SessionManager::openInBackground (read on a worker). */
+    static SessionOpener inBackground(SessionManager *sessions);
 
     BundleOpener(QWidget *window, SessionOpener openSession, QObject *parent = nullptr);
 

@@ -292,9 +292,7 @@ int main(int argc, char *argv[])
     nb2::installBenchProbe(&window); // only when NB2_BENCH_* asks (nb2lite-bench)
     Backend backend(&window, parser.isSet(demo));
     nb2::KeyStore keyStore;
-    nb2::BundleOpener bundleOpener(&window, [&window](const QString &dir, nb2::BundleOpener::OpenDone done) {
-        window.sessions()->openInBackground(dir, std::move(done));
-    });
+    nb2::BundleOpener bundleOpener(&window, nb2::BundleOpener::inBackground(window.sessions()));
     QObject::connect(&bundleOpener, &nb2::BundleOpener::finished, &window, [&](const QString &, const QString &error) {
         if (!error.isEmpty())
             QMessageBox::warning(&window, QCoreApplication::translate("main", "Cannot Open the Bundle"), error);

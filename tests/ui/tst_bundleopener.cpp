@@ -146,11 +146,10 @@ private Q_SLOTS:
             return f.readAll();
         }();
         MainWindow window;
+        BundleOpener opener(&window, BundleOpener::inBackground(window.sessions())); // the app's opener
         bool openedInBackground = false;
-        BundleOpener opener(&window, [&](const QString &d, BundleOpener::OpenDone done) {
-            window.sessions()->openInBackground(d, std::move(done)); // as the app does
-            openedInBackground = window.sessions()->isOpening();
-        });
+        connect(window.sessions(), &SessionManager::openingChanged, this,
+            [&openedInBackground](bool opening) { openedInBackground = openedInBackground || opening; });
         QSignalSpy finished(&opener, &BundleOpener::finished);
         QString shownDefault;
         whenDialogShows([&shownDefault](QDialog *dialog) {

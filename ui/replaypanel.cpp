@@ -249,7 +249,8 @@ void ReplayPanel::updateRow(int chain, int step)
     QString state;
     switch (run.state) {
     case ReplayStepState::Waiting:
-        state = tr("waiting");
+        // Its photo is being checked and copied in: on its way, not waiting for a slot.
+        state = m_runner->isImporting(chain) ? tr("importing photo…") : tr("waiting");
         break;
     case ReplayStepState::Sent:
         state = tr("running");
@@ -308,6 +309,8 @@ void ReplayPanel::updateStatus()
             = tr("Finished: %1 of %2 steps done.").arg(QString::number(s.doneSteps()), QString::number(s.totalSteps()));
         break;
     }
+    if (const int importing = m_runner->importsInFlight(); importing > 0 && s.status != ReplayStatus::Cancelled)
+        text += QLatin1Char(' ') + tr("Importing %n photo(s)…", nullptr, importing);
     if (!m_waitReason.isEmpty() && s.status != ReplayStatus::Stopped)
         text += QLatin1Char(' ') + m_waitReason;
     m_status->setText(text);

@@ -7,6 +7,8 @@
 #include "core/session/sessionstore.h"
 
 #include <QCoreApplication>
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QRegularExpression>
@@ -23,6 +25,19 @@ struct Text {
 
 /** When the server names no retry time: wait this long before trying the refused turn again. */
 constexpr int kDefaultRateLimitPauseMs = 10000;
+
+/** What the import worker hands back: the copy in images/ (or why there is none) and when it was made. */
+struct StoredPhoto {
+    Result<FrameImage> image;
+    QDateTime writtenAt;
+};
+
+/** A copy in images/ that no frame will name (the run was cancelled, the runner or session went away). */
+void removeUnrecordedCopy(const QString &sessionDir, const FrameImage &image)
+{
+    if (image.file.startsWith(QLatin1String("images/import_"))) // only ever a copy storeImportFile made
+        QFile::remove(QDir(sessionDir).filePath(image.file));
+}
 
 } // namespace
 
@@ -130,7 +145,7 @@ void ReplayRunner::cancel()
 
 int ReplayRunner::inFlight() const
 {
-    int n = 0;
+    int n = int(m_importing.size()); // an import holds its chain's slot, as the turn after it will
     for (const ReplayChain &c : m_state.chains) {
         for (const ReplayStepRun &s : c.steps)
             n += s.state == ReplayStepState::Sent ? 1 : 0;
@@ -248,8 +263,8 @@ void ReplayRunner::pump()
     const int limit = qMax(1, m_session->settings().concurrencyLimit);
     for (int c = 0; c < m_state.chains.size() && inFlight() < limit && !isOver(); ++c) {
         const ReplayChain &chain = m_state.chains.at(c);
-        if (chain.isFinished())
-            continue;
+        if (chain.isFinished() || m_importing.contains(c))
+            continue; // done, or its photo is on its way (never imported twice)
         const int next = chain.nextStep();
         if (next >= chain.steps.size() || chain.steps.at(next).state != ReplayStepState::Waiting)
             continue; // done, or its step is on its way
@@ -261,15 +276,8 @@ void ReplayRunner::submit(int chain, int step)
 {
     ReplayChain &c = m_state.chains[chain];
     if (c.target.kind == ReplayTarget::Kind::Photo && c.startFrameId.isEmpty()) {
-        const Result<QString> imported
-            = m_session->importImage(c.target.photoFile, QFileInfo(c.target.photoFile).fileName());
-        if (!imported) {
-            setStep(chain, step, ReplayStepState::Failed, imported.error().message);
-            checkFinished();
-            return;
-        }
-        c.startFrameId = imported.value();
-        save();
+        startImport(chain, step); // onImported() goes on from here
+        return;
     }
     if (adopt(chain, step)) { // made before a crash, after the record was last written
         save();
@@ -305,6 +313,74 @@ void ReplayRunner::submit(int chain, int step)
         return;
     }
     markSent(chain, step, started.value());
+}
+
+/**
+ * Reading a 15 MB camera photo, hashing it and copying it with an fsync takes hundreds of ms:
+ * on a worker. The watcher belongs to the session (which outlives this runner), so a runner
+ * destroyed meanwhile still has its unrecorded copy removed.
+ */
+void ReplayRunner::startImport(int chain, int step)
+{
+    m_importing.insert(chain);
+    Q_EMIT stepChanged(chain, step); // shown as importing
+    const QString dir = m_session->store()->dir();
+    const QString file = m_state.chains.at(chain).target.photoFile;
+    const QDateTime writtenAt = QDateTime::currentDateTimeUtc();
+    auto *watcher = new QFutureWatcher<StoredPhoto>(m_session.data());
+    const QPointer<ReplayRunner> self(this);
+    connect(watcher, &QFutureWatcher<StoredPhoto>::finished, watcher, [self, watcher, chain, step, dir] {
+        watcher->deleteLater();
+        const StoredPhoto stored = watcher->result();
+        if (self)
+            self->onImported(chain, step, dir, stored.image, stored.writtenAt);
+        else if (stored.image)
+            removeUnrecordedCopy(dir, stored.image.value());
+    });
+    watcher->setFuture(QtConcurrent::run([dir, file, writtenAt] {
+        return StoredPhoto {SessionController::storeImportFile(dir, file, writtenAt), writtenAt};
+    }));
+}
+
+void ReplayRunner::onImported(
+    int chain, int step, const QString &sessionDir, const Result<FrameImage> &stored, const QDateTime &writtenAt)
+{
+    m_importing.remove(chain);
+    ReplayChain &c = m_state.chains[chain];
+    const bool sameSession = m_session && m_session->isOpen() && m_session->store()->dir() == sessionDir;
+    if (stored && (m_state.status == ReplayStatus::Cancelled || !sameSession)) {
+        // Cancelled while the photo was copied: nothing more appears in the session.
+        removeUnrecordedCopy(sessionDir, stored.value());
+        Q_EMIT stepChanged(chain, step);
+        checkFinished();
+        return;
+    }
+    Result<QString> recorded = stored.error();
+    if (stored) {
+        ImportOptions options;
+        options.title = QFileInfo(c.target.photoFile).fileName();
+        options.continueChain = false;
+        recorded = m_session->importStoredImage(stored.value(), writtenAt, options);
+        if (!recorded)
+            removeUnrecordedCopy(sessionDir, stored.value());
+    }
+    if (!recorded) {
+        // Unreadable, not an image, too large, disk full: this chain fails, the others go on.
+        if (m_state.status != ReplayStatus::Cancelled)
+            setStep(chain, step, ReplayStepState::Failed, recorded.error().message);
+        else
+            Q_EMIT stepChanged(chain, step);
+        pump();
+        checkFinished();
+        return;
+    }
+    // Paused or stopped meanwhile: the frame is kept and named in the record in this same pass,
+    // so a resume (or a crash now) never imports the photo again; its first step waits.
+    c.startFrameId = recorded.value();
+    save();
+    Q_EMIT stepChanged(chain, step);
+    pump();
+    checkFinished();
 }
 
 void ReplayRunner::onTurnFinished(const QString &frameId)
@@ -450,7 +526,8 @@ void ReplayRunner::measureDrift(const QString &frameId)
 
 void ReplayRunner::checkFinished()
 {
-    if (m_finishedEmitted || !m_started || m_driftJobs > 0 || m_state.status == ReplayStatus::Stopped)
+    if (m_finishedEmitted || !m_started || m_driftJobs > 0 || !m_importing.isEmpty()
+        || m_state.status == ReplayStatus::Stopped)
         return;
     int failed = 0;
     for (const ReplayChain &c : std::as_const(m_state.chains)) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/common/error.h"
+#include "core/session/frame.h"
 #include "core/session/replayqueue.h"
 
 #include <QDateTime>
@@ -28,8 +29,13 @@ class SessionController;
  * new runner on the same state (start() again) sends no step twice: done steps are kept,
  * pending ones are left to the controller's recovery (a get of the known id), frames made
  * just before a crash are found again by their replay_run tag. Every done step gets its drift
- * reading against its own parent (measured off the GUI thread). Owns only its timers; the
- * session must outlive it.
+ * reading against its own parent (measured off the GUI thread). A photo chain's picture is
+ * checked and copied into images/ on a worker (SessionController::storeImportFile); the GUI
+ * thread only records the import frame. While it is imported the chain's first step holds one
+ * of the concurrencyLimit slots (isImporting()); pause and a stop let the import finish and
+ * record the frame (saved at once: a resume never imports it again), cancel (and a runner
+ * destroyed meanwhile) records nothing and removes the copy. Owns only its timers; the session
+ * must outlive it.
  */
 class ReplayRunner : public QObject
 {
@@ -54,6 +60,9 @@ public:
     bool isPaused() const { return m_userPaused || isRateLimited(); }
     bool isRateLimited() const;
     bool isOver() const { return m_state.isOver() || m_state.status == ReplayStatus::Stopped; }
+    /** The chain's photo is being checked and copied on a worker: its first step is on its way. */
+    bool isImporting(int chain) const { return m_importing.contains(chain); }
+    int importsInFlight() const { return int(m_importing.size()); }
 
     /** A 429 that no waiting will fix: the quota's limit is 0 (free tier for an image model, or a spend cap hit). */
     static bool isZeroQuota(const Error &error);
@@ -71,6 +80,9 @@ Q_SIGNALS:
 private:
     void pump();
     void submit(int chain, int step);
+    void startImport(int chain, int step);
+    void onImported(
+        int chain, int step, const QString &sessionDir, const Result<FrameImage> &stored, const QDateTime &writtenAt);
     void reconcile();
     bool adopt(int chain, int step);
     void markSent(int chain, int step, const QString &frameId);
@@ -91,6 +103,7 @@ private:
     ReplayState m_state;
     QHash<QString, Error> m_lastError; // turnFailed comes right after turnFinished
     QSet<QString> m_heldForRateLimit;  // refused by a 429: retried when the pause ends
+    QSet<int> m_importing;             // chains whose photo a worker is importing
     bool m_userPaused = false;
     bool m_started = false;
     bool m_finishedEmitted = false;

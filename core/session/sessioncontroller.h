@@ -155,6 +155,13 @@ public:
      */
     Result<QString> importStoredImage(
         const FrameImage &image, const QDateTime &writtenAt, const ImportOptions &options);
+    /**
+     * The file half of importImage(): checks the picture (loadImageInput) and writes it into
+     * sessionDir's images/ as import_<writtenAt>_… (temp + fsync + rename). Thread-safe and
+     * blocking: a worker calls it, then the GUI thread calls importStoredImage() with the result.
+     */
+    static Result<FrameImage> storeImportFile(
+        const QString &sessionDir, const QString &file, const QDateTime &writtenAt);
 
     /** Cancels a pending frame (queued: at once; running: aborts the call; another process's turn whose process died: recovers it). */
     bool cancel(const QString &frameId);

@@ -273,18 +273,25 @@ Result<QString> SessionController::importImage(const QString &file, const Import
 {
     if (!isOpen())
         return Error::make(ErrorKind::InvalidInput, QStringLiteral("No session is open."));
-    const Result<ImageInput> input = loadImageInput(file);
-    if (!input)
-        return input.error();
     const QDateTime now = QDateTime::currentDateTimeUtc();
-    const QString rel = SessionStore::imageFileName(QStringLiteral("import"), now, Frame::newId(), input.value().bytes);
-    const Result<FrameImage> written = SessionStore::writeImageFile(m_store->dir(), rel, input.value().bytes);
+    const Result<FrameImage> written = storeImportFile(m_store->dir(), file, now);
     if (!written)
         return written.error();
     ImportOptions named = options;
     if (named.title.isEmpty())
         named.title = QFileInfo(file).fileName();
     return importStoredImage(written.value(), now, named);
+}
+
+Result<FrameImage> SessionController::storeImportFile(
+    const QString &sessionDir, const QString &file, const QDateTime &writtenAt)
+{
+    const Result<ImageInput> input = loadImageInput(file);
+    if (!input)
+        return input.error();
+    const QString rel
+        = SessionStore::imageFileName(QStringLiteral("import"), writtenAt, Frame::newId(), input.value().bytes);
+    return SessionStore::writeImageFile(sessionDir, rel, input.value().bytes);
 }
 
 Result<QString> SessionController::importStoredImage(

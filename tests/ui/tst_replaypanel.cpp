@@ -1,8 +1,10 @@
 // The replay panel (issue 14): Shift+click on the timeline picks the range along a branch, a
 // replay onto two pictures shows per-step progress, pause holds the queue, cancel ends it.
-// With NB2_SCREENSHOT_OUT set it writes replay-progress.png and replay-dialog.png there
-// (docs/screenshots/).
+// A photo still being imported (on a worker) shows its first step as "importing photo…".
+// With NB2_SCREENSHOT_OUT set it writes replay-progress.png, replay-dialog.png and
+// replay-importing.png there (docs/screenshots/).
 
+#include "../session/fifophoto.h"
 #include "core/api/interactionsclient.h"
 #include "core/fakeapi/fakeserver.h"
 #include "core/session/replayrunner.h"
@@ -13,6 +15,7 @@
 #include "ui/timelineview.h"
 #include "uitesthelpers.h"
 
+#include <QBuffer>
 #include <QComboBox>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -124,6 +127,63 @@ private Q_SLOTS:
         QVERIFY(c.waitForIdle(20000));
         QCOMPARE(c.graph().value(panel.runner()->state().chains[0].steps[0].frameId).status, FrameStatus::Cancelled);
         QVERIFY(panel.runner()->state().chains[0].steps[1].frameId.isEmpty());
+    }
+
+    // While a photo is checked and copied in (a worker; here a FIFO nobody has written yet) its
+    // first step reads "importing photo…", the status line counts the imports, and the window
+    // keeps painting; once it is in, the chain runs as any other.
+    void importingPhotoShowsInProgress()
+    {
+        FakeServer fake;
+        QVERIFY(fake.start(0));
+        QTemporaryDir dir;
+        SessionController c;
+        openOnFake(fake, dir, c);
+        QVERIFY(c.isOpen());
+        const QString g = finish(c, c.generate(nb2test::turn(QStringLiteral("a red fox"))));
+        const QString e1 = finish(c, c.edit(g, nb2test::turn(QStringLiteral("make it night"))));
+        const QString e2 = finish(c, c.edit(e1, nb2test::turn(QStringLiteral("add a lantern"))));
+        QVERIFY(!e2.isEmpty());
+        const QString a
+            = nb2test::writePng(dir.filePath(QStringLiteral("IMG_0001.png")), {96, 64}, QColor(200, 80, 40));
+        const QString slow = dir.filePath(QStringLiteral("IMG_0002.jpg"));
+        nb2::test::FifoPhoto photo(slow);
+        QVERIFY(photo.isMade());
+
+        ReplayPanel panel(&c);
+        panel.resize(560, 380);
+        QVERIFY(panel.setRange(e1, e2));
+        ReplayPlan plan = planReplayOnto(c.graph(), e1, e2, e2).value();
+        plan.targets
+            = {ReplayTarget {ReplayTarget::Kind::Photo, {}, a}, ReplayTarget {ReplayTarget::Kind::Photo, {}, slow}};
+        fake.setLatencyMs(400);
+        QVERIFY(panel.startReplay(plan));
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        auto *steps = panel.findChild<QTreeWidget *>(QStringLiteral("replaySteps"));
+        auto *status = panel.findChild<QLabel *>(QStringLiteral("replayStatus"));
+        QCOMPARE(steps->topLevelItemCount(), 4);
+        QCOMPARE(steps->topLevelItem(2)->text(3), QStringLiteral("importing photo…"));
+        QCOMPARE(steps->topLevelItem(3)->text(3), QStringLiteral("waiting"));
+        QTRY_VERIFY_WITH_TIMEOUT(status->text().contains(QStringLiteral("Importing 1 photo")), 10000);
+        QVERIFY(panel.findChild<QPushButton *>(QStringLiteral("replayCancelButton"))->isEnabled());
+        QTest::qWait(100);
+        const QByteArray shots = qgetenv("NB2_SCREENSHOT_OUT");
+        if (!shots.isEmpty())
+            QVERIFY(panel.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/replay-importing.png"), "PNG"));
+
+        QImage picture(96, 64, QImage::Format_RGB32);
+        picture.fill(QColor(40, 160, 90));
+        QByteArray jpeg;
+        QBuffer buffer(&jpeg);
+        buffer.open(QIODevice::WriteOnly);
+        QVERIFY(picture.save(&buffer, "JPEG"));
+        fake.setLatencyMs(0);
+        photo.feed(jpeg);
+        QTRY_COMPARE_WITH_TIMEOUT(panel.runner()->state().status, ReplayStatus::Finished, 30000);
+        QCOMPARE(steps->topLevelItem(2)->text(3), QStringLiteral("done"));
+        QVERIFY(!status->text().contains(QStringLiteral("Importing")));
+        QCOMPARE(c.graph().value(panel.runner()->state().chains[1].startFrameId).title, QStringLiteral("IMG_0002.jpg"));
     }
 
     // "Replay onto…" shows the model the turns go to and lets every step be sent at one thinking

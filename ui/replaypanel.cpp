@@ -250,7 +250,7 @@ void ReplayPanel::updateRow(int chain, int step)
     switch (run.state) {
     case ReplayStepState::Waiting:
         // Its photo is being checked and copied in: on its way, not waiting for a slot.
-        state = m_runner->isImporting(chain) ? tr("importing photo…") : tr("waiting");
+        state = m_runner->isImporting(chain) ? tr("importing") : tr("waiting");
         break;
     case ReplayStepState::Sent:
         state = tr("running");
@@ -266,7 +266,9 @@ void ReplayPanel::updateRow(int chain, int step)
         break;
     }
     item->setText(StateColumn, state);
-    item->setToolTip(StateColumn, run.error);
+    item->setToolTip(StateColumn,
+        m_runner->isImporting(chain) && step == 0 ? tr("The photo is being checked and copied into the session.")
+                                                  : run.error);
     item->setText(FrameColumn, run.frameId);
     updateStatus();
 }

@@ -1,6 +1,6 @@
 // The replay panel (issue 14): Shift+click on the timeline picks the range along a branch, a
 // replay onto two pictures shows per-step progress, pause holds the queue, cancel ends it.
-// A photo still being imported (on a worker) shows its first step as "importing photo…".
+// A photo still being imported (on a worker) shows its first step as "importing".
 // With NB2_SCREENSHOT_OUT set it writes replay-progress.png, replay-dialog.png and
 // replay-importing.png there (docs/screenshots/).
 
@@ -130,7 +130,7 @@ private Q_SLOTS:
     }
 
     // While a photo is checked and copied in (a worker; here a FIFO nobody has written yet) its
-    // first step reads "importing photo…", the status line counts the imports, and the window
+    // first step reads "importing", the status line counts the imports, and the window
     // keeps painting; once it is in, the chain runs as any other.
     void importingPhotoShowsInProgress()
     {
@@ -163,7 +163,7 @@ private Q_SLOTS:
         auto *steps = panel.findChild<QTreeWidget *>(QStringLiteral("replaySteps"));
         auto *status = panel.findChild<QLabel *>(QStringLiteral("replayStatus"));
         QCOMPARE(steps->topLevelItemCount(), 4);
-        QCOMPARE(steps->topLevelItem(2)->text(3), QStringLiteral("importing photo…"));
+        QCOMPARE(steps->topLevelItem(2)->text(3), QStringLiteral("importing"));
         QCOMPARE(steps->topLevelItem(3)->text(3), QStringLiteral("waiting"));
         QTRY_VERIFY_WITH_TIMEOUT(status->text().contains(QStringLiteral("Importing 1 photo")), 10000);
         QVERIFY(panel.findChild<QPushButton *>(QStringLiteral("replayCancelButton"))->isEnabled());

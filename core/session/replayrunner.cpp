@@ -15,6 +15,8 @@
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
+
 namespace nb2 {
 
 namespace {
@@ -217,6 +219,11 @@ void ReplayRunner::reconcile()
     const FrameGraph &g = m_session->graph();
     for (int c = 0; c < m_state.chains.size(); ++c) {
         ReplayChain &chain = m_state.chains[c];
+        const bool nothingMade = std::all_of(
+            chain.steps.cbegin(), chain.steps.cend(), [](const ReplayStepRun &s) { return s.frameId.isEmpty(); });
+        if (chain.target.kind == ReplayTarget::Kind::Photo && !chain.startFrameId.isEmpty() && nothingMade
+            && !g.contains(chain.startFrameId))
+            chain.startFrameId.clear(); // the record named the import, the crash took the frame: import it once more
         if (chain.target.kind == ReplayTarget::Kind::Photo && chain.startFrameId.isEmpty())
             continue; // not imported yet: pump() does it
         for (int s = 0; s < chain.steps.size(); ++s) {

@@ -450,6 +450,27 @@ private Q_SLOTS:
         QCOMPARE(createsWith(QStringLiteral("add a lantern")), 3);
     }
 
+    /** The record names an import frame the session lost (a crash before its write was durable): imported once more, not failed. */
+    void recordedImportLostIsImportedAgain()
+    {
+        const QString dir = m_tmp->filePath(QStringLiteral("session"));
+        SessionController c;
+        openSession(c, dir);
+        const QStringList chain = makeChain(c);
+        const QString a
+            = test::writeFile(m_tmp->filePath(QStringLiteral("shoot/a.jpg")), test::jpegBytes(Qt::green, 64, 48));
+        ReplayState state = photoReplay(c, chain[1], chain[2], {a});
+        state.chains[0].startFrameId = QStringLiteral("0badf00d");
+        QVERIFY(!c.graph().contains(state.chains[0].startFrameId));
+        ReplayRunner runner(&c, state);
+        QSignalSpy done(&runner, &ReplayRunner::finished);
+        QVERIFY(runner.start());
+        QVERIFY(done.wait(60000));
+        QCOMPARE(runner.state().status, ReplayStatus::Finished);
+        QCOMPARE(importFrames(c), 1);
+        QCOMPARE(c.graph().value(runner.state().chains[0].startFrameId).kind, FrameKind::Import);
+    }
+
     /**
      * The measurement: the longest GUI-thread stall while a replay onto 4 camera-sized photos
      * starts (concurrency 4: all four are imported at once). A synchronous import stalls for

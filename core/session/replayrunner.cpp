@@ -355,9 +355,11 @@ void ReplayRunner::onImported(
     m_importing.remove(chain);
     ReplayChain &c = m_state.chains[chain];
     const bool sameSession = m_session && m_session->isOpen() && m_session->store()->dir() == sessionDir;
-    if (stored && (m_state.status == ReplayStatus::Cancelled || !sameSession)) {
-        // Cancelled while the photo was copied: nothing more appears in the session.
-        removeUnrecordedCopy(sessionDir, stored.value());
+    if (m_state.status == ReplayStatus::Cancelled || !sameSession) {
+        // Cancelled (or the session changed) while the photo was copied: nothing more appears
+        // in the session, and no record is written into another session's folder.
+        if (stored)
+            removeUnrecordedCopy(sessionDir, stored.value());
         Q_EMIT stepChanged(chain, step);
         checkFinished();
         return;
@@ -373,10 +375,7 @@ void ReplayRunner::onImported(
     }
     if (!recorded) {
         // Unreadable, not an image, too large, disk full: this chain fails, the others go on.
-        if (m_state.status != ReplayStatus::Cancelled)
-            setStep(chain, step, ReplayStepState::Failed, recorded.error().message);
-        else
-            Q_EMIT stepChanged(chain, step);
+        setStep(chain, step, ReplayStepState::Failed, recorded.error().message);
         pump();
         checkFinished();
         return;

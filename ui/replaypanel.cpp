@@ -246,11 +246,12 @@ void ReplayPanel::updateRow(int chain, int step)
     if (!item)
         return;
     const ReplayStepRun &run = s.chains.at(chain).steps.at(step);
+    const bool importing = m_runner->isImporting(chain) && step == s.chains.at(chain).nextStep();
     QString state;
     switch (run.state) {
     case ReplayStepState::Waiting:
         // Its photo is being checked and copied in: on its way, not waiting for a slot.
-        state = m_runner->isImporting(chain) ? tr("importing") : tr("waiting");
+        state = importing ? tr("importing") : tr("waiting");
         break;
     case ReplayStepState::Sent:
         state = tr("running");
@@ -266,9 +267,8 @@ void ReplayPanel::updateRow(int chain, int step)
         break;
     }
     item->setText(StateColumn, state);
-    item->setToolTip(StateColumn,
-        m_runner->isImporting(chain) && step == 0 ? tr("The photo is being checked and copied into the session.")
-                                                  : run.error);
+    item->setToolTip(
+        StateColumn, importing ? tr("The photo is being checked and copied into the session.") : run.error);
     item->setText(FrameColumn, run.frameId);
     updateStatus();
 }

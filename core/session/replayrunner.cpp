@@ -173,6 +173,7 @@ void ReplayRunner::save()
 {
     if (!m_session || !m_session->store())
         return;
+    ++m_saves;
     if (const Result<void> saved = saveReplayState(m_session->store()->dir(), m_state); !saved)
         Q_EMIT m_session->errorOccurred(saved.error().message);
 }
@@ -380,12 +381,17 @@ void ReplayRunner::onImported(
         checkFinished();
         return;
     }
-    // Paused or stopped meanwhile: the frame is kept and named in the record in this same pass,
-    // so a resume (or a crash now) never imports the photo again; its first step waits.
+    // The frame is named in the record in this same pass, so a resume (or a crash after it)
+    // never imports the photo again; paused or stopped meanwhile, its first step waits. The
+    // record's save fsyncs, and waits behind the other imports' fsyncs: once per pass, so when
+    // pump() sends a step (markSent saves the whole state, this frame included) it is not
+    // saved twice.
     c.startFrameId = recorded.value();
-    save();
-    Q_EMIT stepChanged(chain, step);
+    const int savesBefore = m_saves;
     pump();
+    if (m_saves == savesBefore)
+        save();
+    Q_EMIT stepChanged(chain, step);
     checkFinished();
 }
 

@@ -110,6 +110,7 @@ private:
     QDateTime m_rateLimitedUntil;
     QTimer *m_rateTimer = nullptr;
     int m_driftJobs = 0;
+    int m_saves = 0; // records written: onImported() saves only when pump() did not
 };
 
 } // namespace nb2

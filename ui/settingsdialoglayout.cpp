@@ -397,8 +397,12 @@ void SettingsDialog::buildUi()
     m_pricesNote = new QLabel(costBox);
     m_pricesNote->setObjectName(QStringLiteral("pricesNote"));
     m_pricesNote->setWordWrap(true);
-    m_pricesNote->setAlignment(Qt::AlignLeft | Qt::AlignTop); // right under the rates it explains
-    costForm->addRow(QString(), m_pricesNote);
+    // A whole row, indented to the field column below (not a field beside an empty label):
+    // QFormLayout measured a wrapped field's height at a narrower width than it then gave it,
+    // so the note kept a blank third line under its two. Not AlignTop: QLabel would indent the
+    // top edge too. The row is exactly as high as the text, so the text still starts at its top.
+    m_pricesNote->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    costForm->addRow(m_pricesNote);
 
     // Same label column width in every group, so the fields line up down the dialog.
     {
@@ -415,6 +419,7 @@ void SettingsDialog::buildUi()
                     item->widget()->setMinimumWidth(w);
             }
         }
+        m_pricesNote->setIndent(w + costForm->horizontalSpacing()); // where the fields start
     }
 
     // --- Buttons -----------------------------------------------------------------------

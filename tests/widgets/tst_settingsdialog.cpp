@@ -5,6 +5,7 @@
 #include <QAbstractButton>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -389,6 +390,39 @@ private Q_SLOTS:
             QVERIFY2(d.height() >= needed, qPrintable(where));
             QVERIFY2(!scroll->verticalScrollBar()->isVisible(), qPrintable(where));
         }
+    }
+
+    void priceNoteHasNoBlankLine()
+    {
+        // Opened as the window opens it. The note used to be given the height of three lines
+        // at a width where its text takes two (QFormLayout measured it narrower than it laid it
+        // out), which left a blank line at the bottom of the Cost group.
+        QObject owner;
+        SettingsDialog d(makeStore(&owner), QProcessEnvironment());
+        QVERIFY(waitLoaded(d));
+        d.open();
+        nb2::fitToScreen(&d);
+        QVERIFY(QTest::qWaitForWindowExposed(&d));
+        QTest::qWait(100); // the layout requests settle
+        auto *note = child<QLabel>(d, "pricesNote");
+        QVERIFY(note && note->isVisible());
+        const int needed = note->heightForWidth(note->width());
+        QVERIFY2(note->height() == needed,
+            qPrintable(QStringLiteral("note %1x%2, its text needs %3 px (a line: %4)")
+                           .arg(note->width())
+                           .arg(note->height())
+                           .arg(needed)
+                           .arg(note->fontMetrics().lineSpacing())));
+        // Its text starts where the fields start, right under the rates it explains.
+        const QWidget *box = note->parentWidget();
+        auto *form = qobject_cast<QFormLayout *>(box->layout());
+        QVERIFY(form);
+        int fieldX = -1;
+        for (int row = 0; row < form->rowCount() && fieldX < 0; ++row) {
+            if (QLayoutItem *field = form->itemAt(row, QFormLayout::FieldRole); field && field->widget())
+                fieldX = field->widget()->mapTo(box, QPoint(0, 0)).x();
+        }
+        QCOMPARE(note->mapTo(box, QPoint(0, 0)).x() + note->indent(), fieldX);
     }
 
     void everyControlIsNamed()

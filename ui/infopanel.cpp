@@ -294,6 +294,11 @@ void InfoPanel::setRow(QLabel *field, const QString &text)
     setRowShown(field, !text.isEmpty());
 }
 
+void InfoPanel::prepare()
+{
+    ensureBody();
+}
+
 void InfoPanel::clear()
 {
     m_interactionId.clear();

@@ -32,6 +32,13 @@ public:
     /** number: the frame's number on the timeline; parentNumber 0 = root. absoluteFile: the image. */
     void setFrame(const Frame &frame, int number, int parentNumber, const QString &absoluteFile);
     void clear();
+    /**
+     * Makes the rows now, still hidden (else the first setFrame() makes them): for when a frame
+     * is about to follow (a session is opening), so that the pass that shows it is shorter.
+     */
+    void prepare();
+    /** Whether the rows are made (tests). */
+    bool isPrepared() const { return m_body != nullptr; }
     /** The "Cost:" row: the frame's estimated cost and what re-running its branch would cost (empty: hidden). */
     void setCost(const QString &text);
     QString interactionId() const { return m_interactionId; }

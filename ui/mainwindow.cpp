@@ -560,6 +560,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     WindowPreferences::setLastFrame(m_selection->currentId());
     if (m_prompt->mode() == PromptPanel::Mode::Generate)
         WindowPreferences::setGenerateAspect(m_prompt->aspectRatio());
+    m_sessions->waitForSettingsWritten(); // the recent list's writes (a worker's) land before this one
     if (!m_sessions->dir().isEmpty())
         WindowPreferences::setLastSession(m_sessions->dir());
     event->accept();

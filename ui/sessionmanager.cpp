@@ -1,5 +1,6 @@
 #include "ui/sessionmanager.h"
 
+#include "core/common/threadpriority.h"
 #include "core/session/framegraph.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessioncopy.h"
@@ -10,8 +11,10 @@
 #include "ui/windowpreferences.h"
 
 #include <QAction>
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -29,10 +32,14 @@ SessionManager::SessionManager(NoticePresenter *notices, QWidget *dialogParent)
     const AppSettings studio = WindowPreferences::studio();
     m_session->setSettings(studio.session);
     m_session->setPriceTable(studio.prices);
+    m_settingsWriter.setMaxThreadCount(1);
 }
 
 SessionManager::~SessionManager()
 {
+    // The recent list's last write lands before the window is gone (its recentChanged() posted
+    // to us is dropped with us).
+    m_settingsWriter.waitForDone();
     // The controller's teardown (waiting for running turns, clearing the undo stack) emits
     // signals: nobody outside may hear them from a half-destroyed window.
     if (m_session->undoStack())
@@ -94,8 +101,11 @@ void SessionManager::openInBackground(const QString &dirIn, OpenDone done)
         const QString fallback = std::exchange(m_fallbackDir, {});
         endOpening();
         Q_EMIT handOverStarting();
+        m_pendingHandOver = serial;
+        m_gateOpenedAt.invalidate();
         const Result<void> opened = finishOpen(dir, fallback, true, false);
         if (!opened) {
+            m_pendingHandOver = 0;
             if (done)
                 done(opened);
             return;
@@ -116,6 +126,19 @@ void SessionManager::openInBackground(const QString &dirIn, OpenDone done)
                         announceHandOver(done);
                     });
                 };
+                return;
+            }
+            // The gate opened just before (its rows went in at the same time as this timer, a
+            // frame after the open): the switch still waits a frame after them, so the rows'
+            // reset and layout and the switch are never one pass.
+            if (const qint64 since = m_gateOpenedAt.isValid() ? m_gateOpenedAt.elapsed() : FrameSelection::kNextFrameMs;
+                since < FrameSelection::kNextFrameMs) {
+                QTimer::singleShot(
+                    int(FrameSelection::kNextFrameMs - since), Qt::PreciseTimer, this, [this, serial, done] {
+                        if (serial != m_openSerial || !m_session->isOpen())
+                            return;
+                        announceHandOver(done);
+                    });
                 return;
             }
             announceHandOver(done);
@@ -139,11 +162,17 @@ void SessionManager::openInBackground(const QString &dirIn, OpenDone done)
 
 void SessionManager::announceHandOver(const OpenDone &done)
 {
+    m_pendingHandOver = 0;
     m_handingOver = true;
     Q_EMIT switched(frameToSelect());
     m_handingOver = false;
     if (done)
         done({});
+}
+
+bool SessionManager::isHandOverPending() const
+{
+    return m_pendingHandOver != 0 && m_pendingHandOver == m_openSerial && m_session->isOpen();
 }
 
 void SessionManager::setHandOverGate(std::function<bool()> ready)
@@ -153,11 +182,13 @@ void SessionManager::setHandOverGate(std::function<bool()> ready)
 
 void SessionManager::handOverReady()
 {
+    m_gateOpenedAt.start();
     if (auto next = std::exchange(m_waitingHandOver, {}))
         next();
 }
 
 std::atomic<qint64> SessionManager::s_framesReleasedOnWorker {0};
+std::atomic<qint64> SessionManager::s_settingsWritesOnWorker {0};
 
 void SessionManager::closeSession()
 {
@@ -224,12 +255,35 @@ void SessionManager::remember(const QString &absolute)
     // Only what changed is written: every QSettings write is a locked, fdatasync'ed rewrite of
     // the settings file, and reopening the last session at start-up wrote it twice before the
     // first paint (~100-250 ms on a busy disk). Reading is cheap (QSettings caches the file).
-    if (WindowPreferences::lastSession() != absolute)
-        WindowPreferences::setLastSession(absolute);
-    if (WindowPreferences::recentSessions().value(0) != absolute) {
-        WindowPreferences::addRecentSession(absolute);
-        Q_EMIT recentChanged();
-    }
+    // On the settings worker: in the pass that takes an opened session in, the write took
+    // 3-17 ms of the GUI thread at 10,000 frames. QSettings objects on different threads may
+    // share the file; WindowPreferences stays the one place that reads and writes the keys.
+    m_settingsWriter.start([this, absolute] {
+        lowerThisThreadPriority();
+        bool wrote = false;
+        if (WindowPreferences::lastSession() != absolute) {
+            WindowPreferences::setLastSession(absolute);
+            wrote = true;
+        }
+        bool recentChanged = false;
+        if (WindowPreferences::recentSessions().value(0) != absolute) {
+            WindowPreferences::addRecentSession(absolute);
+            wrote = recentChanged = true;
+        }
+        if (wrote)
+            ++s_settingsWritesOnWorker;
+        // Queued to us: the destructor waits for this task first, and ~QObject drops what is
+        // still posted, so it never reaches a window being destroyed.
+        if (recentChanged)
+            QMetaObject::invokeMethod(
+                this, [this] { Q_EMIT this->recentChanged(); }, Qt::QueuedConnection);
+    });
+}
+
+void SessionManager::waitForSettingsWritten()
+{
+    m_settingsWriter.waitForDone();
+    QCoreApplication::sendPostedEvents(this, QEvent::MetaCall); // and recentChanged() said so
 }
 
 Result<void> SessionManager::newSession()

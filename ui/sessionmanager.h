@@ -2,8 +2,10 @@
 
 #include "core/common/error.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
+#include <QThreadPool>
 
 #include <atomic>
 #include <functional>
@@ -59,6 +61,12 @@ public:
      */
     bool isHandingOver() const { return m_handingOver; }
     /**
+     * A background open has taken its session in and its switched() is still to come (the
+     * timeline's rows are built, the window paints first): selection changes meanwhile (the
+     * model's rows swapped in) are superseded by the hand-over's own a frame or two later.
+     */
+    bool isHandOverPending() const;
+    /**
      * What the window prepares on a worker when openInBackground() hands a session over (the
      * timeline's rows): while ready() is false, switched() waits, and handOverReady() says when
      * it may go on. No gate (the default): switched() follows a frame after the open.
@@ -71,6 +79,13 @@ public:
      * tests: closing a big session must not free it on the GUI thread.
      */
     static qint64 framesReleasedOnWorker() { return s_framesReleasedOnWorker; }
+    /**
+     * Recent-list writes (last and recent sessions) made on the settings worker, for tests: each
+     * is a locked, fdatasync'ed rewrite of the settings file (3-17 ms), never on the GUI thread.
+     */
+    static qint64 settingsWritesOnWorker() { return s_settingsWritesOnWorker; }
+    /** Waits until the recent-list writes queued so far are on disk and announced (tests; the destructor waits too). */
+    void waitForSettingsWritten();
     /** The folder openInBackground() is reading; empty when none. */
     QString openingDir() const { return m_openingDir; }
     /** A new, empty session in the sessions folder, named after the date and time. */
@@ -110,6 +125,7 @@ Q_SIGNALS:
     /** A session is open (again): frameToSelect is where the user left off. */
     void switched(const QString &frameToSelect);
     void sessionCopied(const QString &target, const QString &error);
+    /** The recent list changed: emitted once its write (on the settings worker) is done. */
     void recentChanged();
 
 private:
@@ -121,12 +137,16 @@ private:
     Result<void> finishOpen(const QString &dir, const QString &previous, bool previousInBackground, bool announce);
     /** Where the user left off in the open session (else its newest head). */
     QString frameToSelect() const;
-    /** Remembers dir as the last and most recent session (settings written only when changed). */
+    /**
+     * Remembers dir as the last and most recent session (settings written only when changed),
+     * on the settings worker: recentChanged() follows when the list changed.
+     */
     void remember(const QString &dir);
     void endOpening();
     /** Closes the open session; a big frame table is freed on a worker. */
     void closeSession();
     static std::atomic<qint64> s_framesReleasedOnWorker;
+    static std::atomic<qint64> s_settingsWritesOnWorker;
     /** The last step of a background open: switched() (a frame after the model's rows are in), then done. */
     void announceHandOver(const OpenDone &done);
 
@@ -134,11 +154,16 @@ private:
     QWidget *m_dialogParent;
     SessionController *m_session;
     QString m_openingDir;
-    QString m_fallbackDir;    // open before openInBackground() closed it: reopened on failure
-    quint64 m_openSerial = 0; // a newer openInBackground() call supersedes an older one
+    QString m_fallbackDir;         // open before openInBackground() closed it: reopened on failure
+    quint64 m_openSerial = 0;      // a newer openInBackground() call supersedes an older one
+    quint64 m_pendingHandOver = 0; // the open (serial) taken in whose switched() is still to come
+    QElapsedTimer m_gateOpenedAt;  // when handOverReady() came (the switch keeps a frame from it)
     std::function<bool()> m_handOverGate;
     std::function<void()> m_waitingHandOver; // the rest of a hand-over, waiting for the gate
     bool m_handingOver = false;
+    // One thread, so the recent list's writes land in the order the sessions were opened; its
+    // destructor (and ours) waits for them, so a closed window has written its list.
+    QThreadPool m_settingsWriter;
 };
 
 } // namespace nb2

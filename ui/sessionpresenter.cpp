@@ -53,8 +53,12 @@ SessionPresenter::SessionPresenter(const Parts &parts, QObject *parent)
     m_sessions->setHandOverGate([model = m_model] { return !model->isPreparing(); });
     connect(m_model, &TimelineModel::rowsPrepared, m_sessions, &SessionManager::handOverReady);
     connect(m_sessions, &SessionManager::openingChanged, this, [this](bool opening) {
-        if (opening)
-            onSessionSwitched({}); // the old session is closed: an empty window says "Opening…" until it is in
+        if (!opening)
+            return;
+        onSessionSwitched({}); // the old session is closed: an empty window says "Opening…" until it is in
+        // Frame Details' rows are made while the worker parses (the GUI thread is idle then), a
+        // frame later so this pass stays short: not in the hand-over pass that shows the frame.
+        QTimer::singleShot(FrameSelection::kNextFrameMs, Qt::PreciseTimer, m_info, &InfoPanel::prepare);
     });
 
     // What the session says: the selected frame is re-read when it changes.
@@ -105,6 +109,9 @@ SessionController *SessionPresenter::session() const
 
 void SessionPresenter::onSessionSwitched(const QString &frameToSelect)
 {
+    // What a selection change before the switch deferred (the prepared rows' reset) is
+    // superseded: the switch's own selection updates everything.
+    ++m_selectionSerial;
     if (session()->isOpen())
         m_thumbs->setDiskCacheDir(session()->store()->thumbsDir());
     m_model->refresh();
@@ -124,22 +131,29 @@ void SessionPresenter::onSelectionChanged()
 {
     updateInfo();
     const quint64 serial = ++m_selectionSerial;
-    if (std::exchange(m_splitNextSelection, false)) {
+    // The timeline's rows swapped in before the hand-over's switched() (a model reset announces
+    // the selection): that pass has the reset's layout and paint of 10,000 rows, and the
+    // hand-over's own announcement follows; the rest a frame later, unless superseded.
+    const bool beforeHandOver = m_sessions->isHandOverPending();
+    if (std::exchange(m_splitNextSelection, false) || beforeHandOver) {
         // A background open's hand-over: Frame Details now, the turn plan and the image a frame
         // later, so the window paints in between (each is milliseconds at 10,000 frames). A
         // selection made meanwhile supersedes it and updates everything at once.
         QTimer::singleShot(FrameSelection::kNextFrameMs, Qt::PreciseTimer, this, [this, serial] {
             if (serial == m_selectionSerial)
-                finishSelectionChanged();
+                finishSelectionChanged(true);
         });
         return;
     }
     finishSelectionChanged();
 }
 
-void SessionPresenter::finishSelectionChanged()
+void SessionPresenter::finishSelectionChanged(bool handOver)
 {
-    m_turns->updatePlan();
+    if (handOver)
+        m_turns->updatePlanEstimateLater(); // the send button's cost tooltip a frame later
+    else
+        m_turns->updatePlan();
     updateActions();
     m_stage->reload();
 }

@@ -63,8 +63,11 @@ private:
     SessionController *session() const;
     void onSelectionChanged();
     void onSessionSwitched(const QString &frameToSelect);
-    /** The selection's turn plan, actions and image (after Frame Details). */
-    void finishSelectionChanged();
+    /**
+     * The selection's turn plan, actions and image (after Frame Details). handOver: the second
+     * half of a hand-over's announcement, whose plan cost estimate follows a frame later.
+     */
+    void finishSelectionChanged(bool handOver = false);
 
     QMainWindow *m_window;
     SessionManager *m_sessions;

@@ -130,8 +130,9 @@ void TurnDispatcher::updateCostEstimate(const TurnPlan &plan)
     m_prompt->setCostEstimate(e.usd, e.basis, budgetLine);
 }
 
-void TurnDispatcher::updatePlan()
+TurnPlan TurnDispatcher::applyPlan()
 {
+    ++m_planSerial;
     SessionController *s = m_sessions->session();
     const QString id = m_selection->isNewImageRequested() || !s->isOpen() ? QString() : m_selection->currentId();
     const Frame f = id.isEmpty() ? Frame() : s->graph().value(id);
@@ -139,8 +140,25 @@ void TurnDispatcher::updatePlan()
         !f.regionEdit.isEmpty() && f.isDone() && !f.interactionId.isEmpty());
     const TurnPlan p = plan();
     m_prompt->setPlan(p);
+    return p;
+}
+
+void TurnDispatcher::updatePlan()
+{
+    const TurnPlan p = applyPlan();
     updateCostEstimate(p);
     Q_EMIT planChanged(p);
+}
+
+void TurnDispatcher::updatePlanEstimateLater()
+{
+    const TurnPlan p = applyPlan();
+    const quint64 serial = m_planSerial;
+    Q_EMIT planChanged(p);
+    QTimer::singleShot(FrameSelection::kNextFrameMs, Qt::PreciseTimer, this, [this, serial, p] {
+        if (serial == m_planSerial)
+            updateCostEstimate(p);
+    });
 }
 
 void TurnDispatcher::submit()

@@ -53,6 +53,13 @@ public:
     /** Where the API key came from ("GEMINI_API_KEY", "keychain", ...): Settings cannot fix an environment key. */
     void setKeySource(const QString &source) { m_keySource = source; }
     bool isKeyFromEnvironment() const;
+    /**
+     * As updatePlan(), with the cost estimate a frame later: for the pass that hands an opened
+     * session over, which already holds Frame Details' paint. The estimate scans the session's
+     * recent turns (up to ~4 ms at 10,000 frames) and only feeds the send button's tooltip.
+     * A plan made meanwhile supersedes it.
+     */
+    void updatePlanEstimateLater();
     /** Automatic retries scheduled for the frame so far (0: none). */
     int autoRetryCount(const QString &frameId) const { return m_autoRetries.value(frameId); }
 
@@ -81,6 +88,8 @@ Q_SIGNALS:
         const nb2::TurnPlan &plan, const nb2::TurnParams &params, const QString &frameId, const QString &styleFile);
 
 private:
+    /** Re-plans from the selection and shows the plan (without its cost estimate). */
+    TurnPlan applyPlan();
     /** Gives the prompt panel the cost estimate for this plan (and the budget used, if any). */
     void updateCostEstimate(const TurnPlan &plan);
     void onTurnFinished(const QString &frameId);
@@ -117,6 +126,7 @@ private:
         QString prompt;
     };
     QHash<int, RegionSend> m_regionSends; // by PrecisionRunner ticket: being prepared, not yet a frame
+    quint64 m_planSerial = 0;             // a newer plan drops a deferred cost estimate
 };
 
 } // namespace nb2

@@ -129,8 +129,16 @@ void PrecisionRunner::finishAllMissing()
     SessionController *s = m_session;
     if (!s || !s->isOpen())
         return;
-    for (const QString &id : s->graph().withStatus(FrameStatus::Done))
-        composite(id);
+    // One pass over the table, asking only frames with a region edit (few, often none): this
+    // runs in the pass that takes an opened session in, where listing every done frame's id and
+    // looking each up again took 1-9 ms of the GUI thread at 10,000 frames.
+    QStringList missing;
+    for (const Frame &f : s->graph().frames()) {
+        if (!f.regionEdit.isEmpty() && f.regionEdit.rawFile.isEmpty() && f.isDone())
+            missing.append(f.id);
+    }
+    for (const QString &id : std::as_const(missing))
+        composite(id); // checks the rest (image, parent) and starts the worker
 }
 
 bool PrecisionRunner::waitForIdle(int timeoutMs)

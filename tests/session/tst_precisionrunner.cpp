@@ -215,7 +215,8 @@ private Q_SLOTS:
         QVERIFY(c.open(m_tmp->path()));
         QVERIFY(runner.waitForIdle(20000));
         QVERIFY(c.waitForIdle(10000));
-        QCOMPARE(composited.size(), 1);
+        QCOMPARE(composited.size(), 1); // only the frame with a region edit: the root is no candidate
+        QCOMPARE(composited.first().at(0).toString(), id);
         QVERIFY(!c.graph().value(id).regionEdit.rawFile.isEmpty());
     }
 };

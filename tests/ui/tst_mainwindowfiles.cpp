@@ -292,6 +292,7 @@ void tst_MainWindowFiles::damagedLastSessionOffersRebuild()
     }
     nb2test::writeBytes(
         broken + QStringLiteral("/manifest.json"), QByteArray("{\"format\": \"nb2lite-session\", \"frames\": ["));
+    m_window->sessions()->waitForSettingsWritten(); // the first session's entry, written on a worker, lands first
     {
         QSettings s;
         windowprefs::lastSession.write(s, broken);

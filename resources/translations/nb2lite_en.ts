@@ -3298,6 +3298,21 @@ Select a frame in the timeline to show it here.</source>
         <source>Finished: %1 of %2 steps done.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>importing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The photo is being checked and copied into the session.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Importing %n photo(s)…</source>
+        <translation>
+            <numerusform>Importing %n photo…</numerusform>
+            <numerusform>Importing %n photos…</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>nb2::SelectionChoice</name>

@@ -6,6 +6,7 @@
 
 #include "../session/fifophoto.h"
 #include "core/api/interactionsclient.h"
+#include "core/common/translations.h"
 #include "core/fakeapi/fakeserver.h"
 #include "core/session/replayrunner.h"
 #include "core/session/sessioncontroller.h"
@@ -48,6 +49,11 @@ class tst_ReplayPanel : public QObject
     }
 
 private Q_SLOTS:
+    void initTestCase()
+    {
+        // As the app does: plural messages read "2 prompts", not "2 prompt(s)" (the screenshots).
+        installTranslations(qApp, QLocale(QStringLiteral("en_US")));
+    }
     void rangeProgressPauseCancel()
     {
         FakeServer fake;

@@ -1,6 +1,7 @@
-// The main window and in-process fake server every main-window test starts from (tst_mainwindow
-// and tst_mainwindowfiles): settings cleared and a fresh session folder per test function, and
-// the helpers that send a prompt, wait for a frame's status, click a card's button and drop files.
+// The main window and in-process fake server every main-window test starts from (tst_mainwindow,
+// tst_mainwindowfiles, tst_sessionopening, tst_sessionpresenter): settings cleared and a fresh
+// session folder per test function, and the helpers that send a prompt, wait for a frame's
+// status, click a card's button and drop files.
 #pragma once
 
 #include "core/fakeapi/fakeserver.h"

@@ -5,6 +5,8 @@
 #include "core/fakeapi/fakeserver.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
+#include "mainwindowfixture.h"
+#include "openingsession.h"
 #include "ui/frameselection.h"
 #include "ui/infopanel.h"
 #include "ui/mainwindow.h"
@@ -25,94 +27,23 @@
 
 using namespace nb2;
 
-class tst_SessionOpening : public QObject
+class tst_SessionOpening : public test::MainWindowFixture
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-    void cleanup();
-
     void theParseRunsOnAWorkerAndNoTurnStartsMeanwhile();
     void theSynchronousOpenParsesHere();
     void aLaterOpenSupersedesOneStillParsing();
     void aFailedOpenPutsThePreviousSessionBack();
     void frameDetailsFollowTheHandOverAndEndAsAfterTheSynchronousOpen();
     void aSelectionDuringTheHandOverIsKept();
-
-private:
-    /** A checkpointed session of n frames (a chain with a fork every 10) plus a tail in the journal. */
-    static void makeSession(const QString &dir, int n);
-
-    std::unique_ptr<FakeServer> m_server;
-    std::unique_ptr<QTemporaryDir> m_dir;
-    MainWindow *m_window = nullptr;
 };
-
-void tst_SessionOpening::initTestCase()
-{
-    QStandardPaths::setTestModeEnabled(true);
-    qputenv("NB2_NO_AUTO_SETTINGS", "1");
-    QApplication::setOrganizationName(QStringLiteral("NB2LiteTest"));
-    QApplication::setApplicationName(QStringLiteral("tst_sessionopening"));
-    FakeServerOptions options;
-    options.apiKey = QStringLiteral("ui-test-key");
-    m_server = std::make_unique<FakeServer>(options);
-    QVERIFY2(m_server->start(0), qPrintable(m_server->errorString()));
-}
-
-void tst_SessionOpening::makeSession(const QString &dir, int n)
-{
-    SessionStore s;
-    QVERIFY(s.open(dir));
-    QList<Frame> frames;
-    QString parent;
-    for (int i = 0; i < n; ++i) {
-        Frame f;
-        f.id = QStringLiteral("%1").arg(i, 8, 16, QLatin1Char('0'));
-        f.parentId = (i % 10 == 9 && i > 20) ? frames.at(i - 15).id : parent;
-        f.kind = f.parentId.isEmpty() ? FrameKind::Generate : FrameKind::Edit;
-        f.prompt = QStringLiteral("prompt %1").arg(i);
-        f.status = FrameStatus::Done;
-        f.requestedAt = QDateTime::currentDateTimeUtc();
-        frames.append(f);
-        parent = f.id;
-    }
-    QVERIFY(s.commit(frames));
-    QVERIFY(s.checkpoint());
-    Frame tail = s.graph().value(frames.at(1).id);
-    tail.title = QStringLiteral("in the tail");
-    QVERIFY(s.commit({tail}));
-}
-
-void tst_SessionOpening::init()
-{
-    m_dir = std::make_unique<QTemporaryDir>();
-    QVERIFY(m_dir->isValid());
-    {
-        QSettings s;
-        s.clear();
-    }
-    m_window = new MainWindow;
-    m_window->setBackend(nb2test::fakeConfig(*m_server, QStringLiteral("ui-test-key")), true);
-    QVERIFY(m_window->sessions()->open(m_dir->path() + QStringLiteral("/first")));
-    m_window->resize(1200, 800);
-    m_window->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_window));
-}
-
-void tst_SessionOpening::cleanup()
-{
-    delete m_window;
-    m_window = nullptr;
-    m_dir.reset();
-}
 
 void tst_SessionOpening::theParseRunsOnAWorkerAndNoTurnStartsMeanwhile()
 {
     const QString big = m_dir->path() + QStringLiteral("/big");
-    makeSession(big, 3000);
+    test::makeOpeningSession(big, 3000, {}, true);
     SessionManager *sessions = m_window->sessions();
     SessionController *session = sessions->session();
     QSignalSpy opening(sessions, &SessionManager::openingChanged);
@@ -168,7 +99,7 @@ void tst_SessionOpening::theSynchronousOpenParsesHere()
 {
     // The control for the test above: open() (tests, the bundle opener) reads on this thread.
     const QString big = m_dir->path() + QStringLiteral("/big");
-    makeSession(big, 200);
+    test::makeOpeningSession(big, 200, {}, true);
     QVERIFY(m_window->sessions()->open(big));
     QVERIFY(!m_window->sessions()->session()->store()->openedFromPreload());
     QCOMPARE(m_window->sessions()->session()->graph().size(), 200);
@@ -178,8 +109,8 @@ void tst_SessionOpening::aLaterOpenSupersedesOneStillParsing()
 {
     const QString a = m_dir->path() + QStringLiteral("/a");
     const QString b = m_dir->path() + QStringLiteral("/b");
-    makeSession(a, 2000);
-    makeSession(b, 50);
+    test::makeOpeningSession(a, 2000, {}, true);
+    test::makeOpeningSession(b, 50, {}, true);
     SessionManager *sessions = m_window->sessions();
     int doneA = 0, doneB = 0;
     sessions->openInBackground(a, [&](const Result<void> &) { ++doneA; });
@@ -196,7 +127,7 @@ void tst_SessionOpening::aFailedOpenPutsThePreviousSessionBack()
 {
     const QString first = m_window->sessions()->dir();
     const QString broken = m_dir->path() + QStringLiteral("/broken");
-    makeSession(broken, 20);
+    test::makeOpeningSession(broken, 20, {}, true);
     {
         QFile manifest(broken + QStringLiteral("/manifest.json"));
         QVERIFY(manifest.open(QIODevice::WriteOnly | QIODevice::Truncate));
@@ -234,7 +165,7 @@ void tst_SessionOpening::frameDetailsFollowTheHandOverAndEndAsAfterTheSynchronou
     // later pass, after the window painted: the window must end as the synchronous open leaves it.
     const QString first = m_window->sessions()->dir();
     const QString big = m_dir->path() + QStringLiteral("/big");
-    makeSession(big, 500);
+    test::makeOpeningSession(big, 500, {}, true);
     SessionManager *sessions = m_window->sessions();
     FrameSelection *selection = m_window->findChild<FrameSelection *>();
     QVERIFY(sessions->open(big));
@@ -276,7 +207,7 @@ void tst_SessionOpening::aSelectionDuringTheHandOverIsKept()
     // A frame chosen before the deferred announcement comes (a click, a turn) announces itself;
     // the hand-over's announcement is then dropped and must not bring its frame back.
     const QString big = m_dir->path() + QStringLiteral("/big");
-    makeSession(big, 100);
+    test::makeOpeningSession(big, 100, {}, true);
     SessionManager *sessions = m_window->sessions();
     FrameSelection *selection = m_window->findChild<FrameSelection *>();
     QSignalSpy announced(selection, &FrameSelection::currentChanged);

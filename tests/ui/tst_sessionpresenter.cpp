@@ -6,6 +6,8 @@
 #include "core/fakeapi/fakeserver.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
+#include "mainwindowfixture.h"
+#include "openingsession.h"
 #include "ui/frameselection.h"
 #include "ui/infopanel.h"
 #include "ui/mainwindow.h"
@@ -26,61 +28,19 @@
 
 using namespace nb2;
 
-class tst_SessionPresenter : public QObject
+class tst_SessionPresenter : public test::MainWindowFixture
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-    void cleanup();
-
     void theHandOverStepsComeInOrderEachInItsOwnPass();
     void aSupersededOpenLeavesNothingBehind();
     void theRecentListIsWrittenOnAWorker();
     void frameDetailsRowsAreMadeWhileTheSessionParses();
 
 private:
-    static void makeSession(const QString &dir, int n, const QString &prefix);
     QString sendTip() const;
-
-    std::unique_ptr<FakeServer> m_server;
-    std::unique_ptr<QTemporaryDir> m_dir;
-    MainWindow *m_window = nullptr;
 };
-
-void tst_SessionPresenter::initTestCase()
-{
-    QStandardPaths::setTestModeEnabled(true);
-    qputenv("NB2_NO_AUTO_SETTINGS", "1");
-    QApplication::setOrganizationName(QStringLiteral("NB2LiteTest"));
-    QApplication::setApplicationName(QStringLiteral("tst_sessionpresenter"));
-    FakeServerOptions options;
-    options.apiKey = QStringLiteral("ui-test-key");
-    m_server = std::make_unique<FakeServer>(options);
-    QVERIFY2(m_server->start(0), qPrintable(m_server->errorString()));
-}
-
-void tst_SessionPresenter::makeSession(const QString &dir, int n, const QString &prefix)
-{
-    SessionStore s;
-    QVERIFY(s.open(dir));
-    QList<Frame> frames;
-    QString parent;
-    for (int i = 0; i < n; ++i) {
-        Frame f;
-        f.id = QStringLiteral("%1%2").arg(prefix).arg(i, 7, 16, QLatin1Char('0'));
-        f.parentId = parent;
-        f.kind = f.parentId.isEmpty() ? FrameKind::Generate : FrameKind::Edit;
-        f.prompt = QStringLiteral("%1 prompt %2").arg(prefix).arg(i);
-        f.status = FrameStatus::Done;
-        f.requestedAt = QDateTime::currentDateTimeUtc();
-        frames.append(f);
-        parent = f.id;
-    }
-    QVERIFY(s.commit(frames));
-    QVERIFY(s.checkpoint());
-}
 
 QString tst_SessionPresenter::sendTip() const
 {
@@ -88,33 +48,10 @@ QString tst_SessionPresenter::sendTip() const
     return send ? send->toolTip() : QString();
 }
 
-void tst_SessionPresenter::init()
-{
-    m_dir = std::make_unique<QTemporaryDir>();
-    QVERIFY(m_dir->isValid());
-    {
-        QSettings s;
-        s.clear();
-    }
-    m_window = new MainWindow;
-    m_window->setBackend(nb2test::fakeConfig(*m_server, QStringLiteral("ui-test-key")), true);
-    QVERIFY(m_window->sessions()->open(m_dir->path() + QStringLiteral("/first")));
-    m_window->resize(1200, 800);
-    m_window->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_window));
-}
-
-void tst_SessionPresenter::cleanup()
-{
-    delete m_window;
-    m_window = nullptr;
-    m_dir.reset();
-}
-
 void tst_SessionPresenter::theHandOverStepsComeInOrderEachInItsOwnPass()
 {
     const QString big = m_dir->path() + QStringLiteral("/big");
-    makeSession(big, 1500, QStringLiteral("b"));
+    test::makeOpeningSession(big, 1500, QStringLiteral("b"));
     SessionManager *sessions = m_window->sessions();
     FrameSelection *selection = m_window->findChild<FrameSelection *>();
     TurnDispatcher *turns = m_window->findChild<TurnDispatcher *>();
@@ -202,8 +139,8 @@ void tst_SessionPresenter::aSupersededOpenLeavesNothingBehind()
     // once, and nothing deferred for a lands on b (nor is a's frame ever selected).
     const QString a = m_dir->path() + QStringLiteral("/a");
     const QString b = m_dir->path() + QStringLiteral("/b");
-    makeSession(a, 1500, QStringLiteral("a"));
-    makeSession(b, 30, QStringLiteral("b"));
+    test::makeOpeningSession(a, 1500, QStringLiteral("a"));
+    test::makeOpeningSession(b, 30, QStringLiteral("b"));
     SessionManager *sessions = m_window->sessions();
     FrameSelection *selection = m_window->findChild<FrameSelection *>();
     TurnDispatcher *turns = m_window->findChild<TurnDispatcher *>();
@@ -244,7 +181,7 @@ void tst_SessionPresenter::aSupersededOpenLeavesNothingBehind()
 void tst_SessionPresenter::theRecentListIsWrittenOnAWorker()
 {
     const QString b = m_dir->path() + QStringLiteral("/recent");
-    makeSession(b, 5, QStringLiteral("r"));
+    test::makeOpeningSession(b, 5, QStringLiteral("r"));
     SessionManager *sessions = m_window->sessions();
     sessions->waitForSettingsWritten();
     const qint64 before = SessionManager::settingsWritesOnWorker();
@@ -260,7 +197,7 @@ void tst_SessionPresenter::theRecentListIsWrittenOnAWorker()
     QCOMPARE(WindowPreferences::lastSession(), QDir(b).absolutePath());
     QCOMPARE(WindowPreferences::recentSessions().value(0), QDir(b).absolutePath());
     // Opening the first one again moves it to the top; written in the order the opens came.
-    const QString first = m_dir->path() + QStringLiteral("/first");
+    const QString first = m_dir->path() + QStringLiteral("/s1"); // the fixture's session
     QVERIFY(sessions->open(first));
     QVERIFY(sessions->open(b));
     QVERIFY(sessions->open(first));
@@ -288,7 +225,7 @@ void tst_SessionPresenter::frameDetailsRowsAreMadeWhileTheSessionParses()
     InfoPanel *info = m_window->findChild<InfoPanel *>();
     QVERIFY(!info->isPrepared());
     const QString big = m_dir->path() + QStringLiteral("/big");
-    makeSession(big, 1500, QStringLiteral("b"));
+    test::makeOpeningSession(big, 1500, QStringLiteral("b"));
     bool preparedAtSwitch = false;
     connect(m_window->sessions(), &SessionManager::switched, this, [&] { preparedAtSwitch = info->isPrepared(); });
     bool done = false;

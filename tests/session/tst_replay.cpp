@@ -10,6 +10,7 @@
 #include "core/session/replayrunner.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
+#include "replaytestsession.h"
 #include "sessiontestutil.h"
 
 #include <QJsonArray>
@@ -68,42 +69,15 @@ class tst_Replay : public QObject
     std::unique_ptr<FakeServer> m_fake;
     std::unique_ptr<QTemporaryDir> m_tmp;
 
-    ClientConfig config(const QString &model = kLite, int maxRetries = 0) const
-    {
-        ClientConfig cfg;
-        cfg.baseUrl = m_fake->baseUrl();
-        cfg.apiKey = ApiKey(QStringLiteral("test-key"), QStringLiteral("test"));
-        cfg.maxRetries = maxRetries;
-        cfg.backoffBaseMs = 50;
-        cfg.model = model;
-        return cfg;
-    }
-
     void openSession(SessionController &c, const QString &model = kLite, int maxRetries = 0)
     {
-        c.setClient(std::make_shared<InteractionsClient>(config(model, maxRetries)));
-        QVERIFY(c.open(m_tmp->path()));
-        QVERIFY(c.waitForIdle(10000));
+        test::openReplaySession(c, *m_fake, m_tmp->path(), model, maxRetries);
     }
 
-    static Frame finish(SessionController &c, const Result<QString> &r)
-    {
-        if (!r)
-            qWarning("turn refused: %s", qPrintable(r.error().message));
-        if (!r || !c.waitForIdle(20000))
-            return {};
-        return c.graph().value(r.value());
-    }
+    static Frame finish(SessionController &c, const Result<QString> &r) { return test::finishedFrame(c, r); }
 
     /** generate "a red fox" -> night -> lantern -> snow: returns {root, e1, e2, e3}. */
-    static QStringList makeChain(SessionController &c)
-    {
-        const Frame g = finish(c, c.generate(p(QStringLiteral("a red fox"))));
-        const Frame e1 = finish(c, c.edit(g.id, p(QStringLiteral("make it night"))));
-        const Frame e2 = finish(c, c.edit(e1.id, p(QStringLiteral("add a lantern"))));
-        const Frame e3 = finish(c, c.edit(e2.id, p(QStringLiteral("let it snow"))));
-        return {g.id, e1.id, e2.id, e3.id};
-    }
+    static QStringList makeChain(SessionController &c) { return test::makeFoxChain(c, 3); }
 
     QList<Sent> creates() const
     {

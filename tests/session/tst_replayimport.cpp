@@ -12,6 +12,7 @@
 #include "core/session/sessionsettings.h"
 #include "core/session/sessionstore.h"
 #include "fifophoto.h"
+#include "replaytestsession.h"
 #include "sessiontestutil.h"
 
 #include <QBuffer>
@@ -34,13 +35,6 @@ using namespace nb2;
 namespace {
 
 const QString kLite = QStringLiteral("gemini-3.1-flash-lite-image");
-
-TurnParams p(const QString &prompt)
-{
-    TurnParams t;
-    t.prompt = prompt;
-    return t;
-}
 
 /**
  * A camera-sized JPEG (8000×6000, noisy enough to be ~8-14 MB, under the 20 MB inline limit
@@ -96,39 +90,10 @@ class tst_ReplayImport : public QObject
     std::unique_ptr<FakeServer> m_fake;
     std::unique_ptr<QTemporaryDir> m_tmp;
 
-    ClientConfig config() const
-    {
-        ClientConfig cfg;
-        cfg.baseUrl = m_fake->baseUrl();
-        cfg.apiKey = ApiKey(QStringLiteral("test-key"), QStringLiteral("test"));
-        cfg.maxRetries = 0;
-        cfg.backoffBaseMs = 50;
-        cfg.model = kLite;
-        return cfg;
-    }
-
-    void openSession(SessionController &c, const QString &dir)
-    {
-        c.setClient(std::make_shared<InteractionsClient>(config()));
-        QVERIFY(c.open(dir));
-        QVERIFY(c.waitForIdle(10000));
-    }
-
-    static Frame finish(SessionController &c, const Result<QString> &r)
-    {
-        if (!r || !c.waitForIdle(20000))
-            return {};
-        return c.graph().value(r.value());
-    }
+    void openSession(SessionController &c, const QString &dir) { test::openReplaySession(c, *m_fake, dir, kLite); }
 
     /** generate -> night -> lantern: returns {root, e1, e2}. */
-    static QStringList makeChain(SessionController &c)
-    {
-        const Frame g = finish(c, c.generate(p(QStringLiteral("a red fox"))));
-        const Frame e1 = finish(c, c.edit(g.id, p(QStringLiteral("make it night"))));
-        const Frame e2 = finish(c, c.edit(e1.id, p(QStringLiteral("add a lantern"))));
-        return {g.id, e1.id, e2.id};
-    }
+    static QStringList makeChain(SessionController &c) { return test::makeFoxChain(c, 2); }
 
     /** FROM..TO onto these paths as photos (planReplayOnPhotos() refuses a FIFO: it is not a regular file). */
     static ReplayState photoReplay(

@@ -1,0 +1,55 @@
+// What the replay tests (tst_replay, tst_replayimport) start from: a session whose client talks
+// to the fake server, and a chain of edits to replay.
+#pragma once
+
+#include "core/api/interactionsclient.h"
+#include "core/fakeapi/fakeserver.h"
+#include "core/session/sessioncontroller.h"
+
+#include <QStringList>
+#include <QTest>
+
+#include <memory>
+
+namespace nb2::test {
+
+/** Opens (or creates) the session in dir, its client on the fake server, sending to model. */
+inline void openReplaySession(
+    SessionController &c, const FakeServer &fake, const QString &dir, const QString &model, int maxRetries = 0)
+{
+    ClientConfig cfg;
+    cfg.baseUrl = fake.baseUrl();
+    cfg.apiKey = ApiKey(QStringLiteral("test-key"), QStringLiteral("test"));
+    cfg.maxRetries = maxRetries;
+    cfg.backoffBaseMs = 50;
+    cfg.model = model;
+    c.setClient(std::make_shared<InteractionsClient>(cfg));
+    QVERIFY(c.open(dir));
+    QVERIFY(c.waitForIdle(10000));
+}
+
+/** The frame a turn made, once the session is idle (an empty frame if the turn was refused or never finished). */
+inline Frame finishedFrame(SessionController &c, const Result<QString> &r)
+{
+    if (!r)
+        qWarning("turn refused: %s", qPrintable(r.error().message));
+    if (!r || !c.waitForIdle(20000))
+        return {};
+    return c.graph().value(r.value());
+}
+
+/** Generates "a red fox", then makes `edits` edits (up to 3): "make it night", "add a lantern", "let it snow". Returns {root, e1, ...}. */
+inline QStringList makeFoxChain(SessionController &c, int edits)
+{
+    static const char *const kEdits[] = {"make it night", "add a lantern", "let it snow"};
+    TurnParams turn;
+    turn.prompt = QStringLiteral("a red fox");
+    QStringList ids {finishedFrame(c, c.generate(turn)).id};
+    for (int i = 0; i < edits && i < 3; ++i) {
+        turn.prompt = QString::fromLatin1(kEdits[i]);
+        ids.append(finishedFrame(c, c.edit(ids.last(), turn)).id);
+    }
+    return ids;
+}
+
+} // namespace nb2::test

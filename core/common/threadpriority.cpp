@@ -27,4 +27,14 @@ void lowerThisThreadPriority(int niceSteps)
 #endif
 }
 
+bool helperThreadsWelcome()
+{
+#if defined(__linux__)
+    // Nice values are per thread on Linux; the process's is its main thread's.
+    return getpriority(PRIO_PROCESS, id_t(gettid())) <= getpriority(PRIO_PROCESS, id_t(getpid()));
+#else
+    return true;
+#endif
+}
+
 } // namespace nb2

@@ -14,4 +14,11 @@ namespace nb2 {
  */
 void lowerThisThreadPriority(int niceSteps = 10);
 
+/**
+ * Whether work may be split onto helper threads of the global pool: not when the calling thread
+ * runs at a lower priority than the process (the studio parses at start-up on a niced thread so
+ * the window is drawn first; a helper at normal priority would undo that).
+ */
+bool helperThreadsWelcome();
+
 } // namespace nb2

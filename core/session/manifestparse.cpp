@@ -2,6 +2,7 @@
 // QJsonDocument as the fallback for anything else (see manifestparse.h for why and how).
 #include "core/session/manifestparse.h"
 
+#include "core/common/threadpriority.h"
 #include "core/session/framereader.h"
 #include "core/session/jsonscanner.h"
 
@@ -9,11 +10,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QtConcurrent/QtConcurrentRun>
-
-#ifdef Q_OS_LINUX
-#include <sys/resource.h>
-#include <unistd.h>
-#endif
 
 namespace nb2 {
 
@@ -261,16 +257,6 @@ bool parseFast(const QByteArray &raw, ParsedManifest *out)
 }
 
 } // namespace
-
-bool helperThreadsWelcome()
-{
-#ifdef Q_OS_LINUX
-    // Nice values are per thread on Linux; the process's is its main thread's.
-    return getpriority(PRIO_PROCESS, id_t(gettid())) <= getpriority(PRIO_PROCESS, id_t(getpid()));
-#else
-    return true;
-#endif
-}
 
 JournalLine parseCommitLine(
     QByteArrayView line, QString *writer, QList<Frame> *upserts, QStringList *removals, QString *current)

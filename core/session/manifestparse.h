@@ -54,13 +54,6 @@ enum class JournalLine { Commit, NotCommit, Unusual };
 JournalLine parseCommitLine(
     QByteArrayView line, QString *writer, QList<Frame> *upserts, QStringList *removals, QString *current);
 
-/**
- * Whether a big read may take helper threads from the global pool: not when the calling thread
- * runs at a lower priority than the process (the studio parses at start-up on a niced thread so
- * the window is drawn first; a helper at normal priority would undo that).
- */
-bool helperThreadsWelcome();
-
 /** The same through QJsonDocument and Frame::fromJson (the reference; the fallback). */
 Result<ParsedManifest> parseManifestDom(const QByteArray &raw);
 

@@ -1,9 +1,9 @@
 #include "core/session/precisionedit.h"
 
+#include "core/common/threadpriority.h"
 #include "core/edit/compositor.h"
 #include "core/edit/cropbox.h"
 #include "core/edit/driftmeter.h"
-#include "core/session/manifestparse.h"
 #include "core/session/sessionstore.h"
 
 #include <QBuffer>

@@ -3,6 +3,7 @@
 #include "core/session/sessionstoreinternal.h"
 
 #include "core/api/imageinput.h"
+#include "core/common/threadpriority.h"
 #include "core/session/manifestparse.h"
 #include "core/session/sessionpaths.h"
 

@@ -2,6 +2,7 @@
 // reference: every text gives the same frames, the same top-level fields and the same error,
 // and the frames toJson() writes are read by the single pass (not the fallback).
 
+#include "core/common/threadpriority.h"
 #include "core/session/journal.h"
 #include "core/session/manifestparse.h"
 #include "core/session/sessionstore.h"

@@ -7,6 +7,8 @@
 #include <QObject>
 #include <QTimer>
 
+#include <cstdio>
+#include <cstdlib>
 #include <ctime>
 
 namespace nb2::bench {
@@ -18,6 +20,10 @@ namespace nb2::bench {
  * It also says what the longest gap was made of: the GUI thread's own CPU time in it (the
  * app's work) and, on Linux, its time waiting in the run queue (runnable, but the CPU was
  * given to other threads or processes: the machine's load, not the app's work).
+ *
+ * With NB2_BENCH_STALL_TRACE=1 it prints every gap over 16 ms to stderr with its start and end
+ * on CLOCK_MONOTONIC, the clock of `perf record -k CLOCK_MONOTONIC`: `perf script --tid <pid>
+ * --time <start>,<end>` then shows what the GUI thread ran in exactly that stall.
  */
 class StallMonitor : public QObject
 {
@@ -37,6 +43,7 @@ public:
     {
         m_longestNs = 0;
         m_cpuInLongestNs = m_waitInLongestNs = 0;
+        m_trace = qEnvironmentVariableIntValue("NB2_BENCH_STALL_TRACE") != 0;
         m_clock.start();
         m_last = m_clock.nsecsElapsed();
         m_lastCpu = threadCpuNs();
@@ -61,6 +68,12 @@ private:
         const qint64 now = m_clock.nsecsElapsed();
         const qint64 cpu = threadCpuNs();
         const qint64 wait = runQueueWaitNs();
+        if (m_trace && now - m_last - 2'000'000 > 16'000'000) {
+            const double end = monotonicSeconds();
+            std::fprintf(stderr, "  [stall] %.1f ms (GUI CPU %.1f, waiting for a CPU %.1f) monotonic %.6f,%.6f\n",
+                (now - m_last - 2'000'000) / 1e6, (cpu - m_lastCpu) / 1e6, (wait - m_lastWait) / 1e6,
+                end - (now - m_last) / 1e9, end);
+        }
         if (now - m_last - 2'000'000 > m_longestNs) {
             m_longestNs = now - m_last - 2'000'000;
             m_cpuInLongestNs = cpu - m_lastCpu;
@@ -75,6 +88,12 @@ private:
         timespec ts {};
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
         return qint64(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+    }
+    static double monotonicSeconds()
+    {
+        timespec ts {};
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return double(ts.tv_sec) + ts.tv_nsec / 1e9;
     }
     static qint64 runQueueWaitNs()
     {
@@ -94,6 +113,7 @@ private:
     qint64 m_lastWait = 0;
     qint64 m_cpuInLongestNs = 0;
     qint64 m_waitInLongestNs = 0;
+    bool m_trace = false;
 };
 
 } // namespace nb2::bench

@@ -181,6 +181,7 @@ Result<QList<const ExportFrame *>> ExportDialog::selectFrames(const ExportScope 
     if (const auto it = m_selectCache.constFind(key); it != m_selectCache.cend())
         return *it;
     // The whole session, the selected frames and both failed/not-failed variants share one walk.
+    ++m_walksHere;
     if (!m_treeOrder && scope.kind != ExportScope::Kind::Branch)
         m_treeOrder = m_session.treeOrder();
     const Result<QList<const ExportFrame *>> chosen

@@ -111,6 +111,11 @@ public:
     QString previewHeading() const;
     /** The frame the preview describes (the scope's latest frame with an image). */
     QString previewFrameId() const;
+    /**
+     * How many scope walks ran on the dialog's own thread rather than on the worker: none while
+     * the dialog opens and its controls change before the worker is done (for tests).
+     */
+    int scopeWalksHere() const { return m_walksHere; }
 
     /**
      * The scopes' frames (the counts on the scope buttons, the preview's frame) are walked on a
@@ -173,6 +178,7 @@ private:
     QString m_branchHead;
     mutable QHash<QString, Result<QList<const ExportFrame *>>> m_selectCache; // selectFrames()
     mutable std::optional<QList<const ExportFrame *>> m_treeOrder;            // m_session's, walked once
+    mutable int m_walksHere = 0;       // scopes selectFrames() walked on this thread (scopeWalksHere())
     std::shared_ptr<ScopeWalk> m_walk; // filled by the worker; read here once it is finished
     QFutureWatcher<void> *m_walkWatcher = nullptr;
     bool m_scopesReady = false;

@@ -29,6 +29,8 @@ QString ExportDialog::previewFrameId() const
 
 QString ExportDialog::previewHeading() const
 {
+    if (choice() == Choice::Bundle) // names no frame: nothing to walk for
+        return previewHeadingFor(nullptr);
     return previewHeadingFor(m_session.frame(previewFrameId()));
 }
 
@@ -107,7 +109,6 @@ void ExportDialog::updatePreview()
 {
     const Choice c = choice();
     const ExportRequest r = request();
-    m_previewHeading->setText(previewHeading());
     if (!m_scopesReady && c != Choice::Bundle) {
         // The scopes are being walked on a worker (startScopeWalk): the preview shows its frame
         // when they are in, instead of walking 10,000 frames here before the dialog can paint.
@@ -115,6 +116,7 @@ void ExportDialog::updatePreview()
         updatePreviewNote(c, r);
         return;
     }
+    m_previewHeading->setText(previewHeading());
     const auto rows = previewFields();
     // Laying out the table's text is what costs here (~3 ms): most changes of a control (the
     // output path, copy or link) leave the rows as they were.

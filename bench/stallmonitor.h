@@ -21,7 +21,7 @@ namespace nb2::bench {
  * app's work) and, on Linux, its time waiting in the run queue (runnable, but the CPU was
  * given to other threads or processes: the machine's load, not the app's work).
  *
- * With NB2_BENCH_STALL_TRACE=1 it prints every gap over 16 ms to stderr with its start and end
+ * With NB2_BENCH_STALL_TRACE=<ms> it prints every gap over that many ms to stderr, with its start and end
  * on CLOCK_MONOTONIC, the clock of `perf record -k CLOCK_MONOTONIC`: `perf script --tid <pid>
  * --time <start>,<end>` then shows what the GUI thread ran in exactly that stall.
  */
@@ -43,7 +43,7 @@ public:
     {
         m_longestNs = 0;
         m_cpuInLongestNs = m_waitInLongestNs = 0;
-        m_trace = qEnvironmentVariableIntValue("NB2_BENCH_STALL_TRACE") != 0;
+        m_traceOverNs = qint64(qEnvironmentVariableIntValue("NB2_BENCH_STALL_TRACE")) * 1'000'000;
         m_clock.start();
         m_last = m_clock.nsecsElapsed();
         m_lastCpu = threadCpuNs();
@@ -68,7 +68,7 @@ private:
         const qint64 now = m_clock.nsecsElapsed();
         const qint64 cpu = threadCpuNs();
         const qint64 wait = runQueueWaitNs();
-        if (m_trace && now - m_last - 2'000'000 > 16'000'000) {
+        if (m_traceOverNs > 0 && now - m_last - 2'000'000 > m_traceOverNs) {
             const double end = monotonicSeconds();
             std::fprintf(stderr, "  [stall] %.1f ms (GUI CPU %.1f, waiting for a CPU %.1f) monotonic %.6f,%.6f\n",
                 (now - m_last - 2'000'000) / 1e6, (cpu - m_lastCpu) / 1e6, (wait - m_lastWait) / 1e6,
@@ -113,7 +113,7 @@ private:
     qint64 m_lastWait = 0;
     qint64 m_cpuInLongestNs = 0;
     qint64 m_waitInLongestNs = 0;
-    bool m_trace = false;
+    qint64 m_traceOverNs = 0; // NB2_BENCH_STALL_TRACE: 0 = off
 };
 
 } // namespace nb2::bench

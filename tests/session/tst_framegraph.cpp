@@ -119,6 +119,15 @@ private Q_SLOTS:
         QTest::newRow("cycle gives no path") << QStringLiteral("a<b b<a") << "pathTo"
                                              << "a"
                                              << "";
+        QTest::newRow("cycle above gives no path") << QStringLiteral("a<b b<c c<b d e") << "pathTo"
+                                                   << "a"
+                                                   << "";
+        QTest::newRow("self parent gives no path") << QStringLiteral("a<a") << "pathTo"
+                                                   << "a"
+                                                   << "";
+        QTest::newRow("path through every frame") << QStringLiteral("a b<a c<b d<c") << "pathTo"
+                                                  << "d"
+                                                  << "a,b,c,d";
 
         const QString ids = QStringLiteral("ab12 ab34 cd56");
         QTest::newRow("prefix unique") << ids << "prefix"

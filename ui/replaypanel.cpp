@@ -155,6 +155,8 @@ Result<void> ReplayPanel::resumeUnfinished()
 {
     if (m_runner && !m_runner->isOver())
         return Error::make(ErrorKind::Conflict, tr("A replay is running; wait for it or cancel it first."));
+    if (m_runner)
+        m_runner->flushRecord(); // a stopped run's last change is on disk before its record is read
     const QList<ReplayState> open = unfinishedReplays(m_session->store()->dir());
     if (open.isEmpty())
         return Error::make(ErrorKind::InvalidInput, tr("There is no unfinished replay in this session."));

@@ -3,6 +3,7 @@
 #include "core/api/interactionsclient.h"
 #include "core/session/costledger.h"
 #include "core/session/precisionedit.h"
+#include "core/session/replayrecordwriter.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
 
@@ -44,9 +45,20 @@ void removeUnrecordedCopy(const QString &sessionDir, const FrameImage &image)
 } // namespace
 
 ReplayRunner::ReplayRunner(SessionController *session, ReplayState state, QObject *parent)
-    : QObject(parent), m_session(session), m_state(std::move(state)), m_rateTimer(new QTimer(this))
+    : QObject(parent)
+    , m_session(session)
+    , m_state(std::move(state))
+    , m_rateTimer(new QTimer(this))
+    , m_writer(new ReplayRecordWriter(this))
 {
     m_rateTimer->setSingleShot(true);
+    connect(m_writer, &ReplayRecordWriter::settledUpTo, this, &ReplayRunner::onRecordSettled);
+    connect(m_writer, &ReplayRecordWriter::failed, this, [this](const Error &error) {
+        if (m_session)
+            Q_EMIT m_session->errorOccurred(error.message);
+    });
+    // The record of this session is on disk before its folder is let go (another session opens).
+    connect(session, &SessionController::aboutToClose, this, &ReplayRunner::flushRecord);
     connect(m_rateTimer, &QTimer::timeout, this, &ReplayRunner::endRateLimit);
     connect(session, &SessionController::turnFinished, this, &ReplayRunner::onTurnFinished);
     connect(session, &SessionController::turnFailed, this,
@@ -57,7 +69,16 @@ ReplayRunner::ReplayRunner(SessionController *session, ReplayState state, QObjec
         });
 }
 
-ReplayRunner::~ReplayRunner() = default;
+ReplayRunner::~ReplayRunner()
+{
+    m_closing = true;
+    flushRecord(); // a quit or a closed panel leaves the latest record: the resume reads it
+}
+
+void ReplayRunner::flushRecord()
+{
+    m_writer->flush();
+}
 
 bool ReplayRunner::isZeroQuota(const Error &error)
 {
@@ -96,7 +117,14 @@ Result<void> ReplayRunner::start()
     if (!m_userPaused)
         m_state.status = ReplayStatus::Running;
     reconcile();
-    save();
+    // No chain's first step goes out before a record naming its start frame is on disk (for a
+    // new run: before the record exists at all). See markSent().
+    const quint64 recorded = save();
+    for (int c = 0; c < m_state.chains.size(); ++c) {
+        const ReplayChain &chain = m_state.chains.at(c);
+        if (!chain.startFrameId.isEmpty() && chain.steps.first().frameId.isEmpty())
+            m_startUnrecorded.insert(c, recorded);
+    }
     pump();
     checkFinished();
     return {};
@@ -148,11 +176,19 @@ void ReplayRunner::cancel()
 int ReplayRunner::inFlight() const
 {
     int n = int(m_importing.size()); // an import holds its chain's slot, as the turn after it will
-    for (const ReplayChain &c : m_state.chains) {
-        for (const ReplayStepRun &s : c.steps)
+    for (int c = 0; c < m_state.chains.size(); ++c) {
+        const ReplayChain &chain = m_state.chains.at(c);
+        n += awaitsRecord(c) && !chain.isFinished() ? 1 : 0; // so does a first step waiting for the record
+        for (const ReplayStepRun &s : chain.steps)
             n += s.state == ReplayStepState::Sent ? 1 : 0;
     }
     return n;
+}
+
+bool ReplayRunner::awaitsRecord(int chain) const
+{
+    const auto it = m_startUnrecorded.constFind(chain);
+    return it != m_startUnrecorded.cend() && it.value() > m_writer->settled();
 }
 
 std::pair<int, int> ReplayRunner::stepOf(const QString &frameId) const
@@ -169,13 +205,30 @@ std::pair<int, int> ReplayRunner::stepOf(const QString &frameId) const
     return {-1, -1};
 }
 
-void ReplayRunner::save()
+/**
+ * Queues the record's write (the writer thread writes it; a failure reaches errorOccurred on
+ * this thread) and returns its number; 0 when no session is open (nothing is written then).
+ */
+quint64 ReplayRunner::save()
 {
-    if (!m_session || !m_session->store())
+    if (!m_session || !m_session->isOpen() || !m_session->store())
+        return 0;
+    return m_writer->save(m_session->store()->dir(), m_state);
+}
+
+/**
+ * A record is on disk (or could not be written: that was reported, and the run goes on as it
+ * always did without one): the chains whose start it names may send their first step.
+ */
+void ReplayRunner::onRecordSettled()
+{
+    const qsizetype waiting = m_startUnrecorded.size();
+    m_startUnrecorded.removeIf(
+        [this](const QHash<int, quint64>::iterator &it) { return it.value() <= m_writer->settled(); });
+    if (m_closing || m_startUnrecorded.size() == waiting)
         return;
-    ++m_saves;
-    if (const Result<void> saved = saveReplayState(m_session->store()->dir(), m_state); !saved)
-        Q_EMIT m_session->errorOccurred(saved.error().message);
+    // Not from inside flush() (a session closing, a run finishing): pump() once that caller is done.
+    QMetaObject::invokeMethod(this, &ReplayRunner::pump, Qt::QueuedConnection);
 }
 
 void ReplayRunner::setStep(int chain, int step, ReplayStepState state, const QString &error)
@@ -193,7 +246,24 @@ void ReplayRunner::markSent(int chain, int step, const QString &frameId)
     run.frameId = frameId;
     run.state = ReplayStepState::Sent;
     run.error.clear();
-    save(); // before the event loop runs again: the record names the frame before its answer can arrive
+    // Queued, not written here: the record may lag behind the session by a write or two, and a
+    // kill -9 can land in between. A resume still sends no step twice and finds every frame,
+    // because the frames, not the record, are the truth and the record only has to lead to them:
+    // - A step's frame is in the session's manifest, tagged replay_run/replay_of, before its
+    //   request leaves (SessionController's worker waits for the manifest to list it, then
+    //   sends): a turn that went out, and was paid for, survives the kill.
+    // - reconcile() walks each chain from its start frame: a step the record does not name is
+    //   adopted from its parent's children carrying this run's tag (adopt()), and becomes the
+    //   next step's parent; so any number of steps made after the last write are found again.
+    // - That walk needs the start frame named by the record on disk: a frame target is named from
+    //   the first write, an imported photo from the write after its import. So a chain's first
+    //   step is sent only once that write is done (m_startUnrecorded, onRecordSettled()); a kill
+    //   before it leaves at worst an import frame the record does not name, and the resume
+    //   imports that photo once more: nothing is sent twice.
+    // - Whatever the record says of a step (sent, done, failed) reconcile() reads again from the
+    //   frame; a frame it names that the kill took from the manifest never left (first point):
+    //   sent anew. Only a pause, cancel or stop made in the last write's few ms can be lost.
+    save();
     Q_EMIT stepChanged(chain, step);
 }
 
@@ -220,11 +290,16 @@ void ReplayRunner::reconcile()
     const FrameGraph &g = m_session->graph();
     for (int c = 0; c < m_state.chains.size(); ++c) {
         ReplayChain &chain = m_state.chains[c];
-        const bool nothingMade = std::all_of(
-            chain.steps.cbegin(), chain.steps.cend(), [](const ReplayStepRun &s) { return s.frameId.isEmpty(); });
+        // What the record names but the session lacks was lost with a crash before the manifest
+        // write: never sent (a turn is sent only once its frame is listed).
+        const bool nothingMade = std::all_of(chain.steps.cbegin(), chain.steps.cend(),
+            [&g](const ReplayStepRun &s) { return s.frameId.isEmpty() || !g.contains(s.frameId); });
         if (chain.target.kind == ReplayTarget::Kind::Photo && !chain.startFrameId.isEmpty() && nothingMade
-            && !g.contains(chain.startFrameId))
+            && !g.contains(chain.startFrameId)) {
             chain.startFrameId.clear(); // the record named the import, the crash took the frame: import it once more
+            for (ReplayStepRun &run : chain.steps)
+                run = ReplayStepRun {}; // and the steps made on it, lost with it
+        }
         if (chain.target.kind == ReplayTarget::Kind::Photo && chain.startFrameId.isEmpty())
             continue; // not imported yet: pump() does it
         for (int s = 0; s < chain.steps.size(); ++s) {
@@ -266,13 +341,13 @@ void ReplayRunner::reconcile()
 
 void ReplayRunner::pump()
 {
-    if (!m_started || !m_session || isOver() || m_userPaused || isRateLimited())
+    if (!m_started || !m_session || !m_session->isOpen() || isOver() || m_userPaused || isRateLimited())
         return;
     const int limit = qMax(1, m_session->settings().concurrencyLimit);
     for (int c = 0; c < m_state.chains.size() && inFlight() < limit && !isOver(); ++c) {
         const ReplayChain &chain = m_state.chains.at(c);
-        if (chain.isFinished() || m_importing.contains(c))
-            continue; // done, or its photo is on its way (never imported twice)
+        if (chain.isFinished() || m_importing.contains(c) || awaitsRecord(c))
+            continue; // done, its photo is on its way (never imported twice), or the record naming it is
         const int next = chain.nextStep();
         if (next >= chain.steps.size() || chain.steps.at(next).state != ReplayStepState::Waiting)
             continue; // done, or its step is on its way
@@ -381,16 +456,12 @@ void ReplayRunner::onImported(
         checkFinished();
         return;
     }
-    // The frame is named in the record in this same pass, so a resume (or a crash after it)
-    // never imports the photo again; paused or stopped meanwhile, its first step waits. The
-    // record's save fsyncs, and waits behind the other imports' fsyncs: once per pass, so when
-    // pump() sends a step (markSent saves the whole state, this frame included) it is not
-    // saved twice.
+    // The frame is named in the record saved now, so a resume never imports the photo again;
+    // its first step is sent once that record is on disk (see markSent()), and paused or
+    // stopped meanwhile, it waits. The chain keeps its slot until then.
     c.startFrameId = recorded.value();
-    const int savesBefore = m_saves;
+    m_startUnrecorded.insert(chain, save());
     pump();
-    if (m_saves == savesBefore)
-        save();
     Q_EMIT stepChanged(chain, step);
     checkFinished();
 }
@@ -560,6 +631,7 @@ void ReplayRunner::checkFinished()
     }
     save();
     m_finishedEmitted = true;
+    flushRecord(); // whoever hears finished() reads the final record (the panel's resume offer)
     Q_EMIT finished();
 }
 

@@ -15,6 +15,7 @@ class QTimer;
 
 namespace nb2 {
 
+class ReplayRecordWriter;
 class SessionController;
 
 /**
@@ -25,10 +26,13 @@ class SessionController;
  * other. Quota-aware: a 429 the client waits out, or one it gave up on, pauses the whole
  * queue for the server's retry time (the refused turn is then retried: a 429 created
  * nothing); a zero-limit quota stops the run with the explanation. The state file is saved
- * the moment a step's frame exists and whenever a step changes, so after a crash or a quit a
+ * the moment a step's frame exists and whenever a step changes, on a writer thread
+ * (ReplayRecordWriter: the GUI thread never waits for the disk), so after a crash or a quit a
  * new runner on the same state (start() again) sends no step twice: done steps are kept,
  * pending ones are left to the controller's recovery (a get of the known id), frames made
- * just before a crash are found again by their replay_run tag. Every done step gets its drift
+ * after the record was last written are found again by their replay_run tag (why that is
+ * enough: see markSent()). Destroying the runner, finishing the run and closing the session
+ * wait for the record's last write. Every done step gets its drift
  * reading against its own parent (measured off the GUI thread). A photo chain's picture is
  * checked and copied into images/ on a worker (SessionController::storeImportFile); the GUI
  * thread only records the import frame. While it is imported the chain's first step holds one
@@ -43,7 +47,7 @@ class ReplayRunner : public QObject
 
 public:
     ReplayRunner(SessionController *session, ReplayState state, QObject *parent = nullptr);
-    ~ReplayRunner() override; // sends nothing more; turns already sent finish in the session
+    ~ReplayRunner() override; // sends nothing more; turns already sent finish in the session; the record is written
 
     /**
      * Checks the budget for every step not sent yet (Budget error, nothing sent or imported),
@@ -63,6 +67,11 @@ public:
     /** The chain's photo is being checked and copied on a worker: its first step is on its way. */
     bool isImporting(int chain) const { return m_importing.contains(chain); }
     int importsInFlight() const { return int(m_importing.size()); }
+
+    /** Waits until the record on disk is the state now (a reader of the replay folder is next). */
+    void flushRecord();
+    /** Writes the record (a test puts a slow or failing disk behind it). */
+    ReplayRecordWriter *recordWriter() const { return m_writer; }
 
     /** A 429 that no waiting will fix: the quota's limit is 0 (free tier for an image model, or a spend cap hit). */
     static bool isZeroQuota(const Error &error);
@@ -94,7 +103,9 @@ private:
     void endRateLimit();
     void stop(const Error &error);
     void measureDrift(const QString &frameId);
-    void save();
+    quint64 save();
+    void onRecordSettled();
+    bool awaitsRecord(int chain) const;
     void checkFinished();
     int inFlight() const;
     std::pair<int, int> stepOf(const QString &frameId) const;
@@ -110,7 +121,11 @@ private:
     QDateTime m_rateLimitedUntil;
     QTimer *m_rateTimer = nullptr;
     int m_driftJobs = 0;
-    int m_saves = 0; // records written: onImported() saves only when pump() did not
+    ReplayRecordWriter *m_writer = nullptr;
+    // Chain -> the save whose record names its start frame: its first step is not sent before
+    // that record is on disk (a resume after a kill finds every frame from there; see markSent()).
+    QHash<int, quint64> m_startUnrecorded;
+    bool m_closing = false; // in the destructor: a settled record sends nothing more
 };
 
 } // namespace nb2

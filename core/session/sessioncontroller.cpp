@@ -105,6 +105,8 @@ void SessionController::close()
         it = m_running.contains(it.key()) ? std::next(it) : m_jobs.erase(it);
     while (!m_running.isEmpty())
         waitForIdle(60000);
+    if (isOpen())
+        Q_EMIT aboutToClose();
     m_ownerCheck->stop();
     m_store->close();
     m_undoStack->clear();

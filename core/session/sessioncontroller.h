@@ -221,6 +221,8 @@ public:
 
 Q_SIGNALS:
     void opened();
+    /** The open session is about to be closed (its turns are over): last writes into its folder go now. */
+    void aboutToClose();
     void frameAdded(const QString &frameId);
     void frameChanged(const QString &frameId);
     void frameRemoved(const QString &frameId);

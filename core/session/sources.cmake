@@ -24,6 +24,7 @@ nb2_core_area(nb2core_session DEPENDS nb2core_edit SOURCES
     session/precisionedit.h session/precisionedit.cpp
     session/replayplan.h session/replayplan.cpp
     session/replayqueue.h session/replayqueue.cpp
+    session/replayrecordwriter.h session/replayrecordwriter.cpp
     session/replayrunner.h session/replayrunner.cpp
     session/precisionrunner.h session/precisionrunner.cpp
     session/editfinisher.h session/editfinisher.cpp

@@ -110,6 +110,9 @@ ExportSession ExportSession::fromGraph(const FrameGraph &graph, const QString &s
             s.frames.last().turn = int(s.frames.size());
         }
     }
+    s.rowOfId.reserve(s.frames.size());
+    for (qsizetype i = 0; i < s.frames.size(); ++i)
+        s.rowOfId.insert(s.frames.at(i).id, i);
     // The branches as FrameGraph::branches() numbers them (one per head, in creation order,
     // none for a head whose ancestry loops), without building every root-to-head path: at
     // 10,000 frames and a fork every 10 that was ~1,000 paths of hundreds of frames each.
@@ -205,6 +208,10 @@ Result<QString> ExportSession::imageFileIn(const SessionPaths &paths, const Expo
 
 const ExportFrame *ExportSession::frame(const QString &id) const
 {
+    // The index is fromGraph()'s; frames may have been edited since (a test, an importer), so
+    // a hit is checked and anything else is looked for the slow way.
+    if (const qsizetype row = rowOfId.value(id, -1); row >= 0 && row < frames.size() && frames.at(row).id == id)
+        return &frames.at(row);
     for (const ExportFrame &f : frames) {
         if (f.id == id)
             return &f;

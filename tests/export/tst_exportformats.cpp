@@ -118,6 +118,28 @@ private Q_SLOTS:
         }
     }
 
+    /** frame() answers from the adapter's index, and still the same after the frames were edited. */
+    void frameByIdSurvivesEditedFrames()
+    {
+        QVERIFY(!m_session.rowOfId.isEmpty());
+        for (const ExportFrame &f : m_session.frames)
+            QCOMPARE(m_session.frame(f.id), &f);
+        QVERIFY(!m_session.frame(QStringLiteral("zzzz")));
+
+        ExportSession edited = m_session;
+        const QString first = edited.frames.first().id;
+        const QString last = edited.frames.last().id;
+        edited.frames.removeFirst(); // every row moves up one: the index is stale for all of them
+        for (const ExportFrame &f : edited.frames)
+            QCOMPARE(edited.frame(f.id), &f);
+        QVERIFY(!edited.frame(first));
+        ExportFrame added = edited.frames.first();
+        added.id = QStringLiteral("added01");
+        edited.frames.append(added);
+        QCOMPARE(edited.frame(QStringLiteral("added01")), &edited.frames.last());
+        QCOMPARE(edited.frame(last)->id, last);
+    }
+
     void bundleRoundTrip()
     {
         const QString bundle = out(QStringLiteral("s.nb2session"));

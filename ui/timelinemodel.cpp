@@ -38,12 +38,18 @@ void TimelineModel::reload()
         return;
     }
     const bool wasPreparing = std::exchange(m_preparing, false);
-    adoptRows(computeRows());
+    const quint64 revision = graphRowsRevision();
+    adoptRows(computeRows(), revision);
     if (wasPreparing)
         Q_EMIT rowsPrepared(); // the rows a worker was building are superseded by these
 }
 
-void TimelineModel::adoptRows(TimelineRows rows)
+quint64 TimelineModel::graphRowsRevision() const
+{
+    return m_session && m_session->isOpen() ? m_session->graph().rowsRevision() : 0;
+}
+
+void TimelineModel::adoptRows(TimelineRows rows, quint64 rowsRevision)
 {
     beginResetModel();
     TimelineRows old;
@@ -51,6 +57,7 @@ void TimelineModel::adoptRows(TimelineRows rows)
     old.rowOf = std::exchange(m_rowOf, std::move(rows.rowOf));
     m_laneCount = rows.laneCount;
     m_frameCount = rows.frameCount;
+    m_rowsRevision = rowsRevision;
     m_matchIds.clear();
     m_pathIds.clear();
     if (!m_filter.isEmpty() && m_session && m_session->isOpen()) {
@@ -74,15 +81,16 @@ void TimelineModel::prepareNextReload()
 void TimelineModel::startPreparing()
 {
     const quint64 serial = m_reloadSerial;
-    adoptRows({}); // empty until the rows are in: nothing of the closed session stays visible
+    adoptRows({}, 0); // empty until the rows are in: nothing of the closed session stays visible
     m_preparing = true;
     QElapsedTimer started;
     started.start();
     // The worker gets its own copy of what the rows are made from (two shared strings and a
     // flag per frame), never the live graph, which the GUI thread may change meanwhile.
     std::vector<TimelineRowSource> sources = timelineRowSources(m_session->graph().frames());
+    const quint64 revision = m_session->graph().rowsRevision(); // what the rows will hold at
     auto *watcher = new QFutureWatcher<TimelineRows>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, serial, started] {
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, serial, started, revision] {
         watcher->deleteLater();
         // Moved out of the future, not copied: the model's rows share nothing (an append would
         // otherwise copy all of them here).
@@ -96,13 +104,13 @@ void TimelineModel::startPreparing()
         // finishes within the open's own pass would otherwise put the reset, the layout and the
         // first paint of 10,000 frames into that same pass (one stall instead of two halves).
         const int wait = int(qMax<qint64>(0, kApartMs - started.elapsed()));
-        QTimer::singleShot(wait, Qt::PreciseTimer, this, [this, serial, rows] {
+        QTimer::singleShot(wait, Qt::PreciseTimer, this, [this, serial, rows, revision] {
             if (serial != m_reloadSerial) {
                 QThreadPool::globalInstance()->start([rows] { Q_UNUSED(rows); });
                 return;
             }
             m_preparing = false;
-            adoptRows(std::move(*rows));
+            adoptRows(std::move(*rows), revision);
             // Frames added, trashed or restored while the worker built: the usual update catches up.
             if (!m_session || !m_session->isOpen() || m_session->graph().size() != m_frameCount
                 || !knownRowsStillHold())
@@ -151,6 +159,9 @@ bool TimelineModel::knownRowsStillHold() const
     const QList<Frame> &frames = m_session->graph().frames();
     if (frames.size() < m_frameCount)
         return false;
+    // Only frames were appended since the rows were made (or last checked): they still hold.
+    if (m_rowsRevision == m_session->graph().rowsRevision())
+        return true;
     qsizetype row = 0;
     for (qsizetype i = 0; i < m_frameCount; ++i) {
         const Frame &f = frames.at(i);
@@ -172,6 +183,7 @@ bool TimelineModel::appendNewFrames()
     // (a trash, restore or removal shifts the rows: recompute them all).
     if (!knownRowsStillHold())
         return false;
+    m_rowsRevision = m_session->graph().rowsRevision(); // checked: the next append can trust them
     if (frames.size() == m_frameCount) {
         // Nothing new: the status etc. of existing frames may have changed (an external write).
         if (!m_rows.isEmpty())
@@ -245,8 +257,10 @@ void TimelineModel::refresh()
         return; // the rows being built are checked against the graph when they arrive
     if (appendNewFrames())
         return;
+    const quint64 revision = graphRowsRevision();
     TimelineRows built = computeRows();
     m_frameCount = built.frameCount;
+    m_rowsRevision = revision;
     QList<Row> rows = std::move(built.rows);
     const int lanes = built.laneCount;
 
@@ -272,6 +286,7 @@ void TimelineModel::refresh()
     // Existing rows keep their place; only counts/lanes of old rows may change (a new child).
     QList<int> changed;
     for (int i = 0; i < m_rows.size(); ++i) {
+        m_rows[i].parentId = rows[i].parentId; // a root's unknown parent may differ: no change shown
         if (rows[i].childCount != m_rows[i].childCount || rows[i].lane != m_rows[i].lane
             || rows[i].depth != m_rows[i].depth || rows[i].number != m_rows[i].number) {
             m_rows[i] = rows[i];

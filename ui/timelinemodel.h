@@ -85,11 +85,20 @@ private:
     using Row = TimelineRow;
     /** The rows from the graph (buildTimelineRows on this thread). */
     TimelineRows computeRows() const;
-    /** Resets the model to rows (made here or on a worker); the old rows are freed on a worker when large. */
-    void adoptRows(TimelineRows rows);
+    /**
+     * Resets the model to rows made from the graph at rowsRevision (here or on a worker); the
+     * old rows are freed on a worker when large.
+     */
+    void adoptRows(TimelineRows rows, quint64 rowsRevision);
+    /** The graph's FrameGraph::rowsRevision(); 0 (no graph has it) when no session is open. */
+    quint64 graphRowsRevision() const;
     /** Starts building the rows on a worker (prepareNextReload()). */
     void startPreparing();
-    /** Every row still names the same live frame, in the same order, with the same parent. */
+    /**
+     * Every row still names the same live frame, in the same order, with the same parent. At
+     * once when the graph's rows revision is the one the rows were made from (only frames were
+     * appended since), else compared row by row (O(frames)).
+     */
     bool knownRowsStillHold() const;
     QList<int> layoutTable() const; // TimelineRole::LayoutTable
     /** FrameGraph::branchOwnFrames(head.id), from the rows (TimelineRole::BranchCostUsd). */
@@ -111,6 +120,7 @@ private:
     QHash<QString, int> m_rowOf;
     int m_laneCount = 0;
     qsizetype m_frameCount = 0; // graph frames (trashed included) the rows were made from
+    quint64 m_rowsRevision = 0; // FrameGraph::rowsRevision() the rows are known to hold at
     QHash<QString, QImage> m_drafts;
     QHash<QString, QDateTime> m_retryAt;
     FrameFilter m_filter;

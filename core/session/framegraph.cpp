@@ -2,12 +2,65 @@
 
 #include <QSet>
 
+#include <atomic>
+#include <utility>
+
 namespace nb2 {
+
+quint64 FrameGraph::nextRowsRevision()
+{
+    static std::atomic<quint64> last {0};
+    return last.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
+FrameGraph::FrameGraph() : m_rowsRevision(nextRowsRevision()) {}
+
+// A copy and its original change apart from here: each needs a revision of its own (rowsRevision()).
+FrameGraph::FrameGraph(const FrameGraph &other)
+    : m_frames(other.m_frames)
+    , m_index(other.m_index)
+    , m_keepListCount(other.m_keepListCount)
+    , m_rowsRevision(nextRowsRevision())
+{}
+
+FrameGraph::FrameGraph(FrameGraph &&other) noexcept
+    : m_frames(std::move(other.m_frames))
+    , m_index(std::move(other.m_index))
+    , m_keepListCount(std::exchange(other.m_keepListCount, 0))
+    , m_rowsRevision(std::exchange(other.m_rowsRevision, nextRowsRevision()))
+{
+    other.m_frames.clear();
+    other.m_index.clear();
+}
+
+FrameGraph &FrameGraph::operator=(const FrameGraph &other)
+{
+    if (this != &other)
+        *this = FrameGraph(other);
+    return *this;
+}
+
+FrameGraph &FrameGraph::operator=(FrameGraph &&other) noexcept
+{
+    if (this == &other)
+        return *this;
+    m_frames = std::move(other.m_frames);
+    m_index = std::move(other.m_index);
+    other.m_frames.clear();
+    other.m_index.clear();
+    m_keepListCount = std::exchange(other.m_keepListCount, 0);
+    m_rowsRevision = std::exchange(other.m_rowsRevision, nextRowsRevision());
+    return *this;
+}
+
+FrameGraph::~FrameGraph() = default;
 
 void FrameGraph::clear()
 {
     m_frames.clear();
     m_index.clear();
+    m_keepListCount = 0;
+    m_rowsRevision = nextRowsRevision();
 }
 
 const Frame *FrameGraph::frame(const QString &id) const
@@ -36,22 +89,33 @@ void FrameGraph::upsert(const Frame &frame)
 {
     const auto it = m_index.constFind(frame.id);
     if (it != m_index.cend()) {
+        noteReplacing(m_frames.at(*it), frame);
         m_frames[*it] = frame;
         return;
     }
     m_index.insert(frame.id, m_frames.size());
     m_frames.append(frame);
+    m_keepListCount += int(m_frames.constLast().keepListSet);
 }
 
 void FrameGraph::upsert(Frame &&frame)
 {
     const auto it = m_index.constFind(frame.id);
     if (it != m_index.cend()) {
+        noteReplacing(m_frames.at(*it), frame);
         m_frames[*it] = std::move(frame);
         return;
     }
     m_index.insert(frame.id, m_frames.size());
     m_frames.append(std::move(frame));
+    m_keepListCount += int(m_frames.constLast().keepListSet);
+}
+
+void FrameGraph::noteReplacing(const Frame &old, const Frame &now)
+{
+    m_keepListCount += int(now.keepListSet) - int(old.keepListSet);
+    if (old.parentId != now.parentId || old.isTrashed() != now.isTrashed())
+        m_rowsRevision = nextRowsRevision();
 }
 
 void FrameGraph::reserve(int n)
@@ -65,10 +129,14 @@ int FrameGraph::assign(QList<Frame> &&frames)
     m_frames = std::move(frames);
     m_index.clear();
     m_index.reserve(m_frames.capacity());
+    m_keepListCount = 0;
+    m_rowsRevision = nextRowsRevision();
     int duplicate = -1;
     for (int i = 0; i < m_frames.size(); ++i) {
+        const Frame &f = m_frames.at(i);
+        m_keepListCount += int(f.keepListSet);
         const qsizetype before = m_index.size();
-        int &slot = m_index[m_frames.at(i).id]; // one lookup: inserted (0) unless the id is known
+        int &slot = m_index[f.id]; // one lookup: inserted (0) unless the id is known
         if (m_index.size() != before)
             slot = i;
         else if (duplicate < 0)
@@ -82,8 +150,10 @@ bool FrameGraph::remove(const QString &id)
     const auto it = m_index.constFind(id);
     if (it == m_index.cend())
         return false;
+    m_keepListCount -= int(m_frames.at(*it).keepListSet);
     m_frames.removeAt(*it);
     reindex();
+    m_rowsRevision = nextRowsRevision();
     return true;
 }
 
@@ -113,8 +183,12 @@ QStringList FrameGraph::children(const QString &id, Visibility v) const
 
 bool FrameGraph::hasChildren(const QString &id, Visibility v) const
 {
-    for (const Frame &f : m_frames)
-        if (f.parentId == id && !id.isEmpty() && (v == IncludeTrashed || !f.isTrashed()))
+    if (id.isEmpty())
+        return false;
+    // Newest first: the variants just asked for from a frame are found at once. A frame
+    // without children still costs a full scan.
+    for (auto it = m_frames.crbegin(); it != m_frames.crend(); ++it)
+        if (it->parentId == id && (v == IncludeTrashed || !it->isTrashed()))
             return true;
     return false;
 }

@@ -28,6 +28,14 @@ class FrameGraph
 public:
     enum Visibility { LiveOnly, IncludeTrashed };
 
+    FrameGraph();
+    /** A copy shares the frames until one side changes, and has a rowsRevision() of its own. */
+    FrameGraph(const FrameGraph &other);
+    FrameGraph(FrameGraph &&other) noexcept;
+    FrameGraph &operator=(const FrameGraph &other);
+    FrameGraph &operator=(FrameGraph &&other) noexcept;
+    ~FrameGraph();
+
     void clear();
     int size() const { return m_frames.size(); }
     bool isEmpty() const { return m_frames.isEmpty(); }
@@ -55,6 +63,7 @@ public:
 
     QString parent(const QString &id) const;
     QStringList children(const QString &id, Visibility v = LiveOnly) const; // creation order
+    /** Looks from the newest frame back: a frame's children are usually among the last made. */
     bool hasChildren(const QString &id, Visibility v = LiveOnly) const;
     QStringList roots(Visibility v = LiveOnly) const;
     /** Live frames without live children: the heads of all branches. */
@@ -79,11 +88,30 @@ public:
     /** Relative files referenced (image or input) by frames other than those in `excluding`. */
     QStringList referencedFiles(const QStringList &excluding = {}) const;
 
+    /**
+     * How many frames (trashed included) set a keep-list (Frame::keepListSet). 0, the common
+     * case, lets KeepList::effective() answer without walking the ancestry.
+     */
+    int keepListCount() const { return m_keepListCount; }
+    /**
+     * Changes whenever the live frames' order or parents may have changed: a removal, a frame
+     * trashed or restored, a parent changed, the table replaced or cleared. Appending a frame
+     * or changing any other field keeps it. Unique in the process: no other graph object (a
+     * copy included) has it, so a view that made rows from this graph at revision r can trust
+     * rows made from frames [0, n) while rowsRevision() == r (TimelineModel does).
+     */
+    quint64 rowsRevision() const { return m_rowsRevision; }
+
 private:
     void reindex();
+    static quint64 nextRowsRevision();
+    /** Keeps the keep-list count and the revision right for a frame about to become `now`. */
+    void noteReplacing(const Frame &old, const Frame &now);
 
     QList<Frame> m_frames;
     QHash<QString, int> m_index;
+    int m_keepListCount = 0;
+    quint64 m_rowsRevision;
 };
 
 } // namespace nb2

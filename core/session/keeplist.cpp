@@ -20,6 +20,9 @@ QStringList KeepList::cleaned(const QStringList &items)
 
 EffectiveKeepList KeepList::effective(const FrameGraph &graph, const QString &frameId)
 {
+    // No frame sets one (the common case): nothing to walk, however deep the chain.
+    if (graph.keepListCount() == 0)
+        return {};
     // Bounded by the number of frames: a damaged manifest with a parent cycle cannot loop forever.
     qsizetype steps = graph.frames().size() + 1;
     for (QString id = frameId; !id.isEmpty() && steps-- > 0;) {

@@ -63,9 +63,10 @@ Result<QString> SessionController::checkParentForChild(
     if (needsImage && parent->image.isNull())
         return Error::make(ErrorKind::InvalidInput, QStringLiteral("Frame %1 has no image to edit.").arg(parentId));
     // Failed, refused and cancelled children do not continue the parent (TurnPlanner's rule):
-    // rephrasing from the parent after a refusal is an edit, not a forced branch.
-    if (const int continuations = TurnPlanner::continuationCount(graph(), parentId);
-        continuations > 0 && !params.newBranch)
+    // rephrasing from the parent after a refusal is an edit, not a forced branch. A branch on
+    // purpose is never refused, so it does not count them (a scan of every frame).
+    if (const int continuations = params.newBranch ? 0 : TurnPlanner::continuationCount(graph(), parentId);
+        continuations > 0)
         return Error::make(ErrorKind::Conflict,
             QStringLiteral("Frame %1 already has %2 child frame(s); continuing from it starts a new "
                            "branch. Use branchFrom() (CLI: --branch) to fork on purpose, or continue "

@@ -1,5 +1,7 @@
 #include "core/session/framegraph.h"
+#include "core/session/keeplist.h"
 
+#include <QRandomGenerator>
 #include <QtTest>
 
 using namespace nb2;
@@ -34,6 +36,39 @@ private:
         return g;
     }
     static QString j(const QStringList &l) { return l.join(QLatin1Char(',')); }
+
+    // The answers as the scans of every frame gave them before the graph kept counts and a
+    // revision: the fast paths must give exactly these.
+    static QStringList scanChildren(const FrameGraph &g, const QString &id, FrameGraph::Visibility v)
+    {
+        QStringList out;
+        for (const Frame &f : g.frames())
+            if (!id.isEmpty() && f.parentId == id && (v == FrameGraph::IncludeTrashed || !f.isTrashed()))
+                out.append(f.id);
+        return out;
+    }
+    static EffectiveKeepList walkKeepList(const FrameGraph &g, const QString &frameId)
+    {
+        qsizetype steps = g.frames().size() + 1;
+        for (QString id = frameId; !id.isEmpty() && steps-- > 0;) {
+            const Frame *f = g.frame(id);
+            if (!f)
+                break;
+            if (f->keepListSet)
+                return {f->keepList, f->id};
+            id = f->parentId;
+        }
+        return {};
+    }
+    /** What a view's rows are made from: the live frames' ids and parents, in order, among the first n. */
+    static QStringList liveRows(const FrameGraph &g, qsizetype n)
+    {
+        QStringList out;
+        for (qsizetype i = 0; i < n && i < g.frames().size(); ++i)
+            if (const Frame &f = g.frames().at(i); !f.isTrashed())
+                out.append(f.id + QLatin1Char('<') + f.parentId);
+        return out;
+    }
 
 private Q_SLOTS:
     void queries_data()
@@ -192,6 +227,188 @@ private Q_SLOTS:
         QVERIFY(!g.remove(QStringLiteral("b")));
         QCOMPARE(g.frame(QStringLiteral("c"))->id, QStringLiteral("c"));
         QCOMPARE(g.size(), 2);
+    }
+
+    void keepListCountFollowsEveryChange()
+    {
+        FrameGraph g = build(QStringLiteral("a b<a c<b"));
+        QCOMPARE(g.keepListCount(), 0);
+        Frame b = g.value(QStringLiteral("b"));
+        b.keepListSet = true;
+        b.keepList = {QStringLiteral("the face")};
+        g.upsert(b);
+        QCOMPARE(g.keepListCount(), 1);
+        g.upsert(b); // replaced by itself: still one
+        QCOMPARE(g.keepListCount(), 1);
+        Frame d;
+        d.id = QStringLiteral("d");
+        d.parentId = QStringLiteral("c");
+        d.keepListSet = true; // an empty list set: clears the inherited one, and counts
+        g.upsert(std::move(d));
+        QCOMPARE(g.keepListCount(), 2);
+        QCOMPARE(KeepList::effective(g, QStringLiteral("c")).setOn, QStringLiteral("b"));
+        QCOMPARE(KeepList::effective(g, QStringLiteral("d")).setOn, QStringLiteral("d"));
+        b.keepListSet = false;
+        g.upsert(b);
+        QCOMPARE(g.keepListCount(), 1);
+        QVERIFY(g.remove(QStringLiteral("d")));
+        QCOMPARE(g.keepListCount(), 0);
+        QVERIFY(KeepList::effective(g, QStringLiteral("c")).setOn.isEmpty());
+
+        QList<Frame> read = g.frames();
+        read[0].keepListSet = true;
+        read.append(read[0]); // a duplicate id counts as a frame of the table too
+        FrameGraph h;
+        QCOMPARE(h.assign(std::move(read)), 3);
+        QCOMPARE(h.keepListCount(), 2);
+        FrameGraph copy = h;
+        QCOMPARE(copy.keepListCount(), 2);
+        FrameGraph moved = std::move(h);
+        QCOMPARE(moved.keepListCount(), 2);
+        QCOMPARE(h.keepListCount(), 0); // NOLINT(bugprone-use-after-move): moved-from is empty
+        QVERIFY(h.isEmpty());
+        moved.clear();
+        QCOMPARE(moved.keepListCount(), 0);
+    }
+
+    void rowsRevisionMovesOnlyWhenLiveRowsMayShift()
+    {
+        FrameGraph g = build(QStringLiteral("a b<a c<b"));
+        quint64 r = g.rowsRevision();
+        QVERIFY(r != 0);
+        auto same = [&] { return g.rowsRevision() == r; };
+        auto moved = [&] {
+            const bool m = g.rowsRevision() != r;
+            r = g.rowsRevision();
+            return m;
+        };
+        Frame d;
+        d.id = QStringLiteral("d");
+        d.parentId = QStringLiteral("c");
+        g.upsert(d); // appended: the rows before it hold
+        QVERIFY(same());
+        d.status = FrameStatus::Done;
+        d.title = QStringLiteral("t");
+        d.keepListSet = true;
+        g.upsert(d); // another field: its row stays where it is
+        QVERIFY(same());
+        d.trashedAt = QDateTime::currentDateTimeUtc();
+        g.upsert(d); // trashed: its row goes
+        QVERIFY(moved());
+        d.trashGroup = QStringLiteral("g");
+        g.upsert(d); // still trashed
+        QVERIFY(same());
+        d.trashedAt = {};
+        g.upsert(d); // restored
+        QVERIFY(moved());
+        d.parentId = QStringLiteral("a");
+        g.upsert(d); // reparented
+        QVERIFY(moved());
+        QVERIFY(!g.remove(QStringLiteral("nope")));
+        QVERIFY(same());
+        QVERIFY(g.remove(QStringLiteral("b")));
+        QVERIFY(moved());
+        QList<Frame> same3 = g.frames();
+        g.assign(std::move(same3)); // a table read again, even an equal one
+        QVERIFY(moved());
+        g.clear();
+        QVERIFY(moved());
+
+        // Unique per object: a copy, however equal, never shares the original's revision, so a
+        // view made from one is never trusted against the other after both grew apart.
+        FrameGraph a = build(QStringLiteral("a b<a"));
+        const quint64 ra = a.rowsRevision();
+        FrameGraph copy = a;
+        QVERIFY(copy.rowsRevision() != ra);
+        QCOMPARE(a.rowsRevision(), ra);
+        FrameGraph assigned;
+        assigned = a;
+        QVERIFY(assigned.rowsRevision() != ra && assigned.rowsRevision() != copy.rowsRevision());
+        FrameGraph taken = std::move(a);
+        QCOMPARE(taken.rowsRevision(), ra); // the same table, now here
+        QVERIFY(a.rowsRevision() != ra);    // NOLINT(bugprone-use-after-move): emptied, so changed
+        FrameGraph other;
+        other = std::move(taken);
+        QCOMPARE(other.rowsRevision(), ra);
+        QVERIFY(taken.rowsRevision() != ra); // NOLINT(bugprone-use-after-move)
+    }
+
+    void randomEditsGiveTheScansAnswers()
+    {
+        QRandomGenerator rng(20261202);
+        for (int round = 0; round < 40; ++round) {
+            FrameGraph g;
+            int made = 0;
+            auto anyId = [&]() -> QString {
+                if (g.isEmpty() || rng.bounded(8) == 0)
+                    return QStringLiteral("gone%1").arg(rng.bounded(3)); // unknown: removed or never made
+                return g.frames().at(rng.bounded(int(g.size()))).id;
+            };
+            for (int step = 0; step < 120; ++step) {
+                const qsizetype sizeBefore = g.size();
+                const QStringList rowsBefore = liveRows(g, sizeBefore);
+                const quint64 revisionBefore = g.rowsRevision();
+                const int op = int(rng.bounded(10));
+                if (op <= 3 || g.isEmpty()) { // a new frame: a root, a child, or an orphan
+                    Frame f;
+                    f.id = QStringLiteral("f%1").arg(made++);
+                    f.parentId = rng.bounded(5) == 0 ? QString() : anyId();
+                    f.keepListSet = rng.bounded(6) == 0;
+                    g.upsert(f);
+                } else {
+                    Frame f = g.frames().at(rng.bounded(int(g.size())));
+                    switch (op) {
+                    case 4: // trash or restore
+                        f.trashedAt = f.isTrashed() ? QDateTime() : QDateTime::currentDateTimeUtc();
+                        g.upsert(f);
+                        break;
+                    case 5: // reparent (a repair), sometimes to itself or an unknown frame
+                        f.parentId = rng.bounded(4) == 0 ? QString() : anyId();
+                        g.upsert(std::move(f));
+                        break;
+                    case 6: // set, change or clear a keep-list
+                        f.keepListSet = !f.keepListSet;
+                        f.keepList = {QStringLiteral("item %1").arg(step)};
+                        g.upsert(f);
+                        break;
+                    case 7: // another field
+                        f.status = FrameStatus(rng.bounded(3));
+                        f.title = QString::number(step);
+                        g.upsert(f);
+                        break;
+                    case 8:
+                        g.remove(f.id);
+                        break;
+                    default: { // read again, now and then with a duplicate id
+                        QList<Frame> table = g.frames();
+                        if (rng.bounded(3) == 0)
+                            table.append(f);
+                        g.assign(std::move(table));
+                        break;
+                    }
+                    }
+                }
+                int keepLists = 0;
+                for (const Frame &f : g.frames())
+                    keepLists += f.keepListSet ? 1 : 0;
+                QCOMPARE(g.keepListCount(), keepLists);
+                if (g.rowsRevision() == revisionBefore)
+                    QCOMPARE(liveRows(g, sizeBefore), rowsBefore);
+                QStringList ids = g.frameIds(FrameGraph::IncludeTrashed);
+                ids << QString() << QStringLiteral("gone0") << QStringLiteral("gone1");
+                for (const QString &id : std::as_const(ids)) {
+                    for (const auto v : {FrameGraph::LiveOnly, FrameGraph::IncludeTrashed}) {
+                        const QStringList kids = scanChildren(g, id, v);
+                        QCOMPARE(g.children(id, v), kids);
+                        QCOMPARE(g.hasChildren(id, v), !kids.isEmpty());
+                    }
+                    const EffectiveKeepList fast = KeepList::effective(g, id);
+                    const EffectiveKeepList walked = walkKeepList(g, id);
+                    QCOMPARE(fast.setOn, walked.setOn);
+                    QCOMPARE(fast.items, walked.items);
+                }
+            }
+        }
     }
 
     void referencedFiles()

@@ -257,6 +257,18 @@ void tst_TimelineModel::appendedRowsMatchAFullRecount()
             compareWithFresh();
         }
     }
+    // A restore and a new frame in one write: the frame count grows as for an append, but the
+    // rows before it moved (the graph's rows revision says so): recounted, not appended.
+    Frame restored = other.graph().value(ids.at(3));
+    restored.trashedAt = {};
+    Frame added = base;
+    added.id = Frame::newId();
+    added.parentId = ids.at(3);
+    added.kind = FrameKind::Edit;
+    ids << added.id;
+    QVERIFY(other.commit({restored, added}));
+    QTRY_COMPARE_WITH_TIMEOUT(m_model->rowCount(), int(ids.size()), 20000);
+    compareWithFresh();
 }
 
 void tst_TimelineModel::thumbnailsComeFromTheDiskCacheSecondTime()

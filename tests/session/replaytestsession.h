@@ -52,4 +52,16 @@ inline QStringList makeFoxChain(SessionController &c, int edits)
     return ids;
 }
 
+/** How many interactions the fake was asked to create with a prompt containing `prompt` (turns sent). */
+inline int createsWith(const FakeServer &fake, const QString &prompt)
+{
+    int n = 0;
+    for (const FakeRequest &r : fake.requests()) {
+        if (r.method == QLatin1String("POST") && r.path.endsWith(QLatin1String("/interactions"))
+            && QString::fromUtf8(r.body).contains(prompt))
+            ++n;
+    }
+    return n;
+}
+
 } // namespace nb2::test

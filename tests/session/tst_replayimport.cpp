@@ -103,16 +103,7 @@ class tst_ReplayImport : public QObject
                        .size());
     }
 
-    int createsWith(const QString &prompt) const
-    {
-        int n = 0;
-        for (const FakeRequest &r : m_fake->requests()) {
-            if (r.method == QLatin1String("POST") && r.path.endsWith(QLatin1String("/interactions"))
-                && QString::fromUtf8(r.body).contains(prompt))
-                ++n;
-        }
-        return n;
-    }
+    int createsWith(const QString &prompt) const { return test::createsWith(*m_fake, prompt); }
 
 private Q_SLOTS:
     void init()

@@ -123,16 +123,7 @@ class tst_ReplayRecord : public QObject
     QString sessionDir() const { return m_tmp->filePath(QStringLiteral("session")); }
     void openSession(SessionController &c) { test::openReplaySession(c, *m_fake, sessionDir(), kLite); }
 
-    int createsWith(const QString &prompt) const
-    {
-        int n = 0;
-        for (const FakeRequest &r : m_fake->requests()) {
-            if (r.method == QLatin1String("POST") && r.path.endsWith(QLatin1String("/interactions"))
-                && QString::fromUtf8(r.body).contains(prompt))
-                ++n;
-        }
-        return n;
-    }
+    int createsWith(const QString &prompt) const { return test::createsWith(*m_fake, prompt); }
     int creates() const
     {
         int n = 0;

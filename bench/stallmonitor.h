@@ -21,9 +21,9 @@ namespace nb2::bench {
  * app's work) and, on Linux, its time waiting in the run queue (runnable, but the CPU was
  * given to other threads or processes: the machine's load, not the app's work).
  *
- * With NB2_BENCH_STALL_TRACE=<ms> it prints every gap over that many ms to stderr, with its start and end
- * on CLOCK_MONOTONIC, the clock of `perf record -k CLOCK_MONOTONIC`: `perf script --tid <pid>
- * --time <start>,<end>` then shows what the GUI thread ran in exactly that stall.
+ * With NB2_BENCH_STALL_TRACE=<ms> it prints every gap over that many ms to stderr, with its
+ * start and end on CLOCK_MONOTONIC, the clock of `perf record -k CLOCK_MONOTONIC`: `perf script
+ * --tid <pid> --time <start>,<end>` then shows what the GUI thread ran in exactly that stall.
  */
 class StallMonitor : public QObject
 {

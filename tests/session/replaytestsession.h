@@ -6,7 +6,9 @@
 #include "core/fakeapi/fakeserver.h"
 #include "core/session/sessioncontroller.h"
 
+#include <QDir>
 #include <QStringList>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <memory>
@@ -50,6 +52,21 @@ inline QStringList makeFoxChain(SessionController &c, int edits)
         ids.append(finishedFrame(c, c.edit(ids.last(), turn)).id);
     }
     return ids;
+}
+
+/**
+ * A test's fake server serving `model` (started on a free port) and a scratch folder with an
+ * empty `session` folder in it: what each replay test starts from.
+ */
+inline void startReplayFixture(
+    std::unique_ptr<FakeServer> &fake, std::unique_ptr<QTemporaryDir> &tmp, const QString &model)
+{
+    FakeServerOptions options;
+    options.models = {model};
+    fake = std::make_unique<FakeServer>(options);
+    QVERIFY(fake->start(0));
+    tmp = std::make_unique<QTemporaryDir>();
+    QVERIFY(QDir(tmp->path()).mkpath(QStringLiteral("session")));
 }
 
 /** How many interactions the fake was asked to create with a prompt containing `prompt` (turns sent). */

@@ -108,12 +108,9 @@ class tst_ReplayImport : public QObject
 private Q_SLOTS:
     void init()
     {
-        FakeServerOptions options;
-        options.models = {kLite};
-        m_fake = std::make_unique<FakeServer>(options);
-        QVERIFY(m_fake->start(0));
-        m_tmp = std::make_unique<QTemporaryDir>();
-        QVERIFY(QDir(m_tmp->path()).mkpath(QStringLiteral("session")));
+        test::startReplayFixture(m_fake, m_tmp, kLite);
+        if (QTest::currentTestFailed())
+            return;
         QVERIFY(QDir(m_tmp->path()).mkpath(QStringLiteral("shoot")));
     }
 

@@ -139,15 +139,7 @@ class tst_ReplayRecord : public QObject
     }
 
 private Q_SLOTS:
-    void init()
-    {
-        FakeServerOptions options;
-        options.models = {kLite};
-        m_fake = std::make_unique<FakeServer>(options);
-        QVERIFY(m_fake->start(0));
-        m_tmp = std::make_unique<QTemporaryDir>();
-        QVERIFY(QDir(m_tmp->path()).mkpath(QStringLiteral("session")));
-    }
+    void init() { test::startReplayFixture(m_fake, m_tmp, kLite); }
 
     void cleanup()
     {

@@ -1,3 +1,4 @@
+#include "core/common/translations.h"
 #include "core/export/htmlcard.h"
 #include "core/export/provenance.h"
 #include "core/session/framegraph.h"
@@ -117,6 +118,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         nb2::ensureResources();
+        // As the app does: plural messages read "6 frames", not "6 frame(s)" (export-dialog.png).
+        nb2::installTranslations(qApp, QLocale(QStringLiteral("en_US")));
         QVERIFY(m_tmp.isValid());
         m_sessionDir = m_tmp.filePath(QStringLiteral("sessions/Harbour study"));
         nb2::SessionStore store;

@@ -33,8 +33,9 @@ public:
     void setFrame(const Frame &frame, int number, int parentNumber, const QString &absoluteFile);
     void clear();
     /**
-     * Makes the rows now, still hidden (else the first setFrame() makes them): for when a frame
-     * is about to follow (a session is opening), so that the pass that shows it is shorter.
+     * Makes the rows now, still hidden (else the first setFrame() makes them), and loads the
+     * id's font: for when a frame is about to follow (a session is opening), so that the pass
+     * that shows it is shorter.
      */
     void prepare();
     /** Whether the rows are made (tests). */

@@ -108,7 +108,7 @@ private:
     QString m_filePath;
     QString m_parentId;
     bool m_reservePending = false;
-    QList<QLabel *> m_wrapped; // the rows that wrap (fixed at construction): what reserveWrappedHeights() measures
+    QList<QLabel *> m_wrapped;    // the rows that wrap (fixed at construction): what reserveWrappedHeights() measures
     QList<QLabel *> m_selectable; // the values that become selectable text under the mouse
 };
 

@@ -8,23 +8,15 @@
 #include "core/session/framegraph.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
+#include "threadcpu.h"
 #include "ui/timelinemodel.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <ctime>
-
 using namespace nb2;
 
 namespace {
-
-double threadCpuMs()
-{
-    timespec ts {};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
-}
 
 /** 4 chains of 2,500 finished frames with a fork every 10 (the bench's shape), creation order interleaved. */
 QList<Frame> bigSession(int count)
@@ -90,13 +82,13 @@ private Q_SLOTS:
         QTest::qWait(100);
         const QString head = frames.last().id;
         QList<double> each;
-        const double start = threadCpuMs();
+        const double start = nb2test::threadCpuMs();
         for (int i = 0; i < 8; ++i) {
-            const double before = threadCpuMs();
+            const double before = nb2test::threadCpuMs();
             QVERIFY(c.branchFrom(head, TurnParams {QStringLiteral("variant %1").arg(i), {}, {}, true, {}}));
-            each.append(threadCpuMs() - before);
+            each.append(nb2test::threadCpuMs() - before);
         }
-        const double total = threadCpuMs() - start;
+        const double total = nb2test::threadCpuMs() - start;
         QStringList parts;
         for (double ms : std::as_const(each))
             parts.append(QString::number(ms, 'f', 2));
@@ -116,9 +108,9 @@ private Q_SLOTS:
             QList<Frame> copy = frames;
             copy.detach(); // the copy's own table, as a manifest just read
             FrameGraph g;
-            const double before = threadCpuMs();
+            const double before = nb2test::threadCpuMs();
             QCOMPARE(g.assign(std::move(copy)), -1);
-            best = std::min(best, threadCpuMs() - before);
+            best = std::min(best, nb2test::threadCpuMs() - before);
         }
         // What assign() added for keepListCount(): one flag read per frame, timed on its own.
         double bestCount = 1e9;
@@ -126,10 +118,10 @@ private Q_SLOTS:
         for (int run = 0; run < 20; ++run) {
             QList<Frame> copy = frames;
             copy.detach();
-            const double before = threadCpuMs();
+            const double before = nb2test::threadCpuMs();
             for (const Frame &f : std::as_const(copy))
                 counted += int(f.keepListSet);
-            bestCount = std::min(bestCount, threadCpuMs() - before);
+            bestCount = std::min(bestCount, nb2test::threadCpuMs() - before);
         }
         QCOMPARE(counted, 0);
         qInfo("FrameGraph::assign() of 10,000 frames: best of 20 %.3f ms (of which counting keep-lists "

@@ -6,24 +6,17 @@
 //   (the machine is shared), only that every row says what the frame holds.
 // - Its values are selectable text under the mouse, and only there (the cheaper layout).
 #include "core/session/frame.h"
+#include "threadcpu.h"
 #include "ui/infopanel.h"
 
 #include <QLabel>
 #include <QtTest>
 
 #include <algorithm>
-#include <ctime>
 
 using namespace nb2;
 
 namespace {
-
-double threadCpuMs()
-{
-    timespec ts {};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
-}
 
 /** A finished edit with every row the app usually shows filled in; n makes its texts differ. */
 Frame fullFrame(int n)
@@ -60,13 +53,13 @@ Frame fullFrame(int n)
 /** setFrame() and what it queues (the layout, the rows' second measure) and a paint. */
 double showAndSettle(InfoPanel &panel, const Frame &f, int number)
 {
-    const double start = threadCpuMs();
+    const double start = nb2test::threadCpuMs();
     panel.setFrame(f, number, number - 1, QStringLiteral("/home/someone/session/") + f.image.file);
     panel.setCost(QStringLiteral("$0.0123 (estimate) · $0.4567 to reproduce this branch up to here"));
     QCoreApplication::sendPostedEvents();
     QCoreApplication::sendPostedEvents(); // what the layout's resize events queued
     panel.repaint();
-    return threadCpuMs() - start;
+    return nb2test::threadCpuMs() - start;
 }
 
 double median(QList<double> v)

@@ -204,14 +204,19 @@ bool InfoPanel::eventFilter(QObject *watched, QEvent *event)
     // a frame twice the work (2.1 vs 1.0 ms of GUI CPU a frame, tst_infopanel) when the arrow
     // keys walk the timeline and when a session opens. The mouse enters a label before it can
     // press on it, so selecting and the context menu's Copy work as before. Never taken away
-    // while a popup is open: that is the label's own context menu, whose actions act on it.
+    // while a popup is open: that is the label's own context menu, whose actions act on it. A
+    // selection stays when the focus goes to a popup or to another window (to paste it there, or
+    // to come back and copy it), as a selectable QLabel's does; it goes when the focus moves
+    // inside the window.
     if (auto *label = qobject_cast<QLabel *>(watched); label && m_selectable.contains(label)) {
         const auto *focusOut = event->type() == QEvent::FocusOut ? static_cast<QFocusEvent *>(event) : nullptr;
+        const bool focusLeftInWindow = focusOut && focusOut->reason() != Qt::PopupFocusReason
+            && focusOut->reason() != Qt::ActiveWindowFocusReason;
         if (event->type() == QEvent::Enter)
             label->setTextInteractionFlags(Qt::TextSelectableByMouse);
         else if (!QApplication::activePopupWidget()
             && ((event->type() == QEvent::Leave && !label->hasSelectedText())
-                || (focusOut && focusOut->reason() != Qt::PopupFocusReason && !label->underMouse())))
+                || (focusLeftInWindow && !label->underMouse())))
             label->setTextInteractionFlags(Qt::LinksAccessibleByMouse); // QLabel's default: plain again
     }
     // Not during the layout pass that resized the label: a change of minimum size made while

@@ -162,8 +162,8 @@ void tst_InfoPanel::valuesAreSelectableUnderTheMouse()
     // The parent row stays a link.
     QCOMPARE(parentLink->textInteractionFlags(), Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
 
-    // A selection made under the mouse is kept when the mouse leaves (to copy it), until the
-    // label loses the focus.
+    // A selection made under the mouse is kept when the mouse leaves (to copy it), and while the
+    // focus is in a popup or another window, until the focus moves inside this window.
     enter(prompt);
     prompt->setFocus(Qt::MouseFocusReason);
     prompt->setSelection(0, 7);
@@ -171,6 +171,9 @@ void tst_InfoPanel::valuesAreSelectableUnderTheMouse()
     QCOMPARE(prompt->selectedText(), f.prompt.left(7));
     QFocusEvent popupOut(QEvent::FocusOut, Qt::PopupFocusReason); // its own context menu
     QCoreApplication::sendEvent(prompt, &popupOut);
+    QCOMPARE(prompt->selectedText(), f.prompt.left(7));
+    QFocusEvent windowOut(QEvent::FocusOut, Qt::ActiveWindowFocusReason); // another window, to paste it there
+    QCoreApplication::sendEvent(prompt, &windowOut);
     QCOMPARE(prompt->selectedText(), f.prompt.left(7));
     QFocusEvent out(QEvent::FocusOut, Qt::MouseFocusReason);
     QCoreApplication::sendEvent(prompt, &out);

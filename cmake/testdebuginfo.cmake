@@ -1,6 +1,6 @@
-# Test programs link the core and UI libraries statically, and with them their debug info: about
-# 90 MB in each of some 90 programs, which made ./build 7.4 GB of which 5.5 GB was test programs'
-# debug info (and CI once ran out of disk). nb2_test_programs_without_debug_info() makes the
+# Test programs link the core and UI libraries statically, and with them their debug info: up to
+# 90 MB in each of some 90 programs. ./build was 7.4 GB, 5.5 GB of it test programs' debug info
+# (and CI once ran out of disk); it is 1.8 GB without. nb2_test_programs_without_debug_info() makes the
 # programs of the calling directory, and of the directories it adds after the call, drop it at
 # link time. Their symbol tables stay, so a crash's stack still names functions, and QtTest's
 # failures name file and line from the source. The apps keep theirs (profiling, debugging), and

@@ -5,9 +5,9 @@
 #
 #   packaging/disk-space.sh WHAT NEED_MIB DIR [DIR ...]
 #
-# NEED_MIB is what the run writes when it starts from nothing (measured; see test.sh). Whatever
-# the DIRs (build directories, the ccache folder) already hold counts towards it, since a run
-# over an existing build writes little new. The space is read on the file system of the first
+# NEED_MIB is what the run writes when it starts from nothing (each caller's figure was measured
+# in a clean clone's ./test.sh). Whatever the DIRs (its build directories) already hold counts
+# towards it, since a run over an existing build writes little new. The space is read on the file system of the first
 # DIR, or of its nearest existing parent. Exit status 1, and a message saying how much is
 # missing and where, when the free space is short; 0 otherwise.
 set -euo pipefail

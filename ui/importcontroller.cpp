@@ -36,6 +36,13 @@ ImportController::ImportController(SessionManager *sessions, FrameSelection *sel
     , m_dialogParent(dialogParent)
 {}
 
+QString ImportController::pasteDir()
+{
+    if (!m_pasteDir || !m_pasteDir->isValid())
+        m_pasteDir = std::make_unique<QTemporaryDir>();
+    return m_pasteDir->isValid() ? m_pasteDir->path() : QString();
+}
+
 bool ImportController::canImport(const QMimeData *d)
 {
     if (!d)
@@ -73,7 +80,7 @@ bool ImportController::importMimeData(const QMimeData *data)
         const QByteArray bytes = data->data(format);
         if (bytes.isEmpty())
             continue;
-        if (!m_pasteDir.isValid()) {
+        if (pasteDir().isEmpty()) {
             m_notices->show(NoticeKind::Error, tr("Cannot create a temporary folder for the pasted image."));
             return true;
         }
@@ -150,7 +157,7 @@ void ImportController::runImports(const QList<ImportCheck> &pending, const QList
         return;
     }
     m_notices->status(tr("Checking the picture…"), 0);
-    const QString tmp = m_pasteDir.path();
+    const QString tmp = data.isEmpty() ? QString() : pasteDir(); // only raw bytes are written there
     // The worker checks each picture and writes the good ones into the session's images/, so
     // the GUI thread only records frames.
     const QString dir = m_sessions->dir();
@@ -269,7 +276,8 @@ void ImportController::downscaleAndImport(const QList<ImportCheck> &tooLarge)
         Q_EMIT importFinished({}, m_notices->lastMessage());
         return;
     }
-    if (!m_pasteDir.isValid()) {
+    const QString tmp = pasteDir();
+    if (tmp.isEmpty()) {
         m_notices->show(NoticeKind::Error, tr("Cannot create a temporary folder for the downscaled picture."));
         Q_EMIT importFinished({}, m_notices->lastMessage());
         return;
@@ -280,7 +288,6 @@ void ImportController::downscaleAndImport(const QList<ImportCheck> &tooLarge)
         QList<ImportCheck> checks;
         QStringList notes;
     };
-    const QString tmp = m_pasteDir.path();
     const QString dir = m_sessions->dir();
     auto *watcher = new QFutureWatcher<Outcome>(this);
     connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, dir] {

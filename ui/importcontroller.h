@@ -8,6 +8,8 @@
 #include <QStringList>
 #include <QTemporaryDir>
 
+#include <memory>
+
 class QMimeData;
 class QWidget;
 
@@ -66,13 +68,19 @@ private:
     void askToContinueChain(const QList<ImportCheck> &queue);
     Result<QString> record(const ImportCheck &check, bool continueChain);
     void announce(const QStringList &added, const QStringList &errors, const QList<ImportCheck> &tooLarge = {});
+    /**
+     * The temporary folder for pasted and downscaled pictures' bytes, made on first use (empty
+     * if it cannot be made; the next use tries again). Not at start: a window that never pastes
+     * makes none, and a killed one leaves none behind in /tmp.
+     */
+    QString pasteDir();
 
     SessionManager *m_sessions;
     FrameSelection *m_selection;
     PromptPanel *m_prompt;
     NoticePresenter *m_notices;
     QWidget *m_dialogParent;
-    QTemporaryDir m_pasteDir;
+    std::unique_ptr<QTemporaryDir> m_pasteDir;
     QPair<QString, QString> m_styleCopy; // style reference as chosen -> its copy in the session's images/
     QStringList m_downscaleNotes; // "“a.png”: 12000×12000 → 1024×1024", said once the import is announced
 };

@@ -316,10 +316,19 @@ void tst_MainWindowFiles::pasteAndCopyImage()
     QImage img(64, 48, QImage::Format_RGB32);
     img.fill(QColor(200, 30, 30));
     QGuiApplication::clipboard()->setImage(img);
+    // The folder for pasted bytes is made by the first paste, not with the window (a window that
+    // was killed left an empty one in /tmp at every start).
+    const auto tempFolders = [] {
+        return QDir(QDir::tempPath())
+            .entryList({QCoreApplication::applicationName() + QStringLiteral("-*")}, QDir::Dirs)
+            .size();
+    };
+    const int foldersBefore = tempFolders();
     QSignalSpy spy(m_window->imports(), &ImportController::importFinished);
     m_window->timelineView()->setFocus(); // Ctrl+V in the prompt editor pastes text instead
     m_window->action(ActionId::Paste)->trigger();
     QVERIFY(spy.wait(10000));
+    QCOMPARE(tempFolders(), foldersBefore + 1);
     QCOMPARE(spy.first().at(0).toStringList().size(), 1);
     const QString id = spy.first().at(0).toStringList().first();
     QCOMPARE(frame(id).kind, FrameKind::Import);

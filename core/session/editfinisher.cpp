@@ -14,6 +14,14 @@ namespace nb2 {
 EditFinisher::EditFinisher(SessionController *session, QObject *parent) : QObject(parent), m_session(session)
 {
     connect(session, &SessionController::turnFinished, this, &EditFinisher::finishLater);
+    connect(session, &SessionController::aboutToClose, this, &EditFinisher::finishRunningNow);
+}
+
+EditFinisher::~EditFinisher()
+{
+    // The controller may outlive us (the window's children go in any order): what runs now is
+    // recorded while its session is open, and nothing is written into the folder after we are gone.
+    finishRunningNow();
 }
 
 bool EditFinisher::warrantsWarning(const Frame &frame)
@@ -68,26 +76,51 @@ void EditFinisher::finishLater(const QString &frameId)
     if (!needsFinishing(child, parent) || (m_regionEditsElsewhere && !child.regionEdit.isEmpty()))
         return;
     const QString dir = m_session->store()->dir();
-    m_running.insert(frameId);
-    auto *watcher = new QFutureWatcher<Result<Frame>>(this);
+    auto *watcher = new Watcher(this);
+    m_running.insert(frameId, watcher);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, frameId, dir] {
         watcher->deleteLater();
+        if (m_running.value(frameId) != watcher)
+            return; // already recorded when the session closed
         m_running.remove(frameId);
         const Result<Frame> updated = watcher->result();
-        // Another session may have been opened meanwhile: the reading belongs to the old one.
-        if (!m_session || !m_session->store() || m_session->store()->dir() != dir)
-            return;
         if (!updated) {
             Q_EMIT failed(frameId, updated.error());
             return;
         }
-        if (const Result<void> recorded = m_session->recordDerived(updated.value()); !recorded) {
+        if (const Result<void> recorded = record(frameId, dir, updated); !recorded) {
             Q_EMIT failed(frameId, recorded.error());
             return;
         }
         Q_EMIT finished(frameId);
     });
     watcher->setFuture(QtConcurrent::run([dir, parent, child] { return compute(dir, parent, child); }));
+}
+
+Result<void> EditFinisher::record(const QString &frameId, const QString &dir, const Result<Frame> &updated)
+{
+    if (!updated)
+        return updated.error();
+    // A measurement is recorded before its session closes (finishRunningNow), so a reading
+    // for another folder here is a bug, not a race: say so rather than write it anywhere.
+    if (!m_session || !m_session->isOpen() || m_session->store()->dir() != dir)
+        return Error::make(ErrorKind::Cancelled,
+            QStringLiteral("The session of frame %1 was closed before its change was recorded.").arg(frameId));
+    return m_session->recordDerived(updated.value());
+}
+
+void EditFinisher::finishRunningNow()
+{
+    // The session is closing (or we are going): no warning or notice is shown for it, the
+    // readings are only recorded. waitForFinished() runs a measurement that has not started yet
+    // on this thread, so none is left to write after the store is closed.
+    const QHash<QString, Watcher *> running = std::exchange(m_running, {});
+    const QString dir = m_session && m_session->isOpen() ? m_session->store()->dir() : QString();
+    for (auto it = running.cbegin(); it != running.cend(); ++it) {
+        it.value()->waitForFinished();
+        if (!dir.isEmpty())
+            (void)record(it.key(), dir, it.value()->result());
+    }
 }
 
 bool EditFinisher::waitForIdle(int timeoutMs)

@@ -3,10 +3,12 @@
 #include "core/common/error.h"
 #include "core/session/frame.h"
 
+#include <QHash>
 #include <QObject>
 #include <QPointer>
-#include <QSet>
 #include <QString>
+
+template <typename T> class QFutureWatcher;
 
 namespace nb2 {
 
@@ -22,12 +24,18 @@ class SessionController;
  * Attached to a controller (the window), it watches turnFinished and does this for every edit
  * that finishes done, on the global thread pool: the GUI thread never decodes or measures. The
  * CLI calls finishNow() after waiting for its turn, which blocks the calling thread.
+ *
+ * A measurement still running when its session closes (another one opened, the window gone)
+ * is waited for and recorded before the store closes: otherwise its heatmap would be written
+ * afterwards into a folder that no longer records it (an orphan file, or a folder being removed).
  */
 class EditFinisher : public QObject
 {
     Q_OBJECT
 public:
     explicit EditFinisher(SessionController *session, QObject *parent = nullptr);
+    /** Waits for the running measurements and records them while the session is still open. */
+    ~EditFinisher() override;
 
     /**
      * When a "small edit" changed too much (issue 13's gentle warning). A small edit is one
@@ -57,7 +65,7 @@ public:
     void setRegionEditsHandledElsewhere(bool elsewhere) { m_regionEditsElsewhere = elsewhere; }
 
     /** Edits being measured now (for tests and the window's idle state). */
-    int runningCount() const { return m_running.size(); }
+    int runningCount() const { return int(m_running.size()); }
     /** Spins the event loop until no edit is being measured or timeoutMs passed. For tests. */
     bool waitForIdle(int timeoutMs);
 
@@ -71,8 +79,14 @@ Q_SIGNALS:
     void failed(const QString &frameId, const nb2::Error &error);
 
 private:
+    using Watcher = QFutureWatcher<Result<Frame>>;
+    /** The worker's result for frameId, if it still belongs to the open session; false if dropped. */
+    Result<void> record(const QString &frameId, const QString &dir, const Result<Frame> &updated);
+    /** Blocks until every running measurement is done (a queued one runs here) and records each, silently. */
+    void finishRunningNow();
+
     QPointer<SessionController> m_session;
-    QSet<QString> m_running;
+    QHash<QString, Watcher *> m_running;
     bool m_regionEditsElsewhere = false;
 };
 

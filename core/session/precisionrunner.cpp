@@ -15,12 +15,27 @@ PrecisionRunner::PrecisionRunner(SessionController *session, QObject *parent) : 
 {
     connect(session, &SessionController::turnFinished, this, &PrecisionRunner::onTurnFinished);
     connect(session, &SessionController::opened, this, &PrecisionRunner::finishAllMissing);
+    connect(session, &SessionController::aboutToClose, this, &PrecisionRunner::finishRunningNow);
 }
 
 PrecisionRunner::~PrecisionRunner()
 {
-    // The workers hold copies of what they need; their results are dropped if we are gone
-    // (the watchers are our children). A missing composite is made the next time the session opens.
+    // The controller may outlive us: nothing may be written into its folder after we are gone.
+    finishRunningNow();
+}
+
+void PrecisionRunner::finishRunningNow()
+{
+    for (QFutureWatcherBase *watcher : std::exchange(m_preparing, {}))
+        watcher->waitForFinished(); // its mask and crop are written now; the lambda reports it unsent
+    const auto compositing = std::exchange(m_compositing, {});
+    SessionController *s = m_session;
+    for (auto it = compositing.cbegin(); it != compositing.cend(); ++it) {
+        it.value()->waitForFinished();
+        const Result<Frame> updated = it.value()->result();
+        if (updated && s && s->isOpen())
+            (void)s->recordDerived(updated.value()); // silently: the session is closing
+    }
 }
 
 Result<int> PrecisionRunner::start(const PrecisionRequest &request)
@@ -43,11 +58,11 @@ Result<int> PrecisionRunner::start(const PrecisionRequest &request)
 
     const int ticket = m_nextTicket++;
     const QString dir = s->store()->dir();
-    ++m_preparing;
     auto *watcher = new QFutureWatcher<Result<PreparedRegion>>(this);
+    m_preparing.insert(watcher);
     connect(watcher, &QFutureWatcher<Result<PreparedRegion>>::finished, this, [this, watcher, ticket, request, dir] {
         watcher->deleteLater();
-        --m_preparing;
+        m_preparing.remove(watcher);
         Result<PreparedRegion> prepared = watcher->result();
         if (!m_session || !m_session->isOpen() || m_session->store()->dir() != dir) {
             Q_EMIT failed(
@@ -105,10 +120,12 @@ void PrecisionRunner::composite(const QString &frameId)
     if (parent.image.isNull())
         return;
     const QString dir = s->store()->dir();
-    m_compositing.insert(frameId);
     auto *watcher = new QFutureWatcher<Result<Frame>>(this);
+    m_compositing.insert(frameId, watcher);
     connect(watcher, &QFutureWatcher<Result<Frame>>::finished, this, [this, watcher, frameId, dir] {
         watcher->deleteLater();
+        if (m_compositing.value(frameId) != watcher)
+            return; // recorded when the session closed
         m_compositing.remove(frameId);
         const Result<Frame> updated = watcher->result();
         if (!m_session || !m_session->isOpen() || m_session->store()->dir() != dir)

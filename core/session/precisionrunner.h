@@ -6,10 +6,14 @@
 #include "core/session/precisionedit.h"
 #include "core/session/sessioncontroller.h"
 
+#include <QHash>
 #include <QObject>
 #include <QPointer>
 #include <QSet>
 #include <QString>
+
+class QFutureWatcherBase;
+template <typename T> class QFutureWatcher;
 
 namespace nb2 {
 
@@ -33,7 +37,8 @@ struct PrecisionRequest {
  * composite and the drift reading are made on a worker (PrecisionEdit::finish) and committed
  * with SessionController::recordDerived(); the raw server image stays beside the PNG
  * composite. Composites a crash left unmade are finished when a session opens. Plain edits
- * are not touched here (their drift is the drift meter's hook).
+ * are not touched here (their drift is the drift meter's hook). Work still running when the
+ * session closes is waited for first, so no file is written into a folder after it closed.
  */
 class PrecisionRunner : public QObject
 {
@@ -53,7 +58,7 @@ public:
     bool isCompositing(const QString &frameId) const { return m_compositing.contains(frameId); }
     /** Waits (spinning the event loop) until no preparation or composite is running. For tests and the CLI. */
     bool waitForIdle(int timeoutMs);
-    bool isIdle() const { return m_compositing.isEmpty() && m_preparing == 0; }
+    bool isIdle() const { return m_compositing.isEmpty() && m_preparing.isEmpty(); }
 
     /** Finishes a done region/protect frame whose composite is missing (also called for each finished turn). */
     void composite(const QString &frameId);
@@ -69,10 +74,16 @@ private:
     void onTurnFinished(const QString &frameId);
     void finishAllMissing();
     Result<QString> send(const PrecisionRequest &request, const PreparedRegion &prepared);
+    /**
+     * At session close (and when we go): blocks until every worker is done (one not started
+     * yet runs here), records the composites made, and leaves the prepared edits unsent
+     * (their failed() comes when their watcher reports, with the session already closed).
+     */
+    void finishRunningNow();
 
     QPointer<SessionController> m_session;
-    QSet<QString> m_compositing;
-    int m_preparing = 0;
+    QHash<QString, QFutureWatcher<Result<Frame>> *> m_compositing;
+    QSet<QFutureWatcherBase *> m_preparing;
     int m_nextTicket = 1;
 };
 

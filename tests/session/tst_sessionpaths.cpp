@@ -29,8 +29,9 @@ class tst_SessionPaths : public QObject
 
 private:
     QTemporaryDir m_tmp;
-    QString m_root;   // a session-like folder
-    QString m_secret; // a file outside it that nothing may read
+    QString m_root;       // a session-like folder
+    QString m_secret;     // a file outside it that nothing may read
+    QByteArray m_rawName; // a file whose name is not UTF-8: QTemporaryDir cannot remove it (Qt cannot name it)
 
     /** A one-frame session whose frame names imageFile (any string: the test crafts it). */
     QString craftSession(const QString &name, const QString &imageFile, const QStringList &inputs = {})
@@ -86,11 +87,17 @@ private Q_SLOTS:
             QFile::link(m_tmp.filePath(QStringLiteral("nowhere")), m_root + QStringLiteral("/images/dangling.jpg")));
         QCOMPARE(::mkfifo(QFile::encodeName(m_root + QStringLiteral("/images/fifo.jpg")).constData(), 0600), 0);
         // A regular file whose name is not UTF-8 beside a link out named as that name decodes.
-        const QByteArray rawName = QFile::encodeName(m_root) + "/images/x\xff.jpg";
-        const int fd = ::open(rawName.constData(), O_CREAT | O_WRONLY, 0600);
+        m_rawName = QFile::encodeName(m_root) + "/images/x\xff.jpg";
+        const int fd = ::open(m_rawName.constData(), O_CREAT | O_WRONLY, 0600);
         QVERIFY(fd >= 0);
         ::close(fd);
         QVERIFY(QFile::link(m_secret, m_root + QStringLiteral("/images/x\uFFFD.jpg")));
+    }
+
+    void cleanupTestCase()
+    {
+        if (!m_rawName.isEmpty())
+            ::unlink(m_rawName.constData()); // by its bytes, so the temporary folder can go
     }
 
     void resolveInside_data()

@@ -1,0 +1,198 @@
+// EditFinisher and PrecisionRunner at session close: a drift measurement or composite still
+// running when the session closes is finished and recorded in that session first. Here it has
+// provably not even started (the pool is held by PoolBlocker until the close begins), and its
+// report never reached the event loop. Before, it was dropped and its heatmap written
+// afterwards into a folder that no longer named it (an orphan file, or a test folder being removed).
+#include "core/api/interactionsclient.h"
+#include "core/fakeapi/fakeserver.h"
+#include "core/session/editfinisher.h"
+#include "core/session/precisionedit.h"
+#include "core/session/precisionrunner.h"
+#include "core/session/sessioncontroller.h"
+#include "core/session/sessionstore.h"
+#include "poolblocker.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace nb2;
+using nb2::test::PoolBlocker;
+
+class tst_EditFinisher : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<FakeServer> m_fake;
+    std::unique_ptr<QTemporaryDir> m_tmp;
+
+    QString dirA() const { return m_tmp->filePath(QStringLiteral("a")); }
+    QString dirB() const { return m_tmp->filePath(QStringLiteral("b")); }
+
+    std::shared_ptr<InteractionsClient> client() const
+    {
+        ClientConfig cfg;
+        cfg.baseUrl = m_fake->baseUrl();
+        cfg.apiKey = ApiKey(QStringLiteral("test-key"), QStringLiteral("test"));
+        cfg.maxRetries = 0;
+        cfg.readTimeoutMs = 20000;
+        return std::make_shared<InteractionsClient>(cfg);
+    }
+
+    static QString turn(
+        SessionController &c, const QString &parentId, const QString &prompt, const TurnParams &base = {})
+    {
+        TurnParams params = base;
+        params.prompt = prompt;
+        const Result<QString> r = parentId.isEmpty() ? c.generate(params) : c.edit(parentId, params);
+        if (!r || !c.waitForIdle(20000))
+            return {};
+        return r.value();
+    }
+
+    /** The frame as the session folder holds it (read apart from the controller under test). */
+    static Frame onDisk(const QString &dir, const QString &id)
+    {
+        SessionStore store;
+        if (!store.open(dir, SessionStore::OpenMode::ReadOnly))
+            return {};
+        return store.graph().value(id);
+    }
+
+    /** drift_*.png files in the folder's images/ that no frame names: written after the session stopped recording. */
+    static QStringList orphanHeatmaps(const QString &dir)
+    {
+        SessionStore store;
+        if (!store.open(dir, SessionStore::OpenMode::ReadOnly))
+            return {QStringLiteral("(session does not open)")};
+        QStringList orphans;
+        for (const QString &name : QDir(dir + QStringLiteral("/images")).entryList({QStringLiteral("drift_*.png")})) {
+            bool named = false;
+            for (const Frame &f : store.graph().frames())
+                named = named || f.drift.heatmapFile == QStringLiteral("images/") + name;
+            if (!named)
+                orphans.append(name);
+        }
+        return orphans;
+    }
+
+    /**
+     * Holds the pool from the end of the first turn after root until the session starts to
+     * close. Both connections come before the finisher's or runner's own (make it after this):
+     * its work is queued behind the held pool, and the pool is free again when it is waited for.
+     */
+    static std::shared_ptr<PoolBlocker> holdPoolAfterTurn(SessionController &c, const QString &root)
+    {
+        auto blocker = std::make_shared<PoolBlocker>();
+        connect(&c, &SessionController::turnFinished, &c, [blocker, root](const QString &id) {
+            if (id != root)
+                blocker->hold();
+        });
+        connect(&c, &SessionController::aboutToClose, &c, [blocker] { blocker->release(); });
+        return blocker;
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        m_fake = std::make_unique<FakeServer>();
+        QVERIFY(m_fake->start(0));
+        m_tmp = std::make_unique<QTemporaryDir>();
+    }
+
+    void cleanup()
+    {
+        QThreadPool::globalInstance()->waitForDone();
+        m_fake.reset();
+        m_tmp.reset();
+    }
+
+    void measurementQueuedAtCloseIsRecordedInItsSession()
+    {
+        SessionController c;
+        c.setClient(client());
+        QVERIFY(c.open(dirA()));
+        const QString root = turn(c, {}, QStringLiteral("a lighthouse"));
+        QVERIFY(!root.isEmpty());
+        // Connected before the finisher's own slot, so the pool is held when it starts the worker.
+        const std::shared_ptr<PoolBlocker> blocker = holdPoolAfterTurn(c, root);
+        EditFinisher finisher(&c);
+        QSignalSpy finished(&finisher, &EditFinisher::finished);
+        QSignalSpy failed(&finisher, &EditFinisher::failed);
+        const QString edit = turn(c, root, QStringLiteral("make it night"));
+        QVERIFY(!edit.isEmpty());
+        QCOMPARE(finisher.runningCount(), 1); // queued behind the held pool: not measured yet
+
+        QVERIFY(c.open(dirB())); // closes a: the measurement is made and recorded there first
+        QCOMPARE(finisher.runningCount(), 0);
+        const Frame recorded = onDisk(dirA(), edit);
+        QVERIFY2(!recorded.drift.isEmpty(), "the reading was dropped at close");
+        QVERIFY(recorded.drift.changed >= 0);
+        QVERIFY(QFileInfo::exists(dirA() + QLatin1Char('/') + recorded.drift.heatmapFile));
+
+        QThreadPool::globalInstance()->waitForDone();
+        QTest::qWait(50);             // the watcher's report comes late and is ignored
+        QCOMPARE(finished.size(), 0); // nothing is announced for a session that is gone
+        QCOMPARE(failed.size(), 0);
+        QCOMPARE(orphanHeatmaps(dirA()), QStringList());
+        QVERIFY(c.graph().frames().isEmpty()); // and nothing was recorded into b
+    }
+
+    void finisherGoingAwayRecordsWhatRuns()
+    {
+        SessionController c;
+        c.setClient(client());
+        QVERIFY(c.open(dirA()));
+        const QString root = turn(c, {}, QStringLiteral("a lighthouse"));
+        const std::shared_ptr<PoolBlocker> blocker = holdPoolAfterTurn(c, root);
+        QString edit;
+        {
+            EditFinisher finisher(&c);
+            edit = turn(c, root, QStringLiteral("make it night"));
+            QCOMPARE(finisher.runningCount(), 1);
+            blocker->release();
+        } // the window closing: its finisher goes before the controller, nothing between
+        QVERIFY2(!c.graph().value(edit).drift.isEmpty(), "the reading was dropped with the finisher");
+        c.close();
+        QThreadPool::globalInstance()->waitForDone();
+        QCOMPARE(orphanHeatmaps(dirA()), QStringList());
+    }
+
+    void compositeQueuedAtCloseIsRecordedInItsSession()
+    {
+        SessionController c;
+        c.setClient(client());
+        QVERIFY(c.open(dirA()));
+        const QString root = turn(c, {}, QStringLiteral("a harbour"));
+        const Frame parent = c.graph().value(root);
+        const QSize size(parent.image.width, parent.image.height);
+        const Result<PreparedRegion> prepared = PrecisionEdit::prepare(
+            c.store()->dir(), parent, RegionMode::Protect, EditMask::fromRect(size, QRect(0, 0, 20, 20)), 2);
+        QVERIFY(prepared);
+        const std::shared_ptr<PoolBlocker> blocker = holdPoolAfterTurn(c, root);
+        PrecisionRunner runner(&c);
+        QSignalSpy composited(&runner, &PrecisionRunner::composited);
+        TurnParams params;
+        params.regionEdit = prepared.value().edit;
+        const QString edit = turn(c, root, QStringLiteral("dusk"), params);
+        QVERIFY(!edit.isEmpty());
+        QVERIFY(runner.isCompositing(edit));
+
+        QVERIFY(c.open(dirB()));
+        QVERIFY(runner.isIdle());
+        const Frame recorded = onDisk(dirA(), edit);
+        QVERIFY2(!recorded.regionEdit.rawFile.isEmpty(), "the composite was dropped at close");
+        QVERIFY(!recorded.drift.isEmpty());
+        QVERIFY(QFileInfo::exists(dirA() + QLatin1Char('/') + recorded.image.file));
+        QThreadPool::globalInstance()->waitForDone();
+        QTest::qWait(50);
+        QCOMPARE(composited.size(), 0);
+        QCOMPARE(orphanHeatmaps(dirA()), QStringList());
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_EditFinisher)
+#include "tst_editfinisher.moc"

@@ -19,6 +19,7 @@
 #include "app/cli/signalcancel.h"
 #include "core/api/interactionsclient.h"
 #include "core/api/thinkinglevels.h"
+#include "core/common/hugepages.h"
 #include "core/common/translations.h"
 #include "core/session/framegraph.h"
 #include "core/session/pricetable.h"
@@ -29,10 +30,6 @@
 #include <QLoggingCategory>
 #include <QProcessEnvironment>
 #include <QTextStream>
-
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 
 namespace nb2::cli {
 
@@ -164,15 +161,9 @@ int runCommandLine(const QStringList &arguments, Console &console, const Command
 
 int runNb2lite(int argc, char *argv[])
 {
-#ifdef __GLIBC__
-    // Before any thread exists: glibc grows a thread's malloc arena one page at a time, each an
-    // mprotect() that takes the address-space lock the other threads' page faults need, and
-    // the main arena in 128 KB steps. Reading a 10,000-frame session allocates ~20 MB of small
-    // strings on two threads: 1,400-3,000 mprotect calls (~4 us each). With 64 MB of padding
-    // (a thread arena's whole heap) an arena is made writable once. Address space only: pages
-    // are still taken when first written, so the resident size does not change.
-    mallopt(M_TOP_PAD, 64 << 20);
-#endif
+    // Before any thread exists: the heap in 2 MB pages, grown in 64 MB steps (a big session's
+    // frame table costs thousands of page faults otherwise).
+    preferHugePagesForHeap();
     // Before anything else: a signal must never find the process without its handler.
     SignalCanceller canceller;
     QCoreApplication app(argc, argv); // starts no thread

@@ -5,6 +5,7 @@ add_library(nb2core_common STATIC
     common/preference.h common/preference.cpp
     common/humanduration.h common/humanduration.cpp
     common/threadpriority.h common/threadpriority.cpp
+    common/hugepages.h common/hugepages.cpp
     common/sha256.h common/sha256.cpp
 )
 target_include_directories(nb2core_common PUBLIC ${PROJECT_SOURCE_DIR})

@@ -2,6 +2,7 @@
 // QJsonDocument as the fallback for anything else (see manifestparse.h for why and how).
 #include "core/session/manifestparse.h"
 
+#include "core/common/hugepages.h"
 #include "core/common/threadpriority.h"
 #include "core/session/framereader.h"
 #include "core/session/jsonscanner.h"
@@ -168,6 +169,7 @@ bool readFrames(Reader &r, const char *end, ParsedManifest *out)
     QFuture<void> secondDone;
     if (stop) {
         secondDone = QtConcurrent::run([&second, &secondEnd, &secondResult, stop, end] {
+            preferHugePagesForThisThread(); // the second half's frames are allocated here
             Reader r2(stop + 1, end);
             secondResult = readFrameElements(r2, nullptr, 0, end, &second);
             secondEnd = r2.pos();

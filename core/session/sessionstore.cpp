@@ -2,6 +2,7 @@
 #include "core/session/sessionstoreinternal.h"
 
 #include "core/api/imageinput.h"
+#include "core/common/hugepages.h"
 #include "core/session/sessionpaths.h"
 
 #include <QBuffer>
@@ -257,6 +258,7 @@ QFuture<void> SessionStore::preload(const QString &dirIn, QThreadPool *pool)
         return QFuture<void>(preloadFuture);
     preloadDir = dir;
     preloadFuture = QtConcurrent::run(pool ? pool : QThreadPool::globalInstance(), [dir, manifest] {
+        preferHugePagesForThisThread(); // the frame table is allocated here
         auto p = std::make_shared<Preloaded>();
         const QFileInfo before(manifest);
         p->manifestSize = before.size();

@@ -8,6 +8,7 @@
 
 #include "bench/benchcases.h"
 #include "bench/benchcontext.h"
+#include "core/common/hugepages.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -58,6 +59,9 @@ int main(int argc, char *argv[])
         QCoreApplication core(argc, argv);
         return runFloorProcess(QString::fromLocal8Bit(argv[2]), QString::fromLocal8Bit(argv[3]));
     }
+    // The in-process cases stand for the studio (its window, its open): the same heap as its
+    // main() gives it. The floor process above keeps glibc's defaults, as a plain program has.
+    nb2::preferHugePagesForHeap();
     // Widgets for the responsiveness case's timeline; offscreen unless a display is asked for.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");

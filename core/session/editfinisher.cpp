@@ -9,11 +9,15 @@
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <utility>
+
 namespace nb2 {
 
-EditFinisher::EditFinisher(SessionController *session, QObject *parent) : QObject(parent), m_session(session)
+EditFinisher::EditFinisher(SessionController *session, QObject *parent, Trigger trigger)
+    : QObject(parent), m_session(session)
 {
-    connect(session, &SessionController::turnFinished, this, &EditFinisher::finishLater);
+    if (trigger == Trigger::EveryTurn)
+        connect(session, &SessionController::turnFinished, this, &EditFinisher::finishLater);
     connect(session, &SessionController::aboutToClose, this, &EditFinisher::finishRunningNow);
 }
 

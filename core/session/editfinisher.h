@@ -33,7 +33,9 @@ class EditFinisher : public QObject
 {
     Q_OBJECT
 public:
-    explicit EditFinisher(SessionController *session, QObject *parent = nullptr);
+    /** EveryTurn: every edit that finishes in the session (the window). WhenAsked: finishLater() only (a replay). */
+    enum class Trigger { EveryTurn, WhenAsked };
+    explicit EditFinisher(SessionController *session, QObject *parent = nullptr, Trigger trigger = Trigger::EveryTurn);
     /** Waits for the running measurements and records them while the session is still open. */
     ~EditFinisher() override;
 
@@ -80,7 +82,7 @@ Q_SIGNALS:
 
 private:
     using Watcher = QFutureWatcher<Result<Frame>>;
-    /** The worker's result for frameId, if it still belongs to the open session; false if dropped. */
+    /** Records the worker's result in the open session; its error, or one if dir is not that session's. */
     Result<void> record(const QString &frameId, const QString &dir, const Result<Frame> &updated);
     /** Blocks until every running measurement is done (a queued one runs here) and records each, silently. */
     void finishRunningNow();

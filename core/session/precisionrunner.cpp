@@ -9,6 +9,8 @@
 #include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <utility>
+
 namespace nb2 {
 
 PrecisionRunner::PrecisionRunner(SessionController *session, QObject *parent) : QObject(parent), m_session(session)

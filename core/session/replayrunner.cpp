@@ -2,7 +2,7 @@
 
 #include "core/api/interactionsclient.h"
 #include "core/session/costledger.h"
-#include "core/session/precisionedit.h"
+#include "core/session/editfinisher.h"
 #include "core/session/replayrecordwriter.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
@@ -50,8 +50,20 @@ ReplayRunner::ReplayRunner(SessionController *session, ReplayState state, QObjec
     , m_state(std::move(state))
     , m_rateTimer(new QTimer(this))
     , m_writer(new ReplayRecordWriter(this))
+    , m_finisher(new EditFinisher(session, this, EditFinisher::Trigger::WhenAsked))
 {
     m_rateTimer->setSingleShot(true);
+    // Region edits are composited (and measured) by whoever sent them; the rest is measured here.
+    m_finisher->setRegionEditsHandledElsewhere(true);
+    connect(m_finisher, &EditFinisher::finished, this, &ReplayRunner::checkFinished);
+    connect(m_finisher, &EditFinisher::failed, this, [this](const QString &, const Error &error) {
+        // A picture that cannot be measured is no failure of the replay; a write that fails is.
+        const bool writing
+            = error.kind == ErrorKind::Io || error.kind == ErrorKind::DiskFull || error.kind == ErrorKind::NotWritable;
+        if (writing && m_session)
+            Q_EMIT m_session->errorOccurred(error.message);
+        checkFinished();
+    });
     connect(m_writer, &ReplayRecordWriter::settledUpTo, this, &ReplayRunner::onRecordSettled);
     connect(m_writer, &ReplayRecordWriter::failed, this, [this](const Error &error) {
         if (m_session)
@@ -585,31 +597,13 @@ void ReplayRunner::stop(const Error &error)
 
 void ReplayRunner::measureDrift(const QString &frameId)
 {
-    const Frame child = m_session->graph().value(frameId);
-    const Frame parent = m_session->graph().value(child.parentId);
-    if (!child.isDone() || child.image.isNull() || parent.image.isNull() || !child.regionEdit.isEmpty())
-        return;
-    ++m_driftJobs;
-    auto *watcher = new QFutureWatcher<Result<Frame>>(this);
-    connect(watcher, &QFutureWatcher<Result<Frame>>::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        --m_driftJobs;
-        const Result<Frame> measured = watcher->result();
-        if (measured && m_session) {
-            if (const Result<void> recorded = m_session->recordDerived(measured.value()); !recorded)
-                Q_EMIT m_session->errorOccurred(recorded.error().message);
-        }
-        checkFinished();
-    });
-    const QString dir = m_session->store()->dir();
-    // Decoding two full pictures: never on the GUI thread.
-    watcher->setFuture(
-        QtConcurrent::run([dir, parent, child] { return PrecisionEdit::measureDrift(dir, parent, child); }));
+    // Decoding two full pictures: on a worker; recorded before the session closes.
+    m_finisher->finishLater(frameId);
 }
 
 void ReplayRunner::checkFinished()
 {
-    if (m_finishedEmitted || !m_started || m_driftJobs > 0 || !m_importing.isEmpty()
+    if (m_finishedEmitted || !m_started || m_finisher->runningCount() > 0 || !m_importing.isEmpty()
         || m_state.status == ReplayStatus::Stopped)
         return;
     int failed = 0;

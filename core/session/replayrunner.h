@@ -16,6 +16,7 @@ class QTimer;
 namespace nb2 {
 
 class ReplayRecordWriter;
+class EditFinisher;
 class SessionController;
 
 /**
@@ -120,8 +121,8 @@ private:
     bool m_finishedEmitted = false;
     QDateTime m_rateLimitedUntil;
     QTimer *m_rateTimer = nullptr;
-    int m_driftJobs = 0;
     ReplayRecordWriter *m_writer = nullptr;
+    EditFinisher *m_finisher = nullptr; // the drift of every replayed edit, on a worker
     // Chain -> the save whose record names its start frame: its first step is not sent before
     // that record is on disk (a resume after a kill finds every frame from there; see markSent()).
     QHash<int, quint64> m_startUnrecorded;

@@ -6,7 +6,14 @@
 #include <utility>
 
 // Not under AddressSanitizer: its own allocator serves malloc, and glibc's heap is not used.
-#if defined(__linux__) && defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__)
+#define NB2_OTHER_MALLOC 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NB2_OTHER_MALLOC 1
+#endif
+#endif
+#if defined(__linux__) && defined(__GLIBC__) && !defined(NB2_OTHER_MALLOC)
 #include <malloc.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -44,6 +51,15 @@ void advise(uintptr_t begin, uintptr_t end)
 #endif
 
 } // namespace
+
+bool heapAdviceSupported()
+{
+#ifdef NB2_HEAP_ADVICE
+    return true;
+#else
+    return false;
+#endif
+}
 
 void preferHugePagesForHeap()
 {

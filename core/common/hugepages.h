@@ -26,4 +26,7 @@ void preferHugePagesForHeap();
  */
 void preferHugePagesForThisThread();
 
+/** Whether this build gives the advice at all (Linux, glibc's malloc, no AddressSanitizer). */
+bool heapAdviceSupported();
+
 } // namespace nb2

@@ -67,9 +67,8 @@ class tst_HugePages : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-#if !defined(__linux__) || !defined(__GLIBC__) || defined(__SANITIZE_ADDRESS__)
-        QSKIP("the heap advice is for glibc's malloc on Linux (not AddressSanitizer's)");
-#endif
+        if (!heapAdviceSupported())
+            QSKIP("the heap advice is for glibc's malloc on Linux (not AddressSanitizer's)");
         if (!QFileInfo::exists(QStringLiteral("/sys/kernel/mm/transparent_hugepage/enabled")))
             QSKIP("this kernel has no transparent huge pages");
     }

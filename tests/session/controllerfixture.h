@@ -6,6 +6,7 @@
 #include "core/api/interactionsclient.h"
 #include "core/fakeapi/fakeserver.h"
 #include "core/session/sessioncontroller.h"
+#include "fakeclient.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -23,15 +24,7 @@ protected:
     std::unique_ptr<FakeServer> m_fake;
     std::unique_ptr<QTemporaryDir> m_tmp;
 
-    std::shared_ptr<InteractionsClient> client() const
-    {
-        ClientConfig cfg;
-        cfg.baseUrl = m_fake->baseUrl();
-        cfg.apiKey = ApiKey(QStringLiteral("test-key"), QStringLiteral("test"));
-        cfg.maxRetries = 0; // failures must show as failures here, not as retries
-        cfg.readTimeoutMs = 20000;
-        return std::make_shared<InteractionsClient>(cfg);
-    }
+    std::shared_ptr<InteractionsClient> client() const { return fakeServerClient(*m_fake); }
 
     void openController(SessionController &c, SessionSettings s = {})
     {

@@ -10,6 +10,7 @@
 #include "core/session/precisionrunner.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
+#include "fakeclient.h"
 #include "poolblocker.h"
 
 #include <QDir>
@@ -32,15 +33,7 @@ private:
     QString dirA() const { return m_tmp->filePath(QStringLiteral("a")); }
     QString dirB() const { return m_tmp->filePath(QStringLiteral("b")); }
 
-    std::shared_ptr<InteractionsClient> client() const
-    {
-        ClientConfig cfg;
-        cfg.baseUrl = m_fake->baseUrl();
-        cfg.apiKey = ApiKey(QStringLiteral("test-key"), QStringLiteral("test"));
-        cfg.maxRetries = 0;
-        cfg.readTimeoutMs = 20000;
-        return std::make_shared<InteractionsClient>(cfg);
-    }
+    std::shared_ptr<InteractionsClient> client() const { return test::fakeServerClient(*m_fake); }
 
     static QString turn(
         SessionController &c, const QString &parentId, const QString &prompt, const TurnParams &base = {})

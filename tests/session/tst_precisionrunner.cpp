@@ -7,6 +7,7 @@
 #include "core/session/precisionrunner.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
+#include "fakeclient.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -28,15 +29,7 @@ private:
     std::unique_ptr<FakeServer> m_fake;
     std::unique_ptr<QTemporaryDir> m_tmp;
 
-    std::shared_ptr<InteractionsClient> client() const
-    {
-        ClientConfig cfg;
-        cfg.baseUrl = m_fake->baseUrl();
-        cfg.apiKey = ApiKey(QStringLiteral("test-key"), QStringLiteral("test"));
-        cfg.maxRetries = 0;
-        cfg.readTimeoutMs = 20000;
-        return std::make_shared<InteractionsClient>(cfg);
-    }
+    std::shared_ptr<InteractionsClient> client() const { return test::fakeServerClient(*m_fake); }
 
     QString generated(SessionController &c)
     {

@@ -5,6 +5,7 @@
 #include "core/fakeapi/fakeserver.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
+#include "fakeclient.h"
 #include "sessiontestutil.h"
 
 #include <QJsonArray>
@@ -34,15 +35,7 @@ private:
         QString file;     // the exported image of head, with its lineage record
     };
 
-    std::shared_ptr<InteractionsClient> client() const
-    {
-        ClientConfig cfg;
-        cfg.baseUrl = m_fake->baseUrl();
-        cfg.apiKey = ApiKey(QStringLiteral("test-key"), QStringLiteral("test"));
-        cfg.maxRetries = 0;
-        cfg.readTimeoutMs = 20000;
-        return std::make_shared<InteractionsClient>(cfg);
-    }
+    std::shared_ptr<InteractionsClient> client() const { return test::fakeServerClient(*m_fake); }
 
     QString sub(const char *name) const
     {

@@ -57,10 +57,11 @@ ReplayRunner::ReplayRunner(SessionController *session, ReplayState state, QObjec
     m_finisher->setRegionEditsHandledElsewhere(true);
     connect(m_finisher, &EditFinisher::finished, this, &ReplayRunner::checkFinished);
     connect(m_finisher, &EditFinisher::failed, this, [this](const QString &, const Error &error) {
-        // A picture that cannot be measured is no failure of the replay; a write that fails is.
-        const bool writing
+        // Trouble with the session's files (a picture that cannot be read or written, a full disk)
+        // is reported, as the record's own write errors are; anything else only lacks a reading.
+        const bool fileTrouble
             = error.kind == ErrorKind::Io || error.kind == ErrorKind::DiskFull || error.kind == ErrorKind::NotWritable;
-        if (writing && m_session)
+        if (fileTrouble && m_session)
             Q_EMIT m_session->errorOccurred(error.message);
         checkFinished();
     });

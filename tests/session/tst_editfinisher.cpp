@@ -3,48 +3,28 @@
 // provably not even started (the pool is held by PoolBlocker until the close begins), and its
 // report never reached the event loop. Before, it was dropped and its heatmap written
 // afterwards into a folder that no longer named it (an orphan file, or a test folder being removed).
-#include "core/api/interactionsclient.h"
-#include "core/fakeapi/fakeserver.h"
+#include "controllerfixture.h"
 #include "core/session/editfinisher.h"
 #include "core/session/precisionedit.h"
 #include "core/session/precisionrunner.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
-#include "fakeclient.h"
 #include "poolblocker.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QSignalSpy>
-#include <QTemporaryDir>
-#include <QtTest>
 
 using namespace nb2;
 using nb2::test::PoolBlocker;
 
-class tst_EditFinisher : public QObject
+class tst_EditFinisher : public test::ControllerFixture
 {
     Q_OBJECT
 
 private:
-    std::unique_ptr<FakeServer> m_fake;
-    std::unique_ptr<QTemporaryDir> m_tmp;
-
     QString dirA() const { return m_tmp->filePath(QStringLiteral("a")); }
     QString dirB() const { return m_tmp->filePath(QStringLiteral("b")); }
-
-    std::shared_ptr<InteractionsClient> client() const { return test::fakeServerClient(*m_fake); }
-
-    static QString turn(
-        SessionController &c, const QString &parentId, const QString &prompt, const TurnParams &base = {})
-    {
-        TurnParams params = base;
-        params.prompt = prompt;
-        const Result<QString> r = parentId.isEmpty() ? c.generate(params) : c.edit(parentId, params);
-        if (!r || !c.waitForIdle(20000))
-            return {};
-        return r.value();
-    }
 
     /** The frame as the session folder holds it (read apart from the controller under test). */
     static Frame onDisk(const QString &dir, const QString &id)
@@ -88,34 +68,20 @@ private:
         return blocker;
     }
 
-private Q_SLOTS:
-    void init()
-    {
-        m_fake = std::make_unique<FakeServer>();
-        QVERIFY(m_fake->start(0));
-        m_tmp = std::make_unique<QTemporaryDir>();
-    }
-
-    void cleanup()
-    {
-        QThreadPool::globalInstance()->waitForDone();
-        m_fake.reset();
-        m_tmp.reset();
-    }
-
+private Q_SLOTS: // init and cleanup: ControllerFixture
     void measurementQueuedAtCloseIsRecordedInItsSession()
     {
         SessionController c;
         c.setClient(client());
         QVERIFY(c.open(dirA()));
-        const QString root = turn(c, {}, QStringLiteral("a lighthouse"));
+        const QString root = finish(c, c.generate(p("a lighthouse"))).id;
         QVERIFY(!root.isEmpty());
         // Connected before the finisher's own slot, so the pool is held when it starts the worker.
         const std::shared_ptr<PoolBlocker> blocker = holdPoolAfterTurn(c, root);
         EditFinisher finisher(&c);
         QSignalSpy finished(&finisher, &EditFinisher::finished);
         QSignalSpy failed(&finisher, &EditFinisher::failed);
-        const QString edit = turn(c, root, QStringLiteral("make it night"));
+        const QString edit = finish(c, c.edit(root, p("make it night"))).id;
         QVERIFY(!edit.isEmpty());
         QCOMPARE(finisher.runningCount(), 1); // queued behind the held pool: not measured yet
 
@@ -139,12 +105,12 @@ private Q_SLOTS:
         SessionController c;
         c.setClient(client());
         QVERIFY(c.open(dirA()));
-        const QString root = turn(c, {}, QStringLiteral("a lighthouse"));
+        const QString root = finish(c, c.generate(p("a lighthouse"))).id;
         const std::shared_ptr<PoolBlocker> blocker = holdPoolAfterTurn(c, root);
         QString edit;
         {
             EditFinisher finisher(&c);
-            edit = turn(c, root, QStringLiteral("make it night"));
+            edit = finish(c, c.edit(root, p("make it night"))).id;
             QCOMPARE(finisher.runningCount(), 1);
             blocker->release();
         } // the window closing: its finisher goes before the controller, nothing between
@@ -159,7 +125,7 @@ private Q_SLOTS:
         SessionController c;
         c.setClient(client());
         QVERIFY(c.open(dirA()));
-        const QString root = turn(c, {}, QStringLiteral("a harbour"));
+        const QString root = finish(c, c.generate(p("a harbour"))).id;
         const Frame parent = c.graph().value(root);
         const QSize size(parent.image.width, parent.image.height);
         const Result<PreparedRegion> prepared = PrecisionEdit::prepare(
@@ -168,9 +134,9 @@ private Q_SLOTS:
         const std::shared_ptr<PoolBlocker> blocker = holdPoolAfterTurn(c, root);
         PrecisionRunner runner(&c);
         QSignalSpy composited(&runner, &PrecisionRunner::composited);
-        TurnParams params;
+        TurnParams params = p("dusk");
         params.regionEdit = prepared.value().edit;
-        const QString edit = turn(c, root, QStringLiteral("dusk"), params);
+        const QString edit = finish(c, c.edit(root, params)).id;
         QVERIFY(!edit.isEmpty());
         QVERIFY(runner.isCompositing(edit));
 

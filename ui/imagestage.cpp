@@ -1,6 +1,7 @@
 #include "ui/imagestage.h"
 
 #include "core/session/sessioncontroller.h"
+#include "core/session/sessionpaths.h"
 #include "core/session/sessionstore.h"
 #include "ui/canvasview.h"
 #include "ui/compareview.h"
@@ -235,12 +236,10 @@ void ImageStage::showCompare(const QString &otherId)
         const QSignalBlocker block(m_compare); // no rawCompareToggled while only offering the choice
         m_compare->setRawCompareAvailable(rawAvailable);
     }
-    const QString left = m_session->store()->absolutePath(raw ? f.regionEdit.rawFile : o.image.file);
-    const QString right = m_session->store()->absolutePath(f.image.file);
+    const QString left = raw ? f.regionEdit.rawFile : o.image.file;
+    const QString right = f.image.file;
     // The stored heatmap measures the frame against its parent: only that comparison shows it.
-    const QString heatmap = !raw && other == f.parentId && !f.drift.heatmapFile.isEmpty()
-        ? m_session->store()->absolutePath(f.drift.heatmapFile)
-        : QString();
+    const QString heatmap = !raw && other == f.parentId ? f.drift.heatmapFile : QString();
     if (raw)
         m_compare->setLabels(tr("%1 as the server sent it (raw)").arg(m_selection->label(id)),
             tr("%1 as stored (composite)").arg(m_selection->label(id)));
@@ -262,9 +261,16 @@ void ImageStage::showCompare(const QString &otherId)
         m_compare->setImages(loaded.left, loaded.right);
         m_shownKey.clear(); // the canvas must reload when the compare view closes
     });
-    watcher->setFuture(QtConcurrent::run([left, right, heatmap] {
-        return Loaded {decodeImage(left).image, decodeImage(right).image,
-            heatmap.isEmpty() ? QImage() : decodeImage(heatmap).image};
+    watcher->setFuture(QtConcurrent::run([dir = m_session->store()->dir(), left, right, heatmap] {
+        // Resolved as they are read: the open checks images, not a raw file or a heatmap, and
+        // a link out or a FIFO there must show nothing (and never block this worker).
+        auto read = [&dir](const QString &relative) {
+            if (relative.isEmpty())
+                return QImage();
+            const Result<QString> file = SessionPaths::resolveInside(dir, relative);
+            return file ? decodeImage(file.value()).image : QImage();
+        };
+        return Loaded {read(left), read(right), read(heatmap)};
     }));
 }
 

@@ -108,6 +108,13 @@ int runCommandLine(const QStringList &arguments, Console &console, const Command
 {
     const CliParseResult parsed = parseCliArgs(arguments); // prints nothing
     const CliArgs &args = parsed.args;
+    // A command that works on a few frames of its session checks each file as it reads it; the
+    // others (export, log, mcp, ...) check every frame's files when they open the session.
+    // Set for this command line only: a test may run several in one process.
+    SessionStore::setFileChecksDeferred(parsed.ok() && opensSessionForWork(args));
+    struct Restore {
+        ~Restore() { SessionStore::setFileChecksDeferred(false); }
+    } restore;
     // From here the checkpoint of a session opened for work is read on another thread while
     // the rest starts up (a 10,000-frame session's parse no longer follows it).
     if (parsed.ok())

@@ -6,6 +6,7 @@
 #include "core/session/editfinisher.h"
 #include "core/session/precisionedit.h"
 #include "core/session/sessioncontroller.h"
+#include "core/session/sessionpaths.h"
 #include "core/session/sessionstore.h"
 
 #include <QImageReader>
@@ -19,7 +20,12 @@ Result<QString> startPrecisionEdit(
     if (!parent.isDone() || parent.image.isNull())
         return Error::make(ErrorKind::InvalidInput,
             CliText::tr("frame %1 has no finished image to select from; pick a done frame").arg(parentId));
-    const QString parentPath = session.store()->absolutePath(parent.image.file);
+    // Resolved as it is read (the store may have left that step to its readers).
+    const Result<QString> parentFile = SessionPaths::resolveInside(
+        session.store()->dir(), parent.image.file, CliText::tr("image of frame %1").arg(parentId));
+    if (!parentFile)
+        return parentFile.error();
+    const QString parentPath = parentFile.value();
     const QSize size = QImageReader(parentPath).size();
     if (!size.isValid())
         return Error::make(

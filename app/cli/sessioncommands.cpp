@@ -333,13 +333,18 @@ int runVariants(SessionController &session, CliCommand cmd, const QString &ref, 
 
 } // namespace
 
-bool preloadSessionForWork(const CliArgs &a)
+bool opensSessionForWork(const CliArgs &a)
 {
     // Only what runSessionCommand() opens with SessionController::open(): log and the
     // commands handled elsewhere (export, open-bundle, mcp) open otherwise or not at all.
-    if (!a.inSession || a.help || a.version || a.sessionDir.isEmpty() || a.command == CliCommand::Log
-        || a.command == CliCommand::Rebuild || a.command == CliCommand::Export || a.command == CliCommand::OpenBundle
-        || a.command == CliCommand::Mcp || a.command == CliCommand::Help || a.command == CliCommand::Completion)
+    return a.inSession && !a.help && !a.version && !a.sessionDir.isEmpty() && a.command != CliCommand::Log
+        && a.command != CliCommand::Rebuild && a.command != CliCommand::Export && a.command != CliCommand::OpenBundle
+        && a.command != CliCommand::Mcp && a.command != CliCommand::Help && a.command != CliCommand::Completion;
+}
+
+bool preloadSessionForWork(const CliArgs &a)
+{
+    if (!opensSessionForWork(a))
         return false;
     // A thread of its own, at the process's priority: the global pool's two threads are left to
     // the parse's second half and the images/ listing, as when open() reads by itself. The

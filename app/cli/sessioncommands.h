@@ -20,7 +20,13 @@ class Console;
 int runSessionCommand(const CliArgs &args, Console &console, const CommandContext &context = {});
 
 /**
- * For a session command that opens its session for work (all but log and rebuild): starts
+ * The session commands that open their session for work through SessionController::open():
+ * all but log and rebuild, and not export, open-bundle or mcp (which open otherwise).
+ */
+bool opensSessionForWork(const CliArgs &args);
+
+/**
+ * For a session command that opens its session for work (opensSessionForWork()): starts
  * reading the session's checkpoint and journal tail on a thread of its own
  * (SessionStore::preload), so that the parse (~20 ms at 10,000 frames) overlaps the rest of
  * the start-up (key, settings, client) instead of following it. The open() that follows takes

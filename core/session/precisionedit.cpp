@@ -4,6 +4,7 @@
 #include "core/edit/compositor.h"
 #include "core/edit/cropbox.h"
 #include "core/edit/driftmeter.h"
+#include "core/session/sessionpaths.h"
 #include "core/session/sessionstore.h"
 
 #include <QBuffer>
@@ -42,10 +43,13 @@ Result<FrameImage> writePng(const QString &sessionDir, const QString &rel, const
 
 Result<QImage> readSessionImage(const QString &sessionDir, const QString &rel, const char *what)
 {
-    if (rel.isEmpty() || !isSafeSessionPath(rel))
-        return Error::make(ErrorKind::Unsafe,
-            QStringLiteral("The %1 path \"%2\" is not inside the session folder.").arg(QLatin1String(what), rel));
-    QImageReader reader(QDir(sessionDir).filePath(rel));
+    // Resolved here, as it is read: a store may have left the file's own step to its readers
+    // (SessionStore::setFileChecksDeferred()), and a file can change after the session opened.
+    const Result<QString> file
+        = SessionPaths::resolveInside(sessionDir, rel, QStringLiteral("The %1").arg(QLatin1String(what)));
+    if (!file)
+        return file.error();
+    QImageReader reader(file.value());
     const QSize size = reader.size();
     if (size.isValid() && qint64(size.width()) * size.height() > 100'000'000LL)
         return Error::make(

@@ -264,16 +264,18 @@ void SessionPaths::readListing(const QString &folder) const
     }
 }
 
-Result<void> SessionPaths::check(const Frame &frame, const QString &source) const
+Result<void> SessionPaths::checkPaths(const Frame &frame, const QString &source, bool fileItself) const
 {
     auto inside = [&](const QString &relative) -> Result<void> {
         // The common case, "images/<name>" in a folder already walked: the lexical rule, then
-        // the folder's listing (no link, a regular file); anything else resolved in full.
+        // the folder's listing (no link, a regular file), or with fileItself false the folder
+        // alone; anything else resolved in full (which walks the folder for the next ones).
         const qsizetype slash = relative.indexOf(QLatin1Char('/'));
         if (slash > 0 && relative.indexOf(QLatin1Char('/'), slash + 1) < 0 && isSafeRelative(relative)) {
+            const QStringView folder = QStringView(relative).first(slash);
             const QStringView name = QStringView(relative).sliced(slash + 1);
             if (!name.isEmpty() && name != QLatin1String(".")
-                && listedRegular(QStringView(relative).first(slash), name))
+                && (fileItself ? listedRegular(folder, name) : walkedFolder(folder)))
                 return {};
         }
         const QString entry = QStringLiteral("%1 entry for frame %2").arg(source, frame.id);
@@ -292,6 +294,22 @@ Result<void> SessionPaths::check(const Frame &frame, const QString &source) cons
             return r;
     }
     return {};
+}
+
+bool SessionPaths::walkedFolder(QStringView folder) const
+{
+    if (m_lastWalked == folder)
+        return true; // a manifest names its files folder by folder: no string made per path
+    const QString key = folder.toString();
+    if (!m_folders.contains(key)) {
+        // Walked as resolve() walks a file's folder (with a name no session writes): it is
+        // remembered only if it exists and stays inside the root. The file in it is not looked at.
+        (void)resolve(key + QStringLiteral("/.nb2-walk"));
+        if (!m_folders.contains(key))
+            return false;
+    }
+    m_lastWalked = key;
+    return true;
 }
 
 Result<void> SessionPaths::checkManifest(const QByteArray &manifestJson, const QString &root)

@@ -32,7 +32,18 @@ public:
     /** The folder as given. */
     QString root() const { return m_root; }
     /** checkFrame() against this resolver's root. */
-    Result<void> check(const Frame &frame, const QString &source) const;
+    Result<void> check(const Frame &frame, const QString &source) const { return checkPaths(frame, source, true); }
+    /**
+     * check() without its last step for a file directly in a folder ("images/x.jpg"): every
+     * path is still checked lexically and every folder named is resolved (a folder that is a
+     * link out refuses the frame), but the file itself is not looked at, so a link out or a
+     * FIFO in its place is not noticed here. Only for a store whose readers resolve each file
+     * as they read it (SessionStore::setFileChecksDeferred()). Reads no folder listing.
+     */
+    Result<void> checkFolders(const Frame &frame, const QString &source) const
+    {
+        return checkPaths(frame, source, false);
+    }
 
     /**
      * The canonical absolute path of relative inside root, or an Unsafe error whose message
@@ -79,6 +90,11 @@ private:
      * else (a link, a name not listed) is resolved as before. Not thread-safe.
      */
     bool listedRegular(QStringView folder, QStringView name) const;
+    /** folder is walked (now, if not yet): it exists and stays inside the root. */
+    bool walkedFolder(QStringView folder) const;
+    mutable QString m_lastWalked; // the last folder walkedFolder() found
+    /** check() and checkFolders(): fileItself adds the file's own step. */
+    Result<void> checkPaths(const Frame &frame, const QString &source, bool fileItself) const;
     /**
      * A folder's regular file names: ASCII names (all an app-written session has) in one block
      * of bytes with an open-addressing index, looked up by a view into the path being checked

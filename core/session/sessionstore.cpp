@@ -305,6 +305,20 @@ void SessionStore::setKeepTablesForExit(bool keep)
     keepTablesForExit = keep;
 }
 
+namespace {
+std::atomic<bool> fileChecksDeferredFlag {false};
+} // namespace
+
+void SessionStore::setFileChecksDeferred(bool deferred)
+{
+    fileChecksDeferredFlag = deferred;
+}
+
+bool SessionStore::fileChecksDeferred()
+{
+    return fileChecksDeferredFlag;
+}
+
 qsizetype SessionStore::framesKeptForExit()
 {
     QMutexLocker locker(&keptMutex);

@@ -99,6 +99,18 @@ public:
      * count it. Off by default; never for a long-running process (the app, `nb2lite mcp`).
      */
     static void setKeepTablesForExit(bool keep);
+    /**
+     * For a process that runs one command on a few frames (a CLI edit on the head): open()
+     * still checks every path of every frame lexically and resolves every folder they name,
+     * but leaves each file's own last step (is images/x.jpg a link out, a FIFO?) to the code
+     * that reads it, which resolves the file then (SessionPaths::resolveInside()). That saves
+     * listing images/ and looking up every frame's files (~30 ms of CPU at 10,000 frames), at
+     * the price that a link out in a frame the command never reads no longer refuses the
+     * session. Off by default: the studio, `nb2lite mcp`, export, bundles and log read every
+     * frame's files and refuse such a session when they open it. Read by open() and preload().
+     */
+    static void setFileChecksDeferred(bool deferred);
+    static bool fileChecksDeferred();
     /** Frames close() has handed to that list so far (tests). */
     static qsizetype framesKeptForExit();
     bool isOpen() const { return !m_dir.isEmpty(); }

@@ -8,6 +8,7 @@
 #include "core/api/imageinput.h"
 #include "core/api/interactionsclient.h"
 #include "core/session/keeplist.h"
+#include "core/session/sessionpaths.h"
 #include "core/session/sessionstore.h"
 #include "core/session/turnplanner.h"
 
@@ -62,6 +63,12 @@ Result<QString> SessionController::checkParentForChild(
     }
     if (needsImage && parent->image.isNull())
         return Error::make(ErrorKind::InvalidInput, QStringLiteral("Frame %1 has no image to edit.").arg(parentId));
+    // The files a turn from this parent may read (its image, inline or for the drift reading),
+    // checked before anything is sent: a one-shot command's open left that to its readers
+    // (SessionStore::setFileChecksDeferred()), and a file can change after a session opened.
+    if (const Result<void> inside = SessionPaths::checkFrame(*parent, m_store->dir(), QStringLiteral("manifest"));
+        !inside)
+        return inside.error();
     // Failed, refused and cancelled children do not continue the parent (TurnPlanner's rule):
     // rephrasing from the parent after a refusal is an edit, not a forced branch. A branch on
     // purpose is never refused, so it does not count them (a scan of every frame).

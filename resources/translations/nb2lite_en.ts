@@ -5919,5 +5919,9 @@ Cost to reproduce this branch (every turn from its root to #%2 again): %3.</sour
         <source>Frame %1 is a root: it has no start to replay onto; name a frame with --onto.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>image of frame %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 </TS>

@@ -3,6 +3,7 @@
 
 #include "core/session/journal.h"
 #include "core/session/manifestparse.h"
+#include "core/session/precisionedit.h"
 #include "core/session/sessionpaths.h"
 #include "core/session/sessionstore.h"
 
@@ -306,6 +307,91 @@ private Q_SLOTS:
         QCOMPARE(opened.error().kind, ErrorKind::Unsafe);
         QVERIFY2(opened.error().message.contains(QStringLiteral("'images/real.jpg', a link that leads outside")),
             qPrintable(opened.error().message));
+    }
+
+    void checkFoldersLeavesOnlyTheFileToItsReader_data()
+    {
+        QTest::addColumn<QString>("relative");
+        QTest::addColumn<bool>("accepted");
+        QTest::newRow("plain file") << QStringLiteral("images/a.jpg") << true;
+        QTest::newRow("not yet written") << QStringLiteral("images/new.jpg") << true;
+        // The file's own step is left to whatever reads it (resolveInside() refuses these):
+        QTest::newRow("link out") << QStringLiteral("images/out.jpg") << true;
+        QTest::newRow("dangling link") << QStringLiteral("images/dangling.jpg") << true;
+        QTest::newRow("a fifo") << QStringLiteral("images/fifo.jpg") << true;
+        // ... but never the lexical rule or a folder:
+        QTest::newRow("folder link out") << QStringLiteral("linkdir/secret.txt") << false;
+        QTest::newRow("folder link out, missing") << QStringLiteral("linkdir/none/x.jpg") << false;
+        QTest::newRow("dot-dot") << QStringLiteral("images/../../../../etc/passwd") << false;
+        QTest::newRow("leading dot-dot") << QStringLiteral("../secret.txt") << false;
+        QTest::newRow("absolute") << QStringLiteral("/etc/hostname") << false;
+        QTest::newRow("backslash") << QStringLiteral("images\\..\\..\\secret.txt") << false;
+        QTest::newRow("a folder") << QStringLiteral("images") << false;
+    }
+
+    void checkFoldersLeavesOnlyTheFileToItsReader()
+    {
+        // The same answer whether the path is the first its resolver sees in that folder or not.
+        QFETCH(QString, relative);
+        QFETCH(bool, accepted);
+        Frame f;
+        f.id = QStringLiteral("0000beef");
+        for (const bool first : {true, false}) {
+            const SessionPaths paths(m_root);
+            if (!first) {
+                f.image.file = QStringLiteral("images/a.jpg");
+                QVERIFY(paths.checkFolders(f, QStringLiteral("manifest")));
+            }
+            f.image.file = relative;
+            const Result<void> r = paths.checkFolders(f, QStringLiteral("manifest"));
+            QVERIFY2(r.ok() == accepted, qPrintable(r ? QStringLiteral("accepted") : r.error().message));
+            if (!r)
+                QCOMPARE(r.error().kind, ErrorKind::Unsafe);
+        }
+    }
+
+    void aFileLeftToItsReaderIsResolvedWhenRead()
+    {
+        // A drift reading (and a precision edit) reads the parent's picture and the child's:
+        // each resolved as it is read, so a link out or a FIFO is refused, not read or waited on.
+        Frame parent;
+        parent.id = QStringLiteral("0000beef");
+        parent.status = FrameStatus::Done;
+        Frame child = parent;
+        child.id = QStringLiteral("0000cafe");
+        child.parentId = parent.id;
+        child.image.file = QStringLiteral("images/a.jpg");
+        for (const QString &bad : {QStringLiteral("images/out.jpg"), QStringLiteral("images/fifo.jpg")}) {
+            parent.image.file = bad;
+            const Result<Frame> measured = PrecisionEdit::measureDrift(m_root, parent, child);
+            QVERIFY2(!measured, qPrintable(bad));
+            QCOMPARE(measured.error().kind, ErrorKind::Unsafe);
+            QVERIFY2(measured.error().message.contains(QStringLiteral("'%1'").arg(bad)),
+                qPrintable(measured.error().message));
+        }
+    }
+
+    void aDeferredOpenTakesALinkOutButNotAPathOut()
+    {
+        // SessionStore::setFileChecksDeferred(): what a one-shot CLI command opens with.
+        const QString linked = craftSession(QStringLiteral("deferred-link"), QStringLiteral("images/real.jpg"));
+        QVERIFY(QFile::remove(linked + QStringLiteral("/images/real.jpg")));
+        QVERIFY(QFile::link(m_secret, linked + QStringLiteral("/images/real.jpg")));
+        const QString crafted
+            = craftSession(QStringLiteral("deferred-dotdot"), QStringLiteral("images/../../secret.txt"));
+        struct Deferred {
+            Deferred() { SessionStore::setFileChecksDeferred(true); }
+            ~Deferred() { SessionStore::setFileChecksDeferred(false); }
+        } deferred;
+        {
+            SessionStore store;
+            QVERIFY(store.open(linked, SessionStore::OpenMode::OpenExisting));
+            QCOMPARE(store.graph().size(), 1);
+        }
+        SessionStore store;
+        const Result<void> opened = store.open(crafted, SessionStore::OpenMode::OpenExisting);
+        QVERIFY(!opened);
+        QCOMPARE(opened.error().kind, ErrorKind::Unsafe);
     }
 
     void aBigManifestIsCheckedAsASmallOne()

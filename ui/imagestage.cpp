@@ -250,6 +250,7 @@ void ImageStage::showCompare(const QString &otherId)
     const quint64 generation = ++m_generation;
     struct Loaded {
         QImage left, right, heatmap;
+        QString refused; // why a file was not read (a link out of the session, a FIFO)
     };
     auto *watcher = new QFutureWatcher<Loaded>(this);
     connect(watcher, &QFutureWatcher<Loaded>::finished, this, [this, watcher, generation] {
@@ -257,21 +258,35 @@ void ImageStage::showCompare(const QString &otherId)
         if (generation != m_generation)
             return;
         const Loaded loaded = watcher->result();
+        if (!loaded.refused.isEmpty())
+            m_notices->show(NoticeKind::Warning, loaded.refused); // a damaged or crafted session: it lasts
         m_compare->setHeatmap(loaded.heatmap);
         m_compare->setImages(loaded.left, loaded.right);
         m_shownKey.clear(); // the canvas must reload when the compare view closes
     });
-    watcher->setFuture(QtConcurrent::run([dir = m_session->store()->dir(), left, right, heatmap] {
-        // Resolved as they are read: the open checks images, not a raw file or a heatmap, and
-        // a link out or a FIFO there must show nothing (and never block this worker).
-        auto read = [&dir](const QString &relative) {
-            if (relative.isEmpty())
-                return QImage();
-            const Result<QString> file = SessionPaths::resolveInside(dir, relative);
-            return file ? decodeImage(file.value()).image : QImage();
-        };
-        return Loaded {read(left), read(right), read(heatmap)};
-    }));
+    // What a refusal names (made here: tr() belongs to the GUI thread).
+    const QString leftEntry = raw ? tr("The raw image of %1").arg(m_selection->label(id))
+                                  : tr("The image of %1").arg(m_selection->label(other));
+    const QString rightEntry = tr("The image of %1").arg(m_selection->label(id));
+    const QString heatmapEntry = tr("The drift heatmap of %1").arg(m_selection->label(id));
+    watcher->setFuture(
+        QtConcurrent::run([dir = m_session->store()->dir(), left, right, heatmap, leftEntry, rightEntry, heatmapEntry] {
+            // Resolved as they are read: the open checks images, not a raw file or a heatmap, and
+            // a link out or a FIFO there must show nothing (and never block this worker).
+            Loaded loaded;
+            auto read = [&dir, &loaded](const QString &relative, const QString &entry) {
+                if (relative.isEmpty())
+                    return QImage();
+                const Result<QString> file = SessionPaths::resolveInside(dir, relative, entry);
+                if (!file)
+                    loaded.refused = file.error().message;
+                return file ? decodeImage(file.value()).image : QImage();
+            };
+            loaded.left = read(left, leftEntry);
+            loaded.right = read(right, rightEntry);
+            loaded.heatmap = read(heatmap, heatmapEntry);
+            return loaded;
+        }));
 }
 
 void ImageStage::copyImage()

@@ -1984,6 +1984,18 @@ Select a frame in the timeline to show it here.</source>
         <source>%1 as stored (composite)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The raw image of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The image of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The drift heatmap of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>nb2::ImportCheck</name>

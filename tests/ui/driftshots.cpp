@@ -6,6 +6,7 @@
 #include "core/session/appsettings.h"
 #include "core/session/editfinisher.h"
 #include "core/session/sessioncontroller.h"
+#include "core/session/sessionstore.h"
 #include "ui/canvasview.h"
 #include "ui/compareview.h"
 #include "ui/driftwatch.h"
@@ -23,6 +24,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QFile>
 #include <QElapsedTimer>
 #include <QSettings>
 #include <QStandardPaths>
@@ -126,5 +128,17 @@ int main(int argc, char *argv[])
         failures += !nb2test::saveScreenshot(&w, out, QStringLiteral("keep-list%1%2.png").arg(size, suffix));
         w.promptPanel()->setPrompt(QString());
     }
+
+    // A heatmap that became a link out of the session (crafted): Compare shows none and says why.
+    w.resize(1440, 900);
+    const QString heatmap = s->store()->absolutePath(s->graph().value(edit).drift.heatmapFile);
+    const QString outside = tmp.filePath(QStringLiteral("elsewhere.png"));
+    if (!QFile::rename(heatmap, outside) || !QFile::link(outside, heatmap))
+        return failures + 1;
+    w.selection()->select(edit);
+    w.stage()->showCompare();
+    waitFor([&] { return !w.stage()->compareView()->shownRightImage().isNull(); }, 5000);
+    QTest::qWait(700);
+    failures += !nb2test::saveScreenshot(&w, out, QStringLiteral("compare-heatmap-refused%1.png").arg(suffix));
     return failures;
 }

@@ -28,6 +28,7 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QSettings>
@@ -49,6 +50,7 @@ private Q_SLOTS:
     void cleanup();
     void badgeTextIsPluralSafe();
     void appEditGetsDriftBadgeAndHeatmap();
+    void aHeatmapThatLeadsOutOfTheSessionIsNotShown();
     void protectEditIsCompositedAndComparesRawWithComposite();
     void keepListAboveThePromptIsSentAndShown();
     void heatmapOverlayTintsOnlyChangedAreas();
@@ -175,6 +177,31 @@ void tst_DriftUi::appEditGetsDriftBadgeAndHeatmap()
     // here: the badge reads what the frame holds).
     QCOMPARE(TimelineDelegate::driftBadgeText(e.drift.changed),
         TimelineDelegate::driftBadgeText(idx.data(TimelineRole::DriftChanged).toDouble()));
+}
+
+void tst_DriftUi::aHeatmapThatLeadsOutOfTheSessionIsNotShown()
+{
+    // The open checks every frame's pictures, not its heatmap or raw image: those are resolved
+    // as Compare reads them, so a link out (crafted, or made after the open) shows nothing.
+    SessionController *s = m_window->session();
+    send(QStringLiteral("a lighthouse on a cliff"));
+    const QString edit = send(QStringLiteral("make it night"));
+    QVERIFY(waitFor([&] { return !frame(edit).drift.isEmpty(); }));
+    const QString heatmap = s->store()->absolutePath(frame(edit).drift.heatmapFile);
+    const QString outside = m_dir->filePath(QStringLiteral("outside.png"));
+    QVERIFY(QFile::rename(heatmap, outside));
+    QVERIFY(QFile::link(outside, heatmap));
+
+    m_window->selection()->select(edit);
+    m_window->stage()->showCompare();
+    CompareView *compare = m_window->stage()->compareView();
+    QVERIFY(waitFor([&] { return !compare->shownRightImage().isNull(); }));
+    QVERIFY(!compare->hasHeatmap());
+    QVERIFY2(m_window->notices()->lastMessage().startsWith(QStringLiteral("The drift heatmap of #2 names '%1', "
+                                                                          "a link that leads outside")
+                                                               .arg(frame(edit).drift.heatmapFile)),
+        qPrintable(m_window->notices()->lastMessage()));
+    m_window->stage()->showCanvas();
 }
 
 void tst_DriftUi::protectEditIsCompositedAndComparesRawWithComposite()

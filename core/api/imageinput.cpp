@@ -246,11 +246,10 @@ Result<ImageInput> loadImageInput(const QString &path, bool allowOversize)
             QStringLiteral("Cannot read image file '%1': %2. Check its permissions.").arg(path, file.errorString()));
     }
     // Refuse absurd files before reading them into memory (a re-encode can still shrink them).
-    constexpr qint64 kHardLimit = 512LL * 1000 * 1000;
-    if (file.size() > kHardLimit) {
+    if (file.size() > kMaxImageFileBytes) {
         return Error::make(ErrorKind::TooLarge,
             QStringLiteral("'%1' is %2; images over %3 are not accepted.")
-                .arg(path, megabytes(file.size()), megabytes(kHardLimit)));
+                .arg(path, megabytes(file.size()), megabytes(kMaxImageFileBytes)));
     }
     const QByteArray bytes = file.readAll();
     if (file.error() != QFileDevice::NoError) {

@@ -20,6 +20,9 @@ struct ImageInput {
 /** The whole create request may not exceed this (spec §2.1, inline data limit). */
 constexpr qint64 kMaxRequestBytes = 20 * 1000 * 1000;
 
+/** No image file bigger than this is read into memory (a re-encode can shrink one up to it). */
+constexpr qint64 kMaxImageFileBytes = 512LL * 1000 * 1000;
+
 /** MIME type from magic bytes: image/png, image/jpeg, image/webp, image/gif, image/bmp, image/tiff, image/heic; empty if none. */
 QString sniffImageMimeType(const QByteArray &bytes);
 

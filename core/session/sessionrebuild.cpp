@@ -35,12 +35,44 @@
 
 #ifdef Q_OS_UNIX
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #endif
 
 namespace nb2 {
 
 using namespace storedetail;
+
+namespace {
+/**
+ * The bytes of a picture a rebuild finds in images/: only a regular file of at most
+ * kMaxImageFileBytes, opened without following a link (a link could lead anywhere, and a FIFO
+ * would block the rebuild for ever). Anything else reads as empty, which a rebuild skips.
+ */
+QByteArray readFoundImage(const QString &path)
+{
+#ifdef Q_OS_UNIX
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return {};
+    struct stat st {
+    };
+    QFile file;
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > kMaxImageFileBytes
+        || !file.open(fd, QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
+        ::close(fd);
+        return {};
+    }
+    return file.readAll();
+#else
+    const QFileInfo info(path);
+    QFile file(path);
+    if (info.isSymLink() || !info.isFile() || info.size() > kMaxImageFileBytes || !file.open(QIODevice::ReadOnly))
+        return {};
+    return file.readAll();
+#endif
+}
+} // namespace
 
 Result<void> SessionStore::rebuild(const QString &dirIn)
 {
@@ -57,6 +89,19 @@ Result<void> SessionStore::rebuild(const QString &dirIn)
     if (const Result<void> locked = lock(); !locked) {
         m_dir.clear();
         return locked;
+    }
+
+    // A rebuild reads every picture in images/: the folder must be the session's own, not a link
+    // to another folder (whose pictures would become frames of a session that then never opens).
+    const QString canonicalImages = QFileInfo(imagesDir()).canonicalFilePath();
+    if (!canonicalImages.startsWith(QFileInfo(m_dir).canonicalFilePath() + QLatin1Char('/'))) {
+        unlock();
+        const QString images = QDir::toNativeSeparators(imagesDir());
+        m_dir.clear();
+        return Error::make(ErrorKind::Unsafe,
+            QStringLiteral("%1 is a link that leads outside the session folder (to %2); nothing was rebuilt. "
+                           "Put the session's own images folder in its place.")
+                .arg(images, QDir::toNativeSeparators(canonicalImages)));
     }
 
     const qint64 journalSizeBeforeReplay = QFileInfo(journalPath()).size();
@@ -102,7 +147,7 @@ Result<void> SessionStore::rebuild(const QString &dirIn)
     static const QRegularExpression turnOutputRe(
         QStringLiteral("^(gen|edit|edit_local|style_edit)_(\\d+)_([0-9a-f]{8})\\.[a-z]+$"));
     QHash<QString, QPair<qint64, QString>> outputs; // frame id -> (unix, file name)
-    for (const QString &name : QDir(imagesDir()).entryList(QDir::Files, QDir::Name)) {
+    for (const QString &name : QDir(imagesDir()).entryList(QDir::Files | QDir::NoSymLinks, QDir::Name)) {
         const auto m = turnOutputRe.match(name);
         if (!m.hasMatch())
             continue;
@@ -119,8 +164,7 @@ Result<void> SessionStore::rebuild(const QString &dirIn)
         if ((f.isPending() || f.status == FrameStatus::Interrupted) && f.kind != FrameKind::Import
             && outputs.contains(f.id)) {
             const QString rel = QStringLiteral("images/") + outputs.value(f.id).second;
-            QFile in(absolutePath(rel));
-            const QByteArray bytes = in.open(QIODevice::ReadOnly) ? in.readAll() : QByteArray();
+            const QByteArray bytes = readFoundImage(absolutePath(rel));
             if (!sniffImageMimeType(bytes).isEmpty() && imageDamage(bytes).isEmpty()) {
                 f.status = FrameStatus::Done;
                 f.error = {};
@@ -144,17 +188,15 @@ Result<void> SessionStore::rebuild(const QString &dirIn)
     const QStringList referenced = graph.referencedFiles();
     const QSet<QString> refSet(referenced.cbegin(), referenced.cend());
     static const QRegularExpression nameRe(QStringLiteral("^[a-z_]+_(\\d+)_([0-9a-f]{8})\\.[a-z]+$"));
-    const QFileInfoList files = QDir(imagesDir()).entryInfoList(QDir::Files, QDir::Name);
+    // No links: a picture nobody mentions is one the folder really holds (readFoundImage() checks again).
+    const QFileInfoList files = QDir(imagesDir()).entryInfoList(QDir::Files | QDir::NoSymLinks, QDir::Name);
     for (const QFileInfo &fi : files) {
         if (fi.fileName().startsWith(QLatin1Char('.')))
             continue; // a temp file of an interrupted write: never referenced
         const QString rel = QStringLiteral("images/") + fi.fileName();
         if (refSet.contains(rel))
             continue;
-        QFile in(fi.absoluteFilePath());
-        if (!in.open(QIODevice::ReadOnly))
-            continue;
-        const QByteArray bytes = in.readAll();
+        const QByteArray bytes = readFoundImage(fi.absoluteFilePath());
         if (sniffImageMimeType(bytes).isEmpty())
             continue;
         Frame f;

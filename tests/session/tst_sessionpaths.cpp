@@ -394,6 +394,68 @@ private Q_SLOTS:
         QCOMPARE(opened.error().kind, ErrorKind::Unsafe);
     }
 
+    void aRebuildTakesOnlyThePicturesTheFolderReallyHolds()
+    {
+        // A rebuild reads every picture no record mentions: a link (out, or to a picture) and a
+        // FIFO are passed over without being opened for reading (a FIFO would block for ever),
+        // and a turn's output that is a link does not finish its turn.
+        const QString dir = m_tmp.filePath(QStringLiteral("rebuild-links"));
+        {
+            SessionStore store;
+            QVERIFY(store.open(dir));
+            Frame f;
+            f.id = QStringLiteral("c0000001");
+            f.kind = FrameKind::Generate;
+            f.prompt = QStringLiteral("p");
+            f.status = FrameStatus::Pending;
+            f.requestedAt = QDateTime::currentDateTimeUtc();
+            store.journal().beginTurn(f); // its output is looked for as images/gen_<unix>_c0000001.*
+        }
+        const QString picture = m_tmp.filePath(QStringLiteral("outside-picture.jpg"));
+        QVERIFY(!test::writeFile(picture, test::jpegBytes()).isEmpty());
+        QVERIFY(QFile::link(picture, dir + QStringLiteral("/images/gen_1767000000_c0000001.jpg")));
+        QVERIFY(QFile::link(picture, dir + QStringLiteral("/images/holiday.jpg")));
+        QVERIFY(QFile::link(m_secret, dir + QStringLiteral("/images/secret.jpg")));
+        QCOMPARE(::mkfifo(QFile::encodeName(dir + QStringLiteral("/images/pipe.jpg")).constData(), 0600), 0);
+        QVERIFY(!test::writeFile(dir + QStringLiteral("/images/found.jpg"), test::jpegBytes()).isEmpty());
+        QVERIFY(QFile::remove(dir + QStringLiteral("/manifest.json")));
+
+        SessionStore store;
+        const Result<void> rebuilt = store.rebuild(dir);
+        QVERIFY2(rebuilt, qPrintable(rebuilt ? QString() : rebuilt.error().message));
+        QStringList files;
+        for (const Frame &f : store.graph().frames())
+            files << f.image.file;
+        QCOMPARE(files.size(), 2); // the turn, and the one real picture nobody mentioned
+        QVERIFY(files.contains(QStringLiteral("images/found.jpg")));
+        QVERIFY(!store.graph().value(QStringLiteral("c0000001")).isDone());
+        store.close();
+        // The rebuilt session opens under the whole check: it names no link and no FIFO.
+        QVERIFY(store.open(dir, SessionStore::OpenMode::OpenExisting));
+    }
+
+    void aRebuildRefusesAnImagesFolderThatLeadsOut()
+    {
+        const QString dir = m_tmp.filePath(QStringLiteral("rebuild-folder"));
+        QVERIFY(QDir().mkpath(dir));
+        const QString elsewhere = m_tmp.filePath(QStringLiteral("someone-elses-pictures"));
+        QVERIFY(QDir().mkpath(elsewhere));
+        QVERIFY(!test::writeFile(elsewhere + QStringLiteral("/private.jpg"), test::jpegBytes()).isEmpty());
+        QVERIFY(QFile::link(elsewhere, dir + QStringLiteral("/images")));
+        QVERIFY(!test::writeFile(dir + QStringLiteral("/manifest.json"), "{ broken").isEmpty());
+
+        SessionStore store;
+        const Result<void> rebuilt = store.rebuild(dir);
+        QVERIFY(!rebuilt);
+        QCOMPARE(rebuilt.error().kind, ErrorKind::Unsafe);
+        QVERIFY2(rebuilt.error().message.contains(QStringLiteral("a link that leads outside the session folder")),
+            qPrintable(rebuilt.error().message));
+        QVERIFY(!store.isOpen());
+        // Nothing was moved or written: the broken manifest is where it was, and nothing was set aside.
+        QCOMPARE(test::readFile(dir + QStringLiteral("/manifest.json")), QByteArray("{ broken"));
+        QVERIFY(QDir(dir).entryList({QStringLiteral("manifest.broken-*")}, QDir::Files).isEmpty());
+    }
+
     void aBigManifestIsCheckedAsASmallOne()
     {
         // Over 1 MB the checkpoint is parsed by two threads while a third lists images/: a link

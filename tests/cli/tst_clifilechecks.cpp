@@ -4,10 +4,9 @@
 // export) still refuse the whole session over one link out. In-process through the whole
 // command line, against the fake server (whose request log shows what was sent).
 
-#include "app/cli/clirun.h"
-#include "app/cli/console.h"
 #include "core/fakeapi/fakeserver.h"
 #include "core/session/sessionstore.h"
+#include "tests/cli/inprocesscli.h"
 
 #include <QDir>
 #include <QFile>
@@ -16,7 +15,6 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QTextStream>
 
 using namespace nb2;
 
@@ -31,32 +29,17 @@ class tst_CliFileChecks : public QObject
         return o;
     }()};
 
-    struct Run {
-        int status = -1;
-        QString out, err;
-    };
+    using Run = test::CliRun;
 
     Run run(const QString &session, const QStringList &args)
     {
         QStringList words {QStringLiteral("--session"), session};
         if (args.value(0) != QLatin1String("log") && args.value(0) != QLatin1String("export"))
             words << QStringLiteral("--no-stream") << QStringLiteral("--base-url") << m_fake.baseUrl();
-        Run r;
-        QTextStream out(&r.out), err(&r.err);
-        cli::Console console(out, err);
-        r.status = cli::runCommandLine(words + args, console);
-        out.flush();
-        err.flush();
-        return r;
+        return test::runCli(words + args);
     }
 
-    int posts() const
-    {
-        int n = 0;
-        for (const FakeRequest &r : m_fake.requests())
-            n += r.method == QLatin1String("POST") ? 1 : 0;
-        return n;
-    }
+    int posts() const { return test::createRequests(m_fake); }
 
     /** How many frames session holds, opened as a one-shot command opens it (-1: it does not open). */
     static int frameCount(const QString &session)
@@ -120,13 +103,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_tmp.isValid());
-        qputenv("HOME", m_tmp.filePath(QStringLiteral("home")).toUtf8());
-        qputenv("XDG_CONFIG_HOME", m_tmp.filePath(QStringLiteral("home/.config")).toUtf8());
-        qputenv("XDG_CACHE_HOME", m_tmp.filePath(QStringLiteral("home/.cache")).toUtf8());
-        qputenv("GEMINI_API_KEY", "file-checks-key");
-        qunsetenv("GOOGLE_API_KEY");
-        qunsetenv("GOOGLE_GEMINI_BASE_URL");
-        qunsetenv("GEMINI_MODEL_NAME");
+        test::isolateCliEnvironment(m_tmp.filePath(QStringLiteral("home")), "file-checks-key");
         QVERIFY(m_fake.start(0));
     }
 

@@ -2,17 +2,15 @@
 // keep-list on every edit, in-process through the whole command line against the fake server
 // (whose request log shows the exact prompt sent), and `log --json`'s prompt and prompt_sent.
 
-#include "app/cli/clirun.h"
-#include "app/cli/console.h"
 #include "core/fakeapi/fakeserver.h"
 #include "core/session/sessionstore.h"
+#include "tests/cli/inprocesscli.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QTextStream>
 
 using namespace nb2;
 
@@ -27,23 +25,14 @@ class tst_KeepCli : public QObject
         return o;
     }()};
 
-    struct Run {
-        int status = -1;
-        QString out, err;
-    };
+    using Run = test::CliRun;
 
     Run run(const QStringList &args)
     {
         QStringList words {QStringLiteral("--session"), m_tmp.filePath(QStringLiteral("s"))};
         if (args.value(0) != QLatin1String("log") && args.value(0) != QLatin1String("keep"))
             words << QStringLiteral("--no-stream") << QStringLiteral("--base-url") << m_fake.baseUrl();
-        Run r;
-        QTextStream out(&r.out), err(&r.err);
-        cli::Console console(out, err);
-        r.status = cli::runCommandLine(words + args, console);
-        out.flush();
-        err.flush();
-        return r;
+        return test::runCli(words + args);
     }
 
     QString lastCreatedInput() const
@@ -66,11 +55,7 @@ class tst_KeepCli : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        qputenv("HOME", m_tmp.filePath(QStringLiteral("home")).toUtf8());
-        qputenv("XDG_CONFIG_HOME", m_tmp.filePath(QStringLiteral("home/.config")).toUtf8());
-        qputenv("XDG_CACHE_HOME", m_tmp.filePath(QStringLiteral("home/.cache")).toUtf8());
-        qputenv("GEMINI_API_KEY", "keep-test-key");
-        qunsetenv("GOOGLE_API_KEY");
+        test::isolateCliEnvironment(m_tmp.filePath(QStringLiteral("home")), "keep-test-key");
         QVERIFY(m_fake.start(0));
     }
 

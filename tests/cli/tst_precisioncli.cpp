@@ -2,18 +2,16 @@
 // through the whole command line, against the fake server (whose request log shows what was
 // sent: the crop inline or the parent's interaction id) and against the --demo backend.
 
-#include "app/cli/clirun.h"
-#include "app/cli/console.h"
 #include "core/edit/editmask.h"
 #include "core/fakeapi/fakeserver.h"
 #include "core/session/sessionstore.h"
+#include "tests/cli/inprocesscli.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QPainter>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QTextStream>
 
 using namespace nb2;
 
@@ -28,10 +26,7 @@ class tst_PrecisionCli : public QObject
         return o;
     }()};
 
-    struct Run {
-        int status = -1;
-        QString out, err;
-    };
+    using Run = test::CliRun;
 
     Run run(const QString &session, const QStringList &args, bool demo = false)
     {
@@ -42,13 +37,7 @@ class tst_PrecisionCli : public QObject
             words << QStringLiteral("--demo");
         else
             words << QStringLiteral("--base-url") << m_fake.baseUrl();
-        Run r;
-        QTextStream out(&r.out), err(&r.err);
-        cli::Console console(out, err);
-        r.status = cli::runCommandLine(words + args, console);
-        out.flush();
-        err.flush();
-        return r;
+        return test::runCli(words + args);
     }
 
     static Frame frameOf(const QString &session, const QString &id)
@@ -99,13 +88,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_tmp.isValid());
-        qputenv("HOME", m_tmp.filePath(QStringLiteral("home")).toUtf8());
-        qputenv("XDG_CONFIG_HOME", m_tmp.filePath(QStringLiteral("home/.config")).toUtf8());
-        qputenv("XDG_CACHE_HOME", m_tmp.filePath(QStringLiteral("home/.cache")).toUtf8());
-        qputenv("GEMINI_API_KEY", "precision-test-key");
-        qunsetenv("GOOGLE_API_KEY");
-        qunsetenv("GOOGLE_GEMINI_BASE_URL");
-        qunsetenv("GEMINI_MODEL_NAME");
+        test::isolateCliEnvironment(m_tmp.filePath(QStringLiteral("home")), "precision-test-key");
         QVERIFY(m_fake.start(0));
     }
 

@@ -2,12 +2,11 @@
 // against the fake server (whose request log shows what was sent), and the nb2lite binary
 // killed with SIGKILL mid-replay, then `replay --resume`: no step is sent twice.
 
-#include "app/cli/clirun.h"
-#include "app/cli/console.h"
 #include "core/export/provenance.h"
 #include "core/fakeapi/fakeserver.h"
 #include "core/session/replayqueue.h"
 #include "core/session/sessionstore.h"
+#include "tests/cli/inprocesscli.h"
 
 #include <QBuffer>
 #include <QDir>
@@ -19,7 +18,6 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QTextStream>
 
 using namespace nb2;
 
@@ -48,23 +46,12 @@ class tst_ReplayCli : public QObject
         return o;
     }()};
 
-    struct Run {
-        int status = -1;
-        QString out, err;
-        QJsonObject json;
-    };
+    using Run = test::CliRun;
 
     Run run(const QString &session, const QStringList &args)
     {
-        const QStringList words {QStringLiteral("--session"), session, QStringLiteral("--base-url"), m_fake.baseUrl()};
-        Run r;
-        QTextStream out(&r.out), err(&r.err);
-        cli::Console console(out, err);
-        r.status = cli::runCommandLine(words + args, console);
-        out.flush();
-        err.flush();
-        r.json = QJsonDocument::fromJson(r.out.toUtf8()).object();
-        return r;
+        return test::runCli(
+            QStringList {QStringLiteral("--session"), session, QStringLiteral("--base-url"), m_fake.baseUrl()} + args);
     }
 
     /** generate + night, lantern, snow; returns the 4 frame ids. */
@@ -72,11 +59,11 @@ class tst_ReplayCli : public QObject
     {
         QStringList ids;
         Run g = run(session, {QStringLiteral("generate"), QStringLiteral("a red fox"), QStringLiteral("--json")});
-        ids << g.json.value(QLatin1String("frame_id")).toString();
+        ids << g.json().value(QLatin1String("frame_id")).toString();
         for (const char *prompt : {"make it night", "add a lantern", "let it snow"}) {
             Run e = run(
                 session, {QStringLiteral("edit"), ids.last(), QString::fromLatin1(prompt), QStringLiteral("--json")});
-            ids << e.json.value(QLatin1String("frame_id")).toString();
+            ids << e.json().value(QLatin1String("frame_id")).toString();
         }
         return ids;
     }
@@ -92,22 +79,13 @@ class tst_ReplayCli : public QObject
         return n;
     }
 
-    int createCount() const
-    {
-        int n = 0;
-        for (const FakeRequest &r : m_fake.requests())
-            n += r.method == QLatin1String("POST") && r.path.endsWith(QLatin1String("/interactions")) ? 1 : 0;
-        return n;
-    }
+    int createCount() const { return test::createRequests(m_fake); }
 
 private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_tmp.isValid());
-        qputenv("HOME", m_tmp.filePath(QStringLiteral("home")).toUtf8());
-        qputenv("XDG_CONFIG_HOME", m_tmp.filePath(QStringLiteral("home/.config")).toUtf8());
-        qputenv("XDG_CACHE_HOME", m_tmp.filePath(QStringLiteral("home/.cache")).toUtf8());
-        qputenv("GEMINI_API_KEY", kKey);
+        test::isolateCliEnvironment(m_tmp.filePath(QStringLiteral("home")), kKey);
         QVERIFY(m_fake.start(0));
     }
 
@@ -123,17 +101,18 @@ private Q_SLOTS:
             {QStringLiteral("replay"), range, QStringLiteral("--onto"), chain[0], QStringLiteral("--dry-run"),
                 QStringLiteral("--json")});
         QCOMPARE(dry.status, 0);
-        QCOMPARE(dry.json.value(QLatin1String("dry_run")).toBool(), true);
-        QCOMPARE(dry.json.value(QLatin1String("turns")).toInt(), 3);
-        QVERIFY(dry.json.value(QLatin1String("estimate_usd")).toDouble() > 0);
-        QCOMPARE(dry.json.value(QLatin1String("steps")).toArray().size(), 3);
+        QCOMPARE(dry.json().value(QLatin1String("dry_run")).toBool(), true);
+        QCOMPARE(dry.json().value(QLatin1String("turns")).toInt(), 3);
+        QVERIFY(dry.json().value(QLatin1String("estimate_usd")).toDouble() > 0);
+        QCOMPARE(dry.json().value(QLatin1String("steps")).toArray().size(), 3);
         QCOMPARE(m_fake.requests().size(), 0); // a dry run sends nothing
         // --onto start: the frame FROM continued (old-vs-new with --model).
         const Run start = run(session,
             {QStringLiteral("replay"), range, QStringLiteral("--onto"), QStringLiteral("start"),
                 QStringLiteral("--dry-run"), QStringLiteral("--json")});
         QCOMPARE(start.status, 0);
-        QCOMPARE(start.json.value(QLatin1String("chains"))
+        QCOMPARE(start.json()
+                     .value(QLatin1String("chains"))
                      .toArray()
                      .at(0)
                      .toObject()
@@ -151,9 +130,10 @@ private Q_SLOTS:
         const Run done = run(
             session, {QStringLiteral("replay"), range, QStringLiteral("--onto"), chain[0], QStringLiteral("--json")});
         QVERIFY2(done.status == 0, qPrintable(done.err + done.out));
-        QCOMPARE(done.json.value(QLatin1String("ok")).toBool(), true);
-        QCOMPARE(done.json.value(QLatin1String("status")).toString(), QStringLiteral("finished"));
-        const QJsonArray steps = done.json.value(QLatin1String("chains"))
+        QCOMPARE(done.json().value(QLatin1String("ok")).toBool(), true);
+        QCOMPARE(done.json().value(QLatin1String("status")).toString(), QStringLiteral("finished"));
+        const QJsonArray steps = done.json()
+                                     .value(QLatin1String("chains"))
                                      .toArray()
                                      .at(0)
                                      .toObject()
@@ -214,7 +194,7 @@ private Q_SLOTS:
             {QStringLiteral("replay"), range, QStringLiteral("--photos"), shoot, QStringLiteral("--budget"),
                 QStringLiteral("0.05"), QStringLiteral("--json")});
         QVERIFY(poor.status != 0);
-        QCOMPARE(poor.json.value(QLatin1String("error")).toObject().value(QLatin1String("kind")).toString(),
+        QCOMPARE(poor.json().value(QLatin1String("error")).toObject().value(QLatin1String("kind")).toString(),
             QStringLiteral("budget"));
         QCOMPARE(m_fake.requests().size(), 0);
 
@@ -231,10 +211,10 @@ private Q_SLOTS:
         const Run done = run(
             session, {QStringLiteral("replay"), range, QStringLiteral("--photos"), shoot, QStringLiteral("--json")});
         QVERIFY2(done.status == 0, qPrintable(done.err + done.out));
-        QCOMPARE(done.json.value(QLatin1String("done")).toInt(), 6);
+        QCOMPARE(done.json().value(QLatin1String("done")).toInt(), 6);
         QCOMPARE(createCount(), 6);
         QCOMPARE(createsWith(QStringLiteral("make it night")), 2);
-        const QJsonArray chains = done.json.value(QLatin1String("chains")).toArray();
+        const QJsonArray chains = done.json().value(QLatin1String("chains")).toArray();
         QCOMPARE(chains.size(), 2);
         QVERIFY(chains.at(0)
                     .toObject()
@@ -248,7 +228,7 @@ private Q_SLOTS:
         const Run resume
             = run(session, {QStringLiteral("replay"), QStringLiteral("--resume"), QStringLiteral("--json")});
         QCOMPARE(resume.status, 0);
-        QCOMPARE(resume.json.value(QLatin1String("resumed")).toArray().size(), 0);
+        QCOMPARE(resume.json().value(QLatin1String("resumed")).toArray().size(), 0);
     }
 
     void killedMidReplayResumesSendingEachStepOnce()
@@ -297,8 +277,8 @@ private Q_SLOTS:
         const Run resumed
             = run(session, {QStringLiteral("replay"), QStringLiteral("--resume"), QStringLiteral("--json")});
         QVERIFY2(resumed.status == 0, qPrintable(resumed.err + resumed.out));
-        QCOMPARE(resumed.json.value(QLatin1String("status")).toString(), QStringLiteral("finished"));
-        QCOMPARE(resumed.json.value(QLatin1String("done")).toInt(), 6);
+        QCOMPARE(resumed.json().value(QLatin1String("status")).toString(), QStringLiteral("finished"));
+        QCOMPARE(resumed.json().value(QLatin1String("done")).toInt(), 6);
         // Over the killed run and the resumed one: each step of each chain created once.
         QCOMPARE(createsWith(QStringLiteral("make it night")), 2);
         QCOMPARE(createsWith(QStringLiteral("add a lantern")), 2);

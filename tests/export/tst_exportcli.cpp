@@ -1,10 +1,9 @@
 #include "app/cli/cliargs.h"
-#include "app/cli/clirun.h"
-#include "app/cli/console.h"
 #include "core/common/translations.h"
 #include "core/export/provenance.h"
 #include "core/session/pricetable.h"
 
+#include "tests/cli/inprocesscli.h"
 #include "tests/export/exportfixture.h"
 
 #include <QDir>
@@ -13,7 +12,6 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QTextStream>
 
 using namespace nb2;
 
@@ -27,22 +25,10 @@ private:
     QString m_session;
     testing::StandardSession m_ids;
 
-    struct Run {
-        int status = -1;
-        QString out, err;
-    };
+    using Run = test::CliRun;
 
     /** The full command line, as the binary would get it. */
-    static Run runLine(const QStringList &words)
-    {
-        Run r;
-        QTextStream out(&r.out), err(&r.err);
-        cli::Console console(out, err);
-        r.status = cli::runCommandLine(words, console);
-        out.flush();
-        err.flush();
-        return r;
-    }
+    static Run runLine(const QStringList &words) { return test::runCli(words); }
 
     Run run(const QStringList &args) { return runLine(QStringList {QStringLiteral("--session"), m_session} + args); }
 

@@ -4,6 +4,7 @@
 
 #include "core/session/costledger.h"
 #include "core/session/sessioncontroller.h"
+#include "core/session/sessionpaths.h"
 #include "core/session/sessionstore.h"
 #include "ui/actionmanager.h"
 #include "ui/frameselection.h"
@@ -112,8 +113,13 @@ void SessionPresenter::onSessionSwitched(const QString &frameToSelect)
     // What a selection change before the switch deferred (the prepared rows' reset) is
     // superseded: the switch's own selection updates everything.
     ++m_selectionSerial;
-    if (session()->isOpen())
-        m_thumbs->setDiskCacheDir(session()->store()->thumbsDir());
+    if (session()->isOpen()) {
+        // The cache is written to: only the session's own thumbs folder, never one that is a
+        // link out (a crafted session); without it thumbnails are made in memory only.
+        const SessionStore *store = session()->store();
+        m_thumbs->setDiskCacheDir(
+            SessionPaths::isOwnFolder(store->dir(), QStringLiteral("thumbs")) ? store->thumbsDir() : QString());
+    }
     m_model->refresh();
     m_stage->reset();
     // A background open's hand-over: Frame Details and the plan follow after the first paint.

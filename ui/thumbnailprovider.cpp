@@ -29,7 +29,8 @@ ThumbResult makeThumbnail(const QString &imagePath, const QString &diskPath, int
     const QFileInfo source(imagePath);
     if (!diskPath.isEmpty()) {
         const QFileInfo cached(diskPath);
-        if (cached.exists() && cached.lastModified() >= source.lastModified()) {
+        // Only a plain file of our own (a FIFO would block this worker; a link is not ours).
+        if (cached.isFile() && !cached.isSymLink() && cached.lastModified() >= source.lastModified()) {
             QImageReader reader(diskPath);
             r.image = reader.read();
             if (!r.image.isNull())

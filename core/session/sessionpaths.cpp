@@ -70,6 +70,14 @@ bool SessionPaths::isSafeRelative(const QString &relative)
     return true;
 }
 
+bool SessionPaths::isOwnFolder(const QString &root, const QString &folder)
+{
+    const QFileInfo info(QDir(root).filePath(folder));
+    const QString canonicalRoot = QFileInfo(root).canonicalFilePath();
+    const QString canonical = info.canonicalFilePath();
+    return info.isDir() && !canonicalRoot.isEmpty() && canonical != canonicalRoot && isInside(canonical, canonicalRoot);
+}
+
 SessionPaths::SessionPaths(const QString &root) : m_root(root), m_canonicalRoot(QFileInfo(root).canonicalFilePath()) {}
 
 Result<QString> SessionPaths::resolveInside(const QString &root, const QString &relative, const QString &entry)

@@ -53,6 +53,13 @@ public:
      */
     static Result<QString> resolveInside(const QString &root, const QString &relative, const QString &entry = {});
 
+    /**
+     * folder (a name directly under root, e.g. "images", "thumbs") is a folder of root's own: it
+     * exists and resolves inside root (no link that leads out). For folders the app reads every
+     * file of (a rebuild) or writes into (the thumbnail cache).
+     */
+    static bool isOwnFolder(const QString &root, const QString &folder);
+
     /** The lexical half of resolveInside(): no file system access. */
     static bool isSafeRelative(const QString &relative);
 

@@ -93,15 +93,15 @@ Result<void> SessionStore::rebuild(const QString &dirIn)
 
     // A rebuild reads every picture in images/: the folder must be the session's own, not a link
     // to another folder (whose pictures would become frames of a session that then never opens).
-    const QString canonicalImages = QFileInfo(imagesDir()).canonicalFilePath();
-    if (!canonicalImages.startsWith(QFileInfo(m_dir).canonicalFilePath() + QLatin1Char('/'))) {
+    if (!SessionPaths::isOwnFolder(m_dir, QStringLiteral("images"))) {
         unlock();
         const QString images = QDir::toNativeSeparators(imagesDir());
+        const QString target = QDir::toNativeSeparators(QFileInfo(imagesDir()).canonicalFilePath());
         m_dir.clear();
         return Error::make(ErrorKind::Unsafe,
             QStringLiteral("%1 is a link that leads outside the session folder (to %2); nothing was rebuilt. "
                            "Put the session's own images folder in its place.")
-                .arg(images, QDir::toNativeSeparators(canonicalImages)));
+                .arg(images, target));
     }
 
     const qint64 journalSizeBeforeReplay = QFileInfo(journalPath()).size();

@@ -12,13 +12,17 @@
 #include "ui/infopanel.h"
 #include "ui/mainwindow.h"
 #include "ui/sessionmanager.h"
+#include "ui/thumbnailprovider.h"
 #include "ui/timelinemodel.h"
 #include "ui/turndispatcher.h"
 #include "ui/windowpreferences.h"
 #include "uitesthelpers.h"
 
 #include <QApplication>
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QImage>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -37,6 +41,7 @@ private Q_SLOTS:
     void aSupersededOpenLeavesNothingBehind();
     void theRecentListIsWrittenOnAWorker();
     void frameDetailsRowsAreMadeWhileTheSessionParses();
+    void thumbnailsAreNeverCachedThroughALinkedThumbsFolder();
 
 private:
     QString sendTip() const;
@@ -233,6 +238,37 @@ void tst_SessionPresenter::frameDetailsRowsAreMadeWhileTheSessionParses()
     QTRY_VERIFY_WITH_TIMEOUT(done, 30000);
     QVERIFY(preparedAtSwitch);
     QTRY_VERIFY_WITH_TIMEOUT(!info->rowText(QStringLiteral("infoKind")).isEmpty(), 5000);
+}
+
+void tst_SessionPresenter::thumbnailsAreNeverCachedThroughALinkedThumbsFolder()
+{
+    // The thumbnail cache is written to: a session whose thumbs folder is a link out (crafted)
+    // gets thumbnails in memory only, and the folder it points to stays untouched.
+    const QString own = m_dir->path() + QStringLiteral("/own");
+    test::makeOpeningSession(own, 3, QStringLiteral("a"));
+    QVERIFY(m_window->sessions()->open(own));
+    auto *thumbs = m_window->findChild<ThumbnailProvider *>();
+    QVERIFY(thumbs);
+    QCOMPARE(thumbs->diskCacheDir(), m_window->session()->store()->thumbsDir());
+
+    const QString linked = m_dir->path() + QStringLiteral("/linked");
+    test::makeOpeningSession(linked, 3, QStringLiteral("b"));
+    const QString elsewhere = m_dir->path() + QStringLiteral("/elsewhere");
+    QVERIFY(QDir().mkpath(elsewhere));
+    QVERIFY(QDir(linked + QStringLiteral("/thumbs")).removeRecursively());
+    QVERIFY(QFile::link(elsewhere, linked + QStringLiteral("/thumbs")));
+    QVERIFY(m_window->sessions()->open(linked));
+    QVERIFY(thumbs->diskCacheDir().isEmpty());
+    // A picture asked for now is made and kept in memory, and nothing is written elsewhere.
+    const QString picture = m_dir->filePath(QStringLiteral("picture.png"));
+    QImage image(32, 32, QImage::Format_RGB32);
+    image.fill(Qt::darkCyan);
+    QVERIFY(image.save(picture));
+    QSignalSpy ready(thumbs, &ThumbnailProvider::thumbnailReady);
+    QVERIFY(thumbs->thumbnail(picture, picture, 24).isNull());
+    QVERIFY(ready.wait(5000));
+    QVERIFY(!thumbs->thumbnail(picture, picture, 24).isNull());
+    QVERIFY(QDir(elsewhere).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden).isEmpty());
 }
 
 QTEST_MAIN(tst_SessionPresenter)

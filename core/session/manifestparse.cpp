@@ -135,18 +135,24 @@ PartEnd readFrameElements(Reader &r, const char *stopAt, int firstIndex, const c
 
 /**
  * Where the second of two threads could start reading a big "frames" array: the ',' between
- * two frames near the middle of the text. A checkpoint is written indented (toJson), where a
- * frame of the array ends in a line "        }," followed by one starting "        {"; a line
- * break is never inside a JSON string, so this is a guess that is almost always right, and
- * the first thread proves it (it must arrive at exactly this ',' reading element by element).
+ * two frames near the middle of the text. A checkpoint is written one frame per line
+ * (manifestBytes(): "},\n{" between two frames); one written before that was indented, where
+ * a frame ends in a line "        }," followed by one starting "        {". A line break is never
+ * inside a JSON string, so either is a guess that is almost always right, and the first thread
+ * proves it (it must arrive at exactly this ',' reading element by element).
  */
 const char *splitPoint(const char *from, const char *end)
 {
-    static constexpr char kBoundary[] = "\n        },\n        {";
-    const qsizetype n = sizeof(kBoundary) - 1;
     const char *mid = from + (end - from) / 2;
     const QByteArrayView rest(mid, end - mid);
-    const qsizetype at = rest.indexOf(QByteArrayView(kBoundary, n));
+    // from: the first element's '{', just after the array's "[\n" when written one per line.
+    if (from[-1] == '\n') {
+        static constexpr char kLines[] = "},\n{";
+        const qsizetype at = rest.indexOf(QByteArrayView(kLines, sizeof(kLines) - 1));
+        return at < 0 ? nullptr : mid + at + 1; // the ',' after '}'
+    }
+    static constexpr char kIndented[] = "\n        },\n        {";
+    const qsizetype at = rest.indexOf(QByteArrayView(kIndented, sizeof(kIndented) - 1));
     return at < 0 ? nullptr : mid + at + 10; // the ',' after "\n        }"
 }
 
@@ -159,6 +165,7 @@ bool readFrames(Reader &r, const char *end, ParsedManifest *out)
     r.eat('[');
     if (r.eat(']'))
         return true;
+    // r is at the first element (the '[' is behind it, so splitPoint() may look back a byte).
     const char *stop = end - r.pos() >= kSplitBytes && helperThreadsWelcome() ? splitPoint(r.pos(), end) : nullptr;
     // The second half on another thread, from the guessed boundary; used only if the first
     // half proves the guess. Its frames' indices are fixed up once the first half's count is

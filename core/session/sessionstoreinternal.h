@@ -46,13 +46,17 @@ void salvageManifestHead(const QByteArray &raw, QJsonObject *extra, QString *cur
 FrameImage describeImage(const QString &rel, const QByteArray &bytes);
 
 /**
- * Serialises the whole frame table and replaces manifest.json atomically (temp, fsync, rename):
- * a checkpoint of everything the journal holds up to byte journalOffset. The caller holds the
- * lock. Returns the manifest's size.
+ * The text of a checkpoint of graph (everything the journal holds up to byte journalOffset):
+ * the other fields on the first line, then one frame per line (the reader guesses where to
+ * split a big array by that layout).
  */
 QByteArray manifestBytes(
     const FrameGraph &graph, const QString &current, const QJsonObject &extra, qint64 journalOffset);
 
+/**
+ * Replaces manifest.json by manifestBytes() atomically (temp, fsync, rename). The caller holds
+ * the lock. Returns the manifest's size.
+ */
 Result<qint64> writeManifestFile(const QString &dir, const FrameGraph &graph, const QString &current,
     const QJsonObject &extra, qint64 journalOffset);
 

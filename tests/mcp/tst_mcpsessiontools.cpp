@@ -16,9 +16,13 @@
 
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <algorithm>
 
 using namespace nb2;
 using namespace nb2::mcptest;
@@ -249,7 +253,13 @@ private Q_SLOTS:
         QCOMPARE(gen.origin, QString(kFrameOriginMcp));
         // (manifest.json is a checkpoint of the journal: what is on disk is the two folded together)
         const Result<QByteArray> onDisk = SessionStore::foldedManifest(sessionDir());
-        QVERIFY(onDisk && onDisk.value().contains("\"origin\": \"mcp\""));
+        QVERIFY(onDisk);
+        const QJsonArray framesOnDisk
+            = QJsonDocument::fromJson(onDisk.value()).object().value(QLatin1String("frames")).toArray();
+        const auto genOnDisk = std::find_if(framesOnDisk.begin(), framesOnDisk.end(),
+            [&](const QJsonValue &f) { return f.toObject().value(QLatin1String("id")).toString() == gen.id; });
+        QVERIFY(genOnDisk != framesOnDisk.end());
+        QCOMPARE((*genOnDisk).toObject().value(QLatin1String("origin")).toString(), QStringLiteral("mcp"));
 
         const QJsonObject e = call(QStringLiteral("edit_image"),
             {{QStringLiteral("previous_interaction_id"), s.value(QLatin1String("interaction_id"))},

@@ -80,7 +80,7 @@ Frame richFrame(int i)
     return f;
 }
 
-QByteArray manifestOf(const QJsonArray &frames, QJsonDocument::JsonFormat format = QJsonDocument::Indented)
+QJsonObject manifestHead()
 {
     QJsonObject root;
     root.insert(QLatin1String("format"), QLatin1String("nb2lite-session"));
@@ -88,8 +88,47 @@ QByteArray manifestOf(const QJsonArray &frames, QJsonDocument::JsonFormat format
     root.insert(QLatin1String("created_at"), QLatin1String("2026-12-01T12:15:51.136Z"));
     root.insert(QLatin1String("current_frame"), QLatin1String("10000001"));
     root.insert(QLatin1String("journal_offset"), 3731519);
+    return root;
+}
+
+QByteArray manifestOf(const QJsonArray &frames, QJsonDocument::JsonFormat format = QJsonDocument::Indented)
+{
+    QJsonObject root = manifestHead();
     root.insert(QLatin1String("frames"), frames);
     return QJsonDocument(root).toJson(format);
+}
+
+/** An array's elements one per line, as a checkpoint writes its frames: "[\n{…},\n{…}\n]". */
+QByteArray elementsInLines(const QJsonArray &elements)
+{
+    QByteArray out("[");
+    for (qsizetype i = 0; i < elements.size(); ++i) {
+        out += i ? ",\n" : "\n";
+        // Any value (a test puts a number among the frames): its text inside a one-element array.
+        out += QJsonDocument(QJsonArray {elements.at(i)}).toJson(QJsonDocument::Compact).mid(1).chopped(1);
+    }
+    return out + "\n]";
+}
+
+/** The layout of a checkpoint (manifestBytes()): the other fields on the first line, then one frame per line. */
+QByteArray manifestInLines(const QJsonArray &frames, const QByteArray &after = {})
+{
+    QByteArray head = QJsonDocument(manifestHead()).toJson(QJsonDocument::Compact);
+    head.chop(1);
+    return head + ",\"frames\":" + elementsInLines(frames) + after + "}\n";
+}
+
+/** The two layouts a big checkpoint is found in: one frame per line (written now), indented (before). */
+enum class Layout { Lines, Indented };
+
+QByteArray manifestIn(Layout layout, const QJsonArray &frames)
+{
+    return layout == Layout::Lines ? manifestInLines(frames) : manifestOf(frames, QJsonDocument::Indented);
+}
+
+void addLayoutColumn()
+{
+    QTest::addColumn<Layout>("layout");
 }
 
 /** Both readers agree on text (the single pass may fall back; the result must not differ). */
@@ -136,6 +175,8 @@ const QByteArray kMinimal = QByteArrayLiteral("\"id\":\"0000000a\",\"kind\":\"ed
 
 } // namespace
 
+Q_DECLARE_METATYPE(Layout)
+
 class TestManifestParse : public QObject
 {
     Q_OBJECT
@@ -164,12 +205,20 @@ private Q_SLOTS:
         QVERIFY(!parsed.value().root.contains(QLatin1String("frames")));
     }
 
+    void aBigArrayIsReadByTwoThreadsAndAgrees_data()
+    {
+        addLayoutColumn();
+        QTest::newRow("one frame per line") << Layout::Lines;
+        QTest::newRow("indented") << Layout::Indented;
+    }
+
     void aBigArrayIsReadByTwoThreadsAndAgrees()
     {
+        QFETCH(Layout, layout);
         QJsonArray frames;
-        for (int i = 0; i < 1200; ++i) // ~1.5 MB indented: over the two-thread threshold
+        for (int i = 0; i < 1200; ++i) // ~1.1 MB in lines, ~1.5 MB indented: over the two-thread threshold
             frames.append(richFrame(i).toJson());
-        const QByteArray text = manifestOf(frames);
+        const QByteArray text = manifestIn(layout, frames);
         QVERIFY(text.size() > (1 << 20));
         int fast = -1;
         expectSame(text, &fast);
@@ -179,6 +228,43 @@ private Q_SLOTS:
         QCOMPARE(parsed.value().frames.size(), 1200);
         QCOMPARE(parsed.value().frames.at(1199).id, richFrame(1199).id); // order kept across the halves
         QCOMPARE(parsed.value().frames.at(600).id, richFrame(600).id);
+    }
+
+    void aCheckpointIsWrittenOneFramePerLineAndReadByTwoThreads()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        SessionStore store;
+        QVERIFY(store.open(dir.path()));
+        QList<Frame> frames;
+        for (int i = 0; i < 1200; ++i)
+            frames.append(richFrame(i));
+        QVERIFY(store.commit(frames, {}, frames.last().id));
+        QVERIFY(store.checkpoint());
+        store.close();
+        QFile file(dir.path() + QStringLiteral("/manifest.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray text = file.readAll();
+        QVERIFY(text.size() > (1 << 20));
+        // The layout: the other fields on the first line, each frame alone on a line, then "]}".
+        const QList<QByteArray> lines = text.split('\n');
+        QCOMPARE(lines.size(), 1200 + 3); // + the head, the close and the empty rest after the last line break
+        QVERIFY(lines.first().startsWith("{\"") && lines.first().endsWith(",\"frames\":["));
+        QCOMPARE(lines.at(1201), QByteArray("]}"));
+        for (const int i : {0, 1, 599, 600, 1199}) {
+            const QByteArray line = lines.at(1 + i).endsWith(',') ? lines.at(1 + i).chopped(1) : lines.at(1 + i);
+            QJsonParseError error;
+            const QJsonDocument alone = QJsonDocument::fromJson(line, &error);
+            QCOMPARE(error.error, QJsonParseError::NoError);
+            QCOMPARE(alone.object(), richFrame(i).toJson());
+        }
+        int fast = -1;
+        expectSame(text, &fast);
+        QCOMPARE(fast, 1200);
+        const Result<ParsedManifest> parsed = parseManifest(text);
+        QVERIFY(parsed.value().readInTwo);
+        QCOMPARE(parsed.value().frames.size(), 1200);
+        QCOMPARE(parsed.value().root.value(QLatin1String("current_frame")).toString(), richFrame(1199).id);
     }
 
     void aNicedCallerReadsAlone()
@@ -209,33 +295,49 @@ private Q_SLOTS:
     {
         QTest::addColumn<int>("bad");
         QTest::addColumn<QByteArray>("element");
-        QTest::newRow("second half, not an object") << 1000 << QByteArray("42");
-        QTest::newRow("second half, no id") << 1100 << QByteArray("{\"kind\":\"edit\",\"status\":\"done\"}");
-        QTest::newRow("first half, no id") << 10 << QByteArray("{\"kind\":\"edit\",\"status\":\"done\"}");
-        QTest::newRow("second half, unusual but good")
-            << 1001 << QByteArray("{\"id\":\"0000000a\",\"kind\":\"edit\",\"status\":\"done\",\"new_field\":1}");
+        addLayoutColumn();
+        for (const Layout layout : {Layout::Lines, Layout::Indented}) {
+            const char *in = layout == Layout::Lines ? ", one frame per line" : ", indented";
+            QTest::addRow("second half, not an object%s", in) << 1000 << QByteArray("42") << layout;
+            QTest::addRow("second half, no id%s", in)
+                << 1100 << QByteArray("{\"kind\":\"edit\",\"status\":\"done\"}") << layout;
+            QTest::addRow("first half, no id%s", in)
+                << 10 << QByteArray("{\"kind\":\"edit\",\"status\":\"done\"}") << layout;
+            QTest::addRow("second half, unusual but good%s", in)
+                << 1001 << QByteArray("{\"id\":\"0000000a\",\"kind\":\"edit\",\"status\":\"done\",\"new_field\":1}")
+                << layout;
+        }
     }
 
     void aBadFrameInEitherHalfIsReportedAsByOneThread()
     {
         QFETCH(int, bad);
         QFETCH(QByteArray, element);
+        QFETCH(Layout, layout);
         QJsonArray frames;
         for (int i = 0; i < 1200; ++i)
             frames.append(i == bad ? QJsonDocument::fromJson("[" + element + "]").array().at(0)
                                    : QJsonValue(richFrame(i).toJson()));
-        const QByteArray text = manifestOf(frames);
+        const QByteArray text = manifestIn(layout, frames);
         expectSame(text);
         if (bad >= 600)
             QVERIFY(parseManifest(text).value().readInTwo);
     }
 
+    void invalidTextInTheSecondHalfGivesTheSameError_data()
+    {
+        addLayoutColumn();
+        QTest::newRow("one frame per line") << Layout::Lines;
+        QTest::newRow("indented") << Layout::Indented;
+    }
+
     void invalidTextInTheSecondHalfGivesTheSameError()
     {
+        QFETCH(Layout, layout);
         QJsonArray frames;
         for (int i = 0; i < 1200; ++i)
             frames.append(richFrame(i).toJson());
-        QByteArray text = manifestOf(frames);
+        QByteArray text = manifestIn(layout, frames);
         const qsizetype at = text.lastIndexOf("\"title\"");
         text.insert(at, "\"unterminated");
         expectSame(text);
@@ -255,6 +357,25 @@ private Q_SLOTS:
         QJsonObject root = QJsonDocument::fromJson(manifestOf(frames)).object();
         root.insert(QLatin1String("zz_newer_field"), lookalike);
         const QByteArray text = QJsonDocument(root).toJson(QJsonDocument::Indented);
+        QVERIFY(text.size() > (1 << 20));
+        expectSame(text);
+        const Result<ParsedManifest> parsed = parseManifest(text);
+        QVERIFY(!parsed.value().readInTwo);
+        QCOMPARE(parsed.value().frames.size(), 5);
+        QCOMPARE(parsed.value().root.value(QLatin1String("zz_newer_field")).toArray().size(), 1200);
+    }
+
+    void aGuessOutsideTheArrayIsNotUsedInLines()
+    {
+        // The same in the layout written now: a small "frames" array, then a big field laid out
+        // one object per line, like frames (a checkpoint writes "frames" last; this file does not).
+        QJsonArray frames;
+        for (int i = 0; i < 5; ++i)
+            frames.append(richFrame(i).toJson());
+        QJsonArray lookalike;
+        for (int i = 0; i < 1200; ++i)
+            lookalike.append(richFrame(i).toJson());
+        const QByteArray text = manifestInLines(frames, ",\"zz_newer_field\":" + elementsInLines(lookalike));
         QVERIFY(text.size() > (1 << 20));
         expectSame(text);
         const Result<ParsedManifest> parsed = parseManifest(text);

@@ -7,6 +7,7 @@ add_library(nb2core_common STATIC
     common/threadpriority.h common/threadpriority.cpp
     common/hugepages.h common/hugepages.cpp
     common/sha256.h common/sha256.cpp
+    common/regularfile.h common/regularfile.cpp
 )
 target_include_directories(nb2core_common PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(nb2core_common PUBLIC Qt6::Core PRIVATE nb2_warnings nb2_strict_qt)

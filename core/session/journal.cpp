@@ -1,4 +1,6 @@
 #include "core/session/journal.h"
+
+#include "core/common/regularfile.h"
 #include "core/session/manifestparse.h"
 #include "core/session/sessionpaths.h"
 #include <QDir>
@@ -25,11 +27,10 @@ const QLatin1String kOp("op"), kAt("at"), kFrame("frame"), kFrameId("frame_id"),
 /** One write of whole lines, fdatasync'ed. Starts with a newline: ends a torn line a crash left. */
 Result<void> writeLines(const QString &path, const QByteArray &lines)
 {
-    QFile file(path);
+    QFile file;
     // Append mode is O_APPEND: one write() per call keeps lines whole across processes.
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Append))
-        return Error::make(writeFailureKind(path, &file),
-            QStringLiteral("%1: cannot open the journal for appending: %2").arg(path, file.errorString()));
+    if (const Result<void> opened = openRegularFile(&file, path, QIODevice::WriteOnly | QIODevice::Append); !opened)
+        return opened.error(); // "…/journal.jsonl: cannot open: …", or "… is a FIFO, not a file"
     if (file.write(lines) != lines.size() || !file.flush())
         return Error::make(writeFailureKind(path, &file),
             QStringLiteral("%1: cannot append to the journal: %2").arg(path, file.errorString()));
@@ -100,9 +101,12 @@ Journal::Tail Journal::readCommits(const QString &path, qint64 from)
 {
     Tail t;
     t.end = from;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return t;
+    QFile file;
+    if (const Result<void> opened = openRegularFile(&file, path); !opened) {
+        if (opened.error().kind != ErrorKind::Io)
+            t.unsafe = opened.error(); // not a file (a FIFO would block): nothing is read from it
+        return t;                      // missing or unreadable: nothing to fold, as before
+    }
     if (file.size() < from) {
         t.shrunk = true;
         return t;
@@ -200,8 +204,8 @@ QList<QJsonObject> Journal::readAll(const QString &path, int *badLines)
 {
     QList<QJsonObject> records;
     int bad = 0;
-    QFile file(path);
-    if (file.open(QIODevice::ReadOnly)) {
+    QFile file;
+    if (openRegularFile(&file, path)) { // a FIFO would block, a device never end
         const QByteArray all = file.readAll();
         const QList<QByteArray> lines = all.split('\n');
         for (const QByteArray &raw : lines) {

@@ -61,8 +61,9 @@ public:
         qint64 end = 0;  // offset just after the last complete line read
         int records = 0; // complete records of any kind
         int badLines = 0;
-        bool shrunk = false;         // the file is shorter than `from`: it was replaced
-        std::optional<Error> unsafe; // a commit names a path outside the session: reading stopped there
+        bool shrunk = false; // the file is shorter than `from`: it was replaced
+        std::optional<Error>
+            unsafe; // a commit names a path outside the session, or the journal is no file: reading stopped there
     };
     static Tail readCommits(const QString &path, qint64 from);
 

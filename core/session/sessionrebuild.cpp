@@ -3,6 +3,7 @@
 #include "core/session/sessionstoreinternal.h"
 
 #include "core/api/imageinput.h"
+#include "core/common/regularfile.h"
 #include "core/session/sessionpaths.h"
 
 #include <QBuffer>
@@ -33,12 +34,6 @@
 #include <deque>
 #include <optional>
 
-#ifdef Q_OS_UNIX
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#endif
-
 namespace nb2 {
 
 using namespace storedetail;
@@ -51,26 +46,10 @@ namespace {
  */
 QByteArray readFoundImage(const QString &path)
 {
-#ifdef Q_OS_UNIX
-    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return {};
-    struct stat st {
-    };
     QFile file;
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > kMaxImageFileBytes
-        || !file.open(fd, QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
-        ::close(fd);
-        return {};
-    }
-    return file.readAll();
-#else
-    const QFileInfo info(path);
-    QFile file(path);
-    if (info.isSymLink() || !info.isFile() || info.size() > kMaxImageFileBytes || !file.open(QIODevice::ReadOnly))
+    if (!openRegularFile(&file, path, QIODevice::ReadOnly, LinkPolicy::Refuse) || file.size() > kMaxImageFileBytes)
         return {};
     return file.readAll();
-#endif
 }
 } // namespace
 
@@ -104,6 +83,17 @@ Result<void> SessionStore::rebuild(const QString &dirIn)
                 .arg(images, target));
     }
 
+    // The journal is what a rebuild trusts most: one that is not a file (a FIFO would block the
+    // replay for ever, a device never end) stops it before anything is moved.
+    if (QFile probe; QFileInfo(journalPath()).exists()) {
+        if (const Result<void> opened = openRegularFile(&probe, journalPath()); !opened) {
+            unlock();
+            m_dir.clear();
+            return Error::make(opened.error().kind,
+                QStringLiteral("%1; nothing was rebuilt. Move it out of the session folder and rebuild again.")
+                    .arg(opened.error().message));
+        }
+    }
     const qint64 journalSizeBeforeReplay = QFileInfo(journalPath()).size();
     const Journal::Replay replay = Journal::replay(journalPath());
     // A journal that names a file outside the folder is refused before anything is moved.
@@ -125,8 +115,8 @@ Result<void> SessionStore::rebuild(const QString &dirIn)
     QJsonObject extra;
     QString current;
     {
-        QFile old(manifestPath());
-        if (old.open(QIODevice::ReadOnly))
+        QFile old; // a FIFO or a folder in its place has nothing to salvage; it is moved aside below
+        if (openRegularFile(&old, manifestPath()))
             salvageManifestHead(old.readAll(), &extra, &current);
     }
 

@@ -3,6 +3,7 @@
 #include "core/session/sessionstoreinternal.h"
 
 #include "core/api/imageinput.h"
+#include "core/common/regularfile.h"
 #include "core/common/threadpriority.h"
 #include "core/session/manifestparse.h"
 #include "core/session/sessionpaths.h"
@@ -108,10 +109,9 @@ Result<QByteArray> SessionStore::foldedManifest(const QString &dir)
     if (tail.unsafe)
         return *tail.unsafe;
     if (tail.commits.isEmpty()) {
-        QFile file(path);
-        if (!file.open(QIODevice::ReadOnly))
-            return Error::make(ErrorKind::Io,
-                QStringLiteral("%1: cannot read: %2").arg(QDir::toNativeSeparators(path), file.errorString()));
+        QFile file;
+        if (const Result<void> opened = openRegularFile(&file, path); !opened)
+            return opened.error();
         return file.readAll();
     }
     for (const JournalCommit &c : tail.commits)
@@ -177,9 +177,9 @@ Result<void> SessionStore::readManifest(
     auto fail = [&](ErrorKind kind, const QString &m) {
         return Error::make(kind, QStringLiteral("%1: %2").arg(QDir::toNativeSeparators(path), m));
     };
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return fail(ErrorKind::Io, QStringLiteral("cannot read: %1").arg(file.errorString()));
+    QFile file;
+    if (const Result<void> opened = openRegularFile(&file, path); !opened)
+        return opened.error(); // a FIFO would block here, a device feed the parse without end
     const FileBytes mapped(file);
     const QByteArray &raw = mapped.bytes();      // nothing parsed from it keeps a pointer into it
     if (QByteArrayView(raw).trimmed().isEmpty()) // a view: no copy of a 14 MB checkpoint

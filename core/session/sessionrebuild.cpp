@@ -39,6 +39,26 @@ namespace nb2 {
 using namespace storedetail;
 
 namespace {
+
+/** In words, why images is not a folder of root's own that a rebuild may read (isOwnFolder() said no). */
+QString whyNotOwnImagesFolder(const QString &root, const QString &images)
+{
+    const QFileInfo info(images);
+    const QString name = QDir::toNativeSeparators(images);
+    if (!info.isSymLink())
+        return info.exists() ? QStringLiteral("%1 is not a folder").arg(name)
+                             : QStringLiteral("%1 does not exist").arg(name);
+    const QString target = QDir::toNativeSeparators(info.symLinkTarget());
+    if (!info.exists())
+        return QStringLiteral("%1 is a link to %2, which does not exist").arg(name, target);
+    if (!info.isDir())
+        return QStringLiteral("%1 is a link to %2, which is not a folder").arg(name, target);
+    if (info.canonicalFilePath() == QFileInfo(root).canonicalFilePath())
+        return QStringLiteral("%1 is a link to the session folder itself").arg(name);
+    return QStringLiteral("%1 is a link that leads outside the session folder (to %2)")
+        .arg(name, QDir::toNativeSeparators(info.canonicalFilePath()));
+}
+
 /**
  * The bytes of a picture a rebuild finds in images/: only a regular file of at most
  * kMaxImageFileBytes, opened without following a link (a link could lead anywhere, and a FIFO
@@ -74,13 +94,10 @@ Result<void> SessionStore::rebuild(const QString &dirIn)
     // to another folder (whose pictures would become frames of a session that then never opens).
     if (!SessionPaths::isOwnFolder(m_dir, QStringLiteral("images"))) {
         unlock();
-        const QString images = QDir::toNativeSeparators(imagesDir());
-        const QString target = QDir::toNativeSeparators(QFileInfo(imagesDir()).canonicalFilePath());
+        const QString why = whyNotOwnImagesFolder(m_dir, imagesDir());
         m_dir.clear();
         return Error::make(ErrorKind::Unsafe,
-            QStringLiteral("%1 is a link that leads outside the session folder (to %2); nothing was rebuilt. "
-                           "Put the session's own images folder in its place.")
-                .arg(images, target));
+            QStringLiteral("%1; nothing was rebuilt. Put the session's own images folder in its place.").arg(why));
     }
 
     // The journal is what a rebuild trusts most: one that is not a file (a FIFO would block the

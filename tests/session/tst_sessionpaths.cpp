@@ -434,21 +434,55 @@ private Q_SLOTS:
         QVERIFY(store.open(dir, SessionStore::OpenMode::OpenExisting));
     }
 
-    void aRebuildRefusesAnImagesFolderThatLeadsOut()
+    void aRebuildRefusesAnImagesFolderThatIsNotItsOwn_data()
     {
-        const QString dir = m_tmp.filePath(QStringLiteral("rebuild-folder"));
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("link out") << "link out"
+                                  << "is a link that leads outside the session folder (to ";
+        QTest::newRow("dangling link") << "dangling link"
+                                       << "is a link to ";
+        QTest::newRow("link to the session itself") << "link to itself"
+                                                    << "is a link to the session folder itself";
+        QTest::newRow("link to a file") << "link to a file"
+                                        << "which is not a folder";
+        QTest::newRow("a file") << "file"
+                                << "images is not a folder";
+    }
+
+    void aRebuildRefusesAnImagesFolderThatIsNotItsOwn()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, message);
+        const QString dir = m_tmp.filePath(
+            QStringLiteral("rebuild-folder-") + QString(kind).replace(QLatin1Char(' '), QLatin1Char('-')));
         QVERIFY(QDir().mkpath(dir));
+        const QString images = dir + QStringLiteral("/images");
         const QString elsewhere = m_tmp.filePath(QStringLiteral("someone-elses-pictures"));
         QVERIFY(QDir().mkpath(elsewhere));
         QVERIFY(!test::writeFile(elsewhere + QStringLiteral("/private.jpg"), test::jpegBytes()).isEmpty());
-        QVERIFY(QFile::link(elsewhere, dir + QStringLiteral("/images")));
+        QString expected = message;
+        if (kind == QLatin1String("link out")) {
+            QVERIFY(QFile::link(elsewhere, images));
+            expected += QFileInfo(elsewhere).canonicalFilePath();
+        } else if (kind == QLatin1String("dangling link")) {
+            QVERIFY(QFile::link(m_tmp.filePath(QStringLiteral("gone")), images));
+            expected += m_tmp.filePath(QStringLiteral("gone")) + QStringLiteral(", which does not exist");
+        } else if (kind == QLatin1String("link to itself")) {
+            QVERIFY(QFile::link(dir, images));
+        } else if (kind == QLatin1String("link to a file")) {
+            QVERIFY(QFile::link(elsewhere + QStringLiteral("/private.jpg"), images));
+        } else {
+            QVERIFY(!test::writeFile(images, "not a folder").isEmpty());
+        }
         QVERIFY(!test::writeFile(dir + QStringLiteral("/manifest.json"), "{ broken").isEmpty());
 
         SessionStore store;
         const Result<void> rebuilt = store.rebuild(dir);
         QVERIFY(!rebuilt);
         QCOMPARE(rebuilt.error().kind, ErrorKind::Unsafe);
-        QVERIFY2(rebuilt.error().message.contains(QStringLiteral("a link that leads outside the session folder")),
+        QVERIFY2(rebuilt.error().message.contains(expected), qPrintable(rebuilt.error().message));
+        QVERIFY2(rebuilt.error().message.contains(QStringLiteral("nothing was rebuilt")),
             qPrintable(rebuilt.error().message));
         QVERIFY(!store.isOpen());
         // Nothing was moved or written: the broken manifest is where it was, and nothing was set aside.

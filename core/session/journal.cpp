@@ -200,12 +200,15 @@ Result<void> Journal::recordRemoval(const QStringList &frameIds)
     return append({{kOp, QStringLiteral("remove")}, {kIds, QJsonArray::fromStringList(frameIds)}});
 }
 
-QList<QJsonObject> Journal::readAll(const QString &path, int *badLines)
+QList<QJsonObject> Journal::readAll(const QString &path, int *badLines, std::optional<Error> *notAFile)
 {
     QList<QJsonObject> records;
     int bad = 0;
     QFile file;
-    if (openRegularFile(&file, path)) { // a FIFO would block, a device never end
+    const Result<void> opened = openRegularFile(&file, path); // a FIFO would block, a device never end
+    if (!opened && opened.error().kind != ErrorKind::Io && notAFile)
+        *notAFile = opened.error(); // Io: missing or unreadable, which reads as no records
+    if (opened) {
         const QByteArray all = file.readAll();
         const QList<QByteArray> lines = all.split('\n');
         for (const QByteArray &raw : lines) {
@@ -229,7 +232,7 @@ QList<QJsonObject> Journal::readAll(const QString &path, int *badLines)
 Journal::Replay Journal::replay(const QString &path)
 {
     Replay r;
-    const QList<QJsonObject> records = readAll(path, &r.badLines);
+    const QList<QJsonObject> records = readAll(path, &r.badLines, &r.notAFile);
     r.records = records.size();
     auto see = [&r](const QString &id) {
         if (!r.frames.contains(id) && !r.order.contains(id))

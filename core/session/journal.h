@@ -62,8 +62,9 @@ public:
         int records = 0; // complete records of any kind
         int badLines = 0;
         bool shrunk = false; // the file is shorter than `from`: it was replaced
-        std::optional<Error>
-            unsafe; // a commit names a path outside the session, or the journal is no file: reading stopped there
+        // A commit names a path outside the session (reading stopped there), or the journal is
+        // not a regular file (nothing was read).
+        std::optional<Error> unsafe;
     };
     static Tail readCommits(const QString &path, qint64 from);
 
@@ -76,12 +77,15 @@ public:
         QSet<QString> removed;                  // removed for good (empty trash)
         QString current;                        // the last current frame a commit record named
         int records = 0;
-        int badLines = 0;    // unparsable lines (torn writes), skipped
-        QDateTime firstAt;   // when the first record was written (the session's start, at the latest)
-        QString lastFrameId; // the frame of the last frame record (what the user worked on last)
+        int badLines = 0;              // unparsable lines (torn writes), skipped
+        QDateTime firstAt;             // when the first record was written (the session's start, at the latest)
+        QString lastFrameId;           // the frame of the last frame record (what the user worked on last)
+        std::optional<Error> notAFile; // the journal is there but is no regular file: nothing was read
     };
     static Replay replay(const QString &path);
-    static QList<QJsonObject> readAll(const QString &path, int *badLines = nullptr);
+    /** Every record; a missing journal has none. notAFile: set when it is a FIFO, folder, device. */
+    static QList<QJsonObject> readAll(
+        const QString &path, int *badLines = nullptr, std::optional<Error> *notAFile = nullptr);
 
 private:
     QString m_path;

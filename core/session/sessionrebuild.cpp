@@ -100,19 +100,17 @@ Result<void> SessionStore::rebuild(const QString &dirIn)
             QStringLiteral("%1; nothing was rebuilt. Put the session's own images folder in its place.").arg(why));
     }
 
-    // The journal is what a rebuild trusts most: one that is not a file (a FIFO would block the
-    // replay for ever, a device never end) stops it before anything is moved.
-    if (QFile probe; QFileInfo(journalPath()).exists()) {
-        if (const Result<void> opened = openRegularFile(&probe, journalPath()); !opened) {
-            unlock();
-            m_dir.clear();
-            return Error::make(opened.error().kind,
-                QStringLiteral("%1; nothing was rebuilt. Move it out of the session folder and rebuild again.")
-                    .arg(opened.error().message));
-        }
-    }
     const qint64 journalSizeBeforeReplay = QFileInfo(journalPath()).size();
     const Journal::Replay replay = Journal::replay(journalPath());
+    // The journal is what a rebuild trusts most: one that is not a file (a FIFO, a device; read
+    // without waiting, nothing taken from it) stops it before anything is moved.
+    if (replay.notAFile) {
+        unlock();
+        m_dir.clear();
+        return Error::make(replay.notAFile->kind,
+            QStringLiteral("%1; nothing was rebuilt. Move it out of the session folder and rebuild again.")
+                .arg(replay.notAFile->message));
+    }
     // A journal that names a file outside the folder is refused before anything is moved.
     for (const QString &id : replay.order) {
         if (!replay.frames.contains(id))

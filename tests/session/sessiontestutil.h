@@ -6,6 +6,7 @@
 
 #include <QBuffer>
 #include <QColor>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -50,6 +51,31 @@ inline QByteArray readFile(const QString &path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+/**
+ * Makes dir a closed session of one done frame (id 0badc0de, of kind) whose picture is a real
+ * JPEG at images/real.jpg. Returns false if the store refused any step.
+ */
+inline bool makeOneFrameSession(const QString &dir, FrameKind kind = FrameKind::Generate)
+{
+    SessionStore store;
+    if (!store.open(dir))
+        return false;
+    Frame f;
+    f.id = QStringLiteral("0badc0de");
+    f.kind = kind;
+    f.prompt = QStringLiteral("a lighthouse");
+    f.status = FrameStatus::Done;
+    f.requestedAt = f.finishedAt = QDateTime::currentDateTimeUtc();
+    const Result<FrameImage> image = SessionStore::writeImageFile(dir, QStringLiteral("images/real.jpg"), jpegBytes());
+    if (!image)
+        return false;
+    f.image = image.value();
+    if (!store.commit({f}, {}, f.id))
+        return false;
+    store.close();
+    return true;
 }
 
 /**

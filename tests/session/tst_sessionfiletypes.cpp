@@ -94,19 +94,7 @@ private:
     QString makeSession(const QString &name)
     {
         const QString dir = m_tmp.filePath(name);
-        SessionStore store;
-        if (!store.open(dir))
-            return {};
-        Frame f;
-        f.id = QStringLiteral("0badc0de");
-        f.prompt = QStringLiteral("a lighthouse");
-        f.status = FrameStatus::Done;
-        f.requestedAt = f.finishedAt = QDateTime::currentDateTimeUtc();
-        f.image = SessionStore::writeImageFile(dir, QStringLiteral("images/real.jpg"), test::jpegBytes()).value();
-        if (!store.commit({f}, {}, f.id))
-            return {};
-        store.close();
-        return dir;
+        return test::makeOneFrameSession(dir) ? dir : QString();
     }
 
     static void addRows()
@@ -186,10 +174,8 @@ private Q_SLOTS:
         QVERIFY(!dir.isEmpty());
         const QString journal = dir + QStringLiteral("/journal.jsonl");
         QVERIFY(replaceBy(journal, NotAFile::Fifo));
-        const QByteArray manifestBefore = [&] {
-            QFile f(dir + QStringLiteral("/manifest.json"));
-            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-        }();
+        const QByteArray manifestBefore = test::readFile(dir + QStringLiteral("/manifest.json"));
+        QVERIFY(!manifestBefore.isEmpty());
         const std::optional<Result<void>> rebuilt = withinDeadline<Result<void>>(journal, [&] {
             SessionStore store;
             return store.rebuild(dir);
@@ -201,9 +187,7 @@ private Q_SLOTS:
             QDir::toNativeSeparators(journal)
                 + QStringLiteral(" is a FIFO, not a file; nothing was rebuilt. Move it out of the session folder "
                                  "and rebuild again."));
-        QFile manifest(dir + QStringLiteral("/manifest.json"));
-        QVERIFY(manifest.open(QIODevice::ReadOnly));
-        QCOMPARE(manifest.readAll(), manifestBefore);
+        QCOMPARE(test::readFile(dir + QStringLiteral("/manifest.json")), manifestBefore);
     }
 
     void aRebuildSetsAManifestFifoAsideAndRecovers()
@@ -234,12 +218,8 @@ private Q_SLOTS:
 
     void openRegularFileSaysWhatItFound()
     {
-        const QString file = m_tmp.filePath(QStringLiteral("plain.txt"));
-        {
-            QFile f(file);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write("hello\n");
-        }
+        const QString file = test::writeFile(m_tmp.filePath(QStringLiteral("plain.txt")), "hello\n");
+        QVERIFY(!file.isEmpty());
         QFile a;
         QVERIFY(openRegularFile(&a, file));
         QCOMPARE(a.readAll(), QByteArray("hello\n"));
@@ -266,9 +246,7 @@ private Q_SLOTS:
             QVERIFY(openRegularFile(&d, log, QIODevice::WriteOnly | QIODevice::Append));
             QCOMPARE(d.write(line), qint64(4));
         }
-        QFile e(log);
-        QVERIFY(e.open(QIODevice::ReadOnly));
-        QCOMPARE(e.readAll(), QByteArray("one\ntwo\n"));
+        QCOMPARE(test::readFile(log), QByteArray("one\ntwo\n"));
 
         // A FIFO, for reading and for appending, without waiting for the other end.
         const QString fifo = m_tmp.filePath(QStringLiteral("pipe"));

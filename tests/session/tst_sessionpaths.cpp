@@ -38,21 +38,9 @@ private:
     QString craftSession(const QString &name, const QString &imageFile, const QStringList &inputs = {})
     {
         const QString dir = m_tmp.filePath(name);
-        SessionStore store;
-        if (!store.open(dir))
+        // The store itself refuses to record a path outside the folder: the paths are crafted below.
+        if (!test::makeOneFrameSession(dir, inputs.isEmpty() ? FrameKind::Generate : FrameKind::EditLocal))
             return {};
-        Frame f;
-        f.id = QStringLiteral("0badc0de");
-        f.kind = inputs.isEmpty() ? FrameKind::Generate : FrameKind::EditLocal;
-        f.prompt = QStringLiteral("p");
-        f.status = FrameStatus::Done;
-        f.requestedAt = f.finishedAt = QDateTime::currentDateTimeUtc();
-        const QByteArray bytes = test::jpegBytes();
-        f.image = SessionStore::writeImageFile(dir, QStringLiteral("images/real.jpg"), bytes).value();
-        // The store itself refuses to record a path outside the folder: the inputs are crafted below.
-        if (!store.commit({f}, {}, f.id))
-            return {};
-        store.close();
         // Now rewrite the manifest by hand, as an attacker would.
         QFile file(dir + QStringLiteral("/manifest.json"));
         file.open(QIODevice::ReadOnly);

@@ -78,7 +78,9 @@ void runWindowStart(Context &ctx)
             firstPaintMs(ctx.bareWindowPath, {}, env, &error); // warm the caches
             firstPaintMs(ctx.studioPath, {QStringLiteral("--demo"), dir}, env, &error);
         }
-        for (int r = 0; r < ctx.runs(9); ++r) {
+        // 25 pairs: a launch is 40-70 ms, and on a shared 2-core machine single launches vary by a
+        // third; with 9 pairs the median ratio still moved by 0.1x from one run to the next.
+        for (int r = 0; r < ctx.runs(25); ++r) {
             const double a = firstPaintMs(ctx.bareWindowPath, {}, env, &error);
             double sessionMs = -1;
             const double b = firstPaintMs(ctx.studioPath, {QStringLiteral("--demo"), dir}, env, &error, &sessionMs);

@@ -118,8 +118,28 @@ bool DeferredStyleIcons::isDeferred(StandardPixmap icon)
     }
 }
 
+bool DeferredStyleIcons::isMadeOnce(StandardPixmap icon)
+{
+    switch (icon) {
+    case SP_TitleBarNormalButton: // a dock's float button
+    case SP_TitleBarMinButton:
+    case SP_TitleBarCloseButton:
+    case SP_DockWidgetCloseButton:
+        return true;
+    default:
+        return false;
+    }
+}
+
 QIcon DeferredStyleIcons::standardIcon(StandardPixmap icon, const QStyleOption *option, const QWidget *widget) const
 {
+    if (isMadeOnce(icon)) {
+        if (const auto made = m_madeOnce.constFind(icon); made != m_madeOnce.constEnd())
+            return *made;
+        const QIcon made = QProxyStyle::standardIcon(icon, option, widget);
+        m_madeOnce.insert(icon, made);
+        return made;
+    }
     if (!isDeferred(icon))
         return QProxyStyle::standardIcon(icon, option, widget);
     // The arrows point by the layout direction: keep the one asked for now.

@@ -50,11 +50,11 @@
 namespace nb2 {
 
 namespace {
-QDockWidget *makeDock(QMainWindow *window, const QString &title, const char *name, QWidget *content, bool closable)
+/** A dock without its content yet: the window's text-heavy panels go in at its first show (attachTextWidgets()). */
+QDockWidget *makeDock(QMainWindow *window, const QString &title, const char *name, bool closable)
 {
     auto *dock = new QDockWidget(title, window);
     dock->setObjectName(QLatin1String(name));
-    dock->setWidget(content);
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable
         | (closable ? QDockWidget::DockWidgetClosable : QDockWidget::NoDockWidgetFeatures));
     return dock;
@@ -131,8 +131,7 @@ void MainWindow::buildLayout()
     v->addWidget(m_messageBanner);
 
     // Every controller reports through the notices, and everything lives in a session.
-    statusBar();
-    m_notices = new NoticePresenter(m_messageBanner, statusBar(), this);
+    m_notices = new NoticePresenter(m_messageBanner, this, this);
     m_sessions = new SessionManager(m_notices, this);
     m_thumbs = new ThumbnailProvider(this);
     m_model = new TimelineModel(session(), this);
@@ -166,7 +165,8 @@ void MainWindow::buildLayout()
     connect(m_model, &QAbstractItemModel::modelReset, m_find, recount);
     auto *findShortcut = new QShortcut(QKeySequence::Find, this);
     connect(findShortcut, &QShortcut::activated, m_find, &FindBar::focusText);
-    QDockWidget *timelineDock = makeDock(this, tr("Timeline"), "timelineDock", timelinePane, true);
+    QDockWidget *timelineDock = makeDock(this, tr("Timeline"), "timelineDock", true);
+    m_dockContents.append({timelineDock, timelinePane});
     addDockWidget(Qt::BottomDockWidgetArea, timelineDock);
     // The right column: what to send next on top, what the selected frame is below.
     m_prompt = new PromptPanel(this);
@@ -176,10 +176,12 @@ void MainWindow::buildLayout()
     promptLayout->setSpacing(0);
     promptLayout->addWidget(new KeepListWidget(session(), m_selection, promptColumn));
     promptLayout->addWidget(m_prompt, 1);
-    QDockWidget *promptDock = makeDock(this, tr("Prompt"), "promptDock", promptColumn, false);
+    QDockWidget *promptDock = makeDock(this, tr("Prompt"), "promptDock", false);
+    m_dockContents.append({promptDock, promptColumn});
     addDockWidget(Qt::RightDockWidgetArea, promptDock);
     m_info = new InfoPanel(this);
-    QDockWidget *infoDock = makeDock(this, tr("Frame Details"), "infoDock", m_info, true);
+    QDockWidget *infoDock = makeDock(this, tr("Frame Details"), "infoDock", true);
+    m_dockContents.append({infoDock, m_info});
     addDockWidget(Qt::RightDockWidgetArea, infoDock);
     splitDockWidget(promptDock, infoDock, Qt::Vertical);
     // The replay panel is built when first needed (a range picked, Replay Onto…, the session's
@@ -187,7 +189,8 @@ void MainWindow::buildLayout()
     m_replayHolder = new QWidget(this);
     auto *replayColumn = new QVBoxLayout(m_replayHolder);
     replayColumn->setContentsMargins(0, 0, 0, 0);
-    QDockWidget *replayDock = makeDock(this, tr("Replay"), "replayDock", m_replayHolder, true);
+    QDockWidget *replayDock = makeDock(this, tr("Replay"), "replayDock", true);
+    replayDock->setWidget(m_replayHolder); // empty: nothing to measure
     connect(replayDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
         if (visible)
             replayPanel();
@@ -204,7 +207,25 @@ void MainWindow::buildLayout()
     fitToScreen(this);
 
     m_pending = new PendingIndicator(this);
+}
+
+void MainWindow::setVisible(bool visible)
+{
+    if (visible)
+        attachTextWidgets();
+    QMainWindow::setVisible(visible);
+}
+
+void MainWindow::attachTextWidgets()
+{
+    if (m_dockContents.isEmpty())
+        return; // done at the first show
+    for (const auto &[dock, content] : std::as_const(m_dockContents))
+        dock->setWidget(content);
+    m_dockContents.clear();
     statusBar()->addPermanentWidget(m_pending);
+    for (QWidget *widget : m_shown->statusWidgets())
+        statusBar()->addPermanentWidget(widget);
 }
 
 void MainWindow::buildControllers()

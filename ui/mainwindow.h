@@ -6,6 +6,7 @@
 
 #include <memory>
 
+class QDockWidget;
 class QMenu;
 
 namespace nb2 {
@@ -68,6 +69,8 @@ public:
      * list in Recent) an empty default session.
      */
     void restoreLastState(bool openLastSession = true);
+    /** The first show also gives the docks their content and makes the status bar (attachTextWidgets()). */
+    void setVisible(bool visible) override;
 
     // The controllers: the app and the tests talk to these.
     SessionManager *sessions() const { return m_sessions; }
@@ -113,6 +116,13 @@ private:
     void wireActions();
     void wireSession();
     void refreshThinkingLevels();
+    /**
+     * The widgets whose making measures text, put in place at the first show: the docks'
+     * content and the status bar. Measuring text waits for the fonts, which a worker loads at
+     * start (app/studio/main.cpp): this way the rest of the window is built while it does, and
+     * the saved dock layout is restored before the panels are measured into it.
+     */
+    void attachTextWidgets();
     void showTimelineMenu(const QPoint &pos);
     /** The replay panel, built when first needed (its dock is hidden at start). */
     ReplayPanel *replayPanel();
@@ -146,6 +156,7 @@ private:
     PendingIndicator *m_pending = nullptr;
     FindBar *m_find = nullptr;
     QMenu *m_recentMenu = nullptr;
+    QList<std::pair<QDockWidget *, QWidget *>> m_dockContents; // given to their docks by attachTextWidgets()
 };
 
 } // namespace nb2

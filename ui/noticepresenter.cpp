@@ -3,6 +3,7 @@
 #include "core/common/error.h"
 #include "ui/bannerwidget.h"
 
+#include <QMainWindow>
 #include <QRegularExpression>
 #include <QStatusBar>
 
@@ -33,8 +34,8 @@ QString withoutFinalDot(QString s)
 }
 } // namespace
 
-NoticePresenter::NoticePresenter(BannerWidget *banner, QStatusBar *statusBar, QObject *parent)
-    : QObject(parent), m_banner(banner), m_statusBar(statusBar)
+NoticePresenter::NoticePresenter(BannerWidget *banner, QMainWindow *window, QObject *parent)
+    : QObject(parent), m_banner(banner), m_window(window)
 {
     connect(m_banner, &BannerWidget::actionTriggered, this, [this] {
         auto action = m_action;
@@ -63,15 +64,15 @@ void NoticePresenter::clear()
 
 void NoticePresenter::status(const QString &text, int timeoutMs)
 {
-    m_statusBar->showMessage(text, timeoutMs);
+    m_window->statusBar()->showMessage(text, timeoutMs);
 }
 void NoticePresenter::clearStatus()
 {
-    m_statusBar->clearMessage();
+    m_window->statusBar()->clearMessage();
 }
 QString NoticePresenter::lastStatus() const
 {
-    return m_statusBar->currentMessage();
+    return m_window->statusBar()->currentMessage();
 }
 QString NoticePresenter::actionText() const
 {

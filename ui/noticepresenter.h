@@ -5,7 +5,7 @@
 
 #include <functional>
 
-class QStatusBar;
+class QMainWindow;
 
 namespace nb2 {
 
@@ -26,7 +26,11 @@ class NoticePresenter : public QObject
 {
     Q_OBJECT
 public:
-    NoticePresenter(BannerWidget *banner, QStatusBar *statusBar, QObject *parent = nullptr);
+    /**
+     * Passing news goes to `window`'s status bar, asked for at the first news: making a status
+     * bar measures text (which waits for the fonts), so the window makes its own at its first show.
+     */
+    NoticePresenter(BannerWidget *banner, QMainWindow *window, QObject *parent = nullptr);
 
     void show(NoticeKind kind, const QString &text, const QString &actionText = {}, std::function<void()> action = {});
     void clear();
@@ -48,7 +52,7 @@ public:
 
 private:
     BannerWidget *m_banner;
-    QStatusBar *m_statusBar;
+    QMainWindow *m_window;
     std::function<void()> m_action;
     QString m_lastMessage;
     NoticeKind m_lastKind = NoticeKind::Info;

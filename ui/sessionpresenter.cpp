@@ -40,10 +40,8 @@ SessionPresenter::SessionPresenter(const Parts &parts, QObject *parent)
 {
     m_sessionLabel = new QLabel(m_window);
     m_sessionLabel->setObjectName(QStringLiteral("sessionLabel"));
-    m_window->statusBar()->addPermanentWidget(m_sessionLabel);
     m_costLabel = new QLabel(m_window);
     m_costLabel->setObjectName(QStringLiteral("sessionCostLabel"));
-    m_window->statusBar()->addPermanentWidget(m_costLabel);
 
     SessionController *s = session();
     connect(m_selection, &FrameSelection::currentChanged, this, &SessionPresenter::onSelectionChanged);
@@ -101,6 +99,11 @@ SessionPresenter::SessionPresenter(const Parts &parts, QObject *parent)
                 tr("%n interrupted request(s) were recovered from the server.", nullptr, recovered), 6000);
     });
     connect(s->undoStack(), &QUndoStack::indexChanged, this, &SessionPresenter::updateActions);
+}
+
+QList<QWidget *> SessionPresenter::statusWidgets() const
+{
+    return {m_sessionLabel, m_costLabel};
 }
 
 SessionController *SessionPresenter::session() const

@@ -10,6 +10,7 @@
 
 class QLabel;
 class QMainWindow;
+class QWidget;
 
 namespace nb2 {
 
@@ -58,6 +59,8 @@ public:
     void updateInfo();
     /** The status bar's session cost (and budget). */
     void updateCost();
+    /** The status bar's session name and cost labels; the window puts them in its status bar. */
+    QList<QWidget *> statusWidgets() const;
 
 private:
     SessionController *session() const;

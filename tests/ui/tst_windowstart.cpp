@@ -8,6 +8,8 @@
 #include "ui/imagestage.h"
 #include "ui/infopanel.h"
 #include "ui/mainwindow.h"
+#include "ui/noticepresenter.h"
+#include "ui/pendingindicator.h"
 #include "ui/promptpanel.h"
 #include "ui/replaypanel.h"
 #include "ui/selectionchoice.h"
@@ -31,6 +33,7 @@
 #include <QMenuBar>
 #include <QPainter>
 #include <QProcess>
+#include <QScreen>
 #include <QScrollArea>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -167,6 +170,100 @@ private Q_SLOTS:
         // Not deferred: asked of Fusion at once.
         QCOMPARE(render(style->standardIcon(QStyle::SP_TitleBarCloseButton), QSize(16, 16)),
             render(fusion->standardIcon(QStyle::SP_TitleBarCloseButton), QSize(16, 16)));
+    }
+
+    /** The dock title bar's buttons are made once (Fusion decodes an XPM per request) and are Fusion's. */
+    void titleBarIconsAreMadeOnce()
+    {
+        auto *style = qobject_cast<DeferredStyleIcons *>(QApplication::style());
+        QVERIFY(style);
+        std::unique_ptr<QStyle> fusion(QStyleFactory::create(QStringLiteral("Fusion")));
+        for (QStyle::StandardPixmap sp : {QStyle::SP_TitleBarNormalButton, QStyle::SP_TitleBarMinButton,
+                 QStyle::SP_TitleBarCloseButton, QStyle::SP_DockWidgetCloseButton}) {
+            QVERIFY(DeferredStyleIcons::isMadeOnce(sp));
+            QStyleOption option;
+            const QIcon first = style->standardIcon(sp, &option);
+            QCOMPARE(style->standardIcon(sp).cacheKey(), first.cacheKey()); // the same icon, not made again
+            for (const QSize size : {QSize(16, 16), QSize(11, 13), QSize(32, 32)})
+                QCOMPARE(render(first, size), render(fusion->standardIcon(sp, &option), size));
+        }
+        QVERIFY(!DeferredStyleIcons::isMadeOnce(QStyle::SP_DialogOkButton)); // themed icons are still asked for
+    }
+
+    /**
+     * The docks' panels and the status bar (whose making measures text, which waits for the
+     * fonts) are put in place at the first show, once; until then nothing is lost: a status
+     * message makes the status bar early, and the session label and cost go into it at the show.
+     */
+    void textWidgetsArePutInPlaceAtTheFirstShow()
+    {
+        MainWindow window;
+        const auto dock = [&](const char *name) { return window.findChild<QDockWidget *>(QLatin1String(name)); };
+        QVERIFY(!window.findChild<QStatusBar *>());
+        for (const char *name : {"timelineDock", "promptDock", "infoDock"}) {
+            QVERIFY2(dock(name), name);
+            QVERIFY2(!dock(name)->widget(), name);
+        }
+        QVERIFY(dock("replayDock")->widget()); // its holder is empty: nothing to measure
+
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(dock("timelineDock")->isAncestorOf(window.timelineView()));
+        QVERIFY(dock("promptDock")->isAncestorOf(window.promptPanel()));
+        QCOMPARE(dock("infoDock")->widget(), window.infoPanel());
+        QStatusBar *bar = window.statusBar();
+        QVERIFY(bar->isAncestorOf(window.pendingIndicator()));
+        QVERIFY(bar->findChild<QLabel *>(QStringLiteral("sessionLabel")));
+        QVERIFY(bar->findChild<QLabel *>(QStringLiteral("sessionCostLabel")));
+        QVERIFY(window.promptPanel()->isVisible());
+        QVERIFY(window.infoPanel()->isVisible());
+
+        window.hide(); // a second show changes nothing
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QCOMPARE(window.findChildren<QStatusBar *>().size(), 1);
+        QCOMPARE(window.findChildren<QLabel *>(QStringLiteral("sessionLabel")).size(), 1);
+        QCOMPARE(dock("infoDock")->widget(), window.infoPanel());
+
+        MainWindow early;
+        early.notices()->status(QStringLiteral("Saved."), 0);
+        QCOMPARE(early.notices()->lastStatus(), QStringLiteral("Saved."));
+        early.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&early));
+        QCOMPARE(early.findChildren<QStatusBar *>().size(), 1);
+        QCOMPARE(early.statusBar()->currentMessage(), QStringLiteral("Saved."));
+        QVERIFY(early.statusBar()->isAncestorOf(early.pendingIndicator()));
+    }
+
+    /** The saved dock layout is restored though the panels go into the docks after it (at the show). */
+    void savedDockLayoutIsRestoredAroundThePanels()
+    {
+        int promptWidth = 0;
+        int timelineHeight = 0;
+        QSize windowSize;
+        {
+            MainWindow window;
+            window.resize(window.screen()->availableGeometry().size() * 0.9); // as fitToScreen() leaves it
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            auto *prompt = window.findChild<QDockWidget *>(QStringLiteral("promptDock"));
+            auto *timeline = window.findChild<QDockWidget *>(QStringLiteral("timelineDock"));
+            window.resizeDocks({prompt}, {310}, Qt::Horizontal); // not what the window starts with
+            window.resizeDocks({timeline}, {190}, Qt::Vertical);
+            QTRY_VERIFY(qAbs(prompt->width() - 310) <= 8);
+            promptWidth = prompt->width();
+            timelineHeight = timeline->height();
+            windowSize = window.size();
+            QVERIFY(qAbs(timelineHeight - 190) <= 8);
+            window.close(); // saves the layout
+        }
+        MainWindow window;
+        window.restoreLastState(false);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_COMPARE(window.findChild<QDockWidget *>(QStringLiteral("promptDock"))->width(), promptWidth);
+        QCOMPARE(window.findChild<QDockWidget *>(QStringLiteral("timelineDock"))->height(), timelineHeight);
+        QCOMPARE(window.size(), windowSize);
     }
 
     /** The compare view is built when first used, not with the window (it is hidden at start). */

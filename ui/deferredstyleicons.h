@@ -8,9 +8,10 @@ namespace nb2 {
 
 /**
  * The app's style (Fusion, by applyTheme) with a few standard icons loaded when first drawn
- * instead of when asked for, and the title-bar icons made once (isMadeOnce()). Fusion reads those from PNG resources, and QPixmapIconEngine asks
- * QImageReader for each file's format, which loads every image-format plugin (10 libraries:
- * webp, tiff, mng, jpeg... 3-30 ms here). The menu bar and each tool bar ask for an extension
+ * instead of when asked for (and the dock title bar's icons made once, isMadeOnce()). Fusion
+ * reads the deferred ones from PNG resources, and QPixmapIconEngine asks QImageReader for each
+ * file's format, which loads every image-format plugin (10 libraries: webp, tiff, mng, jpeg...
+ * 3-30 ms here). The menu bar and each tool bar ask for an extension
  * arrow and each QLineEdit with a clear button for its icon when they are built, though none is
  * visible at start: with this style those plugins load when one is drawn (or an image is
  * read), after the first paint. Pixels are the same: the icon is Fusion's, resolved on first use.

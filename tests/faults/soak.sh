@@ -55,6 +55,13 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/nb2-soak.XXXXXX")
 cleanup() {
     [[ -n ${app_pid:-} ]] && kill -9 "$app_pid" 2>/dev/null
+    # Nothing started from this run's folder may outlive it: a clean clone's run of test.sh once
+    # left an ASan-built studio of the soak running after the end (a killed start's leftover).
+    local cmdline cmd
+    for cmdline in /proc/[0-9]*/cmdline; do
+        cmd=$(tr '\0' ' ' <"$cmdline" 2>/dev/null) || continue
+        [[ $cmd == *"$work/"* ]] && { kill -9 "${cmdline//[^0-9]/}" 2>/dev/null || true; }
+    done
     if [[ $keep == 1 ]]; then echo "kept $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT

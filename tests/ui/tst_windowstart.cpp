@@ -235,6 +235,32 @@ private Q_SLOTS:
         QVERIFY(early.statusBar()->isAncestorOf(early.pendingIndicator()));
     }
 
+    /**
+     * The keyboard's way through the window: the order Tab takes, read off the build in which
+     * the panels went into their docks as they were made. Putting them in at the first show
+     * keeps it (Qt orders the focus chain by when widgets are made, not by when they are
+     * reparented); making the panels in another order would not.
+     */
+    void tabOrderIsTheSameWithThePanelsPutInAtTheShow()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QStringList chain;
+        for (QWidget *w = window.nextInFocusChain(); w != &window; w = w->nextInFocusChain()) {
+            if (w->isVisible() && (w->focusPolicy() & Qt::TabFocus) && !w->objectName().isEmpty())
+                chain << w->objectName();
+            QVERIFY(chain.size() < 200);
+        }
+        const QStringList expected {QStringLiteral("timelineView"), QStringLiteral("canvas"),
+            QStringLiteral("findText"), QStringLiteral("findStarred"), QStringLiteral("findStatus"),
+            QStringLiteral("findKind"), QStringLiteral("promptEdit"), QStringLiteral("aspectCombo"),
+            QStringLiteral("thinkingCombo"), QStringLiteral("sendButton"), QStringLiteral("variantsSpin"),
+            QStringLiteral("qt_spinbox_lineedit"), QStringLiteral("keepListAdd"), QStringLiteral("brushSizeBox"),
+            QStringLiteral("qt_spinbox_lineedit")};
+        QCOMPARE(chain, expected);
+    }
+
     /** The saved dock layout is restored though the panels go into the docks after it (at the show). */
     void savedDockLayoutIsRestoredAroundThePanels()
     {

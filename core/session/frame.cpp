@@ -71,10 +71,25 @@ void putTokens(QJsonObject &o, const char *key, qint64 value)
         o.insert(QLatin1String(key), value);
 }
 
+/**
+ * A JSON number as qint64, truncated toward zero as the plain cast always read it; `fallback`
+ * for any other value and for a number outside qint64's range, whose cast would be undefined
+ * (a damaged or hand-edited file: "owner_pid": 2.3e80 was found by fuzz_sessionload).
+ */
+qint64 wholeNumber(const QJsonValue &v, qint64 fallback)
+{
+    if (!v.isDouble())
+        return fallback;
+    const double d = v.toDouble();
+    constexpr double kTwoTo63 = 9223372036854775808.0; // exactly representable
+    if (!(d > -kTwoTo63 && d < kTwoTo63))
+        return fallback;
+    return qint64(d);
+}
+
 qint64 tokens(const QJsonObject &o, const char *key)
 {
-    const QJsonValue v = o.value(QLatin1String(key));
-    return v.isDouble() ? qint64(v.toDouble()) : -1;
+    return wholeNumber(o.value(QLatin1String(key)), -1);
 }
 
 } // namespace
@@ -336,7 +351,7 @@ Result<Frame> Frame::fromJson(const QJsonObject &o)
     f.idExpiresAt = fromIsoUtc(o.value(kExpires).toString());
     f.trashedAt = fromIsoUtc(o.value(kTrashed).toString());
     f.trashGroup = o.value(kTrashGroup).toString();
-    f.ownerPid = qint64(o.value(kOwnerPid).toDouble());
+    f.ownerPid = wholeNumber(o.value(kOwnerPid), 0); // no owner, as when the key is missing
     f.lineage = FrameLineage::fromJson(o.value(kLineage).toObject());
     f.origin = o.value(kOrigin).toString();
     // Sessions written before issue 13 have neither object: both read as empty.

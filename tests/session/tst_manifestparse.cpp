@@ -612,6 +612,10 @@ private Q_SLOTS:
         QTest::newRow("usage huge") << QByteArray("{" + kMinimal + ",\"usage\":{\"input_tokens\":12345678901234567}}")
                                     << false;
         QTest::newRow("owner pid") << QByteArray("{" + kMinimal + ",\"owner_pid\":123456789012}") << true;
+        // Outside qint64: the slow path's cast was undefined (fuzz_sessionload).
+        QTest::newRow("owner pid beyond int64") << QByteArray("{" + kMinimal + ",\"owner_pid\":2.3e80}") << false;
+        QTest::newRow("usage beyond int64")
+            << QByteArray("{" + kMinimal + ",\"usage\":{\"output_tokens\":-1e300}}") << false;
         QTest::newRow("no id") << QByteArray("{\"kind\":\"edit\",\"status\":\"done\"}") << false;
         QTest::newRow("unknown kind") << QByteArray("{\"id\":\"0000000a\",\"kind\":\"paint\",\"status\":\"done\"}")
                                       << false;
@@ -709,6 +713,21 @@ private Q_SLOTS:
     {
         QFETCH(QByteArray, text);
         expectSame(text);
+    }
+
+    void numbersOutsideInt64ReadAsMissing()
+    {
+        // Casting them to qint64 was undefined behaviour (UBSan, found by fuzz_sessionload).
+        const QJsonObject o = QJsonDocument::fromJson("{" + kMinimal
+            + ",\"owner_pid\":2.3e80,\"usage\":{\"input_tokens\":1e19,\"output_tokens\":-1e300,"
+              "\"total_tokens\":42.9}}")
+                                  .object();
+        const Result<Frame> f = Frame::fromJson(o);
+        QVERIFY(f);
+        QCOMPARE(f.value().ownerPid, qint64(0)); // no owner, as with the key missing
+        QCOMPARE(f.value().usage.inputTokens, qint64(-1)); // unknown
+        QCOMPARE(f.value().usage.outputTokens, qint64(-1));
+        QCOMPARE(f.value().usage.totalTokens, qint64(42)); // in range: truncated, as always
     }
 
     void timingOnARealManifest()

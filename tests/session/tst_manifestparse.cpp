@@ -724,7 +724,7 @@ private Q_SLOTS:
                                   .object();
         const Result<Frame> f = Frame::fromJson(o);
         QVERIFY(f);
-        QCOMPARE(f.value().ownerPid, qint64(0)); // no owner, as with the key missing
+        QCOMPARE(f.value().ownerPid, qint64(0));           // no owner, as with the key missing
         QCOMPARE(f.value().usage.inputTokens, qint64(-1)); // unknown
         QCOMPARE(f.value().usage.outputTokens, qint64(-1));
         QCOMPARE(f.value().usage.totalTokens, qint64(42)); // in range: truncated, as always

@@ -8,8 +8,10 @@ the benchmark's window case runs offscreen unless QT_QPA_PLATFORM says otherwise
         bench/tools/window_ab.py 100 bare=build/bench/nb2lite-bench-window \\
         studio=build/app/studio/nb2lite-studio [other=/path/to/another/build/nb2lite-studio]
 
-The first program is the baseline. Each studio gets its own HOME (an empty session in it) and
-runs with --demo; every program prints its first paint (NB2_BENCH_FIRST_PAINT=1) and quits.
+The first program is the baseline. A program whose path contains "bench-window" (the bare
+window) is started without arguments; any other is taken for a studio and started with --demo
+and an empty session. Each program gets its own HOME; every one prints its first paint
+(NB2_BENCH_FIRST_PAINT=1) and quits.
 Prints per program: the median launch-to-first-paint, the median ratio to the baseline, and the
 GUI thread's CPU up to the first paint (studio only); with three or more programs, the paired
 median ratio of the third to the second (an A/B of two builds).

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "tests/testpaths.h"
+
 #include <QByteArray>
 #include <QFile>
 #include <QString>
@@ -8,7 +10,7 @@
 /** Reads tests/data/api/<name>; fails the test when the fixture is missing. */
 inline QByteArray apiFixture(const QString &name)
 {
-    QFile f(QStringLiteral(NB2_TEST_DATA_DIR "/api/") + name);
+    QFile f(nb2test::testDataDir() + QStringLiteral("/api/") + name);
     if (!f.open(QIODevice::ReadOnly)) {
         qWarning("missing fixture %s", qPrintable(name));
         return {};
@@ -18,5 +20,5 @@ inline QByteArray apiFixture(const QString &name)
 
 inline QString apiFixturePath(const QString &name)
 {
-    return QStringLiteral(NB2_TEST_DATA_DIR "/api/") + name;
+    return nb2test::testDataDir() + QStringLiteral("/api/") + name;
 }

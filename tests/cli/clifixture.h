@@ -4,6 +4,8 @@
 // --json contract of a saved image.
 #pragma once
 
+#include "tests/testpaths.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QImage>
@@ -25,11 +27,11 @@ inline const QString kModel = QStringLiteral("gemini-3.1-flash-lite-image");
 
 inline QString cliPath()
 {
-    return QStringLiteral(NB2_BINARY_DIR "/app/cli/nb2lite");
+    return nb2test::cliProgram();
 }
 inline QString fakePath()
 {
-    return QStringLiteral(NB2_BINARY_DIR "/app/fakeapi/nb2lite-fakeapi");
+    return nb2test::fakeApiProgram();
 }
 
 struct Run {

@@ -4,6 +4,7 @@
 // processes, and the log graph of a long session.
 
 #include "core/session/sessionstore.h"
+#include "tests/testpaths.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -24,7 +25,7 @@ namespace {
 
 QString cliPath()
 {
-    return QStringLiteral(NB2_BINARY_DIR "/app/cli/nb2lite");
+    return nb2test::cliProgram();
 }
 
 struct Run {

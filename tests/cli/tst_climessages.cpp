@@ -9,6 +9,7 @@
 #include "core/session/sessionstore.h"
 #include "tests/api/scriptedserver.h"
 #include "tests/session/sessiontestutil.h"
+#include "tests/testpaths.h"
 
 #include <QElapsedTimer>
 #include <QJsonDocument>
@@ -56,7 +57,7 @@ private:
         }
         QElapsedTimer timer;
         timer.start();
-        p.start(QStringLiteral(NB2_SESSION_DRIVER), args);
+        p.start(nb2test::sessionDriverProgram(), args);
         if (!p.waitForFinished(120000))
             return {};
         return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError(), timer.elapsed()};

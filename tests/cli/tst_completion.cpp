@@ -4,6 +4,7 @@
 // through compinit, and complete in an interactive zsh driven through a pseudo-terminal.
 
 #include "core/session/sessionstore.h"
+#include "tests/testpaths.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -18,7 +19,7 @@ namespace {
 
 QString cliPath()
 {
-    return QStringLiteral(NB2_BINARY_DIR "/app/cli/nb2lite");
+    return nb2test::cliProgram();
 }
 
 const QStringList kFrames {QStringLiteral("ab12cd34"), QStringLiteral("ab99ef00"), QStringLiteral("cafe0001")};
@@ -195,11 +196,11 @@ void tst_Completion::bashScriptIsTheInstalledOne()
 {
     // The build generates the files that are installed (packaging/CMakeLists.txt): they must be
     // what the binary prints, so the installed completion never drifts from the parser.
-    const QString built = QStringLiteral(NB2_BINARY_DIR "/completions/nb2lite");
+    const QString built = nb2test::binaryDir() + QStringLiteral("/completions/nb2lite");
     QFile f(built);
     QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(built));
     QCOMPARE(f.readAll(), script(QStringLiteral("bash")));
-    QFile z(QStringLiteral(NB2_BINARY_DIR "/completions/_nb2lite"));
+    QFile z(nb2test::binaryDir() + QStringLiteral("/completions/_nb2lite"));
     QVERIFY(z.open(QIODevice::ReadOnly));
     QCOMPARE(z.readAll(), script(QStringLiteral("zsh")));
 }

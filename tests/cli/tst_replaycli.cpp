@@ -7,6 +7,7 @@
 #include "core/session/replayqueue.h"
 #include "core/session/sessionstore.h"
 #include "tests/cli/inprocesscli.h"
+#include "tests/testpaths.h"
 
 #include <QBuffer>
 #include <QDir>
@@ -242,7 +243,7 @@ private Q_SLOTS:
         m_fake.setLatencyMs(1500); // streaming: the id arrives at once, the picture 1.5 s later
 
         QProcess cli;
-        cli.setProgram(QStringLiteral(NB2_BINARY_DIR "/app/cli/nb2lite"));
+        cli.setProgram(nb2test::cliProgram());
         cli.setArguments({QStringLiteral("--session"), session, QStringLiteral("--base-url"), m_fake.baseUrl(),
             QStringLiteral("replay"), range, QStringLiteral("--photos"), a, b});
         cli.start();

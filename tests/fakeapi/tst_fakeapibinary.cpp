@@ -1,5 +1,7 @@
 // The standalone nb2lite-fakeapi process: its one listening line, its flags, the control
 // endpoint over HTTP, and a clean exit on SIGTERM/SIGINT.
+#include "tests/testpaths.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -27,7 +29,7 @@ private:
     /** Starts the binary and returns its port (0 on failure). */
     quint16 launch(QProcess &proc, const QStringList &args)
     {
-        proc.setProgram(QStringLiteral(NB2_FAKEAPI_BINARY));
+        proc.setProgram(nb2test::fakeApiProgram());
         proc.setArguments(QStringList {QStringLiteral("--port"), QStringLiteral("0")} + args);
         proc.start();
         if (!proc.waitForStarted(10000))
@@ -148,8 +150,7 @@ private Q_SLOTS:
     {
         QFETCH(QStringList, args);
         QProcess proc;
-        proc.start(
-            QStringLiteral(NB2_FAKEAPI_BINARY), QStringList {QStringLiteral("--port"), QStringLiteral("0")} + args);
+        proc.start(nb2test::fakeApiProgram(), QStringList {QStringLiteral("--port"), QStringLiteral("0")} + args);
         QVERIFY(proc.waitForFinished(10000));
         QCOMPARE(proc.exitCode(), 2);
         QVERIFY(proc.readAllStandardOutput().isEmpty());

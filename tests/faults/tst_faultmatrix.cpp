@@ -21,6 +21,7 @@
 #include "core/fakeapi/fakeserver.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
+#include "tests/testpaths.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -548,7 +549,7 @@ void tst_FaultMatrix::readOnlyFolder()
 
 void tst_FaultMatrix::killNineOfSecondWriter()
 {
-    const QString cli = QStringLiteral(NB2_BINARY_DIR "/app/cli/nb2lite");
+    const QString cli = nb2test::cliProgram();
     QVERIFY2(QFileInfo::exists(cli), "build the nb2lite target");
     QTemporaryDir tmp;
     QVERIFY(tmp.isValid());

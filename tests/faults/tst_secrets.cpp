@@ -8,6 +8,7 @@
 // /proc/<pid>/cmdline and those of all its descendants are read: the key is never on one.
 
 #include "core/fakeapi/fakeserver.h"
+#include "tests/testpaths.h"
 
 #include <QBuffer>
 #include <QDir>
@@ -37,11 +38,11 @@ const QString kWrongKey = QStringLiteral("nb2-WRONG-scan-0b9a3c55d1e2");
 
 QString cli()
 {
-    return QStringLiteral(NB2_BINARY_DIR "/app/cli/nb2lite");
+    return nb2test::cliProgram();
 }
 QString studio()
 {
-    return QStringLiteral(NB2_BINARY_DIR "/app/studio/nb2lite-studio");
+    return nb2test::studioProgram();
 }
 
 /** Every pid below root (children, grandchildren, ...), from /proc/<pid>/stat's ppid field. */

@@ -3,6 +3,7 @@
 // test use to talk to the real binary.
 
 #include "mcptestutil.h"
+#include "tests/testpaths.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -32,7 +33,7 @@ public:
         m_process.setProcessEnvironment(env);
         if (!workingDir.isEmpty())
             m_process.setWorkingDirectory(workingDir);
-        m_process.start(QStringLiteral(NB2_CLI), QStringList {QStringLiteral("mcp")} + arguments);
+        m_process.start(nb2test::cliProgram(), QStringList {QStringLiteral("mcp")} + arguments);
         return m_process.waitForStarted(10000);
     }
 

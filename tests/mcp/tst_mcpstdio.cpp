@@ -5,6 +5,7 @@
 #include "bridgeprocess.h"
 #include "core/fakeapi/fakeserver.h"
 #include "core/session/sessionstore.h"
+#include "tests/testpaths.h"
 
 #include <QFileInfo>
 #include <QTemporaryDir>
@@ -196,11 +197,11 @@ private Q_SLOTS:
     {
         QProcess p;
         p.setProcessEnvironment(env());
-        p.start(QStringLiteral(NB2_CLI), {QStringLiteral("mcp"), QStringLiteral("--print-skill")});
+        p.start(nb2test::cliProgram(), {QStringLiteral("mcp"), QStringLiteral("--print-skill")});
         QVERIFY(p.waitForFinished(10000));
         QCOMPARE(p.exitCode(), 0);
         const QByteArray out = p.readAllStandardOutput();
-        QCOMPARE(out, readAll(QStringLiteral(NB2_SKILL_FILE)));
+        QCOMPARE(out, readAll(nb2test::sourceDir() + QStringLiteral("/resources/skills/nb2lite-image/SKILL.md")));
         QVERIFY(out.startsWith("---\nname: nb2lite-image\n"));
     }
 

@@ -4,6 +4,7 @@
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
 #include "sessiontestutil.h"
+#include "tests/testpaths.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
@@ -49,7 +50,7 @@ private:
     pid_t spawnWriter(const QStringList &args)
     {
         QList<QByteArray> argBytes {
-            QByteArrayLiteral(NB2_SESSION_DRIVER), QByteArrayLiteral("--session"), m_tmp->path().toLocal8Bit()};
+            nb2test::sessionDriverProgram().toLocal8Bit(), QByteArrayLiteral("--session"), m_tmp->path().toLocal8Bit()};
         for (const QString &a : args)
             argBytes.append(a.toLocal8Bit());
         std::vector<char *> argv;

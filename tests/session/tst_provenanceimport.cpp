@@ -7,6 +7,7 @@
 #include "core/session/sessionstore.h"
 #include "fakeclient.h"
 #include "sessiontestutil.h"
+#include "tests/testpaths.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -112,7 +113,7 @@ private:
         env.insert(QStringLiteral("GOOGLE_GEMINI_BASE_URL"), m_fake->baseUrl());
         env.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral("test-key"));
         proc.setProcessEnvironment(env);
-        proc.start(QStringLiteral(NB2_SESSION_DRIVER), QStringList {QStringLiteral("--session"), dir} + command);
+        proc.start(nb2test::sessionDriverProgram(), QStringList {QStringLiteral("--session"), dir} + command);
         if (!proc.waitForFinished(60000))
             return {};
         return {proc.exitCode(), proc.readAllStandardOutput(), proc.readAllStandardError()};

@@ -6,6 +6,7 @@
 #include "core/fakeapi/fakeserver.h"
 #include "core/session/sessionstore.h"
 #include "sessiontestutil.h"
+#include "tests/testpaths.h"
 
 #include <QCryptographicHash>
 #include <QDirIterator>
@@ -59,7 +60,7 @@ private:
         env.insert(QStringLiteral("GOOGLE_GEMINI_BASE_URL"), baseUrl.isEmpty() ? m_fake->baseUrl() : baseUrl);
         env.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral("test-key"));
         p.setProcessEnvironment(env);
-        p.start(QStringLiteral(NB2_SESSION_DRIVER), QStringList {QStringLiteral("--session"), m_session} + command);
+        p.start(nb2test::sessionDriverProgram(), QStringList {QStringLiteral("--session"), m_session} + command);
         if (!p.waitForFinished(120000))
             return {};
         return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};

@@ -1,6 +1,7 @@
 #include "core/fakeapi/fakeserver.h"
 #include "core/session/sessionstore.h"
 #include "sessiontestutil.h"
+#include "tests/testpaths.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -34,7 +35,7 @@ private:
         env.insert(QStringLiteral("GOOGLE_GEMINI_BASE_URL"), m_fake->baseUrl());
         env.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral("test-key"));
         p.setProcessEnvironment(env);
-        p.start(QStringLiteral(NB2_SESSION_DRIVER), QStringList {QStringLiteral("--session"), m_tmp->path()} + command);
+        p.start(nb2test::sessionDriverProgram(), QStringList {QStringLiteral("--session"), m_tmp->path()} + command);
         if (!p.waitForFinished(60000))
             return {};
         return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
@@ -120,7 +121,7 @@ private Q_SLOTS:
         env.insert(QStringLiteral("GOOGLE_GEMINI_BASE_URL"), m_fake->baseUrl());
         env.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral("test-key"));
         p.setProcessEnvironment(env);
-        p.start(QStringLiteral(NB2_SESSION_DRIVER),
+        p.start(nb2test::sessionDriverProgram(),
             {QStringLiteral("--session"), m_tmp->path(), QStringLiteral("generate"), QStringLiteral("slow")});
         QVERIFY(p.waitForStarted());
         QTRY_VERIFY_WITH_TIMEOUT(m_fake->requests().size() >= 1, 10000); // the request is in flight

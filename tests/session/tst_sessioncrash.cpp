@@ -4,6 +4,7 @@
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
 #include "sessiontestutil.h"
+#include "tests/testpaths.h"
 
 #include <QElapsedTimer>
 #include <QProcess>
@@ -46,7 +47,7 @@ private:
         env.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral("test-key"));
         env.remove(QStringLiteral("GOOGLE_API_KEY"));
         p->setProcessEnvironment(env);
-        p->start(QStringLiteral(NB2_SESSION_DRIVER), QStringList {QStringLiteral("--session"), dir} + command);
+        p->start(nb2test::sessionDriverProgram(), QStringList {QStringLiteral("--session"), dir} + command);
         return p;
     }
 

@@ -1,6 +1,7 @@
 #include "controllerfixture.h"
 #include "core/session/sessionstore.h"
 #include "sessiontestutil.h"
+#include "tests/testpaths.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -187,8 +188,8 @@ private Q_SLOTS: // init and cleanup: ControllerFixture
         env.insert(QStringLiteral("GOOGLE_GEMINI_BASE_URL"), m_fake->baseUrl());
         env.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral("test-key"));
         other.setProcessEnvironment(env);
-        other.start(QStringLiteral(NB2_SESSION_DRIVER),
-            {QStringLiteral("--session"), m_tmp->path(), QStringLiteral("recover")});
+        other.start(
+            nb2test::sessionDriverProgram(), {QStringLiteral("--session"), m_tmp->path(), QStringLiteral("recover")});
         QVERIFY(other.waitForFinished(30000));
         QCOMPARE(other.exitCode(), 0);
         c.store()->reload(); // whatever the other process wrote is what we now see

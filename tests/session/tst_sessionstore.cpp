@@ -2,6 +2,7 @@
 #include "core/session/sessionsettings.h"
 #include "core/session/sessionstore.h"
 #include "sessiontestutil.h"
+#include "tests/testpaths.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -33,7 +34,7 @@ private:
 
     static QJsonObject readJson(const QString &path) { return QJsonDocument::fromJson(test::readFile(path)).object(); }
 
-    static QString driver() { return QStringLiteral(NB2_SESSION_DRIVER); }
+    static QString driver() { return nb2test::sessionDriverProgram(); }
 
 private Q_SLOTS:
     void createOpenAndRoundTripPreservesUnknownFields()

@@ -4,6 +4,7 @@
 #include "../export/exportfixture.h"
 #include "core/export/exportsession.h"
 #include "core/export/sessionbundle.h"
+#include "tests/testpaths.h"
 
 #include <QImageReader>
 #include <QProcess>
@@ -27,7 +28,7 @@ private:
     static Run run(const QStringList &args)
     {
         QProcess p;
-        p.start(QStringLiteral(NB2_THUMBNAILER_BINARY), args);
+        p.start(nb2test::thumbnailerProgram(), args);
         if (!p.waitForFinished(30000)) {
             p.kill();
             p.waitForFinished();
@@ -130,11 +131,11 @@ private Q_SLOTS:
     void helpAndVersion()
     {
         QProcess p;
-        p.start(QStringLiteral(NB2_THUMBNAILER_BINARY), {QStringLiteral("--version")});
+        p.start(nb2test::thumbnailerProgram(), {QStringLiteral("--version")});
         QVERIFY(p.waitForFinished(10000));
         QCOMPARE(p.exitCode(), 0);
         QVERIFY(p.readAllStandardOutput().contains(NB2_VERSION));
-        p.start(QStringLiteral(NB2_THUMBNAILER_BINARY), {QStringLiteral("--help")});
+        p.start(nb2test::thumbnailerProgram(), {QStringLiteral("--help")});
         QVERIFY(p.waitForFinished(10000));
         QCOMPARE(p.exitCode(), 0);
         QVERIFY(p.readAllStandardOutput().contains("Exit status"));

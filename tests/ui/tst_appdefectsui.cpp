@@ -12,6 +12,7 @@
 #include "core/fakeapi/fakeserver.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
+#include "tests/testpaths.h"
 #include "ui/bannerwidget.h"
 #include "ui/canvasview.h"
 #include "ui/frameselection.h"
@@ -234,7 +235,7 @@ private Q_SLOTS:
     /** The binary, as a user starts it: a private HOME, a session folder on the command line. */
     void explicitSessionOnFirstLaunchMakesNoDefaultSession()
     {
-        const QString studio = QStringLiteral(NB2_BINARY_DIR "/app/studio/nb2lite-studio");
+        const QString studio = nb2test::studioProgram();
         QVERIFY(QFileInfo::exists(studio));
         QTemporaryDir home;
         QProcess app;
@@ -264,7 +265,7 @@ private Q_SLOTS:
      */
     void startWithoutDisplayIsAMessageNotAnAbort()
     {
-        const QString studio = QStringLiteral(NB2_BINARY_DIR "/app/studio/nb2lite-studio");
+        const QString studio = nb2test::studioProgram();
         QTemporaryDir home;
         QProcess app;
         QProcessEnvironment env = nb2test::isolatedStudioEnvironment(home.path());

@@ -3,6 +3,7 @@
 // server answers its transport); a clear error when it is missing; and the studio's executable
 // does not link cpp-httplib or OpenSSL at all (they come with the module).
 #include "app/studio/netmoduleloader.h"
+#include "tests/testpaths.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -17,7 +18,7 @@ using namespace nb2;
 
 namespace {
 
-const QString kModuleDir = QStringLiteral(NB2_BINARY_DIR "/app/studio");
+const QString kModuleDir = nb2test::binaryDir() + QStringLiteral("/app/studio");
 
 bool moduleMapped()
 {
@@ -90,7 +91,7 @@ private Q_SLOTS:
     void theStudioDoesNotLinkTheHttpLibraries()
     {
         QProcess ldd;
-        ldd.start(QStringLiteral("ldd"), {QStringLiteral(NB2_BINARY_DIR "/app/studio/nb2lite-studio")});
+        ldd.start(QStringLiteral("ldd"), {nb2test::studioProgram()});
         QVERIFY(ldd.waitForFinished(30000));
         const QByteArray libs = ldd.readAllStandardOutput();
         QVERIFY2(libs.contains("libQt6Widgets"), libs.constData()); // ldd did list them

@@ -18,6 +18,7 @@
 #include "ui/timelineview.h"
 #include "ui/wraplabel.h"
 
+#include "tests/testpaths.h"
 #include "uitesthelpers.h"
 
 #include <QApplication>
@@ -548,7 +549,7 @@ private Q_SLOTS:
      */
     void studioOpensTheSessionAfterItsFirstPaint()
     {
-        const QString studio = QStringLiteral(NB2_BINARY_DIR "/app/studio/nb2lite-studio");
+        const QString studio = nb2test::studioProgram();
         QVERIFY(QFileInfo::exists(studio));
         QTemporaryDir home;
         QProcess app;
@@ -596,7 +597,7 @@ private Q_SLOTS:
      */
     void firstPaintDoesNotWaitForTheKeyStore()
     {
-        const QString studio = QStringLiteral(NB2_BINARY_DIR "/app/studio/nb2lite-studio");
+        const QString studio = nb2test::studioProgram();
         QTemporaryDir home;
         const QByteArray busPath = QFile::encodeName(home.path() + QStringLiteral("/silent-bus"));
         const int bus = socket(AF_UNIX, SOCK_STREAM, 0);

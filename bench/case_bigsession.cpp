@@ -1,7 +1,7 @@
 // Case "bigsession" (issue 10, case 3): sessions of 1,000 and 10,000 frames made through the
 // controller against the fake (1 MB images, a fork every 10 frames). Manifest open time, the
-// app's RSS after opening and after scrolling the whole timeline, and the disk used per frame
-// beyond the image itself.
+// app's RSS after opening and after scrolling the whole timeline, the time of `nb2lite log` and
+// `nb2lite cost` on it, and the disk used per frame beyond the image itself.
 
 #include "bench/benchcases.h"
 #include "bench/benchcontext.h"
@@ -77,6 +77,24 @@ void runBigSessions(Context &ctx)
                         .arg(probe.value(QStringLiteral("rows")).toInt())
                         .arg(probe.value(QStringLiteral("scroll_ms")).toDouble()));
             }
+        }
+
+        // The reading commands an agent runs between turns, as processes (launch to exit).
+        // Information, no target: `cost` took 3 s at 10,000 frames before its branches were
+        // summed in one pass.
+        const QProcessEnvironment cliEnv = QProcessEnvironment::systemEnvironment();
+        for (const QStringList &command :
+            {QStringList {QStringLiteral("log"), QStringLiteral("--ids")}, QStringList {QStringLiteral("cost")}}) {
+            Figure reading {kCase, QStringLiteral("nb2lite %1 process, %2").arg(command.join(QLatin1Char(' ')), size),
+                QStringLiteral("ms"), {}, Goal::None, 0, {}};
+            for (int r = 0; r < ctx.runs(5); ++r) {
+                const double ms = runProcess(
+                    ctx.cliPath, QStringList {QStringLiteral("--session"), dir} + command, cliEnv, 120000, &error);
+                if (ms < 0)
+                    return ctx.report->addError(kCase, error);
+                reading.samples.push_back(ms);
+            }
+            ctx.report->add(reading);
         }
 
         // Disk: what the session keeps beyond the images (manifest, journal, lock), per frame.

@@ -26,6 +26,7 @@ QStringList logGraphLines(
     QStringList lines;
     QSet<QString> drawn; // a damaged graph must not loop
     const QStringList roots = graph.roots(visibility);
+    const QHash<QString, QStringList> childrenOf = graph.childrenById(visibility);
     for (const QString &root : roots) {
         if (!lines.isEmpty())
             lines << QString();
@@ -43,7 +44,7 @@ QStringList logGraphLines(
 
             // The first child continues this column; every later child is a side branch one
             // column to the right, drawn first (so pushed last), in creation order.
-            const QStringList children = graph.children(step.id, visibility);
+            const QStringList children = childrenOf.value(step.id);
             if (children.isEmpty())
                 continue;
             stack.append({children.first(), step.depth, false});

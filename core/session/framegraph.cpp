@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -183,6 +184,15 @@ QStringList FrameGraph::children(const QString &id, Visibility v) const
     return result;
 }
 
+QHash<QString, QStringList> FrameGraph::childrenById(Visibility v) const
+{
+    QHash<QString, QStringList> result;
+    for (const Frame &f : m_frames)
+        if (!f.parentId.isEmpty() && (v == IncludeTrashed || !f.isTrashed()))
+            result[f.parentId].append(f.id);
+    return result;
+}
+
 bool FrameGraph::hasChildren(const QString &id, Visibility v) const
 {
     if (id.isEmpty())
@@ -278,6 +288,7 @@ QStringList FrameGraph::subtree(const QString &id, Visibility v) const
     const Frame *f = frame(id);
     if (!f || (v == LiveOnly && f->isTrashed()))
         return result;
+    const QHash<QString, QStringList> childrenOf = childrenById(v);
     QStringList stack {id};
     QSet<QString> seen;
     while (!stack.isEmpty()) {
@@ -286,7 +297,7 @@ QStringList FrameGraph::subtree(const QString &id, Visibility v) const
             continue;
         seen.insert(cur);
         result.append(cur);
-        const QStringList kids = children(cur, v);
+        const QStringList kids = childrenOf.value(cur);
         for (auto it = kids.crbegin(); it != kids.crend(); ++it)
             stack.append(*it);
     }
@@ -297,11 +308,17 @@ QString FrameGraph::headFrom(const QString &id) const
 {
     if (!contains(id))
         return {};
+    // A scan of the session per step while the walk is short (it usually starts at or near a
+    // head: one scan costs less than the map); past that, every frame's children in one pass.
+    constexpr int kScannedSteps = 8;
+    std::optional<QHash<QString, QStringList>> childrenOf;
     QString cur = id;
     QSet<QString> seen;
-    for (;;) {
+    for (int step = 0;; ++step) {
         seen.insert(cur);
-        const QStringList kids = children(cur, LiveOnly);
+        if (step == kScannedSteps)
+            childrenOf = childrenById(LiveOnly);
+        const QStringList kids = childrenOf ? childrenOf->value(cur) : children(cur, LiveOnly);
         if (kids.isEmpty() || seen.contains(kids.last()))
             return cur;
         cur = kids.last();

@@ -1,6 +1,7 @@
 #include "core/session/framegraph.h"
 #include "core/session/keeplist.h"
 
+#include <QElapsedTimer>
 #include <QRandomGenerator>
 #include <QtTest>
 
@@ -45,6 +46,41 @@ private:
         for (const Frame &f : g.frames())
             if (!id.isEmpty() && f.parentId == id && (v == FrameGraph::IncludeTrashed || !f.isTrashed()))
                 out.append(f.id);
+        return out;
+    }
+    /** headFrom() by its definition: the newest live child, step by step, until a leaf or a frame seen. */
+    static QString walkHeadFrom(const FrameGraph &g, const QString &id)
+    {
+        if (!g.contains(id))
+            return {};
+        QSet<QString> seen;
+        for (QString cur = id;;) {
+            seen.insert(cur);
+            const QStringList kids = scanChildren(g, cur, FrameGraph::LiveOnly);
+            if (kids.isEmpty() || seen.contains(kids.last()))
+                return cur;
+            cur = kids.last();
+        }
+    }
+    /** subtree() by its definition: depth first, children in creation order, each frame once. */
+    static QStringList walkSubtree(const FrameGraph &g, const QString &id, FrameGraph::Visibility v)
+    {
+        const Frame *f = g.frame(id);
+        if (!f || (v == FrameGraph::LiveOnly && f->isTrashed()))
+            return {};
+        QStringList out;
+        QStringList stack {id};
+        QSet<QString> seen;
+        while (!stack.isEmpty()) {
+            const QString cur = stack.takeLast();
+            if (seen.contains(cur))
+                continue;
+            seen.insert(cur);
+            out.append(cur);
+            const QStringList kids = scanChildren(g, cur, v);
+            for (auto it = kids.crbegin(); it != kids.crend(); ++it)
+                stack.append(*it);
+        }
         return out;
     }
     static EffectiveKeepList walkKeepList(const FrameGraph &g, const QString &frameId)
@@ -396,12 +432,17 @@ private Q_SLOTS:
                     QCOMPARE(liveRows(g, sizeBefore), rowsBefore);
                 QStringList ids = g.frameIds(FrameGraph::IncludeTrashed);
                 ids << QString() << QStringLiteral("gone0") << QStringLiteral("gone1");
+                const QHash<QString, QStringList> liveChildren = g.childrenById(FrameGraph::LiveOnly);
+                const QHash<QString, QStringList> allChildren = g.childrenById(FrameGraph::IncludeTrashed);
                 for (const QString &id : std::as_const(ids)) {
                     for (const auto v : {FrameGraph::LiveOnly, FrameGraph::IncludeTrashed}) {
                         const QStringList kids = scanChildren(g, id, v);
                         QCOMPARE(g.children(id, v), kids);
                         QCOMPARE(g.hasChildren(id, v), !kids.isEmpty());
+                        QCOMPARE((v == FrameGraph::LiveOnly ? liveChildren : allChildren).value(id), kids);
+                        QCOMPARE(g.subtree(id, v), walkSubtree(g, id, v));
                     }
+                    QCOMPARE(g.headFrom(id), walkHeadFrom(g, id));
                     const EffectiveKeepList fast = KeepList::effective(g, id);
                     const EffectiveKeepList walked = walkKeepList(g, id);
                     QCOMPARE(fast.setOn, walked.setOn);
@@ -409,6 +450,61 @@ private Q_SLOTS:
                 }
             }
         }
+    }
+
+    void longWalksGiveTheScansAnswers()
+    {
+        // Chains longer than headFrom()'s scanned steps, with forks (some trashed), a frame
+        // reparented into a cycle, and orphans: every frame's head and subtree as the
+        // step-by-step definitions give them.
+        FrameGraph g;
+        QStringList ids;
+        for (int i = 0; i < 300; ++i) {
+            Frame f;
+            f.id = QStringLiteral("f%1").arg(i);
+            if (i % 100 != 0)
+                f.parentId = i % 7 == 0 ? ids.at(i / 2) : ids.last(); // a fork every 7 frames
+            if (i % 11 == 0)
+                f.trashedAt = QDateTime::currentDateTimeUtc();
+            if (i == 250)
+                f.parentId = QStringLiteral("f260"); // f250 -> f260 -> ... -> f251 -> f250
+            if (i == 280)
+                f.parentId = QStringLiteral("gone");
+            g.upsert(f);
+            ids.append(f.id);
+        }
+        for (const QString &id : std::as_const(ids)) {
+            QCOMPARE(g.headFrom(id), walkHeadFrom(g, id));
+            for (const auto v : {FrameGraph::LiveOnly, FrameGraph::IncludeTrashed})
+                QCOMPARE(g.subtree(id, v), walkSubtree(g, id, v));
+        }
+    }
+
+    void walksDownLongChainsAreQuick()
+    {
+        // An agent's session: 20,000 frames in one chain with a fork every 10. From the root,
+        // headFrom() and subtree() asked children() at every step, a scan of the whole session
+        // each: seconds. Now one pass each.
+        FrameGraph g;
+        g.reserve(20000);
+        QStringList ids;
+        for (int i = 0; i < 20000; ++i) {
+            Frame f;
+            f.id = QStringLiteral("f%1").arg(i);
+            if (i > 0)
+                f.parentId = i % 10 == 0 ? ids.at(i - 5) : ids.last();
+            g.upsert(f);
+            ids.append(f.id);
+        }
+        QElapsedTimer timer;
+        timer.start();
+        const QString head = g.headFrom(ids.first());
+        const QStringList all = g.subtree(ids.first());
+        const qint64 ms = timer.elapsed();
+        QCOMPARE(head, ids.last());
+        QCOMPARE(all.size(), 20000);
+        qInfo("headFrom and subtree from the root of 20,000 frames: %lld ms", ms);
+        QVERIFY2(ms < 1000, qPrintable(QStringLiteral("%1 ms").arg(ms)));
     }
 
     void referencedFiles()

@@ -6,6 +6,7 @@
 #include "app/cli/console.h"
 #include "app/cli/exitcodes.h"
 #include "app/cli/jsonout.h"
+#include "app/cli/loggraph.h"
 #include "core/session/costledger.h"
 #include "core/session/framefilter.h"
 #include "core/session/sessioncontroller.h"
@@ -190,13 +191,12 @@ void printFilteredLog(
         return;
     }
     QString text;
+    Ancestry ancestry(g);
     for (const QString &id : std::as_const(matched)) {
-        // The path of a match: its ancestors' ids, so the line says where on the graph it is.
-        QStringList path = g.pathTo(id);
-        path.removeLast();
+        // Where on the graph a match is: its ancestors' ids (shortened on long chains).
         text += frameLine(g.value(id));
-        if (!path.isEmpty())
-            text += CliText::tr("  (after %1)").arg(path.join(QStringLiteral(" > ")));
+        if (const QString after = ancestry.ancestorsText(id); !after.isEmpty())
+            text += CliText::tr("  (after %1)").arg(after);
         text += QLatin1Char('\n');
     }
     text += CliText::tr("%1 of %n frame(s) match", nullptr, int(ids.size())).arg(matched.size()) + QLatin1Char('\n');

@@ -5935,5 +5935,12 @@ Cost to reproduce this branch (every turn from its root to #%2 again): %3.</sour
         <source>image of frame %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message numerus="yes">
+        <source>… %n frame(s) …</source>
+        <translation>
+            <numerusform>… %n frame …</numerusform>
+            <numerusform>… %n frames …</numerusform>
+        </translation>
+    </message>
 </context>
 </TS>

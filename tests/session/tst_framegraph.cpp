@@ -473,11 +473,17 @@ private Q_SLOTS:
             g.upsert(f);
             ids.append(f.id);
         }
+        qsizetype longestWalk = 0; // steps from a frame down to its head
         for (const QString &id : std::as_const(ids)) {
-            QCOMPARE(g.headFrom(id), walkHeadFrom(g, id));
+            const QString head = walkHeadFrom(g, id);
+            QCOMPARE(g.headFrom(id), head);
+            longestWalk = std::max(longestWalk, g.pathTo(head).size() - g.pathTo(id).size());
             for (const auto v : {FrameGraph::LiveOnly, FrameGraph::IncludeTrashed})
                 QCOMPARE(g.subtree(id, v), walkSubtree(g, id, v));
         }
+        // Walks past the 8 scans framegraph.cpp's ChildrenLookup makes before it builds the map,
+        // so both ways of finding children were compared.
+        QVERIFY2(longestWalk > 8, qPrintable(QString::number(longestWalk)));
     }
 
     void walksDownLongChainsAreQuick()

@@ -7,11 +7,53 @@
 #include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QFutureWatcher>
+#include <QHash>
+#include <QPair>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <iterator>
 #include <utility>
 
 namespace nb2 {
+
+namespace {
+
+/**
+ * The measurements running for each session, by controller and "folder/frame": the window
+ * has two finishers on one controller (DriftWatch's for every edit, a replay's for its steps),
+ * and both ask for a replayed step. The second waits for the first one's worker instead of
+ * decoding both pictures again; whichever hears first records the reading, and the other
+ * finds it recorded. Used on the controllers' thread only.
+ */
+using MeasurementKey = QPair<const SessionController *, QString>;
+QHash<MeasurementKey, QFuture<Result<Frame>>> &runningMeasurements()
+{
+    static QHash<MeasurementKey, QFuture<Result<Frame>>> running;
+    return running;
+}
+
+MeasurementKey measurementKey(const SessionController *session, const QString &dir, const QString &frameId)
+{
+    return {session, dir + QLatin1Char('\n') + frameId};
+}
+
+/** Forgets a measurement once it has finished (whoever started it). */
+void forgetIfFinished(const MeasurementKey &key)
+{
+    auto &running = runningMeasurements();
+    if (const auto it = running.constFind(key); it != running.cend() && it->isFinished())
+        running.erase(it);
+}
+
+/** Forgets every finished measurement of a session's controller (at its close). */
+void forgetFinished(const SessionController *session)
+{
+    auto &running = runningMeasurements();
+    for (auto it = running.begin(); it != running.end();)
+        it = it.key().first == session && it->isFinished() ? running.erase(it) : std::next(it);
+}
+
+} // namespace
 
 EditFinisher::EditFinisher(SessionController *session, QObject *parent, Trigger trigger)
     : QObject(parent), m_session(session)
@@ -80,10 +122,18 @@ void EditFinisher::finishLater(const QString &frameId)
     if (!needsFinishing(child, parent) || (m_regionEditsElsewhere && !child.regionEdit.isEmpty()))
         return;
     const QString dir = m_session->store()->dir();
+    const MeasurementKey key = measurementKey(m_session, dir, frameId);
+    forgetIfFinished(key);
+    QFuture<Result<Frame>> measurement = runningMeasurements().value(key);
+    if (!measurement.isValid()) { // nobody measures it yet: start the worker
+        measurement = QtConcurrent::run([dir, parent, child] { return compute(dir, parent, child); });
+        runningMeasurements().insert(key, measurement);
+    }
     auto *watcher = new Watcher(this);
     m_running.insert(frameId, watcher);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, frameId, dir] {
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, frameId, dir, key] {
         watcher->deleteLater();
+        forgetIfFinished(key);
         if (m_running.value(frameId) != watcher)
             return; // already recorded when the session closed
         m_running.remove(frameId);
@@ -98,7 +148,7 @@ void EditFinisher::finishLater(const QString &frameId)
         }
         Q_EMIT finished(frameId);
     });
-    watcher->setFuture(QtConcurrent::run([dir, parent, child] { return compute(dir, parent, child); }));
+    watcher->setFuture(measurement);
 }
 
 Result<void> EditFinisher::record(const QString &frameId, const QString &dir, const Result<Frame> &updated)
@@ -110,6 +160,8 @@ Result<void> EditFinisher::record(const QString &frameId, const QString &dir, co
     if (!m_session || !m_session->isOpen() || m_session->store()->dir() != dir)
         return Error::make(ErrorKind::Cancelled,
             QStringLiteral("The session of frame %1 was closed before its change was recorded.").arg(frameId));
+    if (const Frame *now = m_session->graph().frame(frameId); now && !now->drift.isEmpty())
+        return {}; // another finisher of this session recorded the same measurement first
     return m_session->recordDerived(updated.value());
 }
 
@@ -125,6 +177,7 @@ void EditFinisher::finishRunningNow()
         if (!dir.isEmpty())
             (void)record(it.key(), dir, it.value()->result());
     }
+    forgetFinished(m_session);
 }
 
 bool EditFinisher::waitForIdle(int timeoutMs)

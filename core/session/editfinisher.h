@@ -28,6 +28,10 @@ class SessionController;
  * A measurement still running when its session closes (another one opened, the window gone)
  * is waited for and recorded before the store closes: otherwise its heatmap would be written
  * afterwards into a folder that no longer records it (an orphan file, or a folder being removed).
+ *
+ * Finishers of one controller share their work: when two ask for the same frame (the
+ * window's, for every edit, and a replay's, for its steps), the second waits for the first
+ * one's worker, the reading is recorded once, and both announce finished().
  */
 class EditFinisher : public QObject
 {

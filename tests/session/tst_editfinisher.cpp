@@ -120,6 +120,46 @@ private Q_SLOTS: // init and cleanup: ControllerFixture
         QCOMPARE(orphanHeatmaps(dirA()), QStringList());
     }
 
+    void twoFinishersOfOneSessionShareOneMeasurement()
+    {
+        // The window's finisher (every edit) and a replay's (its steps) both ask for a replayed
+        // step: one worker measures it, the reading is recorded once, and both announce it.
+        SessionController c;
+        c.setClient(client());
+        QVERIFY(c.open(dirA()));
+        const QString root = finish(c, c.generate(p("a lighthouse"))).id;
+        const std::shared_ptr<PoolBlocker> blocker = holdPoolAfterTurn(c, root);
+        EditFinisher window(&c);
+        EditFinisher replay(&c, nullptr, EditFinisher::Trigger::WhenAsked);
+        QSignalSpy windowFinished(&window, &EditFinisher::finished);
+        QSignalSpy replayFinished(&replay, &EditFinisher::finished);
+        const QString edit = finish(c, c.edit(root, p("make it night"))).id;
+        QVERIFY(!edit.isEmpty());
+        QCOMPARE(window.runningCount(), 1); // queued behind the held pool
+        QSignalSpy changed(&c, &SessionController::frameChanged);
+        replay.finishLater(edit);
+        QCOMPARE(replay.runningCount(), 1);
+
+        blocker->release();
+        QVERIFY(window.waitForIdle(10000));
+        QVERIFY(replay.waitForIdle(10000));
+        QCOMPARE(windowFinished.size(), 1);
+        QCOMPARE(replayFinished.size(), 1);
+        QVERIFY(!c.graph().value(edit).drift.isEmpty());
+        int recordings = 0;
+        for (const QList<QVariant> &args : std::as_const(changed))
+            recordings += args.at(0).toString() == edit ? 1 : 0;
+        QCOMPARE(recordings, 1); // before: each finisher measured and recorded it
+
+        // Asked again once recorded, neither measures it a second time.
+        replay.finishLater(edit);
+        window.finishLater(edit);
+        QCOMPARE(replay.runningCount() + window.runningCount(), 0);
+        c.close();
+        QThreadPool::globalInstance()->waitForDone();
+        QCOMPARE(orphanHeatmaps(dirA()), QStringList());
+    }
+
     void compositeQueuedAtCloseIsRecordedInItsSession()
     {
         SessionController c;

@@ -64,11 +64,32 @@ void WindowDialogs::showSettings()
     dialog->setThinkingLevels(m_levels->allowed(m_config.model));
     connect(dialog, &SettingsDialog::settingsSaved, this, [this](bool keyChanged) {
         const AppSettings studio = WindowPreferences::studio();
-        m_sessions->session()->setSettings(studio.session);
-        m_sessions->session()->setPriceTable(studio.prices);
+        SessionController *session = m_sessions->session();
+        const int retentionBefore = session->settings().retentionDays();
+        session->setSettings(studio.session);
+        session->setPriceTable(studio.prices);
+        applyKeyTier(retentionBefore);
         Q_EMIT settingsSaved(keyChanged);
     });
     openFitted(dialog);
+}
+
+void WindowDialogs::applyKeyTier(int retentionDaysBefore)
+{
+    // The key tier says how long the server keeps this key's interactions, those already made
+    // included (the person corrects what we assumed). Left as they were, the open session's
+    // frames would keep the old expiry: after "free" -> "paid", edits from a two-day-old frame
+    // would be re-anchored (sent as pixels, server context lost) although the server still has
+    // its id. Other sessions keep what they recorded until the tier changes while they are open.
+    SessionController *session = m_sessions->session();
+    const int days = session->settings().retentionDays();
+    if (days == retentionDaysBefore || !session->isOpen())
+        return;
+    if (session->applyRetentionToExistingFrames())
+        m_notices->status(
+            tr("Key tier changed: this session's server ids now count as kept for %n day(s) after each frame finished.",
+                nullptr, days),
+            8000);
 }
 
 void WindowDialogs::showDiagnostics()

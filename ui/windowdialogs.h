@@ -18,8 +18,9 @@ class ThinkingLevels;
 /**
  * Opens the window's dialogs — Settings, Diagnostics, Export, About and Keyboard Shortcuts —
  * with what each needs, non-modal where the user may keep working, and each one fitted to
- * the screen. After Settings saves, the session's settings are re-read and settingsSaved()
- * tells the app to re-resolve the key and backend.
+ * the screen. After Settings saves, the session's settings are re-read (a new key tier also
+ * re-dates the open session's server ids) and settingsSaved() tells the app to re-resolve the
+ * key and backend.
  */
 class WindowDialogs : public QObject
 {
@@ -41,6 +42,9 @@ Q_SIGNALS:
     void settingsSaved(bool keyChanged);
 
 private:
+    /** After Settings saved: a new key tier recomputes the open session's id expiries. */
+    void applyKeyTier(int retentionDaysBefore);
+
     SessionManager *m_sessions;
     FrameSelection *m_selection;
     NoticePresenter *m_notices;

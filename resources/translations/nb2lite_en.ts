@@ -131,7 +131,7 @@
     <message numerus="yes">
         <source>%n step(s) failed or were cancelled; resume the replay to send them again.</source>
         <translation>
-            <numerusform>%n step failed or were cancelled; resume the replay to send them again.</numerusform>
+            <numerusform>%n step failed or was cancelled; resume the replay to send it again.</numerusform>
             <numerusform>%n steps failed or were cancelled; resume the replay to send them again.</numerusform>
         </translation>
     </message>
@@ -4656,6 +4656,13 @@ Cost to reproduce this branch (every turn from its root to #%2 again): %3.</sour
     <message>
         <source>&lt;h3&gt;NB2Lite Studio %1&lt;/h3&gt;&lt;p&gt;Iterative image editing over the Gemini Interactions API (model gemini-3.1-flash-lite-image).&lt;/p&gt;&lt;p&gt;Every frame is kept on disk in the session folder; server ids are a shortcut, not the history.&lt;/p&gt;</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Key tier changed: this session&apos;s server ids now count as kept for %n day(s) after each frame finished.</source>
+        <translation>
+            <numerusform>Key tier changed: this session&apos;s server ids now count as kept for %n day after each frame finished.</numerusform>
+            <numerusform>Key tier changed: this session&apos;s server ids now count as kept for %n days after each frame finished.</numerusform>
+        </translation>
     </message>
 </context>
 <context>

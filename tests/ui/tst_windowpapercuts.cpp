@@ -64,6 +64,7 @@ private Q_SLOTS:
     void badEnvironmentKeyDoesNotOpenSettings();
     void timelineScrollsToFramesAddedElsewhere();
     void keyboardShortcutsAreListed();
+    void keyTierChangeRedatesTheOpenSessionsIds();
     void promptHasAShortcut();
 
 private:
@@ -514,6 +515,40 @@ void tst_WindowPapercuts::timelineScrollsToFramesAddedElsewhere()
     QTRY_VERIFY_WITH_TIMEOUT(m_window->timelineModel()->indexOf(child.id).isValid(), 10000);
     QTRY_VERIFY(view->viewport()->rect().intersects(view->visualRect(m_window->timelineModel()->indexOf(child.id))));
     QCOMPARE(m_window->selection()->currentId(), first); // shown, not selected
+}
+
+void tst_WindowPapercuts::keyTierChangeRedatesTheOpenSessionsIds()
+{
+    send(QStringLiteral("a lighthouse"));
+    const QString id = frameAt(0);
+    QVERIFY(waitStatus(id, FrameStatus::Done));
+    const QDateTime finished = frame(id).finishedAt;
+    QVERIFY(qAbs(frame(id).idExpiresAt.secsTo(finished.addDays(55))) <= 1); // paid, the default
+
+    // Settings > Key tier: each change re-dates the ids the open session already holds.
+    const auto chooseTier = [this](const QString &tier) {
+        m_window->action(ActionId::Settings)->trigger();
+        SettingsDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = m_window->findChild<SettingsDialog *>()) != nullptr);
+        auto *combo = dialog->findChild<QComboBox *>(QStringLiteral("tierCombo"));
+        QVERIFY(combo);
+        combo->setCurrentIndex(combo->findData(tier));
+        dialog->accept();
+        QTRY_VERIFY(m_window->findChild<SettingsDialog *>() == nullptr || !dialog->isVisible());
+    };
+    chooseTier(QStringLiteral("free"));
+    QTRY_VERIFY(qAbs(frame(id).idExpiresAt.secsTo(finished.addDays(1))) <= 1);
+    QVERIFY2(m_window->notices()->lastStatus().contains(QStringLiteral("1 day")),
+        qPrintable(m_window->notices()->lastStatus()));
+    QVERIFY(frame(id).hasUsableId()); // finished a moment ago: still kept under either tier
+    chooseTier(QStringLiteral("paid"));
+    QTRY_VERIFY(qAbs(frame(id).idExpiresAt.secsTo(finished.addDays(55))) <= 1);
+
+    // On disk too: a reopened session keeps the re-dated expiry.
+    QVERIFY(m_window->sessions()->flush());
+    SessionStore store;
+    QVERIFY(store.open(m_dir->path() + QStringLiteral("/s1"), SessionStore::OpenMode::ReadOnly));
+    QCOMPARE(store.graph().value(id).idExpiresAt, frame(id).idExpiresAt);
 }
 
 void tst_WindowPapercuts::keyboardShortcutsAreListed()

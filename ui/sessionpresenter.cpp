@@ -71,7 +71,7 @@ SessionPresenter::SessionPresenter(const Parts &parts, QObject *parent)
         updateCost();
     };
     connect(s, &SessionController::frameAdded, this, &SessionPresenter::updateActions);
-    connect(s, &SessionController::frameRemoved, this, &SessionPresenter::updateActions);
+    connect(s, &SessionController::framesRemoved, this, &SessionPresenter::updateActions);
     connect(s, &SessionController::frameChanged, this, refreshCurrent);
     connect(s, &SessionController::turnFinished, this, refreshCurrent);
     connect(s, &SessionController::draftReceived, m_stage, &ImageStage::showDraft);

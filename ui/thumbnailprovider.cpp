@@ -1,8 +1,8 @@
 #include "ui/thumbnailprovider.h"
 
 #include "core/common/threadpriority.h"
+#include "core/session/sessionstore.h"
 
-#include <QCryptographicHash>
 #include <QDir>
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -117,9 +117,7 @@ QPixmap ThumbnailProvider::thumbnail(const QString &key, const QString &imagePat
 
     QString diskPath;
     if (!m_diskDir.isEmpty()) {
-        // Hash the key: frame ids are safe today, but a file name should not trust them.
-        const QByteArray h = QCryptographicHash::hash(key.toUtf8(), QCryptographicHash::Sha1).toHex().left(16);
-        diskPath = m_diskDir + QLatin1Char('/') + QString::fromLatin1(h) + QLatin1Char('-') + QString::number(side)
+        diskPath = m_diskDir + QLatin1Char('/') + SessionStore::thumbnailPrefix(key) + QString::number(side)
             + QStringLiteral(".png");
     }
     const quint64 generation = m_generation;

@@ -22,7 +22,7 @@ TimelineModel::TimelineModel(SessionController *session, QObject *parent)
 {
     if (session) {
         connect(session, &SessionController::frameAdded, this, &TimelineModel::refresh);
-        connect(session, &SessionController::frameRemoved, this, &TimelineModel::refresh);
+        connect(session, &SessionController::framesRemoved, this, &TimelineModel::refresh);
         connect(session, &SessionController::frameChanged, this, &TimelineModel::frameChanged);
         connect(session, &SessionController::changedExternally, this, &TimelineModel::refresh);
         connect(session, &SessionController::opened, this, &TimelineModel::reload);

@@ -63,7 +63,7 @@ TurnDispatcher::TurnDispatcher(SessionManager *sessions, FrameSelection *selecti
         });
     connect(s, &SessionController::turnStarted, this, &TurnDispatcher::updatePending);
     connect(s, &SessionController::frameAdded, this, &TurnDispatcher::updatePending);
-    connect(s, &SessionController::frameRemoved, this, &TurnDispatcher::updatePending);
+    connect(s, &SessionController::framesRemoved, this, &TurnDispatcher::updatePending);
     connect(s, &SessionController::idle, this, &TurnDispatcher::updatePending);
     connect(m_sessions, &SessionManager::aboutToSwitch, this, &TurnDispatcher::clearScheduledRetries);
     connect(m_prompt, &PromptPanel::submitRequested, this, &TurnDispatcher::submit);

@@ -45,7 +45,10 @@ VariantGrid::VariantGrid(SessionController *session, ThumbnailProvider *thumbs, 
 
     connect(session, &SessionController::frameChanged, this, &VariantGrid::refresh);
     connect(session, &SessionController::turnFinished, this, &VariantGrid::refresh);
-    connect(session, &SessionController::frameRemoved, this, &VariantGrid::refresh);
+    connect(session, &SessionController::framesRemoved, this, [this](const QStringList &ids) {
+        for (const QString &id : ids)
+            refresh(id); // only the grid's own cells do anything
+    });
     if (m_thumbs) {
         connect(m_thumbs, &ThumbnailProvider::thumbnailReady, this, [this] {
             for (const QString &id : std::as_const(m_ids))

@@ -90,7 +90,7 @@ McpSessionTools::McpSessionTools(SessionController *session, McpBridgeOptions op
         m_listedResources.insert(r.toObject().value(QLatin1String("uri")).toString());
 
     connect(session, &SessionController::frameAdded, this, &McpSessionTools::scheduleResourceCheck);
-    connect(session, &SessionController::frameRemoved, this, &McpSessionTools::scheduleResourceCheck);
+    connect(session, &SessionController::framesRemoved, this, &McpSessionTools::scheduleResourceCheck);
     connect(session, &SessionController::frameChanged, this, [this](const QString &id) {
         scheduleResourceCheck();
         const std::shared_ptr<Turn> turn = m_turns.value(id);

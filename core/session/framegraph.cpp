@@ -180,21 +180,51 @@ int FrameGraph::assign(QList<Frame> &&frames)
 
 bool FrameGraph::remove(const QString &id)
 {
-    const auto it = m_index.constFind(id);
-    if (it == m_index.cend())
-        return false;
-    m_keepListCount -= int(m_frames.at(*it).keepListSet);
-    m_frames.removeAt(*it);
+    return remove(QStringList {id}) == 1;
+}
+
+int FrameGraph::remove(const QStringList &ids)
+{
+    std::vector<bool> doomed(size_t(m_frames.size()), false);
+    int count = 0;
+    for (const QString &id : ids) {
+        const auto it = m_index.constFind(id);
+        if (it != m_index.cend() && !doomed[size_t(*it)]) {
+            doomed[size_t(*it)] = true;
+            ++count;
+        }
+    }
+    if (count == 0)
+        return 0;
+    Frame *table = m_frames.data(); // one detach, then plain moves down the table
+    qsizetype kept = 0;
+    for (qsizetype i = 0; i < m_frames.size(); ++i) {
+        if (doomed[size_t(i)]) {
+            m_keepListCount -= int(table[i].keepListSet);
+            continue;
+        }
+        if (kept != i)
+            table[kept] = std::move(table[i]);
+        ++kept;
+    }
+    m_frames.resize(kept);
     reindex();
     m_rowsRevision = nextRowsRevision();
-    return true;
+    return count;
 }
 
 void FrameGraph::reindex()
 {
+    // The first frame of an id is the one found, as assign() indexes it (a table read with a
+    // duplicate id is refused by the store, but the two must never disagree on which one).
     m_index.clear();
-    for (int i = 0; i < m_frames.size(); ++i)
-        m_index.insert(m_frames.at(i).id, i);
+    m_index.reserve(m_frames.size());
+    for (int i = 0; i < m_frames.size(); ++i) {
+        const qsizetype before = m_index.size();
+        int &slot = m_index[m_frames.at(i).id]; // one lookup: inserted (0) unless the id is known
+        if (m_index.size() != before)
+            slot = i;
+    }
 }
 
 QString FrameGraph::parent(const QString &id) const

@@ -60,6 +60,13 @@ public:
      */
     int assign(QList<Frame> &&frames);
     bool remove(const QString &id);
+    /**
+     * Removes the frame of each listed id (ids not in the table are skipped) in one pass over
+     * the table, keeping the others' order; returns how many went. Removing them one by one
+     * moved the table and rebuilt the index per frame: emptying a trash of 1,000 frames from
+     * a session of 10,000 took 1.7 s on the GUI thread.
+     */
+    int remove(const QStringList &ids);
 
     QString parent(const QString &id) const;
     QStringList children(const QString &id, Visibility v = LiveOnly) const; // creation order

@@ -416,8 +416,8 @@ void SessionController::onStoreChanged(const QStringList &added, const QStringLi
         Q_EMIT frameAdded(id);
     for (const QString &id : changed)
         Q_EMIT frameChanged(id);
-    for (const QString &id : removed)
-        Q_EMIT frameRemoved(id);
+    if (!removed.isEmpty())
+        Q_EMIT framesRemoved(removed);
     Q_EMIT changedExternally();
     watchForeignOwners();
 }

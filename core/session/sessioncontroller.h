@@ -225,7 +225,12 @@ Q_SIGNALS:
     void aboutToClose();
     void frameAdded(const QString &frameId);
     void frameChanged(const QString &frameId);
-    void frameRemoved(const QString &frameId);
+    /**
+     * Frames left the session for good (the trash emptied, another process's removal): one
+     * signal for all of them, so a view refreshes once (per frame, emptying a trash of 1,000
+     * frames in a 6,000-frame session refreshed the timeline 1,000 times: 10 s).
+     */
+    void framesRemoved(const QStringList &frameIds);
     void turnStarted(const QString &frameId);  // the request left the queue
     void turnFinished(const QString &frameId); // reached done/failed/cancelled/interrupted
     void turnFailed(const QString &frameId, const nb2::Error &error);

@@ -16,6 +16,7 @@
 #include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QDir>
+#include <QSet>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
@@ -270,16 +271,20 @@ Result<void> SessionController::emptyTrash()
         const Result<void> recorded = journal->recordRemoval(trashed);
         for (const QString &path : doomed)
             QFile::remove(path);
-        for (const QString &id : trashed) {
-            const QStringList thumbs = QDir(thumbsDir).entryList({id + QStringLiteral("_*")}, QDir::Files);
-            for (const QString &t : thumbs)
+        // The removed pictures' cached thumbnails, found by their names' prefix in one listing.
+        // (This looked for "<frame id>_*", a name the cache never used, one listing per frame:
+        // deleted frames' thumbnails stayed for good.)
+        QSet<QString> prefixes;
+        for (const QString &path : doomed)
+            prefixes.insert(SessionStore::thumbnailPrefix(path));
+        const qsizetype prefixLength = SessionStore::thumbnailPrefix(QString()).size();
+        for (const QString &t : QDir(thumbsDir).entryList(QDir::Files))
+            if (prefixes.contains(t.left(prefixLength)))
                 QFile::remove(thumbsDir + QLatin1Char('/') + t);
-        }
         return recorded;
     });
     m_undoStack->clear(); // the commands refer to frames that no longer exist
-    for (const QString &id : std::as_const(trashed))
-        Q_EMIT frameRemoved(id);
+    Q_EMIT framesRemoved(trashed);
     return {};
 }
 

@@ -520,8 +520,7 @@ quint64 SessionStore::commitAsync(
     // The GUI's view changes now; the disk catches up on the writer.
     for (const Frame &f : upserts)
         m_graph.upsert(f);
-    for (const QString &id : removals)
-        m_graph.remove(id);
+    m_graph.remove(removals);
     if (!newCurrentFrameId.isEmpty())
         m_currentFrameId = newCurrentFrameId;
     Change c {++m_generation, upserts, removals, newCurrentFrameId};
@@ -654,9 +653,13 @@ bool SessionStore::applyWriterResults()
                         continue;
                     m_graph.upsert(f);
                 }
+                QStringList gone;
                 for (const QString &id : c.removals)
-                    if (!ours.contains(id) && m_graph.remove(id))
-                        removed.append(id);
+                    if (!ours.contains(id) && m_graph.contains(id))
+                        gone.append(id);
+                gone.removeDuplicates();
+                m_graph.remove(gone);
+                removed += gone;
                 if (!c.current.isEmpty())
                     m_currentFrameId = c.current;
             }

@@ -178,6 +178,13 @@ public:
     bool reload();
 
     // ---- thread-safe file helpers (used by workers) ----
+    /**
+     * How every cached thumbnail of one image begins in thumbs/ ("<16 hex>-", then its size and
+     * ".png"): a hash of the key the window asks with (the image's absolute path), so no file
+     * name trusts a frame's data. The window's thumbnail cache writes by it; emptying the trash
+     * removes by it.
+     */
+    static QString thumbnailPrefix(const QString &key);
     /** images/<prefix>_<unix>_<uuid8>.<ext>, ext from the bytes' magic (jpg, png, webp, ...). */
     static QString imageFileName(
         const QString &prefix, const QDateTime &when, const QString &uuid8, const QByteArray &bytes);

@@ -8,6 +8,7 @@
 
 #include <QBuffer>
 #include <QDeadlineTimer>
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -205,8 +206,7 @@ void applyCommit(const JournalCommit &c, FrameGraph *graph, QString *current)
 {
     for (const Frame &f : c.upserts)
         graph->upsert(f);
-    for (const QString &id : c.removals)
-        graph->remove(id);
+    graph->remove(c.removals);
     if (!c.current.isEmpty())
         *current = c.current;
 }
@@ -236,6 +236,12 @@ QString SessionStore::sha256Hex(const QByteArray &bytes)
     // libcrypto's, opened on first use (sha256.h): ~1 ms for 1 MB where Qt 6.4's takes ~8 ms.
     const QByteArray digest = sha256(bytes);
     return QString::fromLatin1(digest.toHex());
+}
+
+QString SessionStore::thumbnailPrefix(const QString &key)
+{
+    return QString::fromLatin1(QCryptographicHash::hash(key.toUtf8(), QCryptographicHash::Sha1).toHex().left(16))
+        + QLatin1Char('-');
 }
 
 QString SessionStore::imageFileName(

@@ -444,10 +444,28 @@ private Q_SLOTS: // init and cleanup: ControllerFixture
         QVERIFY(!c.graph().value(a.id).isTrashed()); // shared with b's branch
         // Still restorable: nothing deleted before emptying the trash.
         QVERIFY(QFileInfo::exists(c.store()->absolutePath(l.image.file)));
-        QSignalSpy removed(&c, &SessionController::frameRemoved);
+        // Cached thumbnails as the window names them: l's go with its picture, a's stay (its
+        // picture stays), and a file the cache did not name is left alone.
+        const auto thumb = [&](const Frame &f, int side) {
+            return c.store()->thumbsDir() + QLatin1Char('/')
+                + SessionStore::thumbnailPrefix(c.store()->absolutePath(f.image.file)) + QString::number(side)
+                + QStringLiteral(".png");
+        };
+        const QString other = c.store()->thumbsDir() + QLatin1Char('/') + l.id + QStringLiteral("_note.png");
+        for (const QString &path : {thumb(l, 103), thumb(l, 206), thumb(a, 103), other}) {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("png");
+        }
+        QSignalSpy removed(&c, &SessionController::framesRemoved);
         QVERIFY(c.emptyTrash());
         QVERIFY(c.store()->flush()); // the files go on the writer, after the manifest write
         QCOMPARE(removed.count(), 1);
+        QCOMPARE(removed.first().at(0).toStringList(), QStringList {l.id});
+        QVERIFY(!QFileInfo::exists(thumb(l, 103)));
+        QVERIFY(!QFileInfo::exists(thumb(l, 206)));
+        QVERIFY(QFileInfo::exists(thumb(a, 103)));
+        QVERIFY(QFileInfo::exists(other));
         QVERIFY(!c.graph().contains(l.id));
         QVERIFY(!QFileInfo::exists(c.store()->absolutePath(l.image.file)));
         QVERIFY(QFileInfo::exists(c.store()->absolutePath(a.image.file))); // l's input, but a still uses it

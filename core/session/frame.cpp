@@ -172,6 +172,18 @@ FrameError FrameError::fromError(const Error &error)
     return e;
 }
 
+QStringList Frame::files() const
+{
+    QStringList out;
+    for (const QString &file : {image.file, regionEdit.maskFile, regionEdit.rawFile, drift.heatmapFile})
+        if (!file.isEmpty())
+            out.append(file);
+    for (const QString &input : inputImages)
+        if (!input.isEmpty())
+            out.append(input);
+    return out;
+}
+
 bool Frame::isRecoverable() const
 {
     if (isTrashed() || kind == FrameKind::Import || interactionId.isEmpty())

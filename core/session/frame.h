@@ -138,6 +138,12 @@ struct Frame {
      * it with get, and retry gets it before it would ever send (and pay for) a new request.
      */
     bool isRecoverable() const;
+    /**
+     * Every session file the frame names, relative: its picture, the inputs sent inline, a
+     * precision edit's mask and raw server image, the drift heatmap. What a clean-up keeps
+     * while a frame names it, and what a rebuild must not take for a picture nobody mentions.
+     */
+    QStringList files() const;
     /** "re-anchored (continuity may differ)", "interrupted — retry to re-send", ... for views. */
     QString statusText() const;
 

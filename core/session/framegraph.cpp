@@ -426,11 +426,8 @@ QStringList FrameGraph::referencedFiles(const QStringList &excluding) const
     const QSet<QString> skip(excluding.cbegin(), excluding.cend());
     QStringList files;
     for (const Frame &f : m_frames) {
-        if (skip.contains(f.id))
-            continue;
-        if (!f.image.isNull())
-            files.append(f.image.file);
-        files.append(f.inputImages);
+        if (!skip.contains(f.id))
+            files.append(f.files());
     }
     files.removeDuplicates();
     return files;

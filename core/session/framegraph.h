@@ -98,7 +98,7 @@ public:
     QStringList matchPrefix(const QString &ref, Visibility v = IncludeTrashed) const;
     /** Ids whose status is s (live only). */
     QStringList withStatus(FrameStatus s) const;
-    /** Relative files referenced (image or input) by frames other than those in `excluding`. */
+    /** Relative files (Frame::files()) named by frames other than those in `excluding`. */
     QStringList referencedFiles(const QStringList &excluding = {}) const;
 
     /**

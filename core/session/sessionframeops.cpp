@@ -247,12 +247,8 @@ Result<void> SessionController::emptyTrash()
     const QStringList stillUsed = graph().referencedFiles(trashed);
     const QSet<QString> keep(stillUsed.cbegin(), stillUsed.cend());
     QStringList files;
-    for (const QString &id : std::as_const(trashed)) {
-        const Frame *f = graph().frame(id);
-        if (!f->image.isNull())
-            files.append(f->image.file);
-        files.append(f->inputImages);
-    }
+    for (const QString &id : std::as_const(trashed))
+        files.append(graph().frame(id)->files()); // its mask, raw image and heatmap too (they were left behind)
     files.removeDuplicates();
     // Manifest first: a crash after it leaves unreferenced files (harmless), never dangling
     // references. The removals run on the store's writer, after that write, and only if it worked.

@@ -160,6 +160,60 @@ private Q_SLOTS: // init and cleanup: ControllerFixture
         QCOMPARE(orphanHeatmaps(dirA()), QStringList());
     }
 
+    void derivedFilesBelongToTheirFrame()
+    {
+        // A measured edit's heatmap and a precision edit's mask and raw server image belong to
+        // their frame: a rebuild does not take them for pictures nobody mentions (it made each
+        // an imported frame), and emptying the trash removes them with the frame (they stayed).
+        QString root, edit, region;
+        Frame regionFrame, editFrame;
+        {
+            SessionController c;
+            c.setClient(client());
+            QVERIFY(c.open(dirA()));
+            root = finish(c, c.generate(p("a harbour"))).id;
+            const Frame parent = c.graph().value(root);
+            EditFinisher finisher(&c);
+            PrecisionRunner runner(&c);
+            edit = finish(c, c.edit(root, p("make it night"))).id;
+            const QSize size(parent.image.width, parent.image.height);
+            const Result<PreparedRegion> prepared = PrecisionEdit::prepare(
+                c.store()->dir(), parent, RegionMode::Protect, EditMask::fromRect(size, QRect(0, 0, 20, 20)), 2);
+            QVERIFY(prepared);
+            TurnParams params = p("dusk");
+            params.regionEdit = prepared.value().edit;
+            region = finish(c, c.branchFrom(root, params)).id;
+            QVERIFY(finisher.waitForIdle(10000));
+            QTRY_VERIFY(runner.isIdle());
+            editFrame = c.graph().value(edit);
+            regionFrame = c.graph().value(region);
+            QVERIFY(!editFrame.drift.heatmapFile.isEmpty());
+            QVERIFY(!regionFrame.regionEdit.maskFile.isEmpty());
+            QVERIFY(!regionFrame.regionEdit.rawFile.isEmpty());
+            QVERIFY(!regionFrame.drift.heatmapFile.isEmpty());
+        }
+        QFile broken(dirA() + QStringLiteral("/manifest.json"));
+        QVERIFY(broken.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        broken.write("{ not json");
+        broken.close();
+        {
+            SessionStore store;
+            QVERIFY(store.rebuild(dirA()));
+            QCOMPARE(store.graph().frameIds(), (QStringList {root, edit, region}));
+        }
+
+        SessionController c;
+        c.setClient(client());
+        QVERIFY(c.open(dirA()));
+        QVERIFY(c.deleteBranch(region));
+        QVERIFY(c.emptyTrash());
+        QVERIFY(c.store()->flush());
+        for (const QString &file : regionFrame.files())
+            QVERIFY2(!QFileInfo::exists(dirA() + QLatin1Char('/') + file), qPrintable(file));
+        for (const QString &file : editFrame.files())
+            QVERIFY2(QFileInfo::exists(dirA() + QLatin1Char('/') + file), qPrintable(file));
+    }
+
     void compositeQueuedAtCloseIsRecordedInItsSession()
     {
         SessionController c;

@@ -635,6 +635,22 @@ private Q_SLOTS:
         QCOMPARE(g.referencedFiles({QStringLiteral("a")}),
             QStringList {QStringLiteral("images/edit_local_2_b.jpg")} << QStringLiteral("images/gen_1_a.jpg"));
         QCOMPARE(g.referencedFiles({QStringLiteral("b")}), QStringList {QStringLiteral("images/gen_1_a.jpg")});
+
+        // A precision edit names its mask and the server's raw image, a measured edit its heatmap.
+        Frame c;
+        c.id = QStringLiteral("c");
+        c.parentId = QStringLiteral("a");
+        c.image.file = QStringLiteral("images/composite_3_c.png");
+        c.regionEdit.mode = RegionMode::Region;
+        c.regionEdit.maskFile = QStringLiteral("images/mask_c.png");
+        c.regionEdit.rawFile = QStringLiteral("images/edit_3_c.jpg");
+        c.drift.changed = 0.2;
+        c.drift.heatmapFile = QStringLiteral("images/drift_c.png");
+        g.upsert(c);
+        QCOMPARE(c.files(),
+            (QStringList {QStringLiteral("images/composite_3_c.png"), QStringLiteral("images/mask_c.png"),
+                QStringLiteral("images/edit_3_c.jpg"), QStringLiteral("images/drift_c.png")}));
+        QCOMPARE(g.referencedFiles({QStringLiteral("a"), QStringLiteral("b")}), c.files());
     }
 
     void statusTransitions_data()

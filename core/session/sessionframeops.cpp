@@ -16,11 +16,11 @@
 #include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QDir>
-#include <QSet>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QFutureWatcher>
+#include <QSet>
 #include <QSize>
 #include <QThreadPool>
 #include <QTimer>

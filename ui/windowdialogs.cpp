@@ -87,8 +87,7 @@ void WindowDialogs::applyKeyTier(int retentionDaysBefore)
         return;
     if (session->applyRetentionToExistingFrames())
         m_notices->status(
-            tr("Key tier changed: this session's server ids now count as kept for %n day(s) after each frame finished.",
-                nullptr, days),
+            tr("Key tier changed: this session's ids now expire %n day(s) after each frame.", nullptr, days),
             8000);
 }
 

@@ -4658,10 +4658,10 @@ Cost to reproduce this branch (every turn from its root to #%2 again): %3.</sour
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <source>Key tier changed: this session&apos;s server ids now count as kept for %n day(s) after each frame finished.</source>
+        <source>Key tier changed: this session&apos;s ids now expire %n day(s) after each frame.</source>
         <translation>
-            <numerusform>Key tier changed: this session&apos;s server ids now count as kept for %n day after each frame finished.</numerusform>
-            <numerusform>Key tier changed: this session&apos;s server ids now count as kept for %n days after each frame finished.</numerusform>
+            <numerusform>Key tier changed: this session&apos;s ids now expire %n day after each frame.</numerusform>
+            <numerusform>Key tier changed: this session&apos;s ids now expire %n days after each frame.</numerusform>
         </translation>
     </message>
 </context>

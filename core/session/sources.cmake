@@ -10,7 +10,7 @@ nb2_core_area(nb2core_session DEPENDS nb2core_edit SOURCES
     session/sessionpaths.h session/sessionpaths.cpp
     session/sessionstore.h session/sessionstore.cpp
     session/sessionstoreinternal.h session/sessionstorefiles.cpp session/sessionwriter.cpp
-    session/sessionstoreread.cpp session/sessionrebuild.cpp
+    session/sessionstoreread.cpp session/sessionstorewatch.cpp session/sessionrebuild.cpp
     session/ownerprocess.h session/ownerprocess.cpp
     session/sessioncontroller.h session/sessioncontroller.cpp
     session/sessionjob.h session/sessionjob.cpp

@@ -52,6 +52,20 @@ private:
         return orphans;
     }
 
+    /** "dusk" as a protect edit of the frame root that keeps its top-left 20×20 corner (the mask prepared in the session). */
+    static Result<TurnParams> protectedCornerEdit(const SessionController &c, const QString &root)
+    {
+        const Frame parent = c.graph().value(root);
+        const QSize size(parent.image.width, parent.image.height);
+        const Result<PreparedRegion> prepared = PrecisionEdit::prepare(
+            c.store()->dir(), parent, RegionMode::Protect, EditMask::fromRect(size, QRect(0, 0, 20, 20)), 2);
+        if (!prepared)
+            return prepared.error();
+        TurnParams params = p("dusk");
+        params.regionEdit = prepared.value().edit;
+        return params;
+    }
+
     /**
      * Holds the pool from the end of the first turn after root until the session starts to
      * close. Both connections come before the finisher's or runner's own (make it after this):
@@ -172,17 +186,12 @@ private Q_SLOTS: // init and cleanup: ControllerFixture
             c.setClient(client());
             QVERIFY(c.open(dirA()));
             root = finish(c, c.generate(p("a harbour"))).id;
-            const Frame parent = c.graph().value(root);
             EditFinisher finisher(&c);
             PrecisionRunner runner(&c);
             edit = finish(c, c.edit(root, p("make it night"))).id;
-            const QSize size(parent.image.width, parent.image.height);
-            const Result<PreparedRegion> prepared = PrecisionEdit::prepare(
-                c.store()->dir(), parent, RegionMode::Protect, EditMask::fromRect(size, QRect(0, 0, 20, 20)), 2);
-            QVERIFY(prepared);
-            TurnParams params = p("dusk");
-            params.regionEdit = prepared.value().edit;
-            region = finish(c, c.branchFrom(root, params)).id;
+            const Result<TurnParams> params = protectedCornerEdit(c, root);
+            QVERIFY(params);
+            region = finish(c, c.branchFrom(root, params.value())).id;
             QVERIFY(finisher.waitForIdle(10000));
             QTRY_VERIFY(runner.isIdle());
             editFrame = c.graph().value(edit);
@@ -220,17 +229,12 @@ private Q_SLOTS: // init and cleanup: ControllerFixture
         c.setClient(client());
         QVERIFY(c.open(dirA()));
         const QString root = finish(c, c.generate(p("a harbour"))).id;
-        const Frame parent = c.graph().value(root);
-        const QSize size(parent.image.width, parent.image.height);
-        const Result<PreparedRegion> prepared = PrecisionEdit::prepare(
-            c.store()->dir(), parent, RegionMode::Protect, EditMask::fromRect(size, QRect(0, 0, 20, 20)), 2);
-        QVERIFY(prepared);
+        const Result<TurnParams> params = protectedCornerEdit(c, root);
+        QVERIFY(params);
         const std::shared_ptr<PoolBlocker> blocker = holdPoolAfterTurn(c, root);
         PrecisionRunner runner(&c);
         QSignalSpy composited(&runner, &PrecisionRunner::composited);
-        TurnParams params = p("dusk");
-        params.regionEdit = prepared.value().edit;
-        const QString edit = finish(c, c.edit(root, params)).id;
+        const QString edit = finish(c, c.edit(root, params.value())).id;
         QVERIFY(!edit.isEmpty());
         QVERIFY(runner.isCompositing(edit));
 

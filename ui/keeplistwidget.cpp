@@ -70,7 +70,7 @@ KeepListWidget::KeepListWidget(SessionController *session, FrameSelection *selec
     v->addWidget(m_add);
 
     connect(selection, &FrameSelection::currentChanged, this, &KeepListWidget::refresh);
-    connect(session, &SessionController::frameChanged, this, &KeepListWidget::refresh);
+    connect(session, &SessionController::framesChanged, this, &KeepListWidget::refresh);
     connect(session, &SessionController::opened, this, &KeepListWidget::refresh);
     refresh();
 }
@@ -151,7 +151,7 @@ void KeepListWidget::store(const QStringList &items)
 {
     if (m_frameId.isEmpty())
         return;
-    m_session->setKeepList(m_frameId, items); // frameChanged -> refresh()
+    m_session->setKeepList(m_frameId, items); // framesChanged -> refresh()
 }
 
 void KeepListWidget::addItem(const QString &text)

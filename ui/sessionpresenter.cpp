@@ -61,8 +61,10 @@ SessionPresenter::SessionPresenter(const Parts &parts, QObject *parent)
     });
 
     // What the session says: the selected frame is re-read when it changes.
-    auto refreshCurrent = [this](const QString &id) {
-        if (id == m_selection->currentId()) {
+    // Once per change of the session, however many frames it touched (the actions and the cost
+    // line each read the whole session).
+    auto refreshCurrent = [this](const QStringList &ids) {
+        if (ids.contains(m_selection->currentId())) {
             updateInfo();
             m_turns->updatePlan();
             m_stage->reload();
@@ -72,8 +74,8 @@ SessionPresenter::SessionPresenter(const Parts &parts, QObject *parent)
     };
     connect(s, &SessionController::frameAdded, this, &SessionPresenter::updateActions);
     connect(s, &SessionController::framesRemoved, this, &SessionPresenter::updateActions);
-    connect(s, &SessionController::frameChanged, this, refreshCurrent);
-    connect(s, &SessionController::turnFinished, this, refreshCurrent);
+    connect(s, &SessionController::framesChanged, this, refreshCurrent);
+    connect(s, &SessionController::turnFinished, this, [refreshCurrent](const QString &id) { refreshCurrent({id}); });
     connect(s, &SessionController::draftReceived, m_stage, &ImageStage::showDraft);
     connect(s, &SessionController::frameReAnchored, this, [this](const QString &id) {
         m_notices->status(tr("%1 was re-anchored: the parent's id had expired, so its pixels were sent "

@@ -23,7 +23,7 @@ TimelineModel::TimelineModel(SessionController *session, QObject *parent)
     if (session) {
         connect(session, &SessionController::frameAdded, this, &TimelineModel::refresh);
         connect(session, &SessionController::framesRemoved, this, &TimelineModel::refresh);
-        connect(session, &SessionController::frameChanged, this, &TimelineModel::frameChanged);
+        connect(session, &SessionController::framesChanged, this, &TimelineModel::framesChanged);
         connect(session, &SessionController::changedExternally, this, &TimelineModel::refresh);
         connect(session, &SessionController::opened, this, &TimelineModel::reload);
     }
@@ -314,22 +314,31 @@ void TimelineModel::refresh()
     updateFind();
 }
 
-void TimelineModel::frameChanged(const QString &frameId)
+void TimelineModel::framesChanged(const QStringList &frameIds)
 {
     if (m_preparing)
         return; // as refresh()
-    const int row = m_rowOf.value(frameId, -1);
-    const Frame *f = m_session && m_session->isOpen() ? m_session->graph().frame(frameId) : nullptr;
-    // Trashed / restored frames change the row set: recompute.
-    if (row < 0 || !f || f->isTrashed()) {
-        refresh();
-        return;
+    QList<int> rows;
+    rows.reserve(frameIds.size());
+    bool recount = false;
+    for (const QString &id : frameIds) {
+        const int row = m_rowOf.value(id, -1);
+        const Frame *f = m_session && m_session->isOpen() ? m_session->graph().frame(id) : nullptr;
+        // Trashed / restored frames change the row set: recompute (once, however many).
+        if (row < 0 || !f || f->isTrashed()) {
+            recount = true;
+            continue;
+        }
+        if (!f->isPending())
+            m_drafts.remove(id);
+        if (f->isDone() || f->isPending())
+            m_retryAt.remove(id);
+        rows.append(row);
     }
-    if (!f->isPending())
-        m_drafts.remove(frameId);
-    if (f->isDone() || f->isPending())
-        m_retryAt.remove(frameId);
-    Q_EMIT dataChanged(index(row), index(row));
+    if (recount)
+        return refresh(); // it announces every row's data too
+    for (int row : std::as_const(rows))
+        Q_EMIT dataChanged(index(row), index(row));
     updateFind(); // a new star, title or status can move a frame in or out of the find
 }
 

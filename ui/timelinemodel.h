@@ -79,7 +79,8 @@ public Q_SLOTS:
     void refresh();
     /** Recounts every row from the graph and resets (a session was opened). */
     void reload();
-    void frameChanged(const QString &frameId);
+    /** Updates these frames' rows; recounts when one of them left or joined the rows (trash, restore). */
+    void framesChanged(const QStringList &frameIds);
 
 private:
     using Row = TimelineRow;

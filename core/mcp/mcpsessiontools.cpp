@@ -91,14 +91,16 @@ McpSessionTools::McpSessionTools(SessionController *session, McpBridgeOptions op
 
     connect(session, &SessionController::frameAdded, this, &McpSessionTools::scheduleResourceCheck);
     connect(session, &SessionController::framesRemoved, this, &McpSessionTools::scheduleResourceCheck);
-    connect(session, &SessionController::frameChanged, this, [this](const QString &id) {
+    connect(session, &SessionController::framesChanged, this, [this](const QStringList &ids) {
         scheduleResourceCheck();
-        const std::shared_ptr<Turn> turn = m_turns.value(id);
-        const Frame *f = m_session->graph().frame(id);
-        if (turn && f && f->isPending() && !f->interactionId.isEmpty() && !turn->idReported) {
-            turn->idReported = true;
-            reportProgress(
-                id, QStringLiteral("the server accepted the request (interaction %1)").arg(f->interactionId));
+        for (const QString &id : ids) {
+            const std::shared_ptr<Turn> turn = m_turns.value(id);
+            const Frame *f = m_session->graph().frame(id);
+            if (turn && f && f->isPending() && !f->interactionId.isEmpty() && !turn->idReported) {
+                turn->idReported = true;
+                reportProgress(
+                    id, QStringLiteral("the server accepted the request (interaction %1)").arg(f->interactionId));
+            }
         }
     });
     connect(session, &SessionController::turnStarted, this, [this](const QString &id) {

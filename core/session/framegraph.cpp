@@ -386,13 +386,18 @@ QStringList FrameGraph::branchOwnFrames(const QString &headId) const
     const Frame *f = frame(headId);
     if (!f || f->isTrashed() || hasChildren(headId))
         return result;
+    // Each step asked children(), a scan of the whole session: Delete Branch of an agent's
+    // 1,000-frame branch in a 6,000-frame session took ~60 ms on the GUI thread.
+    ChildrenLookup childrenOf(*this, LiveOnly);
+    QSet<QString> seen;
     QString cur = headId;
-    while (!cur.isEmpty()) {
+    while (!cur.isEmpty() && !seen.contains(cur)) {
+        seen.insert(cur);
         result.append(cur);
         const QString p = parent(cur);
         if (p.isEmpty() || !contains(p))
             break;
-        if (children(p).size() != 1)
+        if (childrenOf.of(p).size() != 1)
             break; // p is shared with another branch
         cur = p;
     }

@@ -190,9 +190,19 @@ Result<void> Journal::endTurn(const Frame &frame)
     return append({{kOp, QStringLiteral("end")}, {kFrame, frame.toJson()}});
 }
 
-Result<void> Journal::recordFrame(const Frame &frame)
+Result<void> Journal::recordFrames(const QList<Frame> &frames)
 {
-    return append({{kOp, QStringLiteral("frame")}, {kFrame, frame.toJson()}});
+    if (frames.isEmpty())
+        return {};
+    // The records append() would write, one line each, written together.
+    const QString at = toIsoUtc(QDateTime::currentDateTimeUtc());
+    QByteArray lines("\n");
+    for (const Frame &f : frames) {
+        const QJsonObject record {{kOp, QStringLiteral("frame")}, {kFrame, f.toJson()}, {kAt, at}};
+        lines += QJsonDocument(record).toJson(QJsonDocument::Compact) + '\n';
+    }
+    QMutexLocker locker(&m_mutex);
+    return writeLines(m_path, lines);
 }
 
 Result<void> Journal::recordRemoval(const QStringList &frameIds)

@@ -47,7 +47,8 @@ public:
     Result<void> beginTurn(const Frame &frame);
     Result<void> recordInteractionId(const QString &frameId, const QString &interactionId);
     Result<void> endTurn(const Frame &frame);
-    Result<void> recordFrame(const Frame &frame);
+    /** "frame" records of these frames, in one write (fdatasync'ed once). */
+    Result<void> recordFrames(const QList<Frame> &frames);
     Result<void> recordRemoval(const QStringList &frameIds);
 
     /** Appends one record ("op" and "at" are added when missing), flushed and fsync'ed. */

@@ -66,7 +66,7 @@ public:
 Q_SIGNALS:
     void started(int ticket, const QString &frameId);
     void failed(int ticket, const nb2::Error &error);
-    /** The composite and drift of a region/protect frame are recorded (frameChanged was emitted too). */
+    /** The composite and drift of a region/protect frame are recorded (framesChanged was emitted too). */
     void composited(const QString &frameId);
     void compositeFailed(const QString &frameId, const nb2::Error &error);
 

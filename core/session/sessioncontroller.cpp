@@ -261,7 +261,7 @@ void SessionController::onInteractionIdLearned(const QString &frameId, const QSt
     Frame f = *fp;
     f.interactionId = interactionId;
     if (commitFrames({f}))
-        Q_EMIT frameChanged(frameId);
+        Q_EMIT framesChanged({frameId});
 }
 
 void SessionController::finishJob(const JobResult &result)
@@ -304,8 +304,8 @@ void SessionController::finishJob(const JobResult &result)
                 p.interactionId.clear();
                 p.idExpiresAt = {};
                 if (commitFrames({p})) {
-                    recordFrameAfterWrite(p);
-                    Q_EMIT frameChanged(p.id);
+                    recordFramesAfterWrite({p});
+                    Q_EMIT framesChanged({p.id});
                 }
             }
         }
@@ -337,7 +337,7 @@ void SessionController::finishJob(const JobResult &result)
     if (!commitFrames({f}))
         Q_EMIT errorOccurred(QStringLiteral("Could not record the result of frame %1 in the manifest.").arg(f.id));
     endTurn(f);
-    Q_EMIT frameChanged(f.id);
+    Q_EMIT framesChanged({f.id});
     if (f.reAnchored && f.isDone())
         Q_EMIT frameReAnchored(f.id);
     Q_EMIT turnFinished(f.id);
@@ -355,10 +355,13 @@ void SessionController::endTurn(const Frame &frame)
     m_store->enqueue([journal, frame] { return journal->endTurn(frame); });
 }
 
-void SessionController::recordFrameAfterWrite(const Frame &frame)
+void SessionController::recordFramesAfterWrite(const QList<Frame> &frames)
 {
+    // One task and one fdatasync'ed write for all: Delete Branch of 1,000 frames queued 1,000
+    // writes (an open, a write and an fdatasync each), and a turn that finished meanwhile
+    // waited behind them for its own write.
     Journal *journal = &m_store->journal();
-    m_store->enqueue([journal, frame] { return journal->recordFrame(frame); });
+    m_store->enqueue([journal, frames] { return journal->recordFrames(frames); });
 }
 
 bool SessionController::commitFrames(const QList<Frame> &frames, const QString &current)
@@ -382,8 +385,8 @@ Result<void> SessionController::recordDerived(const Frame &updated)
     f.drift = updated.drift;
     if (!commitFrames({f}))
         return Error::make(ErrorKind::Io, QStringLiteral("Could not write the session manifest."));
-    recordFrameAfterWrite(f);
-    Q_EMIT frameChanged(f.id);
+    recordFramesAfterWrite({f});
+    Q_EMIT framesChanged({f.id});
     return {};
 }
 
@@ -414,8 +417,8 @@ void SessionController::onStoreChanged(const QStringList &added, const QStringLi
 {
     for (const QString &id : added)
         Q_EMIT frameAdded(id);
-    for (const QString &id : changed)
-        Q_EMIT frameChanged(id);
+    if (!changed.isEmpty())
+        Q_EMIT framesChanged(changed);
     if (!removed.isEmpty())
         Q_EMIT framesRemoved(removed);
     Q_EMIT changedExternally();

@@ -71,7 +71,7 @@ struct ImportOptions {
  *   session.setClient(std::make_shared<nb2::InteractionsClient>(config));
  *   session.setSettings(nb2::SessionSettings::load(QSettings()));
  *   if (auto opened = session.open(dir); !opened) { ... maybe session.rebuild(dir) if Corrupt ... }
- *   connect(&session, &nb2::SessionController::frameChanged, view, ...);
+ *   connect(&session, &nb2::SessionController::framesChanged, view, ...);
  *   auto r = session.generate({QStringLiteral("a red fox"), QStringLiteral("1:1")});
  *   if (!r) show(r.error().message);         // invalid input: nothing was added or sent
  *   // ... after turnFinished(r.value()) reports it done:
@@ -224,7 +224,12 @@ Q_SIGNALS:
     /** The open session is about to be closed (its turns are over): last writes into its folder go now. */
     void aboutToClose();
     void frameAdded(const QString &frameId);
-    void frameChanged(const QString &frameId);
+    /**
+     * Frames changed in place (status, image, title, star, trash, restore...): one signal per
+     * change of the session, however many frames it touched, so a view refreshes once
+     * (Delete Branch of 1,000 frames emitted 1,000 signals, each a timeline recount).
+     */
+    void framesChanged(const QStringList &frameIds);
     /**
      * Frames left the session for good (the trash emptied, another process's removal): one
      * signal for all of them, so a view refreshes once (per frame, emptying a trash of 1,000
@@ -270,8 +275,8 @@ private:
     bool commitFrames(const QList<Frame> &frames, const QString &current = {});
     /** Queues the journal "end" record behind the manifest write that has the result. */
     void endTurn(const Frame &frame);
-    /** Queues a journal "frame" record behind the manifest write that has the change. */
-    void recordFrameAfterWrite(const Frame &frame);
+    /** Queues the journal "frame" records behind the manifest write that has the change (one write). */
+    void recordFramesAfterWrite(const QList<Frame> &frames);
     void onStoreChanged(const QStringList &added, const QStringList &changed, const QStringList &removed);
     QDateTime expiryFor(const QDateTime &from) const;
     Result<void> trash(const QStringList &ids, const QString &text);

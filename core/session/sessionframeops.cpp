@@ -87,10 +87,12 @@ bool SessionController::applyUserFields(const QList<Frame> &frames)
     }
     if (!commitFrames(updated, current))
         return false;
-    for (const Frame &f : std::as_const(updated)) {
-        recordFrameAfterWrite(f); // so a rebuild keeps titles, stars, notes and the trash
-        Q_EMIT frameChanged(f.id);
-    }
+    recordFramesAfterWrite(updated); // so a rebuild keeps titles, stars, notes and the trash
+    QStringList ids;
+    ids.reserve(updated.size());
+    for (const Frame &f : std::as_const(updated))
+        ids.append(f.id);
+    Q_EMIT framesChanged(ids);
     return true;
 }
 
@@ -219,9 +221,11 @@ Result<void> SessionController::restoreFrame(const QString &frameId)
     for (const Frame &g : graph().frames())
         if (g.isTrashed() && g.trashGroup == f->trashGroup)
             ids.append(g.id);
-    // A restored frame needs its ancestors back too, or it would hang off nothing.
+    // A restored frame needs its ancestors back too, or it would hang off nothing. (A set: a
+    // deleted branch of 1,000 frames has 1,000 trashed ancestors, each looked up in the group.)
+    const QSet<QString> inGroup(ids.cbegin(), ids.cend());
     for (const QString &a : graph().pathTo(frameId))
-        if (graph().frame(a)->isTrashed() && !ids.contains(a))
+        if (graph().frame(a)->isTrashed() && !inGroup.contains(a))
             ids.append(a);
     QList<Frame> before, after;
     for (const QString &id : std::as_const(ids)) {

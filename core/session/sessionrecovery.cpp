@@ -46,8 +46,8 @@ bool SessionController::cancel(const QString &frameId)
         f.finishedAt = QDateTime::currentDateTimeUtc();
         f.ownerPid = 0;
         commitFrames({f});
-        recordFrameAfterWrite(f);
-        Q_EMIT frameChanged(frameId);
+        recordFramesAfterWrite({f});
+        Q_EMIT framesChanged({frameId});
         Q_EMIT turnFinished(frameId);
         pump();
         return true;
@@ -114,7 +114,7 @@ Result<QString> SessionController::retry(const QString &frameId)
         return Error::make(ErrorKind::Io, QStringLiteral("Could not write the session manifest."));
     m_jobs.insert(f.id, job);
     m_queue.append(f.id);
-    Q_EMIT frameChanged(f.id);
+    Q_EMIT framesChanged({f.id});
     pump();
     return f.id;
 }
@@ -155,7 +155,7 @@ Result<QString> SessionController::reAnchor(const QString &frameId)
     m_jobs.insert(f.id, std::make_shared<Job>());
     m_jobs[f.id]->frameId = f.id;
     m_queue.append(f.id);
-    Q_EMIT frameChanged(f.id);
+    Q_EMIT framesChanged({f.id});
     pump();
     return f.id;
 }
@@ -210,11 +210,14 @@ void SessionController::recoverInterrupted()
     }
     if (!interrupted.isEmpty()) {
         commitFrames(interrupted);
+        QStringList ids;
         for (const Frame &g : std::as_const(interrupted)) {
             endTurn(g);
-            Q_EMIT frameChanged(g.id);
-            Q_EMIT turnFinished(g.id);
+            ids.append(g.id);
         }
+        Q_EMIT framesChanged(ids);
+        for (const QString &id : std::as_const(ids))
+            Q_EMIT turnFinished(id);
     }
     m_interrupted = interrupted.size();
     for (const QString &id : std::as_const(toFetch)) {
@@ -284,7 +287,7 @@ bool SessionController::applyRetentionToExistingFrames()
     if (!commitFrames(changed))
         return false;
     for (const Frame &f : std::as_const(changed))
-        Q_EMIT frameChanged(f.id);
+        Q_EMIT framesChanged({f.id});
     return true;
 }
 

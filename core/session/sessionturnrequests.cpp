@@ -167,7 +167,7 @@ Result<QString> SessionController::edit(const QString &parentId, const TurnParam
         f.ownerPid = 0;
         if (!commitFrames({f}, f.id))
             return Error::make(ErrorKind::Io, QStringLiteral("Could not write the session manifest."));
-        recordFrameAfterWrite(f);
+        recordFramesAfterWrite({f});
         Q_EMIT frameAdded(f.id);
         if (forks)
             Q_EMIT branchCreated(parentId, f.id);
@@ -330,7 +330,7 @@ Result<QString> SessionController::importStoredImage(
     }
     if (!commitFrames({f}, f.id))
         return Error::make(ErrorKind::Io, QStringLiteral("Could not write the session manifest."));
-    recordFrameAfterWrite(f);
+    recordFramesAfterWrite({f});
     Q_EMIT frameAdded(f.id);
     return f.id;
 }

@@ -150,7 +150,7 @@ private Q_SLOTS: // init and cleanup: ControllerFixture
         const QString edit = finish(c, c.edit(root, p("make it night"))).id;
         QVERIFY(!edit.isEmpty());
         QCOMPARE(window.runningCount(), 1); // queued behind the held pool
-        QSignalSpy changed(&c, &SessionController::frameChanged);
+        QSignalSpy changed(&c, &SessionController::framesChanged);
         replay.finishLater(edit);
         QCOMPARE(replay.runningCount(), 1);
 

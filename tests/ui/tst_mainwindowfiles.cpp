@@ -288,7 +288,7 @@ void tst_MainWindowFiles::damagedLastSessionOffersRebuild()
             broken, QStringLiteral("images/import_1767000000_0b0e0c0a.png"), png.readAll())
                       .value();
         QVERIFY(store.commit({f}, {}, f.id));
-        QVERIFY(store.journal().recordFrame(f));
+        QVERIFY(store.journal().recordFrames({f}));
     }
     nb2test::writeBytes(
         broken + QStringLiteral("/manifest.json"), QByteArray("{\"format\": \"nb2lite-session\", \"frames\": ["));

@@ -28,6 +28,7 @@ private Q_SLOTS: // initTestCase, init and cleanup: TimelineFixture
     void dragOutGivesTheImageFile();
     void thousandFrames();
     void emptyingALargeTrashIsQuick();
+    void deletingALargeBranchIsQuick();
     void appendedRowsMatchAFullRecount();
     void thumbnailsComeFromTheDiskCacheSecondTime();
     void findDimsAllButMatchesAndTheirPath_data();
@@ -263,6 +264,54 @@ void tst_TimelineModel::emptyingALargeTrashIsQuick()
     // Was 630-650 ms here (one timeline refresh and one move of the frame table per frame); now
     // a few ms. The bound leaves room for a sanitizer build and a loaded machine.
     QVERIFY2(ms < 200, qPrintable(QStringLiteral("%1 ms").arg(ms)));
+}
+
+void tst_TimelineModel::deletingALargeBranchIsQuick()
+{
+    // Delete Branch on an agent's 1,000-frame side branch, then Undo, and Restore from the trash,
+    // in a session of 6,000: each is one change of the session, so one pass of the timeline.
+    QVERIFY(!import().isEmpty());
+    const QStringList branch = writeAgentSession(*m_session, false);
+    QCOMPARE(branch.size(), 1000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_model->rowCount(), 6000, 20000);
+
+    m_tester.reset(); // it checks all 6,000 rows at every change: its time, not the window's
+    QSignalSpy changed(m_session.get(), &SessionController::framesChanged);
+    QElapsedTimer t;
+    t.start();
+    QVERIFY(m_session->deleteBranch(branch.last()));
+    const qint64 deleteMs = t.elapsed();
+    QCOMPARE(m_model->rowCount(), 5000);
+    QCOMPARE(changed.size(), 1);
+    QCOMPARE(changed.first().first().toStringList().size(), 1000);
+    for (const QString &id : std::as_const(branch))
+        QVERIFY(m_session->graph().frame(id)->isTrashed());
+
+    t.restart();
+    m_session->undoStack()->undo();
+    const qint64 undoMs = t.elapsed();
+    QCOMPARE(m_model->rowCount(), 6000);
+    QCOMPARE(changed.size(), 2);
+    QVERIFY(!m_session->graph().frame(branch.first())->isTrashed());
+    QVERIFY(m_model->indexOf(branch.last()).data(TimelineRole::IsHead).toBool());
+
+    // Deleted again, and brought back by Restore on its head (the group and its ancestors).
+    m_session->undoStack()->redo();
+    QCOMPARE(m_model->rowCount(), 5000);
+    t.restart();
+    QVERIFY(m_session->restoreFrame(branch.last()));
+    const qint64 restoreMs = t.elapsed();
+    QCOMPARE(m_model->rowCount(), 6000);
+    QVERIFY(!m_session->graph().frame(branch.first())->isTrashed());
+    t.restart();
+    QVERIFY(m_session->store()->flush());
+    qInfo("deleting a 1,000-frame branch of a 6,000-frame session: %lld ms on the GUI thread; undo: %lld ms; "
+          "restore: %lld ms; then %lld ms on the writer",
+        deleteMs, undoMs, restoreMs, t.elapsed());
+    // Delete was ~60 ms (finding the branch's own frames scanned the session once per frame);
+    // the bound leaves room for a sanitizer build and a loaded machine.
+    QVERIFY2(deleteMs < 200 && undoMs < 200 && restoreMs < 200,
+        qPrintable(QStringLiteral("%1 / %2 / %3 ms").arg(deleteMs).arg(undoMs).arg(restoreMs)));
 }
 
 void tst_TimelineModel::appendedRowsMatchAFullRecount()

@@ -11,12 +11,19 @@
 #include <QDir>
 #include <QFuture>
 #include <QImageReader>
+#include <QRegularExpression>
 #include <QUuid>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace nb2 {
 
 namespace {
+
+// The names of the files this class writes beside a frame's picture (isDerivedFileName()).
+QString derivedFile(const char *what, const QString &id)
+{
+    return QStringLiteral("images/%1_%2.png").arg(QLatin1String(what), id);
+}
 
 QString shortUuid()
 {
@@ -94,6 +101,12 @@ QString PrecisionEdit::driftMeasureName()
     return QStringLiteral("cie76_grid%1_de%2").arg(DriftMeter::kGrid).arg(int(DriftMeter::kChangedDeltaE));
 }
 
+bool PrecisionEdit::isDerivedFileName(const QString &fileName)
+{
+    static const QRegularExpression derived(QStringLiteral("^(mask|crop|drift)_[0-9a-f]{8}\\.png$"));
+    return derived.match(fileName).hasMatch();
+}
+
 Result<PreparedRegion> PrecisionEdit::prepare(
     const QString &sessionDir, const Frame &parent, RegionMode mode, const EditMask &mask, int feather, int margin)
 {
@@ -117,7 +130,7 @@ Result<PreparedRegion> PrecisionEdit::prepare(
     out.edit.mode = mode;
     out.edit.feather = std::max(0, feather);
     const QString id = shortUuid();
-    const QString maskRel = QStringLiteral("images/mask_%1.png").arg(id);
+    const QString maskRel = derivedFile("mask", id);
     if (Result<FrameImage> written = writePng(sessionDir, maskRel, mask.image()); !written)
         return written.error();
     out.edit.maskFile = maskRel;
@@ -126,7 +139,7 @@ Result<PreparedRegion> PrecisionEdit::prepare(
         const CropBox box = cropBoxFor(selection, parentImage.value().size(), std::max(margin, out.edit.feather + 2));
         out.edit.crop = box.rect;
         out.edit.cropAspect = box.aspectRatio;
-        const QString cropRel = QStringLiteral("images/crop_%1.png").arg(id);
+        const QString cropRel = derivedFile("crop", id);
         if (Result<FrameImage> written = writePng(sessionDir, cropRel, parentImage.value().copy(box.rect)); !written)
             return written.error();
         out.cropFile = cropRel;
@@ -172,7 +185,7 @@ Result<Frame> PrecisionEdit::finish(const QString &sessionDir, const Frame &pare
     if (!compositeFile)
         return compositeFile.error();
     Result<FrameImage> heatmapFile
-        = writePng(sessionDir, QStringLiteral("images/drift_%1.png").arg(child.id), shown.heatmap);
+        = writePng(sessionDir, derivedFile("drift", child.id), shown.heatmap);
     if (!heatmapFile)
         return heatmapFile.error();
 
@@ -195,7 +208,7 @@ Result<Frame> PrecisionEdit::measureDrift(const QString &sessionDir, const Frame
         return read.child.error();
     const DriftReading reading = DriftMeter::measure(read.parent.value(), read.child.value());
     Result<FrameImage> heatmapFile
-        = writePng(sessionDir, QStringLiteral("images/drift_%1.png").arg(child.id), reading.heatmap);
+        = writePng(sessionDir, derivedFile("drift", child.id), reading.heatmap);
     if (!heatmapFile)
         return heatmapFile.error();
     child.drift.measure = driftMeasureName();

@@ -42,6 +42,14 @@ public:
 
     /** Drift only, for an ordinary edit (no selection): parent vs child as they are on disk. */
     static Result<Frame> measureDrift(const QString &sessionDir, const Frame &parent, Frame child);
+
+    /**
+     * Whether a file name in images/ is one this class writes beside a frame's picture: a
+     * selection's mask or crop, a drift heatmap ("mask_", "crop_" or "drift_", 8 hex digits,
+     * ".png"). Never a picture of its own: a rebuild leaves such a file alone when no frame
+     * names it (an edit whose selection was prepared but never sent left its mask behind).
+     */
+    static bool isDerivedFileName(const QString &fileName);
 };
 
 } // namespace nb2

@@ -4,6 +4,7 @@
 
 #include "core/api/imageinput.h"
 #include "core/common/regularfile.h"
+#include "core/session/precisionedit.h"
 #include "core/session/sessionpaths.h"
 
 #include <QBuffer>
@@ -198,6 +199,8 @@ Result<void> SessionStore::rebuild(const QString &dirIn)
     for (const QFileInfo &fi : files) {
         if (fi.fileName().startsWith(QLatin1Char('.')))
             continue; // a temp file of an interrupted write: never referenced
+        if (PrecisionEdit::isDerivedFileName(fi.fileName()))
+            continue; // a mask, crop or heatmap of no frame: not a picture to recover
         const QString rel = QStringLiteral("images/") + fi.fileName();
         if (refSet.contains(rel))
             continue;

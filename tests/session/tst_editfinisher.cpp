@@ -162,7 +162,7 @@ private Q_SLOTS: // init and cleanup: ControllerFixture
         QVERIFY(!c.graph().value(edit).drift.isEmpty());
         int recordings = 0;
         for (const QList<QVariant> &args : std::as_const(changed))
-            recordings += args.at(0).toString() == edit ? 1 : 0;
+            recordings += args.at(0).toStringList().count(edit);
         QCOMPARE(recordings, 1); // before: each finisher measured and recorded it
 
         // Asked again once recorded, neither measures it a second time.
@@ -220,6 +220,49 @@ private Q_SLOTS: // init and cleanup: ControllerFixture
         for (const QString &file : regionFrame.files())
             QVERIFY2(!QFileInfo::exists(dirA() + QLatin1Char('/') + file), qPrintable(file));
         for (const QString &file : editFrame.files())
+            QVERIFY2(QFileInfo::exists(dirA() + QLatin1Char('/') + file), qPrintable(file));
+    }
+
+    void anUnsentSelectionIsNotRecoveredAsAPicture()
+    {
+        // Selections prepared (a protect edit's mask, a region edit's mask and crop written)
+        // but never sent, then the manifest lost: the rebuild recovers the picture nobody
+        // mentions, and leaves the selections' files alone (each became an imported frame).
+        QString root;
+        QStringList selectionFiles;
+        {
+            SessionController c;
+            c.setClient(client());
+            QVERIFY(c.open(dirA()));
+            root = finish(c, c.generate(p("a harbour"))).id;
+            const Result<TurnParams> protect = protectedCornerEdit(c, root);
+            QVERIFY(protect);
+            selectionFiles << protect.value().regionEdit.maskFile;
+            const Frame parent = c.graph().value(root);
+            const Result<PreparedRegion> region = PrecisionEdit::prepare(c.store()->dir(), parent,
+                RegionMode::Region, EditMask::fromRect({parent.image.width, parent.image.height}, {10, 10, 30, 30}), 2);
+            QVERIFY(region);
+            selectionFiles << region.value().edit.maskFile << region.value().cropFile;
+            QVERIFY(QFile::copy(dirA() + QLatin1Char('/') + parent.image.file, dirA() + QStringLiteral("/images/holiday.png")));
+        }
+        for (const QString &file : std::as_const(selectionFiles))
+            QVERIFY2(PrecisionEdit::isDerivedFileName(QFileInfo(file).fileName()), qPrintable(file));
+        QVERIFY(!PrecisionEdit::isDerivedFileName(QStringLiteral("holiday.png")));
+        QVERIFY(!PrecisionEdit::isDerivedFileName(QStringLiteral("mask_1234.png")));
+        QFile broken(dirA() + QStringLiteral("/manifest.json"));
+        QVERIFY(broken.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        broken.write("{ not json");
+        broken.close();
+
+        SessionStore store;
+        QVERIFY(store.rebuild(dirA()));
+        const QStringList ids = store.graph().frameIds();
+        QCOMPARE(ids.size(), 2);
+        QCOMPARE(ids.first(), root);
+        const Frame recovered = store.graph().value(ids.last());
+        QCOMPARE(recovered.kind, FrameKind::Import);
+        QCOMPARE(recovered.image.file, QStringLiteral("images/holiday.png"));
+        for (const QString &file : std::as_const(selectionFiles)) // left where they were
             QVERIFY2(QFileInfo::exists(dirA() + QLatin1Char('/') + file), qPrintable(file));
     }
 

@@ -13,6 +13,7 @@
 #include <QTimer>
 #include <QUrl>
 #include <QtConcurrent/QtConcurrentRun>
+
 #include <algorithm>
 
 namespace nb2 {
@@ -337,8 +338,12 @@ void TimelineModel::framesChanged(const QStringList &frameIds)
     }
     if (recount)
         return refresh(); // it announces every row's data too
-    for (int row : std::as_const(rows))
-        Q_EMIT dataChanged(index(row), index(row));
+    if (!rows.isEmpty()) {
+        // One signal for the span: a change of 5,000 frames (a key tier change re-dates every
+        // id) sent 5,000, each handled by the view on its own.
+        const auto [first, last] = std::minmax_element(rows.cbegin(), rows.cend());
+        Q_EMIT dataChanged(index(*first), index(*last));
+    }
     updateFind(); // a new star, title or status can move a frame in or out of the find
 }
 

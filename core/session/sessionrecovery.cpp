@@ -286,8 +286,11 @@ bool SessionController::applyRetentionToExistingFrames()
         return true;
     if (!commitFrames(changed))
         return false;
+    QStringList ids;
+    ids.reserve(changed.size());
     for (const Frame &f : std::as_const(changed))
-        Q_EMIT framesChanged({f.id});
+        ids.append(f.id);
+    Q_EMIT framesChanged(ids);
     return true;
 }
 

@@ -43,13 +43,13 @@ VariantGrid::VariantGrid(SessionController *session, ThumbnailProvider *thumbs, 
     outer->addLayout(m_grid);
     outer->addStretch(1);
 
-    auto refreshAll = [this](const QStringList &ids) {
+    auto refreshListed = [this](const QStringList &ids) {
         for (const QString &id : ids)
             refresh(id); // only the grid's own cells do anything
     };
-    connect(session, &SessionController::framesChanged, this, refreshAll);
+    connect(session, &SessionController::framesChanged, this, refreshListed);
     connect(session, &SessionController::turnFinished, this, &VariantGrid::refresh);
-    connect(session, &SessionController::framesRemoved, this, refreshAll);
+    connect(session, &SessionController::framesRemoved, this, refreshListed);
     if (m_thumbs) {
         connect(m_thumbs, &ThumbnailProvider::thumbnailReady, this, [this] {
             for (const QString &id : std::as_const(m_ids))

@@ -7,8 +7,8 @@
 #include "core/session/sessionpaths.h"
 
 #include <QBuffer>
-#include <QDeadlineTimer>
 #include <QCryptographicHash>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>

@@ -66,6 +66,13 @@ private:
         return params;
     }
 
+    /** Overwrites the session's manifest with text that is not JSON. */
+    static bool breakManifest(const QString &dir)
+    {
+        QFile manifest(dir + QStringLiteral("/manifest.json"));
+        return manifest.open(QIODevice::WriteOnly | QIODevice::Truncate) && manifest.write("{ not json") > 0;
+    }
+
     /**
      * Holds the pool from the end of the first turn after root until the session starts to
      * close. Both connections come before the finisher's or runner's own (make it after this):
@@ -201,10 +208,7 @@ private Q_SLOTS: // init and cleanup: ControllerFixture
             QVERIFY(!regionFrame.regionEdit.rawFile.isEmpty());
             QVERIFY(!regionFrame.drift.heatmapFile.isEmpty());
         }
-        QFile broken(dirA() + QStringLiteral("/manifest.json"));
-        QVERIFY(broken.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        broken.write("{ not json");
-        broken.close();
+        QVERIFY(breakManifest(dirA())); // a rebuild's case: the frames come back from the journal
         {
             SessionStore store;
             QVERIFY(store.rebuild(dirA()));
@@ -227,7 +231,7 @@ private Q_SLOTS: // init and cleanup: ControllerFixture
     {
         // Selections prepared (a protect edit's mask, a region edit's mask and crop written)
         // but never sent, then the manifest lost: the rebuild recovers the picture nobody
-        // mentions, and leaves the selections' files alone (each became an imported frame).
+        // mentions, and leaves the selections' files alone (before, each became an imported frame).
         QString root;
         QStringList selectionFiles;
         {
@@ -249,10 +253,7 @@ private Q_SLOTS: // init and cleanup: ControllerFixture
             QVERIFY2(PrecisionEdit::isDerivedFileName(QFileInfo(file).fileName()), qPrintable(file));
         QVERIFY(!PrecisionEdit::isDerivedFileName(QStringLiteral("holiday.png")));
         QVERIFY(!PrecisionEdit::isDerivedFileName(QStringLiteral("mask_1234.png")));
-        QFile broken(dirA() + QStringLiteral("/manifest.json"));
-        QVERIFY(broken.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        broken.write("{ not json");
-        broken.close();
+        QVERIFY(breakManifest(dirA())); // a rebuild's case: the frames come back from the journal
 
         SessionStore store;
         QVERIFY(store.rebuild(dirA()));

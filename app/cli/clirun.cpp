@@ -112,8 +112,14 @@ int runCommandLine(const QStringList &arguments, Console &console, const Command
     // others (export, log, mcp, ...) check every frame's files when they open the session.
     // Set for this command line only: a test may run several in one process.
     SessionStore::setFileChecksDeferred(parsed.ok() && opensSessionForWork(args));
+    // A turn reads a few frames of its session: the others are built only if it asks for them.
+    SessionStore::setFramesOnDemand(parsed.ok() && usesFewFrames(args));
     struct Restore {
-        ~Restore() { SessionStore::setFileChecksDeferred(false); }
+        ~Restore()
+        {
+            SessionStore::setFileChecksDeferred(false);
+            SessionStore::setFramesOnDemand(false);
+        }
     } restore;
     // From here the checkpoint of a session opened for work is read on another thread while
     // the rest starts up (a 10,000-frame session's parse no longer follows it).

@@ -342,6 +342,25 @@ bool opensSessionForWork(const CliArgs &a)
         && a.command != CliCommand::Mcp && a.command != CliCommand::Help && a.command != CliCommand::Completion;
 }
 
+bool usesFewFrames(const CliArgs &a)
+{
+    if (!opensSessionForWork(a))
+        return false;
+    switch (a.command) {
+    case CliCommand::Generate:
+    case CliCommand::Edit:
+    case CliCommand::EditLocal:
+    case CliCommand::StyleEdit:
+    case CliCommand::Import:
+    case CliCommand::Retry:
+    case CliCommand::ReAnchor:
+    case CliCommand::Keep:
+        return true;
+    default:
+        return false;
+    }
+}
+
 bool preloadSessionForWork(const CliArgs &a)
 {
     if (!opensSessionForWork(a))

@@ -26,6 +26,13 @@ int runSessionCommand(const CliArgs &args, Console &console, const CommandContex
 bool opensSessionForWork(const CliArgs &args);
 
 /**
+ * Of those, the ones that read a few frames of the session (the turns, import, keep): their
+ * session builds frames on demand (SessionStore::setFramesOnDemand()). cost, recover and
+ * replay read every frame, so for them building on demand would only add the nodes' read.
+ */
+bool usesFewFrames(const CliArgs &args);
+
+/**
  * For a session command that opens its session for work (opensSessionForWork()): starts
  * reading the session's checkpoint and journal tail on a thread of its own
  * (SessionStore::preload), so that the parse (~20 ms at 10,000 frames) overlaps the rest of

@@ -54,6 +54,10 @@ FrameGraph::FrameGraph(const FrameGraph &other)
     , m_index(other.m_index)
     , m_keepListCount(other.m_keepListCount)
     , m_rowsRevision(nextRowsRevision())
+    , m_source(other.m_source)
+    , m_nodes(other.m_nodes)
+    , m_built(other.m_built)
+    , m_builtCount(other.m_builtCount)
 {}
 
 FrameGraph::FrameGraph(FrameGraph &&other) noexcept
@@ -61,9 +65,13 @@ FrameGraph::FrameGraph(FrameGraph &&other) noexcept
     , m_index(std::move(other.m_index))
     , m_keepListCount(std::exchange(other.m_keepListCount, 0))
     , m_rowsRevision(std::exchange(other.m_rowsRevision, nextRowsRevision()))
+    , m_source(std::move(other.m_source))
+    , m_nodes(std::move(other.m_nodes))
+    , m_built(std::move(other.m_built))
+    , m_retired(std::move(other.m_retired))
+    , m_builtCount(std::exchange(other.m_builtCount, 0))
 {
-    other.m_frames.clear();
-    other.m_index.clear();
+    other.clear();
 }
 
 FrameGraph &FrameGraph::operator=(const FrameGraph &other)
@@ -79,10 +87,14 @@ FrameGraph &FrameGraph::operator=(FrameGraph &&other) noexcept
         return *this;
     m_frames = std::move(other.m_frames);
     m_index = std::move(other.m_index);
-    other.m_frames.clear();
-    other.m_index.clear();
     m_keepListCount = std::exchange(other.m_keepListCount, 0);
     m_rowsRevision = std::exchange(other.m_rowsRevision, nextRowsRevision());
+    m_source = std::move(other.m_source);
+    m_nodes = std::move(other.m_nodes);
+    m_built = std::move(other.m_built);
+    m_retired = std::move(other.m_retired);
+    m_builtCount = std::exchange(other.m_builtCount, 0);
+    other.clear();
     return *this;
 }
 
@@ -94,12 +106,49 @@ void FrameGraph::clear()
     m_index.clear();
     m_keepListCount = 0;
     m_rowsRevision = nextRowsRevision();
+    m_source.reset();
+    m_nodes.clear();
+    m_built.clear();
+    m_retired.clear();
+    m_builtCount = 0;
 }
 
 const Frame *FrameGraph::frame(const QString &id) const
 {
     const auto it = m_index.constFind(id);
-    return it == m_index.cend() ? nullptr : &m_frames.at(*it);
+    if (it == m_index.cend())
+        return nullptr;
+    return onDemand() ? &builtAt(*it) : &m_frames.at(*it);
+}
+
+const Frame &FrameGraph::builtAt(qsizetype i) const
+{
+    const auto it = m_built.find(i);
+    if (it != m_built.end())
+        return it->second;
+    ++m_builtCount;
+    return m_built.emplace(i, m_source->build(m_nodes.at(i))).first->second;
+}
+
+void FrameGraph::buildAll() const
+{
+    QList<Frame> all;
+    // With room for the turns to come, as the store leaves after a read (no move of them all).
+    all.reserve(m_nodes.size() + m_nodes.size() / 16 + 64);
+    for (qsizetype i = 0; i < m_nodes.size(); ++i) {
+        const auto it = m_built.find(i);
+        if (it != m_built.end()) {
+            all.append(it->second); // a copy: frame()'s pointers into m_built stay valid
+        } else {
+            all.append(m_source->build(m_nodes.at(i)));
+            ++m_builtCount;
+        }
+    }
+    m_frames = std::move(all);
+    m_retired = std::move(m_built); // a node-based map moved whole: its frames keep their addresses
+    m_built.clear();
+    m_nodes.clear();
+    m_source.reset();
 }
 
 Frame FrameGraph::value(const QString &id) const
@@ -111,31 +160,41 @@ Frame FrameGraph::value(const QString &id) const
 QStringList FrameGraph::frameIds(Visibility v) const
 {
     QStringList ids;
-    ids.reserve(m_frames.size());
-    for (const Frame &f : m_frames)
-        if (v == IncludeTrashed || !f.isTrashed())
-            ids.append(f.id);
+    ids.reserve(size());
+    for (qsizetype i = 0; i < size(); ++i)
+        if (liveAt(i, v))
+            ids.append(idAt(i));
     return ids;
 }
 
 void FrameGraph::upsert(const Frame &frame)
 {
-    const auto it = m_index.constFind(frame.id);
-    if (it != m_index.cend()) {
-        noteReplacing(m_frames.at(*it), frame);
-        m_frames[*it] = frame;
-        return;
-    }
-    m_index.insert(frame.id, m_frames.size());
-    m_frames.append(frame);
-    m_keepListCount += int(m_frames.constLast().keepListSet);
+    upsert(Frame(frame));
 }
 
 void FrameGraph::upsert(Frame &&frame)
 {
+    m_retired.clear();
     const auto it = m_index.constFind(frame.id);
+    if (onDemand()) {
+        FrameNode node = FrameNode::of(frame);
+        if (it != m_index.cend()) {
+            FrameNode &old = m_nodes[*it];
+            noteReplacing(old.keepListSet, old.parentId, old.trashed, frame);
+            old = std::move(node);
+            m_built.insert_or_assign(*it, std::move(frame));
+            return;
+        }
+        const qsizetype at = m_nodes.size();
+        m_index.insert(frame.id, int(at));
+        m_keepListCount += int(frame.keepListSet);
+        m_nodes.append(std::move(node));
+        m_built.insert_or_assign(at, std::move(frame));
+        return;
+    }
     if (it != m_index.cend()) {
-        noteReplacing(m_frames.at(*it), frame);
+        const Frame &old = m_frames.at(*it);
+        noteReplacing(old.keepListSet, old.parentId, old.isTrashed(), frame);
         m_frames[*it] = std::move(frame);
         return;
     }
@@ -144,26 +203,58 @@ void FrameGraph::upsert(Frame &&frame)
     m_keepListCount += int(m_frames.constLast().keepListSet);
 }
 
-void FrameGraph::noteReplacing(const Frame &old, const Frame &now)
+void FrameGraph::noteReplacing(bool oldKeepListSet, const QString &oldParent, bool oldTrashed, const Frame &now)
 {
-    m_keepListCount += int(now.keepListSet) - int(old.keepListSet);
-    if (old.parentId != now.parentId || old.isTrashed() != now.isTrashed())
+    m_keepListCount += int(now.keepListSet) - int(oldKeepListSet);
+    if (oldParent != now.parentId || oldTrashed != now.isTrashed())
         m_rowsRevision = nextRowsRevision();
 }
 
 void FrameGraph::reserve(int n)
 {
-    m_frames.reserve(n);
+    if (onDemand())
+        m_nodes.reserve(n);
+    else
+        m_frames.reserve(n);
     m_index.reserve(n);
+}
+
+int FrameGraph::assignOnDemand(
+    QList<FrameNode> &&nodes, QList<Frame> &&built, std::shared_ptr<const FrameSource> source)
+{
+    if (nodes.isEmpty() || !source)
+        return assign(std::move(built));
+    clear();
+    m_source = std::move(source);
+    m_nodes = std::move(nodes);
+    qsizetype next = 0;
+    for (qsizetype i = 0; i < m_nodes.size(); ++i) {
+        if (m_nodes.at(i).offset >= 0)
+            continue;
+        Q_ASSERT(next < built.size());
+        if (next < built.size())
+            m_built.emplace(i, std::move(built[next++]));
+    }
+    m_index.reserve(m_nodes.capacity());
+    int duplicate = -1;
+    for (int i = 0; i < m_nodes.size(); ++i) {
+        const FrameNode &n = m_nodes.at(i);
+        m_keepListCount += int(n.keepListSet);
+        const qsizetype before = m_index.size();
+        int &slot = m_index[n.id]; // one lookup: inserted (0) unless the id is known
+        if (m_index.size() != before)
+            slot = i;
+        else if (duplicate < 0)
+            duplicate = i;
+    }
+    return duplicate;
 }
 
 int FrameGraph::assign(QList<Frame> &&frames)
 {
+    clear();
     m_frames = std::move(frames);
-    m_index.clear();
     m_index.reserve(m_frames.capacity());
-    m_keepListCount = 0;
-    m_rowsRevision = nextRowsRevision();
     int duplicate = -1;
     for (int i = 0; i < m_frames.size(); ++i) {
         const Frame &f = m_frames.at(i);
@@ -185,6 +276,12 @@ bool FrameGraph::remove(const QString &id)
 
 int FrameGraph::remove(const QStringList &ids)
 {
+    const bool any = std::any_of(ids.cbegin(), ids.cend(), [this](const QString &id) { return contains(id); });
+    if (!any)
+        return 0; // every commit record applies its removals, mostly none
+    if (onDemand())
+        buildAll(); // rare (emptying the trash): the ordinary table's removal below
+    m_retired.clear();
     std::vector<bool> doomed(size_t(m_frames.size()), false);
     int count = 0;
     for (const QString &id : ids) {
@@ -229,8 +326,8 @@ void FrameGraph::reindex()
 
 QString FrameGraph::parent(const QString &id) const
 {
-    const Frame *f = frame(id);
-    return f ? f->parentId : QString();
+    const auto it = m_index.constFind(id);
+    return it == m_index.cend() ? QString() : parentAt(*it);
 }
 
 QStringList FrameGraph::children(const QString &id, Visibility v) const
@@ -238,18 +335,18 @@ QStringList FrameGraph::children(const QString &id, Visibility v) const
     QStringList result;
     if (id.isEmpty())
         return result;
-    for (const Frame &f : m_frames)
-        if (f.parentId == id && (v == IncludeTrashed || !f.isTrashed()))
-            result.append(f.id);
+    for (qsizetype i = 0; i < size(); ++i)
+        if (parentAt(i) == id && liveAt(i, v))
+            result.append(idAt(i));
     return result;
 }
 
 QHash<QString, QStringList> FrameGraph::childrenById(Visibility v) const
 {
     QHash<QString, QStringList> result;
-    for (const Frame &f : m_frames)
-        if (!f.parentId.isEmpty() && (v == IncludeTrashed || !f.isTrashed()))
-            result[f.parentId].append(f.id);
+    for (qsizetype i = 0; i < size(); ++i)
+        if (!parentAt(i).isEmpty() && liveAt(i, v))
+            result[parentAt(i)].append(idAt(i));
     return result;
 }
 
@@ -259,8 +356,8 @@ bool FrameGraph::hasChildren(const QString &id, Visibility v) const
         return false;
     // Newest first: the variants just asked for from a frame are found at once. A frame
     // without children still costs a full scan.
-    for (auto it = m_frames.crbegin(); it != m_frames.crend(); ++it)
-        if (it->parentId == id && (v == IncludeTrashed || !it->isTrashed()))
+    for (qsizetype i = size() - 1; i >= 0; --i)
+        if (parentAt(i) == id && liveAt(i, v))
             return true;
     return false;
 }
@@ -268,12 +365,12 @@ bool FrameGraph::hasChildren(const QString &id, Visibility v) const
 QStringList FrameGraph::roots(Visibility v) const
 {
     QStringList result;
-    for (const Frame &f : m_frames) {
-        if (v == LiveOnly && f.isTrashed())
+    for (qsizetype i = 0; i < size(); ++i) {
+        if (!liveAt(i, v))
             continue;
         // A frame whose parent is unknown (e.g. removed for good) is shown as a root rather than lost.
-        if (f.parentId.isEmpty() || !contains(f.parentId))
-            result.append(f.id);
+        if (parentAt(i).isEmpty() || !contains(parentAt(i)))
+            result.append(idAt(i));
     }
     return result;
 }
@@ -281,13 +378,13 @@ QStringList FrameGraph::roots(Visibility v) const
 QStringList FrameGraph::heads() const
 {
     QSet<QString> withLiveChildren;
-    for (const Frame &f : m_frames)
-        if (!f.isTrashed() && !f.parentId.isEmpty())
-            withLiveChildren.insert(f.parentId);
+    for (qsizetype i = 0; i < size(); ++i)
+        if (!trashedAt(i) && !parentAt(i).isEmpty())
+            withLiveChildren.insert(parentAt(i));
     QStringList result;
-    for (const Frame &f : m_frames)
-        if (!f.isTrashed() && !withLiveChildren.contains(f.id))
-            result.append(f.id);
+    for (qsizetype i = 0; i < size(); ++i)
+        if (!trashedAt(i) && !withLiveChildren.contains(idAt(i)))
+            result.append(idAt(i));
     return result;
 }
 
@@ -296,23 +393,23 @@ QList<Branch> FrameGraph::branches() const
     // Each path as pathTo() walks it, but by position: every frame's parent is looked up by id
     // once, not once per branch through it. An agent's session has a thousand branches sharing
     // thousands of frames; the lookups by id were most of `nb2lite cost` at 10,000 frames.
-    std::vector<int> parentAt(size_t(m_frames.size()), -1);
-    for (int i = 0; i < m_frames.size(); ++i) {
-        const QString &parent = m_frames.at(i).parentId;
+    std::vector<int> parentPosition(size_t(size()), -1);
+    for (qsizetype i = 0; i < size(); ++i) {
+        const QString &parent = parentAt(i);
         if (!parent.isEmpty())
-            parentAt[size_t(i)] = m_index.value(parent, -1);
+            parentPosition[size_t(i)] = m_index.value(parent, -1);
     }
     QList<Branch> result;
     const QStringList leafIds = heads();
     for (const QString &head : leafIds) {
         Branch b;
-        qsizetype stepsLeft = m_frames.size();
-        for (int at = m_index.value(head, -1); at >= 0; at = parentAt[size_t(at)]) {
+        qsizetype stepsLeft = size();
+        for (int at = m_index.value(head, -1); at >= 0; at = parentPosition[size_t(at)]) {
             if (stepsLeft-- == 0) {
                 b.path.clear(); // a cycle (corrupt data): no path, as pathTo() says
                 break;
             }
-            b.path.append(m_frames.at(at).id);
+            b.path.append(idAt(at));
         }
         std::reverse(b.path.begin(), b.path.end()); // root first
         if (!b.path.isEmpty())
@@ -328,16 +425,16 @@ QStringList FrameGraph::pathTo(const QString &id) const
     // of frames long in an agent's session, and a set of them cost ~1 us a step (the cost
     // line of Frame Details walks the whole path when a frame is selected).
     QStringList path;
-    qsizetype stepsLeft = m_frames.size();
+    qsizetype stepsLeft = size();
     QString cur = id;
     while (!cur.isEmpty()) {
-        const Frame *f = frame(cur);
-        if (!f)
+        const auto it = m_index.constFind(cur);
+        if (it == m_index.cend())
             break; // unknown parent: the path starts at the last known frame
         if (stepsLeft-- == 0)
             return {};
         path.prepend(cur);
-        cur = f->parentId;
+        cur = parentAt(*it);
     }
     return path;
 }
@@ -345,8 +442,8 @@ QStringList FrameGraph::pathTo(const QString &id) const
 QStringList FrameGraph::subtree(const QString &id, Visibility v) const
 {
     QStringList result;
-    const Frame *f = frame(id);
-    if (!f || (v == LiveOnly && f->isTrashed()))
+    const auto at = m_index.constFind(id);
+    if (at == m_index.cend() || !liveAt(*at, v))
         return result;
     ChildrenLookup childrenOf(*this, v);
     QStringList stack {id};
@@ -383,8 +480,8 @@ QString FrameGraph::headFrom(const QString &id) const
 QStringList FrameGraph::branchOwnFrames(const QString &headId) const
 {
     QStringList result;
-    const Frame *f = frame(headId);
-    if (!f || f->isTrashed() || hasChildren(headId))
+    const auto at = m_index.constFind(headId);
+    if (at == m_index.cend() || trashedAt(*at) || hasChildren(headId))
         return result;
     // Each step asked children(), a scan of the whole session: Delete Branch of an agent's
     // 1,000-frame branch in a 6,000-frame session took ~60 ms on the GUI thread. `seen` ends
@@ -410,21 +507,21 @@ QStringList FrameGraph::matchPrefix(const QString &ref, Visibility v) const
 {
     if (ref.isEmpty())
         return {};
-    if (const Frame *f = frame(ref); f && (v == IncludeTrashed || !f->isTrashed()))
+    if (const auto at = m_index.constFind(ref); at != m_index.cend() && liveAt(*at, v))
         return {ref};
     QStringList result;
-    for (const Frame &fr : m_frames)
-        if (fr.id.startsWith(ref) && (v == IncludeTrashed || !fr.isTrashed()))
-            result.append(fr.id);
+    for (qsizetype i = 0; i < size(); ++i)
+        if (idAt(i).startsWith(ref) && liveAt(i, v))
+            result.append(idAt(i));
     return result;
 }
 
-QStringList FrameGraph::withStatus(FrameStatus s) const
+QStringList FrameGraph::withStatus(FrameStatus s, Visibility v) const
 {
     QStringList result;
-    for (const Frame &f : m_frames)
-        if (!f.isTrashed() && f.status == s)
-            result.append(f.id);
+    for (qsizetype i = 0; i < size(); ++i)
+        if (liveAt(i, v) && statusAt(i) == s)
+            result.append(idAt(i));
     return result;
 }
 
@@ -432,7 +529,7 @@ QStringList FrameGraph::referencedFiles(const QStringList &excluding) const
 {
     const QSet<QString> skip(excluding.cbegin(), excluding.cend());
     QStringList files;
-    for (const Frame &f : m_frames) {
+    for (const Frame &f : frames()) { // every frame built: a clean-up must see every path
         if (!skip.contains(f.id))
             files.append(f.files());
     }

@@ -1,11 +1,15 @@
 #pragma once
 
 #include "core/session/frame.h"
+#include "core/session/framesource.h"
 
 #include <QHash>
 #include <QList>
 #include <QString>
 #include <QStringList>
+
+#include <memory>
+#include <unordered_map>
 
 namespace nb2 {
 
@@ -22,6 +26,15 @@ struct Branch {
  * root-to-leaf path), the path to a frame, the part of a branch no other branch shares —
  * and never touches disk or the network. Frames in the trash stay in the graph but are
  * invisible to the derived queries unless IncludeTrashed is passed.
+ *
+ * Frames on demand (assignOnDemand()): a one-shot command on a 10,000-frame session uses a
+ * few frames, and building the other ~10 MB of them was most of what its cost grew by. Then
+ * the graph holds one FrameNode per frame (id, parent, status, trash: what the derived queries
+ * read) and the checkpoint's bytes, and builds a frame the first time frame() or value() asks
+ * for it. Everything that reads every frame (frames(), referencedFiles(), a removal) first
+ * builds them all, so a reader that was never written for nodes gets whole frames. Such a
+ * graph belongs to one thread at a time, like every graph: building is a change of its
+ * (mutable) state, even through a const method.
  */
 class FrameGraph
 {
@@ -37,14 +50,20 @@ public:
     ~FrameGraph();
 
     void clear();
-    int size() const { return m_frames.size(); }
-    bool isEmpty() const { return m_frames.isEmpty(); }
+    int size() const { return int(onDemand() ? m_nodes.size() : m_frames.size()); }
+    bool isEmpty() const { return size() == 0; }
     bool contains(const QString &id) const { return m_index.contains(id); }
 
-    /** nullptr when absent. The pointer is invalidated by upsert/remove. */
+    /** nullptr when absent. The pointer is invalidated by upsert/remove/assign/clear. */
     const Frame *frame(const QString &id) const;
-    Frame value(const QString &id) const;                   // default Frame when absent
-    const QList<Frame> &frames() const { return m_frames; } // all, incl. trashed, creation order
+    Frame value(const QString &id) const; // default Frame when absent
+    /** All, incl. trashed, in creation order (frames on demand: every frame is built first). */
+    const QList<Frame> &frames() const
+    {
+        if (onDemand())
+            buildAll();
+        return m_frames;
+    }
     QStringList frameIds(Visibility v = LiveOnly) const;
 
     /** Insert, or replace the frame with the same id (keeping its position). */
@@ -59,6 +78,16 @@ public:
      * every frame and the index the first of each id), -1 when the ids are unique.
      */
     int assign(QList<Frame> &&frames);
+    /**
+     * assign() with frames on demand: one node per frame, in order; a node with an offset is
+     * built from source when asked for, one without takes the next of `built` (frames read
+     * whole, in the same order). Returns what assign() returns.
+     */
+    int assignOnDemand(QList<FrameNode> &&nodes, QList<Frame> &&built, std::shared_ptr<const FrameSource> source);
+    /** Frames are built on demand and not all are built yet (tests, benchmarks). */
+    bool onDemand() const { return bool(m_source); }
+    /** Frames built from the source so far (tests: a command builds only what it reads). */
+    int framesBuiltOnDemand() const { return m_builtCount; }
     bool remove(const QString &id);
     /**
      * Removes the frame of each listed id (ids not in the table are skipped) in one pass over
@@ -97,7 +126,7 @@ public:
     /** Frame ids starting with ref (exact match wins). */
     QStringList matchPrefix(const QString &ref, Visibility v = IncludeTrashed) const;
     /** Ids whose status is s (live only). */
-    QStringList withStatus(FrameStatus s) const;
+    QStringList withStatus(FrameStatus s, Visibility v = LiveOnly) const;
     /** Relative files (Frame::files()) named by frames other than those in `excluding`. */
     QStringList referencedFiles(const QStringList &excluding = {}) const;
 
@@ -116,15 +145,34 @@ public:
     quint64 rowsRevision() const { return m_rowsRevision; }
 
 private:
+    // What the derived queries read of the frame at position i, built or not.
+    const QString &idAt(qsizetype i) const { return onDemand() ? m_nodes.at(i).id : m_frames.at(i).id; }
+    const QString &parentAt(qsizetype i) const { return onDemand() ? m_nodes.at(i).parentId : m_frames.at(i).parentId; }
+    bool trashedAt(qsizetype i) const { return onDemand() ? m_nodes.at(i).trashed : m_frames.at(i).isTrashed(); }
+    FrameStatus statusAt(qsizetype i) const { return onDemand() ? m_nodes.at(i).status : m_frames.at(i).status; }
+    bool liveAt(qsizetype i, Visibility v) const { return v == IncludeTrashed || !trashedAt(i); }
+    /** Frames on demand: the frame at position i, built now if it was not. */
+    const Frame &builtAt(qsizetype i) const;
+    /** Frames on demand: builds every frame and becomes an ordinary graph (pointers stay valid). */
+    void buildAll() const;
     void reindex();
     static quint64 nextRowsRevision();
     /** Keeps the keep-list count and the revision right for a frame about to become `now`. */
-    void noteReplacing(const Frame &old, const Frame &now);
+    void noteReplacing(bool oldKeepListSet, const QString &oldParent, bool oldTrashed, const Frame &now);
 
-    QList<Frame> m_frames;
-    QHash<QString, int> m_index;
+    mutable QList<Frame> m_frames; // every frame; frames on demand: empty until buildAll()
+    QHash<QString, int> m_index;   // id -> position
     int m_keepListCount = 0;
     quint64 m_rowsRevision;
+    // Frames on demand (m_source set): a node per position, and the frames built or changed so
+    // far by position (a node-based map: a pointer frame() gave stays valid while others are built).
+    mutable std::shared_ptr<const FrameSource> m_source;
+    mutable QList<FrameNode> m_nodes;
+    mutable std::unordered_map<qsizetype, Frame> m_built;
+    // The built frames buildAll() copied from: kept until the next change, so that pointers
+    // frame() gave before a frames() call stay valid as the contract above says.
+    mutable std::unordered_map<qsizetype, Frame> m_retired;
+    mutable int m_builtCount = 0;
 };
 
 } // namespace nb2

@@ -197,6 +197,8 @@ QDateTime timeFromBytes(const char *s, qsizetype n)
     return fromIsoUtc(QString::fromUtf8(s, n));
 }
 
+// The readers below take nullptr for a value that is only checked, not kept (readFrameNode()).
+
 /** A string field: Ok with its value, or the reader's Other/Bad. */
 Reader::Status readString(Reader &r, QString *out, Interned *intern = nullptr)
 {
@@ -205,8 +207,9 @@ Reader::Status readString(Reader &r, QString *out, Interned *intern = nullptr)
     bool plain = true;
     if (r.peek() != '"')
         return r.skip(0) ? Reader::Other : Reader::Bad;
-    const Reader::Status st = r.string(&s, &n, &plain, out);
-    if (st == Reader::Ok && plain)
+    QString escaped;
+    const Reader::Status st = r.string(&s, &n, &plain, out ? out : &escaped);
+    if (st == Reader::Ok && plain && out)
         *out = intern ? intern->get(s, n) : QString::fromUtf8(s, n);
     return st;
 }
@@ -220,7 +223,7 @@ Reader::Status readTime(Reader &r, QDateTime *out)
     if (r.peek() != '"')
         return r.skip(0) ? Reader::Other : Reader::Bad;
     const Reader::Status st = r.string(&s, &n, &plain, &decoded);
-    if (st == Reader::Ok)
+    if (st == Reader::Ok && out)
         *out = plain ? timeFromBytes(s, n) : fromIsoUtc(decoded);
     return st;
 }
@@ -237,7 +240,8 @@ Reader::Status readInt(Reader &r, int *out)
         return st;
     if (v < INT_MIN || v > INT_MAX)
         return Reader::Other;
-    *out = int(v);
+    if (out)
+        *out = int(v);
     return Reader::Ok;
 }
 
@@ -247,7 +251,8 @@ Reader::Status readReal(Reader &r, double *out)
     const char c = r.peek();
     if (c != '-' && (c < '0' || c > '9'))
         return r.skip(0) ? Reader::Other : Reader::Bad;
-    return r.real(out);
+    double unused = 0;
+    return r.real(out ? out : &unused);
 }
 
 /** A number read as qint64(QJsonValue::toDouble()) would (integers below 2^53). */
@@ -256,7 +261,15 @@ Reader::Status readInt64(Reader &r, qint64 *out)
     const char c = r.peek();
     if (c != '-' && (c < '0' || c > '9'))
         return r.skip(0) ? Reader::Other : Reader::Bad;
-    return r.integer(out);
+    qint64 unused = 0;
+    return r.integer(out ? out : &unused);
+}
+
+/** A true/false field. */
+Reader::Status readBool(Reader &r, bool *out)
+{
+    bool unused = false;
+    return r.boolean(out ? out : &unused);
 }
 
 /** Keys of a small object; duplicates are left to QJsonDocument. */
@@ -292,13 +305,17 @@ template <typename OnKey> Reader::Status readObject(Reader &r, OnKey onKey)
 
 } // namespace
 
+namespace {
+
 /**
- * One frame object at the cursor, as Frame::fromJson would read it; Other when it holds
- * anything toJson() does not write (then nothing is kept and the caller rereads it).
+ * readFrame() into f, or readFrameNode() into node (f null): one reader for both, so a node
+ * is made exactly when the frame would read and a frame built later from the node's bytes
+ * reads. In node mode every value is still read and checked; only the node's fields are kept.
  */
-Reader::Status readFrame(Reader &r, Interns &interns, Frame *f)
+Reader::Status readFrameInto(Reader &r, Interns &interns, Frame *f, FrameNode *node)
 {
     quint64 seen = 0;
+    QString heatmap; // node mode: the drift heatmap's path, for its check
     QString kindName, statusName;
     bool haveKind = false, haveStatus = false;
     const Reader::Status st = readObject(r, [&](const char *k, qsizetype kn) -> Reader::Status {
@@ -310,35 +327,35 @@ Reader::Status readFrame(Reader &r, Interns &interns, Frame *f)
         seen |= quint64(1) << field;
         switch (field) {
         case FId:
-            return readString(r, &f->id);
+            return readString(r, f ? &f->id : &node->id);
         case FParent:
-            return readString(r, &f->parentId);
+            return readString(r, f ? &f->parentId : &node->parentId);
         case FKind: {
             const Reader::Status s = readString(r, &kindName);
             haveKind = s == Reader::Ok;
             return s;
         }
         case FPrompt:
-            return readString(r, &f->prompt);
+            return readString(r, f ? &f->prompt : nullptr);
         case FAspect:
-            return readString(r, &f->aspectRatio, &interns.aspect);
+            return readString(r, f ? &f->aspectRatio : nullptr, &interns.aspect);
         case FThinking:
-            return readString(r, &f->thinkingLevel, &interns.thinking);
+            return readString(r, f ? &f->thinkingLevel : nullptr, &interns.thinking);
         case FModel:
-            return readString(r, &f->model, &interns.model);
+            return readString(r, f ? &f->model : nullptr, &interns.model);
         case FInteraction:
-            return readString(r, &f->interactionId);
+            return readString(r, f ? &f->interactionId : nullptr);
         case FContinued:
-            return readString(r, &f->continuedInteractionId);
+            return readString(r, f ? &f->continuedInteractionId : nullptr);
         case FStatus: {
             const Reader::Status s = readString(r, &statusName);
             haveStatus = s == Reader::Ok;
             return s;
         }
         case FRequested:
-            return readTime(r, &f->requestedAt);
+            return readTime(r, f ? &f->requestedAt : nullptr);
         case FFinished:
-            return readTime(r, &f->finishedAt);
+            return readTime(r, f ? &f->finishedAt : nullptr);
         case FImage: {
             quint32 sub = 0;
             return readObject(r, [&](const char *ik, qsizetype ikn) -> Reader::Status {
@@ -350,25 +367,27 @@ Reader::Status readFrame(Reader &r, Interns &interns, Frame *f)
                 sub |= 1u << which;
                 switch (which) {
                 case 0:
-                    return readString(r, &f->image.file);
+                    return readString(r, f ? &f->image.file : &node->imageFile);
                 case 1:
-                    return readString(r, &f->image.sha256);
+                    return readString(r, f ? &f->image.sha256 : nullptr);
                 case 2:
-                    return readString(r, &f->image.mimeType, &interns.mime);
+                    return readString(r, f ? &f->image.mimeType : nullptr, &interns.mime);
                 case 3:
-                    return readInt(r, &f->image.width);
+                    return readInt(r, f ? &f->image.width : nullptr);
                 default:
-                    return readInt(r, &f->image.height);
+                    return readInt(r, f ? &f->image.height : nullptr);
                 }
             });
         }
         case FText:
-            return readString(r, &f->modelText);
+            return readString(r, f ? &f->modelText : nullptr);
         case FUsage: {
             quint32 sub = 0;
             return readObject(r, [&](const char *uk, qsizetype ukn) -> Reader::Status {
-                qint64 *targets[] = {&f->usage.inputTokens, &f->usage.outputTokens, &f->usage.thoughtTokens,
-                    &f->usage.totalTokens, &f->usage.imageOutputTokens};
+                Usage unused;
+                Usage &u = f ? f->usage : unused;
+                qint64 *targets[]
+                    = {&u.inputTokens, &u.outputTokens, &u.thoughtTokens, &u.totalTokens, &u.imageOutputTokens};
                 const int which = usageKeyOf(uk, ukn);
                 if (which < 0)
                     return r.skip(0) ? Reader::Ok : Reader::Bad;
@@ -379,33 +398,39 @@ Reader::Status readFrame(Reader &r, Interns &interns, Frame *f)
             });
         }
         case FAttempts:
-            return readInt(r, &f->attempts);
+            return readInt(r, f ? &f->attempts : nullptr);
         case FReAnchored:
-            return r.boolean(&f->reAnchored);
+            return readBool(r, f ? &f->reAnchored : nullptr);
         case FTitle:
-            return readString(r, &f->title);
+            return readString(r, f ? &f->title : nullptr);
         case FStarred:
-            return r.boolean(&f->starred);
+            return readBool(r, f ? &f->starred : nullptr);
         case FFolded:
-            return r.boolean(&f->folded);
+            return readBool(r, f ? &f->folded : nullptr);
         case FNote:
-            return readString(r, &f->note);
+            return readString(r, f ? &f->note : nullptr);
         case FExpires:
-            return readTime(r, &f->idExpiresAt);
-        case FTrashed:
-            return readTime(r, &f->trashedAt);
+            return readTime(r, f ? &f->idExpiresAt : nullptr);
+        case FTrashed: {
+            if (f)
+                return readTime(r, &f->trashedAt);
+            QDateTime at;
+            const Reader::Status s = readTime(r, &at);
+            node->trashed = at.isValid(); // Frame::isTrashed()
+            return s;
+        }
         case FTrashGroup:
-            return readString(r, &f->trashGroup);
+            return readString(r, f ? &f->trashGroup : nullptr);
         case FOwnerPid:
-            return readInt64(r, &f->ownerPid);
+            return readInt64(r, f ? &f->ownerPid : &node->ownerPid);
         case FOrigin:
-            return readString(r, &f->origin, &interns.origin);
+            return readString(r, f ? &f->origin : nullptr, &interns.origin);
         case FReplayOf:
-            return readString(r, &f->replayOf);
+            return readString(r, f ? &f->replayOf : nullptr);
         case FReplayRun:
-            return readString(r, &f->replayRun);
+            return readString(r, f ? &f->replayRun : nullptr);
         case FPromptSent:
-            return readString(r, &f->promptSent);
+            return readString(r, f ? &f->promptSent : nullptr);
         case FDrift: {
             // Every edit has one since the drift meter came (its reading, core/edit/driftmeter.h).
             quint32 sub = 0;
@@ -418,25 +443,28 @@ Reader::Status readFrame(Reader &r, Interns &interns, Frame *f)
                 sub |= 1u << which;
                 switch (which) {
                 case 0:
-                    return readString(r, &f->drift.measure, &interns.driftMeasure);
+                    return readString(r, f ? &f->drift.measure : nullptr, &interns.driftMeasure);
                 case 1:
-                    return readReal(r, &f->drift.changed);
+                    return readReal(r, f ? &f->drift.changed : nullptr);
                 case 2:
-                    return readReal(r, &f->drift.outsideChanged);
+                    return readReal(r, f ? &f->drift.outsideChanged : nullptr);
                 default:
-                    return readString(r, &f->drift.heatmapFile);
+                    return readString(r, f ? &f->drift.heatmapFile : &heatmap);
                 }
             });
             if (s != Reader::Ok)
                 return s;
             if (sub == 0) {
-                f->drift = FrameDrift(); // {}: no reading, as fromJson reads an empty object
+                if (f)
+                    f->drift = FrameDrift(); // {}: no reading, as fromJson reads an empty object
                 return Reader::Ok;
             }
-            f->drift.changed = driftFraction(f->drift.changed);
-            f->drift.outsideChanged = driftFraction(f->drift.outsideChanged);
+            if (f) {
+                f->drift.changed = driftFraction(f->drift.changed);
+                f->drift.outsideChanged = driftFraction(f->drift.outsideChanged);
+            }
             // A heatmap outside the folder: Frame::fromJson words the refusal (the slow path).
-            return isSafeSessionPath(f->drift.heatmapFile) ? Reader::Ok : Reader::Other;
+            return isSafeSessionPath(f ? f->drift.heatmapFile : heatmap) ? Reader::Ok : Reader::Other;
         }
         case FUnknown:
             break;
@@ -447,13 +475,29 @@ Reader::Status readFrame(Reader &r, Interns &interns, Frame *f)
         return st;
     // Missing or unusable id/kind/status: Frame::fromJson words the error.
     bool ok = false;
-    if (f->id.isEmpty() || !haveKind || !haveStatus)
+    if ((f ? f->id : node->id).isEmpty() || !haveKind || !haveStatus)
         return Reader::Other;
-    f->kind = frameKindFromName(kindName, &ok);
+    const FrameKind kind = frameKindFromName(kindName, &ok);
     if (!ok)
         return Reader::Other;
-    f->status = frameStatusFromName(statusName, &ok);
-    return ok ? Reader::Ok : Reader::Other;
+    const FrameStatus status = frameStatusFromName(statusName, &ok);
+    if (!ok)
+        return Reader::Other;
+    (f ? f->kind : node->kind) = kind;
+    (f ? f->status : node->status) = status;
+    return Reader::Ok;
+}
+
+} // namespace
+
+Reader::Status readFrame(Reader &r, Interns &interns, Frame *f)
+{
+    return readFrameInto(r, interns, f, nullptr);
+}
+
+Reader::Status readFrameNode(Reader &r, Interns &interns, FrameNode *node)
+{
+    return readFrameInto(r, interns, nullptr, node);
 }
 
 } // namespace nb2::manifestdetail

@@ -4,6 +4,7 @@
 // pass over its bytes, exactly as Frame::fromJson reads what Frame::toJson writes.
 
 #include "core/session/frame.h"
+#include "core/session/framesource.h"
 #include "core/session/jsonscanner.h"
 
 #include <QByteArray>
@@ -43,5 +44,11 @@ bool sameBytes(const char *s, qsizetype n, const char *literal);
  * anything toJson() does not write (then nothing is kept and the caller rereads it).
  */
 Reader::Status readFrame(Reader &r, Interns &interns, Frame *f);
+/**
+ * The same object read and checked exactly as readFrame() reads it, keeping only its node
+ * (FrameNode's fields but its byte range, which the caller knows). Ok here means readFrame()
+ * gives Ok for the same bytes: that is what lets a graph build the frame later.
+ */
+Reader::Status readFrameNode(Reader &r, Interns &interns, FrameNode *node);
 
 } // namespace nb2::manifestdetail

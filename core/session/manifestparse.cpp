@@ -56,8 +56,10 @@ bool readFrameDom(const QJsonValue &value, int i, ParsedManifest *out)
 
 /** Frames read by one pass over part of the "frames" array. */
 struct FramesPart {
-    QList<Frame> frames;
-    int badFrame = -1; // index in the whole array
+    const char *base = nullptr; // nodes only: where the whole text begins (a node's offset is from here)
+    QList<FrameNode> nodes;     // nodes only: one per frame read, in order
+    QList<Frame> frames;        // every frame read; nodes only: those read through QJsonDocument
+    int badFrame = -1;          // index in the whole array
     QString badFrameMessage;
     int readFast = 0;
     int count = 0; // elements passed (read or not)
@@ -74,6 +76,7 @@ enum class PartEnd { Invalid, Ended, Stopped };
  */
 PartEnd readFrameElements(Reader &r, const char *stopAt, int firstIndex, const char *spanEnd, FramesPart *out)
 {
+    const bool nodesOnly = out->base != nullptr;
     const char *spanBegin = r.pos();
     Interns interns;
     int i = firstIndex;
@@ -91,9 +94,19 @@ PartEnd readFrameElements(Reader &r, const char *stopAt, int firstIndex, const c
         } else {
             // Read in place, in the list's own memory: a frame is ~1 KB, and building it on the
             // stack first cost a move into the list and a destructor, 10,000 times.
-            const Reader::Status st = readFrame(r, interns, &out->frames.emplace_back());
-            if (st != Reader::Ok)
-                out->frames.removeLast(); // partly read: the slow path below reads it again
+            Reader::Status st = Reader::Ok;
+            if (nodesOnly) {
+                FrameNode &node = out->nodes.emplace_back();
+                st = readFrameNode(r, interns, &node);
+                node.offset = start - out->base;
+                node.length = r.pos() - start;
+                if (st != Reader::Ok)
+                    out->nodes.removeLast();
+            } else {
+                st = readFrame(r, interns, &out->frames.emplace_back());
+                if (st != Reader::Ok)
+                    out->frames.removeLast(); // partly read: the slow path below reads it again
+            }
             if (st == Reader::Bad)
                 return PartEnd::Invalid;
             if (st == Reader::Ok) {
@@ -102,7 +115,11 @@ PartEnd readFrameElements(Reader &r, const char *stopAt, int firstIndex, const c
                     // Room for as many frames as the text seems to hold: growing a list of
                     // 10,000 frames step by step moved each of them several times.
                     const double perFrame = double(r.pos() - spanBegin) / 64;
-                    out->frames.reserve(qsizetype(double(spanEnd - spanBegin) / perFrame * 1.1) + 64);
+                    const qsizetype expected = qsizetype(double(spanEnd - spanBegin) / perFrame * 1.1) + 64;
+                    if (nodesOnly)
+                        out->nodes.reserve(expected);
+                    else
+                        out->frames.reserve(expected);
                 }
             } else {
                 r.seek(start);
@@ -114,9 +131,11 @@ PartEnd readFrameElements(Reader &r, const char *stopAt, int firstIndex, const c
                 if (pe.error != QJsonParseError::NoError)
                     return PartEnd::Invalid;
                 ParsedManifest one;
-                if (readFrameDom(QJsonValue(doc.object()), i, &one))
+                if (readFrameDom(QJsonValue(doc.object()), i, &one)) {
+                    if (nodesOnly)
+                        out->nodes.append(FrameNode::of(one.frames.first())); // held built (no offset)
                     out->frames.append(std::move(one.frames.first()));
-                else if (out->badFrame < 0) {
+                } else if (out->badFrame < 0) {
                     out->badFrame = i;
                     out->badFrameMessage = one.badFrameMessage;
                 }
@@ -160,8 +179,9 @@ const char *splitPoint(const char *from, const char *end)
 constexpr qsizetype kSplitBytes = 1 << 20;
 
 /** The "frames" array at the cursor. false: not valid JSON. */
-bool readFrames(Reader &r, const char *end, ParsedManifest *out)
+bool readFrames(Reader &r, const char *begin, const char *end, ParsedManifest *out)
 {
+    const char *base = out->nodesOnly ? begin : nullptr;
     r.eat('[');
     if (r.eat(']'))
         return true;
@@ -175,6 +195,7 @@ bool readFrames(Reader &r, const char *end, ParsedManifest *out)
     PartEnd secondResult = PartEnd::Invalid;
     QFuture<void> secondDone;
     if (stop) {
+        second.base = base;
         secondDone = QtConcurrent::run([&second, &secondEnd, &secondResult, stop, end] {
             preferHugePagesForThisThread(); // the second half's frames are allocated here
             Reader r2(stop + 1, end);
@@ -183,6 +204,7 @@ bool readFrames(Reader &r, const char *end, ParsedManifest *out)
         });
     }
     FramesPart first;
+    first.base = base;
     // Sized for the whole array: the second half's frames are appended in place, not moved
     // again with the whole list into a bigger one.
     const PartEnd firstResult = readFrameElements(r, stop, 0, end, &first);
@@ -202,6 +224,7 @@ bool readFrames(Reader &r, const char *end, ParsedManifest *out)
                 first.badFrameMessage.replace(0, local.size(), QStringLiteral("frames[%1]").arg(first.badFrame));
         }
         first.frames.append(std::move(second.frames)); // any after a bad frame are dropped below
+        first.nodes.append(std::move(second.nodes));
         first.readFast += second.readFast;
         first.count += second.count;
         r.seek(secondEnd);
@@ -211,8 +234,19 @@ bool readFrames(Reader &r, const char *end, ParsedManifest *out)
     out->badFrameMessage = first.badFrameMessage;
     out->readFast = first.readFast;
     out->frames = std::move(first.frames);
-    if (out->badFrame >= 0 && out->frames.size() > out->badFrame)
-        out->frames.resize(out->badFrame); // frames up to the first that does not read, as before
+    out->nodes = std::move(first.nodes);
+    if (out->badFrame >= 0) {
+        // Frames up to the first that does not read, as before.
+        if (base && out->nodes.size() > out->badFrame) {
+            int built = 0; // the frames held built among the nodes kept
+            for (int k = 0; k < out->badFrame; ++k)
+                built += out->nodes.at(k).offset < 0;
+            out->nodes.resize(out->badFrame);
+            out->frames.resize(built);
+        } else if (!base && out->frames.size() > out->badFrame) {
+            out->frames.resize(out->badFrame);
+        }
+    }
     return true;
 }
 
@@ -238,7 +272,7 @@ bool parseFast(const QByteArray &raw, ParsedManifest *out)
                 framesSeen = true;
                 if (r.peek() == '[') {
                     out->framesIsArray = true;
-                    if (!readFrames(r, begin + raw.size(), out))
+                    if (!readFrames(r, begin, begin + raw.size(), out))
                         return false;
                 } else if (!r.skip(1)) {
                     return false;
@@ -383,12 +417,13 @@ Result<ParsedManifest> parseManifestDom(const QByteArray &raw)
     return out;
 }
 
-Result<ParsedManifest> parseManifest(const QByteArray &raw)
+Result<ParsedManifest> parseManifest(const QByteArray &raw, FrameDepth depth)
 {
     ParsedManifest out;
+    out.nodesOnly = depth == FrameDepth::Nodes;
     if (parseFast(raw, &out))
         return out;
-    return parseManifestDom(raw);
+    return parseManifestDom(raw); // every frame built: what nodes would save is not the cost here
 }
 
 } // namespace nb2

@@ -2,6 +2,7 @@
 
 #include "core/common/error.h"
 #include "core/session/frame.h"
+#include "core/session/framesource.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -17,7 +18,10 @@ namespace nb2 {
 struct ParsedManifest {
     QJsonObject root;           // every top-level field except "frames"
     bool framesIsArray = false; // "frames" is present and an array
-    QList<Frame> frames;        // in file order, up to the first frame that does not read
+    bool nodesOnly = false;     // read with FrameDepth::Nodes (nodes below), not parseManifestDom()
+    QList<Frame> frames;        // in file order, up to the first frame that does not read; nodesOnly:
+                                // only the frames whose nodes have no offset (read by QJsonDocument)
+    QList<FrameNode> nodes;     // nodesOnly: every frame's node, in file order (offsets into raw)
     int badFrame = -1;          // index of the first frame that does not read (-1: none)
     QString badFrameMessage;    // "frames[3] is not an object", "frames[3]: frame without an \"id\""
     int readFast = 0;           // frames the single pass read (the rest went through QJsonDocument)
@@ -36,7 +40,11 @@ struct ParsedManifest {
  * gives (tests/session/tst_manifestparse.cpp and the sessionload fuzzer compare them).
  * Errors: Corrupt "not valid JSON: … at byte N" / "expected a JSON object at the top level".
  */
-Result<ParsedManifest> parseManifest(const QByteArray &raw);
+enum class FrameDepth {
+    Frames, // every frame built
+    Nodes,  // every frame read and checked as for Frames, but only its node kept (frames built on demand)
+};
+Result<ParsedManifest> parseManifest(const QByteArray &raw, FrameDepth depth = FrameDepth::Frames);
 // A "frames" array of 1 MB or more (a checkpoint of ~700 frames and up) is read by two threads,
 // one half each: the second starts at a frame boundary guessed from the indented layout near
 // the middle, and its frames are used only if the first thread, reading element by element,

@@ -238,8 +238,10 @@ void SessionController::recoverInterrupted()
 bool SessionController::hasForeignPendingTurn(bool *ownerDead) const
 {
     bool any = false;
-    for (const Frame &f : graph().frames()) {
-        if (!f.isPending() || isTracked(f.id) || f.ownerPid == currentPid())
+    // By id: a graph of frames on demand builds only the pending ones (a CLI turn asks at open).
+    for (const QString &id : graph().withStatus(FrameStatus::Pending, FrameGraph::IncludeTrashed)) {
+        const Frame &f = *graph().frame(id);
+        if (isTracked(f.id) || f.ownerPid == currentPid())
             continue;
         any = true;
         if (ownerDead && !isOwnerProcessAlive(f.ownerPid)) {

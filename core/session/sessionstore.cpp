@@ -193,7 +193,7 @@ Result<void> SessionStore::open(const QString &dirIn, OpenMode mode)
         offset = pre->offset;
         m_manifestBytes = pre->manifestBytes;
     } else if (const Result<void> read
-               = readManifest(manifestPath(), &graph, &current, &extra, &offset, &m_manifestBytes);
+               = readManifest(manifestPath(), &graph, &current, &extra, &offset, &m_manifestBytes, framesOnDemand());
                !read) {
         return fail(read.error());
     }
@@ -257,13 +257,14 @@ QFuture<void> SessionStore::preload(const QString &dirIn, QThreadPool *pool)
     if (preloadDir == dir && preloadFuture.isValid())
         return QFuture<void>(preloadFuture);
     preloadDir = dir;
-    preloadFuture = QtConcurrent::run(pool ? pool : QThreadPool::globalInstance(), [dir, manifest] {
+    const bool onDemand = framesOnDemand(); // read here: preload() and open() of the same read agree
+    preloadFuture = QtConcurrent::run(pool ? pool : QThreadPool::globalInstance(), [dir, manifest, onDemand] {
         preferHugePagesForThisThread(); // the frame table is allocated here
         auto p = std::make_shared<Preloaded>();
         const QFileInfo before(manifest);
         p->manifestSize = before.size();
         p->manifestModified = before.lastModified();
-        p->read = readManifest(manifest, &p->graph, &p->current, &p->extra, &p->offset, &p->manifestBytes);
+        p->read = readManifest(manifest, &p->graph, &p->current, &p->extra, &p->offset, &p->manifestBytes, onDemand);
         if (p->read && !p->sameManifest(manifest))
             p->read
                 = Error::make(ErrorKind::Conflict, QStringLiteral("replaced while it was read")); // open() reads again
@@ -317,6 +318,20 @@ void SessionStore::setFileChecksDeferred(bool deferred)
 bool SessionStore::fileChecksDeferred()
 {
     return fileChecksDeferredFlag;
+}
+
+namespace {
+std::atomic<bool> framesOnDemandFlag {false};
+} // namespace
+
+void SessionStore::setFramesOnDemand(bool onDemand)
+{
+    framesOnDemandFlag = onDemand;
+}
+
+bool SessionStore::framesOnDemand()
+{
+    return framesOnDemandFlag;
 }
 
 qsizetype SessionStore::framesKeptForExit()
@@ -373,6 +388,14 @@ void SessionStore::close()
 void SessionStore::adopt(FrameGraph graph, const QString &current, const QJsonObject &extra, QStringList *added,
     QStringList *changed, QStringList *removed)
 {
+    if (m_graph.isEmpty()) {
+        // Opening: everything is new (and a graph of frames on demand is not built to say so).
+        *added = graph.frameIds(FrameGraph::IncludeTrashed);
+        m_graph = std::move(graph);
+        m_currentFrameId = current;
+        m_extra = extra;
+        return;
+    }
     for (const Frame &f : graph.frames()) {
         const Frame *old = m_graph.frame(f.id);
         if (!old)

@@ -111,6 +111,18 @@ public:
      */
     static void setFileChecksDeferred(bool deferred);
     static bool fileChecksDeferred();
+    /**
+     * For a process that runs one command on a few frames (a CLI turn): open() and preload()
+     * read and check every frame of the checkpoint as always, but keep only each frame's node
+     * (FrameGraph's frames on demand) and build a frame when the command asks for it. A CLI
+     * edit on a 10,000-frame session built ~10 MB of frames to use two. Anything that reads
+     * every frame builds them all, so the only difference a command can see is its time. Off
+     * by default (the studio and `nb2lite mcp` read every frame anyway). Read by open() and
+     * preload(); the journal's tail and everything written later are applied to the graph as
+     * usual.
+     */
+    static void setFramesOnDemand(bool onDemand);
+    static bool framesOnDemand();
     /** Frames close() has handed to that list so far (tests). */
     static qsizetype framesKeptForExit();
     bool isOpen() const { return !m_dir.isEmpty(); }
@@ -217,9 +229,12 @@ public:
 private:
     /** The preload of dir, waited for (nullptr when there is none); a preload is used once. */
     static std::shared_ptr<Preloaded> takePreload(const QString &dir);
-    /** journalOffset: the schema-2 checkpoint's offset, -1 for schema 1; bytes: the file's size. */
+    /**
+     * journalOffset: the schema-2 checkpoint's offset, -1 for schema 1; bytes: the file's size.
+     * onDemand: the graph builds its frames on demand (setFramesOnDemand()); the checks are the same.
+     */
     static Result<void> readManifest(const QString &path, FrameGraph *graph, QString *current, QJsonObject *extra,
-        qint64 *journalOffset, qint64 *bytes);
+        qint64 *journalOffset, qint64 *bytes, bool onDemand = false);
     Result<void> writeManifestLocked();
     /** Replaces the in-memory state by what was read; returns the frame-level differences. */
     void adopt(FrameGraph graph, const QString &current, const QJsonObject &extra, QStringList *added,

@@ -5,6 +5,7 @@
 #include "core/api/imageinput.h"
 #include "core/common/regularfile.h"
 #include "core/common/threadpriority.h"
+#include "core/session/framesource.h"
 #include "core/session/manifestparse.h"
 #include "core/session/sessionpaths.h"
 
@@ -29,12 +30,6 @@
 #include <QUuid>
 #include <QWaitCondition>
 #include <QtConcurrent/QtConcurrentRun>
-
-#ifdef Q_OS_UNIX
-#include <limits>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#endif
 
 #include <algorithm>
 #include <atomic>
@@ -119,58 +114,8 @@ Result<QByteArray> SessionStore::foldedManifest(const QString &dir)
     return manifestBytes(graph, current, extra, tail.end);
 }
 
-namespace {
-/**
- * A file's bytes for one parse: on Unix mapped with its pages populated in the one mmap call
- * (a 14 MB checkpoint read into a fresh buffer cost the copy and a page fault per 4 KB of the
- * buffer, ~8 ms of a CLI turn); otherwise, or if mapping fails, read. bytes() is valid while
- * this lives. The checkpoint is only ever replaced by rename, never rewritten in place, so
- * the mapping keeps the file that was opened.
- */
-class FileBytes
-{
-public:
-    explicit FileBytes(QFile &file)
-    {
-#ifdef Q_OS_UNIX
-        struct stat st {
-        };
-        if (::fstat(file.handle(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0
-            && quint64(st.st_size) < quint64(std::numeric_limits<qsizetype>::max())) {
-            void *p = ::mmap(nullptr, size_t(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, file.handle(), 0);
-            if (p != MAP_FAILED) {
-                m_map = p;
-                m_size = size_t(st.st_size);
-                m_bytes = QByteArray::fromRawData(static_cast<const char *>(p), qsizetype(st.st_size));
-                return;
-            }
-        }
-#endif
-        m_bytes = file.readAll();
-    }
-    ~FileBytes()
-    {
-#ifdef Q_OS_UNIX
-        if (m_map)
-            ::munmap(m_map, m_size);
-#endif
-    }
-    FileBytes(const FileBytes &) = delete;
-    FileBytes &operator=(const FileBytes &) = delete;
-    const QByteArray &bytes() const
-    {
-        return m_bytes;
-    }
-
-private:
-    QByteArray m_bytes;
-    void *m_map = nullptr;
-    size_t m_size = 0;
-};
-} // namespace
-
-Result<void> SessionStore::readManifest(
-    const QString &path, FrameGraph *graph, QString *current, QJsonObject *extra, qint64 *journalOffset, qint64 *bytes)
+Result<void> SessionStore::readManifest(const QString &path, FrameGraph *graph, QString *current, QJsonObject *extra,
+    qint64 *journalOffset, qint64 *bytes, bool onDemand)
 {
     // Damage is Corrupt (rebuild() can recover from the journal); a file that is whole but not
     // ours to read is InvalidInput.
@@ -180,8 +125,9 @@ Result<void> SessionStore::readManifest(
     QFile file;
     if (const Result<void> opened = openRegularFile(&file, path); !opened)
         return opened.error(); // a FIFO would block here, a device feed the parse without end
-    const FileBytes mapped(file);
-    const QByteArray &raw = mapped.bytes();      // nothing parsed from it keeps a pointer into it
+    // The bytes outlive this read only when the graph builds its frames from them on demand.
+    auto source = std::make_shared<const FrameSource>(file);
+    const QByteArray &raw = source->bytes();
     if (QByteArrayView(raw).trimmed().isEmpty()) // a view: no copy of a 14 MB checkpoint
         return fail(ErrorKind::Corrupt, QStringLiteral("the file is empty"));
     const SessionPaths paths(QFileInfo(path).absolutePath()); // the folder made canonical once for every frame
@@ -197,7 +143,7 @@ Result<void> SessionStore::readManifest(
         ~WaitFor() { future.waitForFinished(); } // before paths goes, on every return
     } waitForListing {listing};
     // One pass over the bytes for what toJson() writes (QJsonDocument for anything else).
-    Result<ParsedManifest> parsed = parseManifest(raw);
+    Result<ParsedManifest> parsed = parseManifest(raw, onDemand ? FrameDepth::Nodes : FrameDepth::Frames);
     if (!parsed)
         return fail(parsed.error().kind, parsed.error().message);
     QJsonObject root = parsed.value().root;
@@ -217,23 +163,51 @@ Result<void> SessionStore::readManifest(
         return fail(ErrorKind::Corrupt, QStringLiteral("\"frames\" is missing or not an array"));
     QList<Frame> &frames = parsed.value().frames;
     listing.waitForFinished();
-    if (frames.capacity() < frames.size() + frames.size() / 16 + 64)
-        frames.reserve(frames.size() + frames.size() / 16 + 64); // room for the journal's tail and new turns
-    // The parsed list becomes the table as it is (no frame copied); on an error the caller's
-    // graph is left to be discarded, as before.
-    const int duplicate = graph->assign(std::move(frames));
-    const QList<Frame> &table = graph->frames();
-    for (int i = 0; i < (duplicate < 0 ? table.size() : duplicate); ++i) {
-        // A path that leads out of the folder refuses the whole session: nothing may read it.
-        // Deferred, a file's own last step is taken by whatever reads it (setFileChecksDeferred()).
-        const Result<void> inside = filesWhenRead ? paths.checkFolders(table.at(i), QStringLiteral("manifest"))
-                                                  : paths.check(table.at(i), QStringLiteral("manifest"));
-        if (!inside)
-            return fail(ErrorKind::Unsafe, inside.error().message);
+    // A path that leads out of the folder refuses the whole session: nothing may read it.
+    // Deferred, a file's own last step is taken by whatever reads it (setFileChecksDeferred()).
+    auto checkPaths = [&](const Frame &f) {
+        return filesWhenRead ? paths.checkFolders(f, QStringLiteral("manifest"))
+                             : paths.check(f, QStringLiteral("manifest"));
+    };
+    int duplicate = -1;
+    if (parsed.value().nodesOnly) {
+        QList<FrameNode> &parsedNodes = parsed.value().nodes;
+        if (parsedNodes.capacity() < parsedNodes.size() + parsedNodes.size() / 16 + 64)
+            parsedNodes.reserve(parsedNodes.size() + parsedNodes.size() / 16 + 64); // room for the tail and new turns
+        const QList<FrameNode> nodes = parsedNodes; // shared with the graph's until this read ends
+        duplicate = graph->assignOnDemand(std::move(parsedNodes), std::move(frames), source);
+        // The same checks as for built frames: a node's frame names one file, its picture (a
+        // frame that names more, such as inputs sent inline, is held built and checked whole).
+        Frame picture;
+        for (int i = 0; i < (duplicate < 0 ? nodes.size() : duplicate); ++i) {
+            const FrameNode &node = nodes.at(i);
+            if (node.offset < 0) {
+                if (const Result<void> inside = checkPaths(*graph->frame(node.id)); !inside)
+                    return fail(ErrorKind::Unsafe, inside.error().message);
+                continue;
+            }
+            picture.id = node.id;
+            picture.image.file = node.imageFile;
+            if (const Result<void> inside = checkPaths(picture); !inside)
+                return fail(ErrorKind::Unsafe, inside.error().message);
+        }
+    } else {
+        if (frames.capacity() < frames.size() + frames.size() / 16 + 64)
+            frames.reserve(frames.size() + frames.size() / 16 + 64); // room for the journal's tail and new turns
+        // The parsed list becomes the table as it is (no frame copied); on an error the caller's
+        // graph is left to be discarded, as before.
+        duplicate = graph->assign(std::move(frames));
+        const QList<Frame> &table = graph->frames();
+        for (int i = 0; i < (duplicate < 0 ? table.size() : duplicate); ++i) {
+            if (const Result<void> inside = checkPaths(table.at(i)); !inside)
+                return fail(ErrorKind::Unsafe, inside.error().message);
+        }
     }
     if (duplicate >= 0)
         return fail(ErrorKind::Corrupt,
-            QStringLiteral("frames[%1]: duplicate frame id %2").arg(duplicate).arg(table.at(duplicate).id));
+            QStringLiteral("frames[%1]: duplicate frame id %2")
+                .arg(duplicate)
+                .arg(graph->frameIds(FrameGraph::IncludeTrashed).at(duplicate)));
     if (parsed.value().badFrame >= 0)
         return fail(ErrorKind::Corrupt, parsed.value().badFrameMessage);
     *current = root.value(kCurrent).toString();

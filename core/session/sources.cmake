@@ -4,6 +4,7 @@ nb2_core_area(nb2core_session DEPENDS nb2core_edit SOURCES
     session/framereader.h session/framereader.cpp
     session/frameedit.h session/frameedit.cpp
     session/framegraph.h session/framegraph.cpp
+    session/framesource.h session/framesource.cpp
     session/sessionsettings.h session/sessionsettings.cpp
     session/appsettings.h session/appsettings.cpp
     session/journal.h session/journal.cpp

@@ -2,8 +2,9 @@
 // (SessionStore::open, the journal merge, Journal::replay) and, for a manifest that does not
 // read, SessionStore::rebuild from the journal. Input: the manifest, then a line
 // "%%journal%%", then the journal. The single-pass manifest reader must give exactly what the
-// QJsonDocument reader gives (frames, top-level fields, error). Each input gets a fresh folder (images/ holds one small
-// PNG, images/a.png, for manifests to point at).
+// QJsonDocument reader gives (frames, top-level fields, error), and so must its reading for
+// frames on demand (nodes, each frame built later from its bytes). Each input gets a fresh
+// folder (images/ holds one small PNG, images/a.png, for manifests to point at).
 
 #include "core/session/journal.h"
 #include "core/session/manifestparse.h"
@@ -45,6 +46,33 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             for (qsizetype i = 0; i < a.frames.size() && i < b.frames.size(); ++i)
                 fuzz::check(a.frames.at(i).toJson() == b.frames.at(i).toJson(),
                     "the manifest readers read a frame differently", a.frames.at(i).id.toUtf8());
+        }
+    }
+
+    {
+        // Frames on demand (a CLI turn's open): the same reading, and each node's frame, built
+        // later from its bytes, is the frame the reference reads.
+        const Result<ParsedManifest> nodes = parseManifest(parts.value(0), FrameDepth::Nodes);
+        const Result<ParsedManifest> dom = parseManifestDom(parts.value(0));
+        fuzz::check(bool(nodes) == bool(dom), "the node reading and the reference disagree on whether the text reads");
+        if (dom && nodes.value().nodesOnly) {
+            const ParsedManifest &a = nodes.value(), &b = dom.value();
+            fuzz::check(a.root == b.root && a.badFrame == b.badFrame && a.badFrameMessage == b.badFrameMessage
+                    && a.nodes.size() == b.frames.size(),
+                "the node reading and the reference read different top-level fields or frame lists");
+            const FrameSource source(parts.value(0));
+            qsizetype held = 0;
+            for (qsizetype i = 0; i < a.nodes.size() && i < b.frames.size(); ++i) {
+                const FrameNode &node = a.nodes.at(i);
+                const Frame built = node.offset < 0 ? a.frames.value(held++) : source.build(node);
+                const FrameNode want = FrameNode::of(b.frames.at(i));
+                fuzz::check(built.toJson() == b.frames.at(i).toJson() && node.id == want.id
+                        && node.parentId == want.parentId && node.imageFile == want.imageFile
+                        && node.ownerPid == want.ownerPid && node.status == want.status && node.kind == want.kind
+                        && node.trashed == want.trashed && node.keepListSet == want.keepListSet,
+                    "a node or the frame built from it differs from the reference", want.id.toUtf8());
+            }
+            fuzz::check(held == a.frames.size(), "a frame held built belongs to no node");
         }
     }
 

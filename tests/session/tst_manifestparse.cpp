@@ -170,6 +170,40 @@ void expectSame(const QByteArray &text, int *readFast = nullptr)
     }
     if (readFast)
         *readFast = a.readFast;
+
+    // Frames on demand: the same text read for nodes says the same, and every node's frame,
+    // built later from its bytes, is the frame the reference reads.
+    const Result<ParsedManifest> nodes = parseManifest(text, FrameDepth::Nodes);
+    QVERIFY(nodes);
+    const ParsedManifest &n = nodes.value();
+    QCOMPARE(n.root, b.root);
+    QCOMPARE(n.framesIsArray, b.framesIsArray);
+    QCOMPARE(n.badFrame, b.badFrame);
+    QCOMPARE(n.badFrameMessage, b.badFrameMessage);
+    if (!n.nodesOnly) { // not read in one pass: every frame built, as the reference reads them
+        QCOMPARE(n.frames.size(), b.frames.size());
+        return;
+    }
+    QCOMPARE(n.nodes.size(), b.frames.size());
+    const FrameSource source(text);
+    qsizetype held = 0;
+    for (int i = 0; i < n.nodes.size(); ++i) {
+        const FrameNode &node = n.nodes.at(i);
+        const Frame &expected = b.frames.at(i);
+        const Frame built = node.offset < 0 ? n.frames.value(held++) : source.build(node);
+        QCOMPARE(built.toJson(), expected.toJson());
+        QCOMPARE(built.requestedAt, expected.requestedAt);
+        const FrameNode want = FrameNode::of(expected);
+        QCOMPARE(node.id, want.id);
+        QCOMPARE(node.parentId, want.parentId);
+        QCOMPARE(node.imageFile, want.imageFile);
+        QCOMPARE(node.ownerPid, want.ownerPid);
+        QCOMPARE(node.status, want.status);
+        QCOMPARE(node.kind, want.kind);
+        QCOMPARE(node.trashed, want.trashed);
+        QCOMPARE(node.keepListSet, want.keepListSet);
+    }
+    QCOMPARE(held, n.frames.size()); // every frame held built belongs to a node
 }
 
 /** One frame's JSON with one field replaced by raw JSON text (a wrong type, a duplicate...). */

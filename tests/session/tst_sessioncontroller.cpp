@@ -20,6 +20,50 @@ class tst_SessionController : public test::ControllerFixture
     Q_OBJECT
 
 private Q_SLOTS: // init and cleanup: ControllerFixture
+    void aTurnWithFramesOnDemandBuildsOnlyWhatItReads()
+    {
+        // What a CLI turn opens with (SessionStore::setFramesOnDemand()): an edit of the head of
+        // a session of 60 frames builds the frames it reads (the parent, the pending frames'
+        // owners), not the session, and leaves the same session as an ordinary open would.
+        {
+            SessionController c;
+            openController(c);
+            QString head = finish(c, c.generate(p("a harbour"))).id;
+            for (int i = 0; i < 59; ++i) {
+                const Frame e = finish(c, c.edit(head, p("one more boat")));
+                QCOMPARE(e.status, FrameStatus::Done);
+                head = e.id;
+            }
+            QVERIFY(c.store()->checkpoint()); // every frame in manifest.json: the checkpoint is read on demand
+        }
+        SessionStore::setFramesOnDemand(true);
+        struct Restore {
+            ~Restore() { SessionStore::setFramesOnDemand(false); }
+        } restore;
+        SessionController c;
+        SessionSettings cli; // as a CLI turn opens: recovery of the whole session is `nb2lite recover`'s
+        cli.recoverOnOpen = false;
+        openController(c, cli);
+        QVERIFY(c.graph().onDemand());
+        const Result<QString> head = c.resolveFrameRef(QStringLiteral("head"));
+        QVERIFY(head);
+        const Frame e = finish(c, c.edit(head.value(), p("a lantern on the pier")));
+        QCOMPARE(e.status, FrameStatus::Done);
+        QCOMPARE(e.parentId, head.value());
+        QVERIFY(c.graph().onDemand());
+        QVERIFY2(c.graph().framesBuiltOnDemand() <= 3, qPrintable(QString::number(c.graph().framesBuiltOnDemand())));
+        QCOMPARE(c.graph().size(), 61);
+        const QList<Frame> onDemand = c.graph().frames(); // built now, all of them
+        c.close();
+        SessionStore::setFramesOnDemand(false);
+        SessionController plain;
+        openController(plain);
+        QVERIFY(!plain.graph().onDemand());
+        QCOMPARE(plain.graph().frames().size(), onDemand.size());
+        for (qsizetype i = 0; i < onDemand.size(); ++i)
+            QCOMPARE(plain.graph().frames().at(i).toJson(), onDemand.at(i).toJson());
+    }
+
     void generateAndEditWriteFilesManifestAndJournal()
     {
         SessionController c;

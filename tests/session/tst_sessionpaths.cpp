@@ -24,6 +24,20 @@
 
 using namespace nb2;
 
+/** SessionStore::setFramesOnDemand() for one test (a CLI turn opens its session so). */
+struct FramesOnDemand {
+    explicit FramesOnDemand(bool on) { SessionStore::setFramesOnDemand(on); }
+    ~FramesOnDemand() { SessionStore::setFramesOnDemand(false); }
+};
+
+/** Each refusal is tested twice: frames built when read, and on demand (the checks must not differ). */
+void addOnDemandRows()
+{
+    QTest::addColumn<bool>("onDemand");
+    QTest::newRow("frames") << false;
+    QTest::newRow("frames on demand") << true;
+}
+
 class tst_SessionPaths : public QObject
 {
     Q_OBJECT
@@ -254,21 +268,29 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("imageFile");
         QTest::addColumn<QStringList>("inputs");
-        QTest::newRow("dot-dot") << QStringLiteral("images/../../../../etc/passwd") << QStringList();
-        QTest::newRow("absolute") << QStringLiteral("/etc/hostname") << QStringList();
-        QTest::newRow("input dot-dot") << QStringLiteral("images/real.jpg")
-                                       << QStringList {QStringLiteral("../../etc/passwd")};
-        QTest::newRow("input absolute") << QStringLiteral("images/real.jpg")
-                                        << QStringList {QStringLiteral("/etc/passwd")};
+        QTest::addColumn<bool>("onDemand");
+        for (const bool onDemand : {false, true}) {
+            const char *suffix = onDemand ? ", frames on demand" : "";
+            QTest::addRow("dot-dot%s", suffix)
+                << QStringLiteral("images/../../../../etc/passwd") << QStringList() << onDemand;
+            QTest::addRow("absolute%s", suffix) << QStringLiteral("/etc/hostname") << QStringList() << onDemand;
+            QTest::addRow("input dot-dot%s", suffix)
+                << QStringLiteral("images/real.jpg") << QStringList {QStringLiteral("../../etc/passwd")} << onDemand;
+            QTest::addRow("input absolute%s", suffix)
+                << QStringLiteral("images/real.jpg") << QStringList {QStringLiteral("/etc/passwd")} << onDemand;
+        }
     }
 
     void craftedManifestIsRefused()
     {
         QFETCH(QString, imageFile);
         QFETCH(QStringList, inputs);
-        const QString dir = craftSession(
-            QStringLiteral("crafted-%1")
-                .arg(QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('_'))),
+        QFETCH(bool, onDemand);
+        const FramesOnDemand mode(onDemand);
+        const QString dir = craftSession(QStringLiteral("crafted-%1")
+                                             .arg(QString::fromLatin1(QTest::currentDataTag())
+                                                      .replace(QLatin1Char(' '), QLatin1Char('_'))
+                                                      .remove(QLatin1Char(','))),
             imageFile, inputs);
         QVERIFY(!dir.isEmpty());
         const QByteArray before = test::readFile(dir + QStringLiteral("/manifest.json"));
@@ -284,9 +306,15 @@ private Q_SLOTS:
         QCOMPARE(test::readFile(dir + QStringLiteral("/manifest.json")), before); // refused, not "repaired"
     }
 
+    void symlinkOutOfTheSessionIsRefused_data() { addOnDemandRows(); }
+
     void symlinkOutOfTheSessionIsRefused()
     {
-        const QString dir = craftSession(QStringLiteral("symlinked"), QStringLiteral("images/real.jpg"));
+        QFETCH(bool, onDemand);
+        const FramesOnDemand mode(onDemand);
+        const QString dir
+            = craftSession(QStringLiteral("symlinked%1").arg(onDemand ? QStringLiteral("-ondemand") : QString()),
+                QStringLiteral("images/real.jpg"));
         QVERIFY(QFile::remove(dir + QStringLiteral("/images/real.jpg")));
         QVERIFY(QFile::link(m_secret, dir + QStringLiteral("/images/real.jpg")));
         SessionStore store;
@@ -359,14 +387,22 @@ private Q_SLOTS:
         }
     }
 
+    void aDeferredOpenTakesALinkOutButNotAPathOut_data() { addOnDemandRows(); }
+
     void aDeferredOpenTakesALinkOutButNotAPathOut()
     {
-        // SessionStore::setFileChecksDeferred(): what a one-shot CLI command opens with.
-        const QString linked = craftSession(QStringLiteral("deferred-link"), QStringLiteral("images/real.jpg"));
+        // SessionStore::setFileChecksDeferred(): what a one-shot CLI command opens with (a CLI
+        // turn with frames on demand as well).
+        QFETCH(bool, onDemand);
+        const FramesOnDemand mode(onDemand);
+        const QString linked
+            = craftSession(QStringLiteral("deferred-link%1").arg(onDemand ? QStringLiteral("-ondemand") : QString()),
+                QStringLiteral("images/real.jpg"));
         QVERIFY(QFile::remove(linked + QStringLiteral("/images/real.jpg")));
         QVERIFY(QFile::link(m_secret, linked + QStringLiteral("/images/real.jpg")));
         const QString crafted
-            = craftSession(QStringLiteral("deferred-dotdot"), QStringLiteral("images/../../secret.txt"));
+            = craftSession(QStringLiteral("deferred-dotdot%1").arg(onDemand ? QStringLiteral("-ondemand") : QString()),
+                QStringLiteral("images/../../secret.txt"));
         struct Deferred {
             Deferred() { SessionStore::setFileChecksDeferred(true); }
             ~Deferred() { SessionStore::setFileChecksDeferred(false); }
@@ -478,11 +514,16 @@ private Q_SLOTS:
         QVERIFY(QDir(dir).entryList({QStringLiteral("manifest.broken-*")}, QDir::Files).isEmpty());
     }
 
+    void aBigManifestIsCheckedAsASmallOne_data() { addOnDemandRows(); }
+
     void aBigManifestIsCheckedAsASmallOne()
     {
         // Over 1 MB the checkpoint is parsed by two threads while a third lists images/: a link
         // out in the second half is still refused, and the same session without it opens whole.
-        const QString dir = m_tmp.filePath(QStringLiteral("big"));
+        QFETCH(bool, onDemand);
+        const FramesOnDemand mode(onDemand);
+        const QString dir
+            = m_tmp.filePath(QStringLiteral("big%1").arg(onDemand ? QStringLiteral("-ondemand") : QString()));
         QVERIFY(QDir().mkpath(dir + QStringLiteral("/images")));
         QJsonArray frames;
         for (int i = 0; i < 1500; ++i) {
@@ -518,6 +559,7 @@ private Q_SLOTS:
         SessionStore store;
         QVERIFY(store.open(dir, SessionStore::OpenMode::OpenExisting));
         QCOMPARE(store.graph().size(), 1500);
+        QCOMPARE(store.graph().onDemand(), onDemand);
         QCOMPARE(store.graph().frames().at(1499).id, QStringLiteral("200005db"));
     }
 

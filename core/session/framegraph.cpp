@@ -235,38 +235,14 @@ int FrameGraph::assignOnDemand(
         if (next < built.size())
             m_built.emplace(i, std::move(built[next++]));
     }
-    m_index.reserve(m_nodes.capacity());
-    int duplicate = -1;
-    for (int i = 0; i < m_nodes.size(); ++i) {
-        const FrameNode &n = m_nodes.at(i);
-        m_keepListCount += int(n.keepListSet);
-        const qsizetype before = m_index.size();
-        int &slot = m_index[n.id]; // one lookup: inserted (0) unless the id is known
-        if (m_index.size() != before)
-            slot = i;
-        else if (duplicate < 0)
-            duplicate = i;
-    }
-    return duplicate;
+    return reindex();
 }
 
 int FrameGraph::assign(QList<Frame> &&frames)
 {
     clear();
     m_frames = std::move(frames);
-    m_index.reserve(m_frames.capacity());
-    int duplicate = -1;
-    for (int i = 0; i < m_frames.size(); ++i) {
-        const Frame &f = m_frames.at(i);
-        m_keepListCount += int(f.keepListSet);
-        const qsizetype before = m_index.size();
-        int &slot = m_index[f.id]; // one lookup: inserted (0) unless the id is known
-        if (m_index.size() != before)
-            slot = i;
-        else if (duplicate < 0)
-            duplicate = i;
-    }
-    return duplicate;
+    return reindex();
 }
 
 bool FrameGraph::remove(const QString &id)
@@ -296,32 +272,36 @@ int FrameGraph::remove(const QStringList &ids)
     Frame *table = m_frames.data(); // one detach, then plain moves down the table
     qsizetype kept = 0;
     for (qsizetype i = 0; i < m_frames.size(); ++i) {
-        if (doomed[size_t(i)]) {
-            m_keepListCount -= int(table[i].keepListSet);
+        if (doomed[size_t(i)])
             continue;
-        }
         if (kept != i)
             table[kept] = std::move(table[i]);
         ++kept;
     }
     m_frames.resize(kept);
-    reindex();
+    reindex(); // and the keep-list count
     m_rowsRevision = nextRowsRevision();
     return count;
 }
 
-void FrameGraph::reindex()
+int FrameGraph::reindex()
 {
-    // The first frame of an id is the one found, as assign() indexes it (a table read with a
-    // duplicate id is refused by the store, but the two must never disagree on which one).
+    // The first frame of an id is the one found (a table read with a duplicate id is refused by
+    // the store, but the index and the table must never disagree on which one).
     m_index.clear();
-    m_index.reserve(m_frames.size());
-    for (int i = 0; i < m_frames.size(); ++i) {
+    m_index.reserve(onDemand() ? m_nodes.capacity() : m_frames.capacity()); // room for new turns
+    m_keepListCount = 0;
+    int duplicate = -1;
+    for (int i = 0; i < size(); ++i) {
+        m_keepListCount += int(onDemand() ? m_nodes.at(i).keepListSet : m_frames.at(i).keepListSet);
         const qsizetype before = m_index.size();
-        int &slot = m_index[m_frames.at(i).id]; // one lookup: inserted (0) unless the id is known
+        int &slot = m_index[idAt(i)]; // one lookup: inserted (0) unless the id is known
         if (m_index.size() != before)
             slot = i;
+        else if (duplicate < 0)
+            duplicate = i;
     }
+    return duplicate;
 }
 
 QString FrameGraph::parent(const QString &id) const

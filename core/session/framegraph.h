@@ -155,7 +155,11 @@ private:
     const Frame &builtAt(qsizetype i) const;
     /** Frames on demand: builds every frame and becomes an ordinary graph (pointers stay valid). */
     void buildAll() const;
-    void reindex();
+    /**
+     * Rebuilds the index by id and the keep-list count from the table (built or nodes); returns
+     * the position of the first frame whose id an earlier one has, -1 when the ids are unique.
+     */
+    int reindex();
     static quint64 nextRowsRevision();
     /** Keeps the keep-list count and the revision right for a frame about to become `now`. */
     void noteReplacing(bool oldKeepListSet, const QString &oldParent, bool oldTrashed, const Frame &now);

@@ -5,7 +5,7 @@
 #include <QByteArray>
 #include <QString>
 
-#include <memory>
+#include <utility>
 
 class QFile;
 

@@ -1,5 +1,6 @@
 #include "core/session/framegraph.h"
 #include "core/session/keeplist.h"
+#include "graphspec.h"
 
 #include <QElapsedTimer>
 #include <QRandomGenerator>
@@ -13,29 +14,7 @@ class tst_FrameGraph : public QObject
     Q_OBJECT
 
 private:
-    // "a b<a c<a d<b x!<c": id, optional "<parent", "!" = trashed
-    static FrameGraph build(const QString &spec)
-    {
-        FrameGraph g;
-        const QStringList items = spec.split(QLatin1Char(' '), Qt::SkipEmptyParts);
-        for (const QString &item : items) {
-            Frame f;
-            QString s = item;
-            const int lt = s.indexOf(QLatin1Char('<'));
-            if (lt >= 0) {
-                f.parentId = s.mid(lt + 1);
-                s = s.left(lt);
-            }
-            if (s.endsWith(QLatin1Char('!'))) {
-                s.chop(1);
-                f.trashedAt = QDateTime::currentDateTimeUtc();
-            }
-            f.id = s;
-            f.status = FrameStatus::Done;
-            g.upsert(f);
-        }
-        return g;
-    }
+    static FrameGraph build(const QString &spec) { return test::graphFromSpec(spec); }
     static QString j(const QStringList &l) { return l.join(QLatin1Char(',')); }
 
     // The answers as the scans of every frame gave them before the graph kept counts and a

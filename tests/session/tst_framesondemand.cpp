@@ -5,6 +5,7 @@
 
 #include "core/session/framegraph.h"
 #include "core/session/manifestparse.h"
+#include "graphspec.h"
 
 #include <QJsonDocument>
 #include <QRandomGenerator>
@@ -17,28 +18,6 @@ class tst_FramesOnDemand : public QObject
     Q_OBJECT
 
 private:
-    /** "a b<a e!<d": id, optional "<parent", "!" = trashed. */
-    static FrameGraph build(const QString &spec)
-    {
-        FrameGraph g;
-        for (const QString &item : spec.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-            Frame f;
-            QString s = item;
-            if (const int lt = s.indexOf(QLatin1Char('<')); lt >= 0) {
-                f.parentId = s.mid(lt + 1);
-                s = s.left(lt);
-            }
-            if (s.endsWith(QLatin1Char('!'))) {
-                s.chop(1);
-                f.trashedAt = QDateTime::currentDateTimeUtc();
-            }
-            f.id = s;
-            f.status = FrameStatus::Done;
-            g.upsert(f);
-        }
-        return g;
-    }
-
     /** The graph's frames as a checkpoint's text, one frame per line as the store writes it. */
     static QByteArray checkpointText(const FrameGraph &g)
     {
@@ -178,7 +157,7 @@ private Q_SLOTS:
 
     void anOnDemandGraphBuildsEverythingToRemove()
     {
-        FrameGraph built = build(QStringLiteral("a b<a c<b d<a e!<d"));
+        FrameGraph built = test::graphFromSpec(QStringLiteral("a b<a c<b d<a e!<d"));
         FrameGraph lazy = onDemandCopy(built);
         QVERIFY(lazy.onDemand());
         // No listed id is in the graph: nothing to build (every journal commit applies its

@@ -2,7 +2,7 @@
 // run too; 200 in --quick) and on a 1-frame session, alternated run by run so that each ratio
 // sample compares turns made moments apart. In process (SessionController: from the call to
 // the image on disk and the session's record of it durable) and as the `nb2lite --json edit`
-// process (from launch to exit). Target: ratio <= 1.2.
+// process (from launch to exit), also with a budget set. Target: ratio <= 1.2.
 
 #include "bench/benchcases.h"
 #include "bench/benchcontext.h"
@@ -13,6 +13,8 @@
 
 #include <QDir>
 #include <QElapsedTimer>
+
+#include <utility>
 
 namespace nb2::bench {
 
@@ -105,39 +107,53 @@ void runTurnCost(Context &ctx)
             const QProcessEnvironment env = cliEnvironment(*fake);
             // NB2_BENCH_CLI: another build's nb2lite (a before/after comparison in one run).
             const QString cli = qEnvironmentVariable("NB2_BENCH_CLI", ctx.cliPath);
-            auto cliTurn = [&](const QString &dir, int i, QString *error) {
-                return runProcess(cli,
-                    {QStringLiteral("--session"), dir, QStringLiteral("--json"), QStringLiteral("edit"),
-                        QStringLiteral("head"), QStringLiteral("cli turn %1: a little more light on the water").arg(i)},
-                    env, 120000, error);
+            // With a budget the turn first sums what every frame cost (CostLedger::checkBudget):
+            // that pass must not build the big session's frames either.
+            auto cliTurn = [&](const QString &dir, int i, bool budget, QString *error) {
+                QStringList args {QStringLiteral("--session"), dir, QStringLiteral("--json")};
+                if (budget)
+                    args << QStringLiteral("--budget") << QStringLiteral("100000");
+                args << QStringLiteral("edit") << QStringLiteral("head")
+                     << QStringLiteral("cli turn %1: a little more light on the water").arg(i);
+                return runProcess(cli, args, env, 120000, error);
             };
             QString error;
-            cliTurn(smallCopy.value(), -1, &error);
-            cliTurn(bigCopy.value(), -1, &error);
+            cliTurn(smallCopy.value(), -1, false, &error);
+            cliTurn(bigCopy.value(), -1, false, &error);
             Figure fs {
                 kCase, QStringLiteral("nb2lite edit process, 1 frame"), QStringLiteral("ms"), {}, Goal::None, 0, {}};
             Figure fl {kCase, QStringLiteral("nb2lite edit process, %1 frames").arg(n), QStringLiteral("ms"), {},
                 Goal::None, 0, {}};
             Figure ratio {kCase, QStringLiteral("nb2lite edit ratio, %1 frames / 1 frame").arg(n), QStringLiteral("x"),
                 {}, Goal::AtMost, 1.2, {}};
-            for (int r = 0; r < runs; ++r) {
+            Figure budgetRatio {kCase, QStringLiteral("nb2lite edit --budget ratio, %1 frames / 1 frame").arg(n),
+                QStringLiteral("x"), {}, Goal::AtMost, 1.2, {}};
+            // One pair of turns, the two sessions in alternating order: {1 frame, N frames}.
+            auto pair = [&](int r, bool budget) -> std::pair<double, double> {
                 double a = 0, b = 0;
                 if (r % 2 == 0) {
-                    a = cliTurn(smallCopy.value(), r, &error);
-                    b = cliTurn(bigCopy.value(), r, &error);
+                    a = cliTurn(smallCopy.value(), r, budget, &error);
+                    b = cliTurn(bigCopy.value(), r, budget, &error);
                 } else {
-                    b = cliTurn(bigCopy.value(), r, &error);
-                    a = cliTurn(smallCopy.value(), r, &error);
+                    b = cliTurn(bigCopy.value(), r, budget, &error);
+                    a = cliTurn(smallCopy.value(), r, budget, &error);
                 }
-                if (a < 0 || b < 0)
+                return {a, b};
+            };
+            for (int r = 0; r < runs; ++r) {
+                const auto [a, b] = pair(r, false);
+                const auto [ba, bb] = pair(r + 1, true);
+                if (a < 0 || b < 0 || ba < 0 || bb < 0)
                     return ctx.report->addError(kCase, error);
                 fs.samples.push_back(a);
                 fl.samples.push_back(b);
                 ratio.samples.push_back(b / a);
+                budgetRatio.samples.push_back(bb / ba);
             }
             ctx.report->add(fs);
             ctx.report->add(fl);
             ctx.report->add(ratio);
+            ctx.report->add(budgetRatio);
         }
         QDir(smallCopy.value()).removeRecursively();
         QDir(bigCopy.value()).removeRecursively();

@@ -22,6 +22,8 @@ struct Usage {
     qint64 totalTokens = -1;
     /** The image part of outputTokens (output_tokens_by_modality "image"); -1: the server did not split it. Billed at the image-output rate. */
     qint64 imageOutputTokens = -1;
+
+    bool operator==(const Usage &) const = default;
 };
 
 /** One interaction as the client understood it (spec §3): the current turn's image and text. */

@@ -19,7 +19,31 @@ constexpr qint64 kTypicalThought = 80;
 constexpr qint64 kTypicalGenerateInput = 40;
 constexpr qint64 kTypicalEditInput = 1400;
 
-bool countsAsSpent(const Frame &f)
+/**
+ * What a frame's cost depends on, read alike from a built Frame and from a FrameNode: the
+ * session-wide sums below go through FrameGraph::visitAt() and so build no frame when a
+ * one-shot command opened the session with frames on demand (a budget check on 10,000 frames
+ * built all of them: an edit there took 1.45x one on a 1-frame session instead of 1.04x).
+ */
+struct CostInputs {
+    FrameKind kind;
+    FrameStatus status;
+    const QString &model;
+    const Usage &usage;
+    bool hasImage;
+};
+
+CostInputs costInputs(const Frame &f)
+{
+    return {f.kind, f.status, f.model, f.usage, !f.image.isNull()};
+}
+
+CostInputs costInputs(const FrameNode &n)
+{
+    return {n.kind, n.status, n.model, n.usage, !n.imageFile.isEmpty()};
+}
+
+bool countsAsSpent(const CostInputs &f)
 {
     return f.kind != FrameKind::Import && f.status != FrameStatus::Pending;
 }
@@ -38,7 +62,9 @@ bool isImageInputKind(FrameKind kind)
     return kind != FrameKind::Generate && kind != FrameKind::Import;
 }
 
-FrameCost frameCost(const Frame &frame, const PriceTable &prices)
+namespace {
+
+FrameCost costOf(const CostInputs &frame, const PriceTable &prices)
 {
     FrameCost c;
     const Usage &u = frame.usage;
@@ -50,13 +76,20 @@ FrameCost frameCost(const Frame &frame, const PriceTable &prices)
     const qint64 output = qMax<qint64>(0, u.outputTokens);
     // Without a per-modality split, a turn that returned an image is billed as if all its
     // output were image tokens: the text part is a caption, and the estimate errs high.
-    qint64 image = u.imageOutputTokens >= 0 ? qMin(u.imageOutputTokens, output) : (frame.image.isNull() ? 0 : output);
+    qint64 image = u.imageOutputTokens >= 0 ? qMin(u.imageOutputTokens, output) : (frame.hasImage ? output : 0);
     const qint64 text = output - image + qMax<qint64>(0, u.thoughtTokens);
     c.inputUsd = double(input) * p.inputPerMTok / kPerMillion;
     c.imageOutputUsd = double(image) * p.imageOutputPerMTok / kPerMillion;
     c.outputUsd = double(text) * p.outputPerMTok / kPerMillion;
     c.usd = c.inputUsd + c.imageOutputUsd + c.outputUsd;
     return c;
+}
+
+} // namespace
+
+FrameCost frameCost(const Frame &frame, const PriceTable &prices)
+{
+    return costOf(costInputs(frame), prices);
 }
 
 TurnEstimate estimateTurn(const FrameGraph &graph, const PriceTable &prices, FrameKind kind, const QString &model)
@@ -67,13 +100,14 @@ TurnEstimate estimateTurn(const FrameGraph &graph, const PriceTable &prices, Fra
         return e;
     }
     QList<double> costs;
-    const QList<Frame> &frames = graph.frames();
-    for (auto it = frames.crbegin(); it != frames.crend() && costs.size() < kEstimateSamples; ++it) {
-        if (!it->isDone() || it->model != model || isImageInputKind(it->kind) != isImageInputKind(kind))
-            continue;
-        const FrameCost c = frameCost(*it, prices);
-        if (c.hasUsage)
-            costs.append(c.usd);
+    for (qsizetype i = graph.size() - 1; i >= 0 && costs.size() < kEstimateSamples; --i) {
+        graph.visitAt(i, [&](const auto &frame) {
+            const CostInputs f = costInputs(frame);
+            if (f.status != FrameStatus::Done || f.model != model || isImageInputKind(f.kind) != isImageInputKind(kind))
+                return;
+            if (const FrameCost c = costOf(f, prices); c.hasUsage)
+                costs.append(c.usd);
+        });
     }
     if (!costs.isEmpty()) {
         e.usd = median(costs);
@@ -100,17 +134,20 @@ FrameCost CostLedger::frame(const QString &frameId) const
 double CostLedger::sessionTotal() const
 {
     double total = 0;
-    for (const Frame &f : m_graph.frames())
-        total += frameCost(f, m_prices).usd;
+    for (qsizetype i = 0; i < m_graph.size(); ++i)
+        total += m_graph.visitAt(i, [&](const auto &f) { return costOf(costInputs(f), m_prices).usd; });
     return total;
 }
 
 int CostLedger::framesWithoutUsage() const
 {
     int n = 0;
-    for (const Frame &f : m_graph.frames()) {
-        if (countsAsSpent(f) && !frameCost(f, m_prices).hasUsage)
-            ++n;
+    for (qsizetype i = 0; i < m_graph.size(); ++i) {
+        m_graph.visitAt(i, [&](const auto &frame) {
+            const CostInputs f = costInputs(frame);
+            if (countsAsSpent(f) && !costOf(f, m_prices).hasUsage)
+                ++n;
+        });
     }
     return n;
 }
@@ -118,9 +155,12 @@ int CostLedger::framesWithoutUsage() const
 double CostLedger::pendingEstimate() const
 {
     double total = 0;
-    for (const Frame &f : m_graph.frames()) {
-        if (f.isPending() && f.kind != FrameKind::Import)
-            total += estimateTurn(m_graph, m_prices, f.kind, f.model).usd;
+    for (qsizetype i = 0; i < m_graph.size(); ++i) {
+        m_graph.visitAt(i, [&](const auto &frame) {
+            const CostInputs f = costInputs(frame);
+            if (f.status == FrameStatus::Pending && f.kind != FrameKind::Import)
+                total += estimateTurn(m_graph, m_prices, f.kind, f.model).usd;
+        });
     }
     return total;
 }

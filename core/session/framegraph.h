@@ -65,6 +65,18 @@ public:
         return m_frames;
     }
     QStringList frameIds(Visibility v = LiveOnly) const;
+    /**
+     * fn(x) for the frame at position i (0 <= i < size(): creation order, trashed included),
+     * building nothing: x is the Frame in an ordinary graph and its FrameNode with frames on
+     * demand, so fn reads only what a node has (a generic lambda, or overloads for both). For
+     * passes over every frame that need no more, such as a budget check's sums (costledger.h).
+     */
+    template <typename Fn> decltype(auto) visitAt(qsizetype i, Fn &&fn) const
+    {
+        if (onDemand())
+            return fn(m_nodes.at(i));
+        return fn(m_frames.at(i));
+    }
 
     /** Insert, or replace the frame with the same id (keeping its position). */
     void upsert(const Frame &frame);

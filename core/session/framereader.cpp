@@ -342,7 +342,7 @@ Reader::Status readFrameInto(Reader &r, Interns &interns, Frame *f, FrameNode *n
         case FThinking:
             return readString(r, f ? &f->thinkingLevel : nullptr, &interns.thinking);
         case FModel:
-            return readString(r, f ? &f->model : nullptr, &interns.model);
+            return readString(r, f ? &f->model : &node->model, &interns.model);
         case FInteraction:
             return readString(r, f ? &f->interactionId : nullptr);
         case FContinued:
@@ -384,8 +384,7 @@ Reader::Status readFrameInto(Reader &r, Interns &interns, Frame *f, FrameNode *n
         case FUsage: {
             quint32 sub = 0;
             return readObject(r, [&](const char *uk, qsizetype ukn) -> Reader::Status {
-                Usage unused;
-                Usage &u = f ? f->usage : unused;
+                Usage &u = f ? f->usage : node->usage;
                 qint64 *targets[]
                     = {&u.inputTokens, &u.outputTokens, &u.thoughtTokens, &u.totalTokens, &u.imageOutputTokens};
                 const int which = usageKeyOf(uk, ukn);

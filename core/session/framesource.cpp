@@ -19,6 +19,8 @@ FrameNode FrameNode::of(const Frame &frame)
     n.id = frame.id;
     n.parentId = frame.parentId;
     n.imageFile = frame.image.file;
+    n.model = frame.model;
+    n.usage = frame.usage;
     n.ownerPid = frame.ownerPid;
     n.status = frame.status;
     n.kind = frame.kind;

@@ -12,15 +12,18 @@ class QFile;
 namespace nb2 {
 
 /**
- * What FrameGraph's own queries read of a frame (links, status, trash), kept for every frame
- * of a checkpoint whose frames are built on demand (SessionStore::setFramesOnDemand()): ~100
- * bytes where a built Frame is ~1 KB plus its strings. offset < 0: the frame has no bytes in
+ * What FrameGraph's own queries read of a frame (links, status, trash) and what its cost
+ * depends on (kind, status, model, usage, picture), kept for every frame of a checkpoint whose
+ * frames are built on demand (SessionStore::setFramesOnDemand()): ~170 bytes where a built
+ * Frame is ~1 KB plus its strings. offset < 0: the frame has no bytes in
  * the source (it was built when read, or made or changed since) and the graph holds it built.
  */
 struct FrameNode {
     QString id;
     QString parentId;
     QString imageFile; // the frame's picture: its folder is checked when the checkpoint is read
+    QString model;     // with usage: a budget check sums every frame's cost (costledger.h)
+    Usage usage;
     qint64 ownerPid = 0;
     qint64 offset = -1; // its JSON object in FrameSource::bytes()
     qint64 length = 0;

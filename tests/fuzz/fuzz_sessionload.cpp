@@ -68,8 +68,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 const FrameNode want = FrameNode::of(b.frames.at(i));
                 fuzz::check(built.toJson() == b.frames.at(i).toJson() && node.id == want.id
                         && node.parentId == want.parentId && node.imageFile == want.imageFile
-                        && node.ownerPid == want.ownerPid && node.status == want.status && node.kind == want.kind
-                        && node.trashed == want.trashed && node.keepListSet == want.keepListSet,
+                        && node.model == want.model && node.usage == want.usage && node.ownerPid == want.ownerPid
+                        && node.status == want.status && node.kind == want.kind && node.trashed == want.trashed
+                        && node.keepListSet == want.keepListSet,
                     "a node or the frame built from it differs from the reference", want.id.toUtf8());
             }
             fuzz::check(held == a.frames.size(), "a frame held built belongs to no node");

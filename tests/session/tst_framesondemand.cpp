@@ -3,6 +3,7 @@
 // frames does, build no frame for those queries, build only the frames asked for, and become
 // the built graph when something reads every frame.
 
+#include "core/session/costledger.h"
 #include "core/session/framegraph.h"
 #include "core/session/manifestparse.h"
 #include "graphspec.h"
@@ -153,6 +154,63 @@ private Q_SLOTS:
                 QCOMPARE(all.at(i).toJson(), built.frames().at(i).toJson());
             expectSameAnswers(lazy, built);
         }
+    }
+
+    void aCostLedgerReadsNodesWithoutBuildingFrames()
+    {
+        // A budget check sums every frame's cost before each turn: on a one-shot command's
+        // graph it must read the nodes (model, usage, kind, status, picture) and get the sums
+        // of the built frames, to the cent, without building one.
+        QRandomGenerator rng(4122026);
+        const PriceTable prices = PriceTable::defaults();
+        const QStringList models {
+            QStringLiteral("gemini-3.1-flash-lite-image"), QStringLiteral("unpriced-model"), QString()};
+        FrameGraph built;
+        for (int i = 0; i < 400; ++i) {
+            Frame f;
+            f.id = QStringLiteral("c%1").arg(i);
+            f.parentId = i ? QStringLiteral("c%1").arg(rng.bounded(i)) : QString();
+            f.kind = FrameKind(rng.bounded(6)); // every kind: imports are free, edits send an image
+            f.status = FrameStatus(rng.bounded(5));
+            f.model = models.at(rng.bounded(models.size()));
+            if (rng.bounded(3))
+                f.image.file = QStringLiteral("images/c%1.jpg").arg(i);
+            if (rng.bounded(4)) { // usage reported, with or without the per-modality split
+                f.usage.inputTokens = rng.bounded(2000);
+                f.usage.outputTokens = rng.bounded(1500);
+                f.usage.thoughtTokens = rng.bounded(2) ? rng.bounded(200) : -1;
+                f.usage.imageOutputTokens = rng.bounded(2) ? rng.bounded(1500) : -1;
+            }
+            if (rng.bounded(9) == 0)
+                f.trashedAt = QDateTime::fromMSecsSinceEpoch(1767000000000 + i, Qt::UTC);
+            built.upsert(f);
+        }
+        const FrameGraph lazy = onDemandCopy(built);
+        QVERIFY(lazy.onDemand());
+        const CostLedger fromNodes(lazy, prices), fromFrames(built, prices);
+        QCOMPARE(fromNodes.sessionTotal(), fromFrames.sessionTotal());
+        QVERIFY(fromFrames.sessionTotal() > 0);
+        QCOMPARE(fromNodes.framesWithoutUsage(), fromFrames.framesWithoutUsage());
+        QCOMPARE(fromNodes.pendingEstimate(), fromFrames.pendingEstimate());
+        for (const QString &model : models) {
+            for (const FrameKind kind : {FrameKind::Generate, FrameKind::Edit}) {
+                const TurnEstimate a = estimateTurn(lazy, prices, kind, model);
+                const TurnEstimate b = estimateTurn(built, prices, kind, model);
+                QCOMPARE(a.usd, b.usd);
+                QCOMPARE(a.samples, b.samples);
+                QCOMPARE(a.basis, b.basis);
+                const double spent = fromFrames.sessionTotal() + fromFrames.pendingEstimate();
+                for (const double budget : {spent + b.usd * 2, spent + b.usd / 2}) {
+                    const Result<void> x = fromNodes.checkBudget(budget, kind, model);
+                    const Result<void> y = fromFrames.checkBudget(budget, kind, model);
+                    QCOMPARE(bool(x), bool(y));
+                    if (!y)
+                        QCOMPARE(x.error().message, y.error().message);
+                }
+            }
+        }
+        QCOMPARE(lazy.framesBuiltOnDemand(), 0);
+        QVERIFY(lazy.onDemand());
     }
 
     void anOnDemandGraphBuildsEverythingToRemove()

@@ -197,6 +197,8 @@ void expectSame(const QByteArray &text, int *readFast = nullptr)
         QCOMPARE(node.id, want.id);
         QCOMPARE(node.parentId, want.parentId);
         QCOMPARE(node.imageFile, want.imageFile);
+        QCOMPARE(node.model, want.model);
+        QVERIFY(node.usage == want.usage);
         QCOMPARE(node.ownerPid, want.ownerPid);
         QCOMPARE(node.status, want.status);
         QCOMPARE(node.kind, want.kind);

@@ -75,6 +75,15 @@ public:
                 isMapped("libnb2net.so"), isMapped("libssl.so"), isMapped("libcrypto.so"),
                 window->timelineView()->isOpening() ? 1 : 0, window->windowIcon().isNull() ? 0 : 1);
             std::fflush(stdout);
+            // Queued behind the rest of this paint pass (every widget of the window, the flush):
+            // the first frame is complete. nb2lite-bench reports it beside the start, without a target.
+            QTimer::singleShot(0, this, [] {
+                const auto done = std::chrono::duration_cast<std::chrono::microseconds>(
+                    std::chrono::system_clock::now().time_since_epoch())
+                                      .count();
+                std::printf("first_frame_done_us %lld\n", static_cast<long long>(done));
+                std::fflush(stdout);
+            });
             if (qEnvironmentVariableIntValue("NB2_BENCH_FIRST_PAINT") >= 2)
                 waitForSession(); // the session opens after the first paint (its checkpoint parsed on a worker)
             else

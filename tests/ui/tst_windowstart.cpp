@@ -582,6 +582,8 @@ private Q_SLOTS:
         QCOMPARE(value("window_icon_at_first_paint"), 0);
         QCOMPARE(value("window_icon_at_session_open"), 1);
         QVERIFY2(value("session_open_us") >= value("first_paint_us"), out.constData());
+        // The end of the first paint pass (nb2lite-bench's "first frame complete"): after its start.
+        QVERIFY2(value("first_frame_done_us") >= value("first_paint_us"), out.constData());
         QVERIFY(QFileInfo::exists(session + QStringLiteral("/manifest.json"))); // and it did open
         // ...with the demo server's address given to the window before it opened.
         const qsizetype at = out.indexOf("session_backend http://127.0.0.1:");

@@ -142,7 +142,7 @@ void runTurnCost(Context &ctx)
             };
             for (int r = 0; r < runs; ++r) {
                 const auto [a, b] = pair(r, false);
-                const auto [ba, bb] = pair(r + 1, true);
+                const auto [ba, bb] = pair(r + 1, true); // r + 1: the other session goes first
                 if (a < 0 || b < 0 || ba < 0 || bb < 0)
                     return ctx.report->addError(kCase, error);
                 fs.samples.push_back(a);

@@ -48,22 +48,6 @@ bool countsAsSpent(const CostInputs &f)
     return f.kind != FrameKind::Import && f.status != FrameStatus::Pending;
 }
 
-double median(QList<double> values)
-{
-    std::sort(values.begin(), values.end());
-    const qsizetype n = values.size();
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
-} // namespace
-
-bool isImageInputKind(FrameKind kind)
-{
-    return kind != FrameKind::Generate && kind != FrameKind::Import;
-}
-
-namespace {
-
 FrameCost costOf(const CostInputs &frame, const PriceTable &prices)
 {
     FrameCost c;
@@ -85,7 +69,19 @@ FrameCost costOf(const CostInputs &frame, const PriceTable &prices)
     return c;
 }
 
+double median(QList<double> values)
+{
+    std::sort(values.begin(), values.end());
+    const qsizetype n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
 } // namespace
+
+bool isImageInputKind(FrameKind kind)
+{
+    return kind != FrameKind::Generate && kind != FrameKind::Import;
+}
 
 FrameCost frameCost(const Frame &frame, const PriceTable &prices)
 {

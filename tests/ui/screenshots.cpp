@@ -236,7 +236,8 @@ int main(int argc, char *argv[])
     dialog.reject();
 
     if (qEnvironmentVariableIsSet("NB2_SHOT_DEBUG")) {
-        // Every card state side by side, for checking the delegate by eye.
+        // Every card state side by side, for checking the delegate by eye (beside the others in
+        // the output folder; not one of the committed screenshots).
         QStandardItemModel states;
         const QString img = s->store()->absolutePath(s->graph().value(first).image.file);
         const QDateTime now = QDateTime::currentDateTimeUtc();
@@ -279,7 +280,7 @@ int main(int argc, char *argv[])
             return 5;
         view.grab();
         settle(800);
-        view.grab().save(QStringLiteral("/tmp/timeline-states.png"));
+        failures += !nb2test::saveScreenshot(&view, out, QStringLiteral("debug-timeline-states.png"));
     }
 
     for (const QString &id : s->graph().withStatus(FrameStatus::Pending))

@@ -57,7 +57,11 @@ private Q_SLOTS:
     {
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("nb2lite-tests"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_settingsdialog"));
+        // ctest starts this program several times at once (the screen variants in CMakeLists.txt run
+        // priceNoteIsWhole), and each run clears and deletes its settings file: one file per
+        // process, or one run's clear() lands in the middle of another's roundTrip().
+        const qint64 pid = QCoreApplication::applicationPid();
+        QCoreApplication::setApplicationName(QStringLiteral("tst_settingsdialog-%1").arg(pid));
         QSettings().clear();
         QVERIFY(m_dir.isValid());
     }

@@ -105,6 +105,7 @@ void storeInSession(ImportCheck &check, const QString &sessionDir)
         return;
     }
     check.stored = written.value();
+    check.storedIn = sessionDir;
 }
 
 } // namespace nb2

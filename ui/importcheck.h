@@ -24,6 +24,7 @@ struct ImportCheck {
     QList<QPair<QString, QString>> lineageRows; // that record as (label, value) rows to show
     QString lineageInteractionId;               // the server id the picture came from, if recorded
     FrameImage stored;                          // the copy written into the session (storeIn), if any
+    QString storedIn;                           // the session folder that copy is in
     QDateTime storedAt;
     bool ok() const { return error.isEmpty(); }
 };
@@ -38,7 +39,7 @@ ImportCheck checkImportFile(const QString &path, const QString &displayName = {}
 
 /**
  * Writes a checked picture into the session folder sessionDir (images/import_…, temp + fsync
- * + rename), so that the GUI thread only records the frame. Fills stored/storedAt, or error.
+ * + rename), so that the GUI thread only records the frame. Fills stored/storedIn/storedAt, or error.
  * Blocking; never call it on the GUI thread.
  */
 void storeInSession(ImportCheck &check, const QString &sessionDir);

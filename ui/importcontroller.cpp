@@ -165,13 +165,8 @@ void ImportController::runImports(const QList<ImportCheck> &pending, const QList
     connect(watcher, &QFutureWatcher<QList<ImportCheck>>::finished, this, [this, watcher, dir] {
         watcher->deleteLater();
         QList<ImportCheck> checks = watcher->result();
-        if (m_sessions->dir() != dir) { // another session was opened meanwhile: its images/ has none of these
-            for (ImportCheck &c : checks) {
-                if (c.ok())
-                    c.error = tr("“%1” was not imported: the session changed while it was being copied.")
-                                  .arg(c.displayName);
-            }
-        }
+        if (m_sessions->dir() != dir) // another session was opened meanwhile: its images/ has none of these
+            refuseAfterSessionChange(checks);
         finishImports(checks);
     });
     watcher->setFuture(QtConcurrent::run([pending, data, tmp, dir] {
@@ -224,7 +219,27 @@ Result<QString> ImportController::record(const ImportCheck &check, bool continue
     if (!check.lineageJson.isEmpty())
         options.lineage = FrameLineage::fromRecordJson(check.lineageJson);
     options.continueChain = continueChain;
-    return m_sessions->session()->importStoredImage(check.stored, check.storedAt, options);
+    // The copy is in the folder of the session open when it was made; no frame of another
+    // session may name it (the continue-chain question stays open while the user decides).
+    if (check.storedIn != m_sessions->dir()) {
+        SessionStore::removeUnrecordedCopy(check.storedIn, check.stored.file);
+        return Error::make(ErrorKind::Conflict, tr("another session was opened before it was recorded."));
+    }
+    const Result<QString> recorded = m_sessions->session()->importStoredImage(check.stored, check.storedAt, options);
+    if (!recorded)
+        SessionStore::removeUnrecordedCopy(check.storedIn, check.stored.file);
+    return recorded;
+}
+
+void ImportController::refuseAfterSessionChange(QList<ImportCheck> &checks) const
+{
+    for (ImportCheck &c : checks) {
+        if (!c.ok())
+            continue;
+        SessionStore::removeUnrecordedCopy(c.storedIn, c.stored.file);
+        c.stored = {};
+        c.error = tr("“%1” was not imported: the session changed while it was being copied.").arg(c.displayName);
+    }
 }
 
 /**
@@ -294,11 +309,7 @@ void ImportController::downscaleAndImport(const QList<ImportCheck> &tooLarge)
         watcher->deleteLater();
         Outcome outcome = watcher->result();
         if (m_sessions->dir() != dir) { // another session was opened meanwhile: its images/ has none of these
-            for (ImportCheck &c : outcome.checks) {
-                if (c.ok())
-                    c.error = tr("“%1” was not imported: the session changed while it was being copied.")
-                                  .arg(c.displayName);
-            }
+            refuseAfterSessionChange(outcome.checks);
             outcome.notes.clear();
         }
         m_downscaleNotes = outcome.notes;
@@ -383,8 +394,10 @@ void ImportController::setStyleReference(const QString &path)
     connect(watcher, &QFutureWatcher<ImportCheck>::finished, this, [this, watcher, dir] {
         watcher->deleteLater();
         ImportCheck c = watcher->result();
-        if (m_sessions->dir() != dir)
-            c.stored = {}; // another session was opened meanwhile: use the original file
+        if (m_sessions->dir() != dir) { // another session was opened meanwhile: use the original file
+            SessionStore::removeUnrecordedCopy(dir, c.stored.file);
+            c.stored = {};
+        }
         if (!c.ok()) {
             m_notices->show(NoticeKind::Error, tr("Style reference not used: %1").arg(c.error));
             Q_EMIT styleReferenceChecked(c.path, c.error);
@@ -401,8 +414,10 @@ void ImportController::setStyleReference(const QString &path)
     watcher->setFuture(QtConcurrent::run([path, dir] {
         ImportCheck c = checkImportFile(path);
         if (c.ok() && !dir.isEmpty()) {
-            if (const Result<QString> copied = SessionStore::copyInputImage(dir, path))
+            if (const Result<QString> copied = SessionStore::copyInputImage(dir, path)) {
                 c.stored.file = copied.value();
+                c.storedIn = dir;
+            }
         }
         return c;
     }));

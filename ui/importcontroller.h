@@ -67,6 +67,11 @@ private:
     void finishImports(const QList<ImportCheck> &checks);
     void askToContinueChain(const QList<ImportCheck> &queue);
     Result<QString> record(const ImportCheck &check, bool continueChain);
+    /**
+     * A worker finished after another session was opened: each good check becomes an error,
+     * and its copy is deleted from the folder it went into (no frame there will name it).
+     */
+    void refuseAfterSessionChange(QList<ImportCheck> &checks) const;
     void announce(const QStringList &added, const QStringList &errors, const QList<ImportCheck> &tooLarge = {});
     /**
      * The temporary folder for pasted and downscaled pictures' bytes, made on first use (empty

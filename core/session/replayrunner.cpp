@@ -8,8 +8,6 @@
 #include "core/session/sessionstore.h"
 
 #include <QCoreApplication>
-#include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QRegularExpression>
@@ -34,13 +32,6 @@ struct StoredPhoto {
     Result<FrameImage> image;
     QDateTime writtenAt;
 };
-
-/** A copy in images/ that no frame will name (the run was cancelled, the runner or session went away). */
-void removeUnrecordedCopy(const QString &sessionDir, const FrameImage &image)
-{
-    if (image.file.startsWith(QLatin1String("images/import_"))) // only ever a copy storeImportFile made
-        QFile::remove(QDir(sessionDir).filePath(image.file));
-}
 
 } // namespace
 
@@ -431,7 +422,7 @@ void ReplayRunner::startImport(int chain, int step)
         if (self)
             self->onImported(chain, step, dir, stored.image, stored.writtenAt);
         else if (stored.image)
-            removeUnrecordedCopy(dir, stored.image.value());
+            SessionStore::removeUnrecordedCopy(dir, stored.image.value().file);
     });
     watcher->setFuture(QtConcurrent::run([dir, file, writtenAt] {
         return StoredPhoto {SessionController::storeImportFile(dir, file, writtenAt), writtenAt};
@@ -448,7 +439,7 @@ void ReplayRunner::onImported(
         // Cancelled (or the session changed) while the photo was copied: nothing more appears
         // in the session, and no record is written into another session's folder.
         if (stored)
-            removeUnrecordedCopy(sessionDir, stored.value());
+            SessionStore::removeUnrecordedCopy(sessionDir, stored.value().file);
         Q_EMIT stepChanged(chain, step);
         checkFinished();
         return;
@@ -460,7 +451,7 @@ void ReplayRunner::onImported(
         options.continueChain = false;
         recorded = m_session->importStoredImage(stored.value(), writtenAt, options);
         if (!recorded)
-            removeUnrecordedCopy(sessionDir, stored.value());
+            SessionStore::removeUnrecordedCopy(sessionDir, stored.value().file);
     }
     if (!recorded) {
         // Unreadable, not an image, too large, disk full: this chain fails, the others go on.

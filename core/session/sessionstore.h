@@ -205,6 +205,13 @@ public:
         const QString &sessionDir, const QString &relativePath, const QByteArray &bytes);
     /** Copies a local image into images/ as input_<unix>_<uuid8>.<ext>; returns the relative path. */
     static Result<QString> copyInputImage(const QString &sessionDir, const QString &sourcePath);
+    /**
+     * Deletes a copy that storeImportFile or copyInputImage just made in sessionDir and that no
+     * frame will name: the import was refused, or the session changed while it was copied. Only
+     * images/import_… and images/input_… files directly in images/ are touched; anything else
+     * (a generated picture, a path out of the folder) is left where it is.
+     */
+    static void removeUnrecordedCopy(const QString &sessionDir, const QString &relativePath);
     static QString sha256Hex(const QByteArray &bytes);
     /**
      * The bytes of a complete manifest for the session in dir: manifest.json with the journal's

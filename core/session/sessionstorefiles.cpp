@@ -335,4 +335,16 @@ Result<QString> SessionStore::copyInputImage(const QString &sessionDir, const QS
     return rel;
 }
 
+void SessionStore::removeUnrecordedCopy(const QString &sessionDir, const QString &relativePath)
+{
+    static const QString images = QStringLiteral("images/");
+    if (sessionDir.isEmpty() || !relativePath.startsWith(images))
+        return;
+    const QStringView name = QStringView(relativePath).mid(images.size());
+    const bool madeByACopy = name.startsWith(u"import_") || name.startsWith(u"input_");
+    if (!madeByACopy || name.contains(u'/') || name.contains(u'\\') || name.contains(u".."))
+        return;
+    QFile::remove(QDir(sessionDir).filePath(relativePath));
+}
+
 } // namespace nb2

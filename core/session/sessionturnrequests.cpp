@@ -288,7 +288,10 @@ Result<QString> SessionController::importImage(const QString &file, const Import
     ImportOptions named = options;
     if (named.title.isEmpty())
         named.title = QFileInfo(file).fileName();
-    return importStoredImage(written.value(), now, named);
+    const Result<QString> recorded = importStoredImage(written.value(), now, named);
+    if (!recorded)
+        SessionStore::removeUnrecordedCopy(m_store->dir(), written.value().file);
+    return recorded;
 }
 
 Result<FrameImage> SessionController::storeImportFile(

@@ -2154,6 +2154,10 @@ Select a frame in the timeline to show it here.</source>
         <source>%1 Downscaled to the model&apos;s input size: %2.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>another session was opened before it was recorded.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>nb2::InfoPanel</name>

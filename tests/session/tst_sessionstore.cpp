@@ -203,6 +203,47 @@ private Q_SLOTS:
             QStringList {QStringLiteral("x.png")});
     }
 
+    void onlyAnUnrecordedCopyIsRemoved()
+    {
+        // A refused or overtaken import deletes its own copy; nothing else of the session is
+        // ever touched, whatever name it is handed.
+        QTemporaryDir tmp;
+        const QDir root(tmp.path());
+        QVERIFY(root.mkpath(QStringLiteral("images/sub")));
+        const QStringList kept {QStringLiteral("images/gen_1767000000_ab12cd34.jpg"),
+            QStringLiteral("images/edit_1767000000_ab12cd34.png"), QStringLiteral("images/sub/import_1_a.png"),
+            QStringLiteral("import_1_top.png"), QStringLiteral("manifest.json")};
+        const QStringList copies {
+            QStringLiteral("images/import_1767000000_ab12cd34.png"), QStringLiteral("images/input_1767000000_ef56.jpg")};
+        for (const QString &name : kept + copies)
+            test::writeFile(root.filePath(name), "x");
+        QTemporaryDir outside;
+        test::writeFile(QDir(outside.path()).filePath(QStringLiteral("import_1_out.png")), "x");
+
+        for (const QString &name : kept)
+            SessionStore::removeUnrecordedCopy(tmp.path(), name);
+        SessionStore::removeUnrecordedCopy(tmp.path(), QStringLiteral("images/../import_1_top.png"));
+        // tmp and outside are siblings, and images/import_ is a folder: this name leads into outside.
+        QVERIFY(root.mkpath(QStringLiteral("images/import_")));
+        const QString escaping
+            = QStringLiteral("images/import_/../../../%1/import_1_out.png").arg(QFileInfo(outside.path()).fileName());
+        QVERIFY(QFileInfo::exists(root.filePath(escaping)));
+        SessionStore::removeUnrecordedCopy(tmp.path(), escaping);
+        const QString cwd = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(tmp.path()));
+        SessionStore::removeUnrecordedCopy(QString(), copies.first()); // no folder: not the working directory's
+        QVERIFY(QDir::setCurrent(cwd));
+        QVERIFY(QFileInfo::exists(root.filePath(copies.first())));
+        for (const QString &name : kept)
+            QVERIFY2(QFileInfo::exists(root.filePath(name)), qPrintable(name));
+        QVERIFY(QFileInfo::exists(QDir(outside.path()).filePath(QStringLiteral("import_1_out.png"))));
+
+        for (const QString &name : copies) {
+            SessionStore::removeUnrecordedCopy(tmp.path(), name);
+            QVERIFY2(!QFileInfo::exists(root.filePath(name)), qPrintable(name));
+        }
+    }
+
     void settingsTableValidates()
     {
         QTemporaryDir tmp;

@@ -59,6 +59,8 @@ private Q_SLOTS: // initTestCase, init and cleanup: MainWindowFixture
     void droppedExportOffersToContinueItsChain();
     void corruptDropChangesNothing_data();
     void corruptDropChangesNothing();
+    void sessionChangedDuringImportLeavesNoCopy();
+    void sessionChangedWhileAskingLeavesNoCopy();
     void externalWriteIsFollowedAndKeepsSelection();
     void saveAsCopiesAndContinuesInTheCopy();
     void exportOpensDialog();
@@ -200,6 +202,60 @@ void tst_MainWindowFiles::corruptDropChangesNothing()
     QCOMPARE(int(QDir(m_window->session()->store()->imagesDir()).entryList(QDir::Files).size()), imagesBefore);
     QVERIFY(mf.open(QIODevice::ReadOnly));
     QCOMPARE(mf.readAll(), before);
+}
+
+void tst_MainWindowFiles::sessionChangedDuringImportLeavesNoCopy()
+{
+    // The worker copies the picture into s1's images/ while the user opens s2: the import is
+    // refused, and the copy no frame will name is deleted from s1 (it used to stay for good).
+    const QString png = nb2test::writePng(m_dir->path() + QStringLiteral("/a.png"));
+    const QString firstImages = m_window->session()->store()->imagesDir();
+    QSignalSpy spy(m_window->imports(), &ImportController::importFinished);
+    QVERIFY(m_window->imports()->importFiles({png}));
+    // Synchronous, before the event loop runs again: the worker's result always arrives after the switch.
+    const Result<void> opened = m_window->sessions()->open(m_dir->path() + QStringLiteral("/s2"));
+    QVERIFY2(opened, qPrintable(opened.error().message));
+    QVERIFY(spy.wait(10000));
+    QVERIFY(spy.first().at(0).toStringList().isEmpty());
+    const QString error = spy.first().at(1).toString();
+    QVERIFY2(error.contains(QStringLiteral("the session changed while it was being copied")), qPrintable(error));
+    QCOMPARE(m_window->session()->graph().size(), 0);
+    QCOMPARE(QDir(firstImages).entryList({QStringLiteral("import_*")}, QDir::Files), QStringList());
+    QCOMPARE(QDir(m_window->session()->store()->imagesDir()).entryList(QDir::Files), QStringList());
+}
+
+void tst_MainWindowFiles::sessionChangedWhileAskingLeavesNoCopy()
+{
+    // A picture that names the interaction it came from: the window asks whether to continue
+    // that chain. Another session is opened before the answer; the answer must not record, in
+    // s2, a frame whose picture was copied into s1.
+    Provenance record;
+    record.app = QStringLiteral("nb2lite test");
+    record.interactionId = QStringLiteral("v1_asked-before-switch");
+    record.kind = QStringLiteral("generate");
+    QFile plain(nb2test::writePng(m_dir->path() + QStringLiteral("/plain.png")));
+    QVERIFY(plain.open(QIODevice::ReadOnly));
+    const Result<QByteArray> tagged = embedProvenance(plain.readAll(), record);
+    QVERIFY(tagged.ok());
+    const QString exported = m_dir->path() + QStringLiteral("/exported.png");
+    nb2test::writeBytes(exported, tagged.value());
+    const QString firstImages = m_window->session()->store()->imagesDir();
+
+    QSignalSpy spy(m_window->imports(), &ImportController::importFinished);
+    QVERIFY(m_window->imports()->importFiles({exported}));
+    QMessageBox *question = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (question = m_window->findChild<QMessageBox *>(QStringLiteral("continueChainQuestion"))), 10000);
+    QCOMPARE(QDir(firstImages).entryList({QStringLiteral("import_*")}, QDir::Files).size(), 1); // copied, not recorded
+    const Result<void> opened = m_window->sessions()->open(m_dir->path() + QStringLiteral("/s2"));
+    QVERIFY2(opened, qPrintable(opened.error().message));
+    question->findChild<QPushButton *>(QStringLiteral("startFromPixelsButton"))->click();
+    QVERIFY(spy.count() == 1 || spy.wait(5000));
+    QVERIFY(spy.first().at(0).toStringList().isEmpty());
+    const QString error = spy.first().at(1).toString();
+    QVERIFY2(error.contains(QStringLiteral("another session was opened")), qPrintable(error));
+    QCOMPARE(m_window->session()->graph().size(), 0);
+    QCOMPARE(QDir(firstImages).entryList({QStringLiteral("import_*")}, QDir::Files), QStringList());
 }
 
 void tst_MainWindowFiles::externalWriteIsFollowedAndKeepsSelection()

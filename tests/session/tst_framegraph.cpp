@@ -338,8 +338,9 @@ private Q_SLOTS:
         // parent and a is b's, so the walk up would go round for ever; it stops where it was.
         QCOMPARE(j(build(QStringLiteral("a<b b!<a h<a")).branchOwnFrames(QStringLiteral("h"))), QStringLiteral("h,a,b"));
         qInfo("the own frames of a 2,000- and a 13,000-frame branch of 20,000 frames in %lld ms", ms);
-        // Was 1.5 s; now a few ms (the bound leaves room for a sanitizer build).
-        QVERIFY2(ms < 250, qPrintable(QStringLiteral("%1 ms").arg(ms)));
+        // Was 1.5 s; now ~30 ms, ~120 ms under ASan and 330 ms under ASan on a loaded machine.
+        // The bound catches the walk going quadratic again, not a slow machine.
+        QVERIFY2(ms < 1000, qPrintable(QStringLiteral("%1 ms").arg(ms)));
     }
 
     void keepListCountFollowsEveryChange()

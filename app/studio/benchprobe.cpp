@@ -21,6 +21,13 @@ namespace nb2 {
 
 namespace {
 
+/** Microseconds since the epoch: the clock nb2lite-bench reads the launch time from. */
+long long epochUs()
+{
+    return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
 double rssMb()
 {
     QFile f(QStringLiteral("/proc/self/status"));
@@ -53,9 +60,7 @@ public:
         if (!m_done && event->type() == QEvent::Paint && watched->isWidgetType()
             && static_cast<QWidget *>(watched)->window() == m_window) {
             m_done = true;
-            const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
-                std::chrono::system_clock::now().time_since_epoch())
-                                .count();
+            const long long us = epochUs();
             // What the first frame held (tests/ui/tst_windowstart.cpp checks these lines): the
             // session still closed (start-up opens it after the first paint), the demo banner
             // already shown when the demo backend is used (the frame is the real window).
@@ -70,7 +75,7 @@ public:
                 "first_paint_us %lld\nfirst_paint_gui_cpu_us %lld\nsession_open_at_first_paint %d\n"
                 "demo_banner_at_first_paint %d\nnet_module_at_first_paint %d\nlibssl_at_first_paint %d\n"
                 "libcrypto_at_first_paint %d\ntimeline_opening_at_first_paint %d\nwindow_icon_at_first_paint %d\n",
-                static_cast<long long>(us), static_cast<long long>(cpu.tv_sec * 1000000LL + cpu.tv_nsec / 1000),
+                us, static_cast<long long>(cpu.tv_sec * 1000000LL + cpu.tv_nsec / 1000),
                 window->sessions()->dir().isEmpty() ? 0 : 1, window->demoBanner()->isVisible() ? 1 : 0,
                 isMapped("libnb2net.so"), isMapped("libssl.so"), isMapped("libcrypto.so"),
                 window->timelineView()->isOpening() ? 1 : 0, window->windowIcon().isNull() ? 0 : 1);
@@ -78,10 +83,7 @@ public:
             // Queued behind the rest of this paint pass (every widget of the window, the flush):
             // the first frame is complete. nb2lite-bench reports it beside the start, without a target.
             QTimer::singleShot(0, this, [] {
-                const auto done = std::chrono::duration_cast<std::chrono::microseconds>(
-                    std::chrono::system_clock::now().time_since_epoch())
-                                      .count();
-                std::printf("first_frame_done_us %lld\n", static_cast<long long>(done));
+                std::printf("first_frame_done_us %lld\n", epochUs());
                 std::fflush(stdout);
             });
             if (qEnvironmentVariableIntValue("NB2_BENCH_FIRST_PAINT") >= 2)
@@ -104,13 +106,11 @@ private:
                 return;
             poll->stop();
             m_window->repaint(); // what the user sees with the session in it
-            const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
-                std::chrono::system_clock::now().time_since_epoch())
-                                .count();
+            const long long us = epochUs();
             // The address the session's client talks to (the demo server's, once it listens).
             std::printf("session_open_us %lld\nsession_backend %s\ntimeline_opening_at_session_open %d\n"
                         "window_icon_at_session_open %d\n",
-                static_cast<long long>(us), qPrintable(window->clientConfig().baseUrl),
+                us, qPrintable(window->clientConfig().baseUrl),
                 window->timelineView()->isOpening() ? 1 : 0, window->windowIcon().isNull() ? 0 : 1);
             std::fflush(stdout);
             QTimer::singleShot(0, qApp, &QCoreApplication::quit);

@@ -340,9 +340,10 @@ void SessionStore::removeUnrecordedCopy(const QString &sessionDir, const QString
     static const QString images = QStringLiteral("images/");
     if (sessionDir.isEmpty() || !relativePath.startsWith(images))
         return;
+    // One name directly in images/ ("." and ".." never start with these prefixes).
     const QStringView name = QStringView(relativePath).mid(images.size());
     const bool madeByACopy = name.startsWith(u"import_") || name.startsWith(u"input_");
-    if (!madeByACopy || name.contains(u'/') || name.contains(u'\\') || name.contains(u".."))
+    if (!madeByACopy || name.contains(u'/'))
         return;
     QFile::remove(QDir(sessionDir).filePath(relativePath));
 }

@@ -256,6 +256,12 @@ void tst_MainWindowFiles::sessionChangedWhileAskingLeavesNoCopy()
     QVERIFY2(error.contains(QStringLiteral("another session was opened")), qPrintable(error));
     QCOMPARE(m_window->session()->graph().size(), 0);
     QCOMPARE(QDir(firstImages).entryList({QStringLiteral("import_*")}, QDir::Files), QStringList());
+
+    // NB2_SCREENSHOT_OUT=docs/screenshots (under xvfb-run): the window saying why, in the new session.
+    if (const QString shots = qEnvironmentVariable("NB2_SCREENSHOT_OUT"); !shots.isEmpty()) {
+        QTest::qWait(300); // the banner's fade-in
+        QVERIFY(nb2test::saveScreenshot(m_window, shots, QStringLiteral("import-refused-session-changed.png")));
+    }
 }
 
 void tst_MainWindowFiles::externalWriteIsFollowedAndKeepsSelection()
